@@ -1,0 +1,67 @@
+package blksim.engine;
+
+/**
+ * A user's input broke a rule: a scenario key, a fio option, a trace line or a value out of range.
+ *
+ * <p>The message always names where the input came from (file and line when known), which key or
+ * option, and the rule that was broken, so the CLI can print it as one line and exit with code 2.
+ * It never carries a stack trace to the user.
+ */
+public final class InputException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final String file;
+  private final int line;
+  private final String key;
+  private final String rule;
+
+  /**
+   * @param file the file the input came from, or {@code null} (for example a {@code --set} override)
+   * @param line 1-based line number, or 0 when unknown
+   * @param key the key, option or field at fault, or {@code null}
+   * @param rule what is wrong, phrased as the rule ("bs must be a positive multiple of 512, was 100")
+   */
+  public InputException(String file, int line, String key, String rule) {
+    super(format(file, line, key, rule));
+    this.file = file;
+    this.line = line;
+    this.key = key;
+    this.rule = rule;
+  }
+
+  private static String format(String file, int line, String key, String rule) {
+    StringBuilder sb = new StringBuilder();
+    if (file != null) {
+      sb.append(file);
+      if (line > 0) {
+        sb.append(':').append(line);
+      }
+      sb.append(": ");
+    }
+    if (key != null) {
+      sb.append(key).append(": ");
+    }
+    sb.append(rule);
+    return sb.toString();
+  }
+
+  /** The file the bad input came from, or {@code null}. */
+  public String file() {
+    return file;
+  }
+
+  /** The 1-based line of the bad input, or 0 when unknown. */
+  public int line() {
+    return line;
+  }
+
+  /** The key or option at fault, or {@code null}. */
+  public String key() {
+    return key;
+  }
+
+  /** The rule that was broken. */
+  public String rule() {
+    return rule;
+  }
+}

@@ -1,0 +1,40 @@
+package blksim.engine;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A fully built simulated machine: its components in a fixed order (their index is their position),
+ * and the run-wide settings the engine needs.
+ *
+ * <p>The order of {@code components} is part of the total event order (ties break on the sender's
+ * index), so the model builder must produce it deterministically from the scenario.
+ *
+ * @param components every component, index = position
+ * @param lookaheadNs the minimum delay of any message between partitions (for example the
+ *     cross-CPU wakeup latency); must be positive
+ * @param maxTimeNs events at or after this virtual time are not run ({@link Long#MAX_VALUE}: none)
+ * @param expectedEndNs an estimate of the run's end, for progress display only (0: unknown)
+ * @param seed the run seed; every random stream derives from it and the component id
+ */
+public record Model(
+    List<Component> components, long lookaheadNs, long maxTimeNs, long expectedEndNs, long seed) {
+
+  public Model {
+    components = List.copyOf(components);
+    if (lookaheadNs <= 0) {
+      throw new IllegalArgumentException("lookaheadNs must be positive, was " + lookaheadNs);
+    }
+    if (maxTimeNs <= 0) {
+      throw new IllegalArgumentException("maxTimeNs must be positive, was " + maxTimeNs);
+    }
+    Map<String, Integer> seen = new HashMap<>();
+    for (int i = 0; i < components.size(); i++) {
+      Integer prev = seen.put(components.get(i).id(), i);
+      if (prev != null) {
+        throw new IllegalArgumentException("duplicate component id " + components.get(i).id());
+      }
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package blksim.kernel.block;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+
+/**
+ * The I/O statistics of one disk, as {@code /proc/diskstats} keeps them ({@code struct
+ * disk_stats}), counted on one CPU: a disk's totals are the sum over CPUs, as the kernel sums its
+ * per-CPU {@code part_stat} counters.
+ *
+ * <p>{@code ioTicksNs} is the time this CPU's share had at least one request in flight; the disk's
+ * utilisation is derived from these shares (see {@link #utilisation}).
+ */
+public final class DiskCounters {
+  private final String disk;
+  final long[] ios = new long[2];
+  final long[] sectors = new long[2];
+  final long[] merges = new long[2];
+  final long[] ticksNs = new long[2];
+  private long inFlight;
+  private long busySince;
+  private long ioTicksNs;
+  private long timeInQueueNs;
+
+  public DiskCounters(String disk) {
+    this.disk = disk;
+  }
+
+  /** The disk's name ({@code nullb0}). */
+  public String disk() {
+    return disk;
+  }
+
+  /** A request starts ({@code blk_account_io_start}). */
+  public void start(long now) {
+    if (inFlight++ == 0) {
+      busySince = now;
+    }
+  }
+
+  /** A request of {@code op} and {@code bytes} started at {@code startNs} completed at {@code now}. */
+  public void done(ReqOp op, long bytes, long startNs, long now) {
+    int g = op.statGroup();
+    ios[g]++;
+    sectors[g] += bytes >>> 9;
+    ticksNs[g] += now - startNs;
+    timeInQueueNs += now - startNs;
+    if (--inFlight == 0) {
+      ioTicksNs += now - busySince;
+    }
+  }
+
+  /** Busy time so far, counting an open busy period up to {@code now}. */
+  public long ioTicksNs(long now) {
+    return ioTicksNs + (inFlight > 0 ? now - busySince : 0);
+  }
+
+  /** The counters as of {@code now}. */
+  public Snapshot snapshot(long now) {
+    return new Snapshot(disk, ios[0], ios[1], sectors[0], sectors[1], merges[0], merges[1],
+        ticksNs[0], ticksNs[1], ioTicksNs(now), timeInQueueNs);
+  }
+
+  /**
+   * Disk statistics read back from {@link #write}, summable across CPUs.
+   *
+   * @param ioTicksNs busy time of this share
+   */
+  public record Snapshot(String disk, long readIos, long writeIos, long readSectors,
+      long writeSectors, long readMerges, long writeMerges, long readTicksNs, long writeTicksNs,
+      long ioTicksNs, long timeInQueueNs) {
+
+    /** Writes this snapshot. */
+    public void write(DataOutputStream out) throws IOException {
+      out.writeUTF(disk);
+      for (long v : new long[] {readIos, writeIos, readSectors, writeSectors, readMerges,
+          writeMerges, readTicksNs, writeTicksNs, ioTicksNs, timeInQueueNs}) {
+        out.writeLong(v);
+      }
+    }
+
+    /** Reads a snapshot written by {@link #write}. */
+    public static Snapshot read(DataInputStream in) throws IOException {
+      String d = in.readUTF();
+      long[] v = new long[10];
+      for (int i = 0; i < 10; i++) {
+        v[i] = in.readLong();
+      }
+      return new Snapshot(d, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
+    }
+
+    /** The sum of two shares of the same disk; busy times are kept apart by the caller. */
+    public Snapshot plus(Snapshot o) {
+      return new Snapshot(disk, readIos + o.readIos, writeIos + o.writeIos,
+          readSectors + o.readSectors, writeSectors + o.writeSectors, readMerges + o.readMerges,
+          writeMerges + o.writeMerges, readTicksNs + o.readTicksNs, writeTicksNs + o.writeTicksNs,
+          ioTicksNs + o.ioTicksNs, timeInQueueNs + o.timeInQueueNs);
+    }
+  }
+
+  /**
+   * Estimated utilisation of a disk from its per-CPU busy shares: the chance that at least one
+   * share is busy, assuming shares are independent, {@code 1 - prod(1 - busy_i / elapsed)}.
+   * Simplified: the kernel measures one busy time per disk; per-CPU shares overlap in time.
+   */
+  public static double utilisation(long[] busyNs, long elapsedNs) {
+    if (elapsedNs <= 0) {
+      return 0;
+    }
+    double idle = 1;
+    for (long b : busyNs) {
+      idle *= 1 - Math.min(1.0, (double) b / elapsedNs);
+    }
+    return 1 - idle;
+  }
+}

@@ -1,0 +1,7 @@
+package blksim.kernel.sched;
+
+/** Which mode CPU time is charged to: user ({@code utime}) or system ({@code stime}). */
+public enum CpuMode {
+  USER,
+  SYSTEM
+}

@@ -1,0 +1,86 @@
+package blksim.kernel.sched;
+
+import blksim.kernel.block.DiskCounters;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A CPU's results: where its time went, and the reports of the tasks it ran.
+ *
+ * @param cpu CPU id
+ * @param userNs time in user mode
+ * @param sysNs time in system mode (tasks)
+ * @param irqNs time in interrupts
+ * @param contextSwitches tasks switched in
+ * @param elapsedNs virtual time at the end of the run
+ * @param tasks task reports, in order of task creation
+ * @param disks this CPU's share of each attached disk's statistics
+ */
+public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long contextSwitches,
+    long elapsedNs, List<TaskReport> tasks, List<DiskCounters.Snapshot> disks) {
+
+  /** The {@link blksim.engine.ComponentReport#kind()} of a CPU report. */
+  public static final String KIND = "cpu";
+
+  /** Encodes this report deterministically. */
+  public byte[] encode() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeInt(cpu);
+      out.writeLong(userNs);
+      out.writeLong(sysNs);
+      out.writeLong(irqNs);
+      out.writeLong(contextSwitches);
+      out.writeLong(elapsedNs);
+      out.writeInt(tasks.size());
+      for (TaskReport t : tasks) {
+        out.writeUTF(t.name());
+        out.writeUTF(t.kind());
+        out.writeInt(t.payload().length);
+        out.write(t.payload());
+      }
+      out.writeInt(disks.size());
+      for (DiskCounters.Snapshot d : disks) {
+        d.write(out);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** Decodes a report written by {@link #encode}. */
+  public static CpuReport decode(byte[] payload) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload))) {
+      int cpu = in.readInt();
+      long u = in.readLong();
+      long s = in.readLong();
+      long i = in.readLong();
+      long cs = in.readLong();
+      long el = in.readLong();
+      int n = in.readInt();
+      List<TaskReport> tasks = new ArrayList<>(n);
+      for (int k = 0; k < n; k++) {
+        String name = in.readUTF();
+        String kind = in.readUTF();
+        byte[] p = new byte[in.readInt()];
+        in.readFully(p);
+        tasks.add(new TaskReport(name, kind, p));
+      }
+      int nd = in.readInt();
+      List<DiskCounters.Snapshot> disks = new ArrayList<>(nd);
+      for (int k = 0; k < nd; k++) {
+        disks.add(DiskCounters.Snapshot.read(in));
+      }
+      return new CpuReport(cpu, u, s, i, cs, el, tasks, disks);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,183 @@
+package blksim.kernel.sched;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.LocalRunner;
+import blksim.engine.Model;
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.engine.RunOutcome;
+import blksim.engine.SimulationException;
+import blksim.kernel.topology.Cpu;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+class CpuComponentTest {
+  static final SchedParams PARAMS = new SchedParams(1_000, 2_000, 4_000);
+
+  /** A task running a fixed script of actions; each entry acts once. */
+  static final class ScriptTask extends Task {
+    final List<Consumer<TaskCpu>> script = new ArrayList<>();
+    final List<Long> stepTimes = new ArrayList<>();
+    int pc;
+
+    ScriptTask(String name) {
+      super(name, 1, 0);
+    }
+
+    ScriptTask then(Consumer<TaskCpu> action) {
+      script.add(action);
+      return this;
+    }
+
+    @Override
+    public boolean keepsRunAlive() {
+      return true;
+    }
+
+    @Override
+    protected void step(TaskCpu cpu) {
+      stepTimes.add(cpu.now());
+      if (pc < script.size()) {
+        script.get(pc++).accept(cpu);
+      } else {
+        cpu.exit();
+      }
+    }
+  }
+
+  static RunOutcome run(CpuComponent cpu) {
+    Model m = new Model(List.of(cpu), PARAMS.wakeupLatencyNs(), Long.MAX_VALUE, 0, 1);
+    return LocalRunner.run(m, Partitioning.ONE, 1, ProgressListener.NONE);
+  }
+
+  static CpuComponent cpu() {
+    return new CpuComponent(new Cpu(0, 0, 0, 0, 0), PARAMS);
+  }
+
+  @Test
+  void burst_chargesUserAndSystemTime_andRunEndsOneLookaheadAfterExit() {
+    CpuComponent cpu = cpu();
+    ScriptTask t = new ScriptTask("t").then(c -> c.runFor(CpuMode.USER, 10_000))
+        .then(c -> c.runFor(CpuMode.SYSTEM, 3_000));
+    cpu.addTask(t);
+    RunOutcome out = run(cpu);
+    assertEquals(10_000, t.utimeNs());
+    assertEquals(3_000 + PARAMS.ctxSwitchNs(), t.stimeNs(), "switch-in cost is system time");
+    assertEquals(TaskState.DEAD, t.state());
+    // switch-in 1000, user 10000, sys 3000 -> exit at 14000; stop rule adds the lookahead.
+    assertEquals(14_000 + PARAMS.wakeupLatencyNs(), out.stats().simulatedTimeNs());
+  }
+
+  @Test
+  void sleepAndTimerWakeup_countVoluntarySwitch_andResumeAfterSwitchIn() {
+    CpuComponent cpu = cpu();
+    ScriptTask t = new ScriptTask("sleeper");
+    t.then(c -> {
+      c.cpu().callAfter(50_000, () -> c.cpu().wake(t));
+      c.sleep();
+    });
+    cpu.addTask(t);
+    run(cpu);
+    assertEquals(1, t.nvcsw());
+    // first step at 1000 (after switch-in), woken at 51000, resumes after another switch-in.
+    assertEquals(List.of(1_000L, 52_000L), t.stepTimes);
+  }
+
+  @Test
+  void wakeDuringSameStep_cancelsTheSleep() {
+    CpuComponent cpu = cpu();
+    ScriptTask t = new ScriptTask("t");
+    t.then(c -> {
+      c.cpu().wake(t);
+      c.sleep();
+    });
+    cpu.addTask(t);
+    run(cpu);
+    assertEquals(0, t.nvcsw(), "the condition was met before sleeping: no switch");
+  }
+
+  @Test
+  void interruptDuringBurst_delaysTheBurstAndIsChargedToTheTask() {
+    CpuComponent cpu = cpu();
+    ScriptTask t = new ScriptTask("t");
+    long[] handledAt = new long[1];
+    t.then(c -> {
+      c.cpu().callAfter(2_000, () -> c.cpu().interrupt(700, () -> handledAt[0] = c.now()));
+      c.runFor(CpuMode.USER, 10_000);
+    });
+    cpu.addTask(t);
+    run(cpu);
+    assertEquals(10_000, t.utimeNs());
+    assertEquals(1_000 + 700, t.stimeNs());
+    assertEquals(3_700, handledAt[0], "handler runs when the interrupt's work is done");
+    assertEquals(List.of(1_000L, 11_700L), t.stepTimes, "burst ended 700 ns late");
+  }
+
+  @Test
+  void interruptOnIdleCpu_paysIdleExitBeforeTheHandler() {
+    CpuComponent cpu = cpu();
+    ScriptTask t = new ScriptTask("t");
+    long[] handledAt = new long[1];
+    t.then(c -> {
+      c.cpu().callAfter(10_000, () -> c.cpu().interrupt(500, () -> {
+        handledAt[0] = c.now();
+        c.cpu().wake(t);
+      }));
+      c.sleep();
+    });
+    cpu.addTask(t);
+    run(cpu);
+    // asleep from 1000; timer at 11000; idle exit 2000 + irq 500 -> handler at 13500.
+    assertEquals(13_500, handledAt[0]);
+    assertEquals(List.of(1_000L, 14_500L), t.stepTimes);
+  }
+
+  @Test
+  void runQueueIsFifo_andTaskKeepsCpuUntilItSleeps() {
+    CpuComponent cpu = cpu();
+    ScriptTask a = new ScriptTask("a").then(c -> c.runFor(CpuMode.USER, 5_000));
+    ScriptTask b = new ScriptTask("b").then(c -> c.runFor(CpuMode.USER, 5_000));
+    cpu.addTask(a);
+    cpu.addTask(b);
+    run(cpu);
+    assertEquals(1_000, a.stepTimes.get(0));
+    assertEquals(6_000, a.stepTimes.get(1), "a exits at 6000 without being preempted");
+    assertEquals(7_000, b.stepTimes.get(0), "b starts after a exits and one switch-in");
+  }
+
+  @Test
+  void stepWithoutAction_failsNamingTheCpuAndTask() {
+    CpuComponent cpu = cpu();
+    ScriptTask t = new ScriptTask("lazy").then(c -> { });
+    cpu.addTask(t);
+    SimulationException e = assertThrows(SimulationException.class, () -> run(cpu));
+    assertTrue(e.getMessage().contains("cpu/0") && e.getMessage().contains("lazy"),
+        e.getMessage());
+  }
+
+  @Test
+  void taskThatNeverWakes_isReportedAsAStall() {
+    CpuComponent cpu = cpu();
+    cpu.addTask(new ScriptTask("forever").then(TaskCpu::sleep));
+    SimulationException e = assertThrows(SimulationException.class, () -> run(cpu));
+    assertTrue(e.getMessage().contains("stalled") && e.getMessage().contains("cpu/0"),
+        e.getMessage());
+  }
+
+  @Test
+  void cpuReport_roundTripsThroughItsEncoding() {
+    CpuComponent cpu = cpu();
+    cpu.addTask(new ScriptTask("t").then(c -> c.runFor(CpuMode.USER, 2_000)));
+    RunOutcome out = run(cpu);
+    CpuReport r = CpuReport.decode(out.reports().get(0).report().payload());
+    assertEquals(2_000, r.userNs());
+    assertEquals(1_000, r.sysNs());
+    assertEquals(1, r.contextSwitches());
+    assertEquals(r, CpuReport.decode(r.encode()));
+  }
+}

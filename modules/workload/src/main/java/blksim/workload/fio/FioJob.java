@@ -1,0 +1,336 @@
+package blksim.workload.fio;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One fio job (one clone of a {@code numjobs} job) with its effective, typed options.
+ *
+ * <p>Mirrors fio's {@code struct thread_data} as {@code add_job()} in {@code init.c} leaves it: the
+ * options of the {@code [global]} sections above it, overridden by its own, after the
+ * {@code fixup_options()} defaults ({@code iodepth_batch_submit} 0 or above {@code iodepth} becomes
+ * {@code iodepth}, {@code iodepth_batch_complete_max} at least {@code iodepth_batch_complete_min},
+ * {@code thinktime_spin} at most {@code thinktime}). Times are nanoseconds, sizes bytes. Simplified:
+ * fio's random-seed, file-layout and rate state are not here; the simulator derives them.
+ * Immutable; array accessors return copies.
+ */
+public final class FioJob {
+  private final String sectionName;
+  private final int jobIndex;
+  private final int groupId;
+  private final String file;
+  private final int line;
+  private final Map<String, String> options;
+  private final FioJobSettings s;
+
+  FioJob(String sectionName, int jobIndex, int groupId, String file, int line,
+      Map<String, String> options, FioJobSettings settings) {
+    this.sectionName = sectionName;
+    this.jobIndex = jobIndex;
+    this.groupId = groupId;
+    this.file = file;
+    this.line = line;
+    this.options = options;
+    this.s = settings;
+  }
+
+  /** This job in reporting group {@code groupId} (used when job files are joined). */
+  public FioJob withGroupId(int groupId) {
+    return new FioJob(sectionName, jobIndex, groupId, file, line, options, s);
+  }
+
+  /** The display name: the {@code name=} option if given, else the section name (as in fio). */
+  public String name() {
+    return s.displayName != null ? s.displayName : sectionName;
+  }
+
+  /** The {@code [section]} name as written. */
+  public String sectionName() {
+    return sectionName;
+  }
+
+  /** The clone index within {@code numjobs}, 0 to numjobs-1 (fio's {@code subjob_number}). */
+  public int jobIndex() {
+    return jobIndex;
+  }
+
+  /** The reporting group ({@code groupid}); stonewall, new_group and a new job file start one. */
+  public int groupId() {
+    return groupId;
+  }
+
+  /** The job file holding the section header. */
+  public String file() {
+    return file;
+  }
+
+  /** The 1-based line of the section header. */
+  public int line() {
+    return line;
+  }
+
+  /**
+   * The effective options, global then job, keys in fio's canonical spelling ({@code blocksize}
+   * becomes {@code bs}), values as written after {@code ${VAR}}/keyword substitution (as fio's JSON
+   * "job options" shows them); a bare flag maps to {@code ""}. Nothing is left out. A fresh copy.
+   */
+  public LinkedHashMap<String, String> options() {
+    return new LinkedHashMap<>(options);
+  }
+
+  /** The first file of {@code filename=}, or {@code null} if not given. */
+  public String filename() {
+    return s.filenames.isEmpty() ? null : s.filenames.get(0);
+  }
+
+  /** All files of {@code filename=} ({@code :}-separated, {@code \:} unescaped); may be empty. */
+  public List<String> filenames() {
+    return s.filenames;
+  }
+
+  /** The I/O pattern ({@code rw}, default read). */
+  public FioRw rw() {
+    return s.rw;
+  }
+
+  /**
+   * The {@code :N} of {@code rw}, 0 if absent: for random patterns the number of I/Os per new
+   * random offset ({@code ddir_seq_nr}), for sequential ones the bytes skipped after each I/O
+   * ({@code ddir_seq_add}, may be negative).
+   */
+  public int rwSequencer() {
+    return s.rwSequencer;
+  }
+
+  /** Percentage of reads in a mixed workload (default 50; the later of rwmixread/write wins). */
+  public int rwmixread() {
+    return s.rwmixread;
+  }
+
+  /** Block sizes in bytes for read, write, trim (default 4096 each). */
+  public long[] bs() {
+    return s.bs.clone();
+  }
+
+  /** {@code size} in bytes, 0 if not given or given as a percentage. */
+  public long sizeBytes() {
+    return s.sizeBytes;
+  }
+
+  /** {@code size} as a percentage of the file or device, 0 if not given as one. */
+  public double sizePercent() {
+    return s.sizePercent;
+  }
+
+  /** {@code offset} in bytes (default 0). */
+  public long offsetBytes() {
+    return s.offsetBytes;
+  }
+
+  /** {@code io_size} / {@code io_limit} in bytes, 0 when not set. */
+  public long ioSizeBytes() {
+    return s.ioSizeBytes;
+  }
+
+  /** The I/O engine (default psync, fio's default on Linux). */
+  public FioEngine ioengine() {
+    return s.ioengine;
+  }
+
+  /** {@code iodepth} (default 1). */
+  public int iodepth() {
+    return s.iodepth;
+  }
+
+  /** {@code iodepth_batch_submit} (default 1; 0 or above iodepth means iodepth). */
+  public int iodepthBatchSubmit() {
+    return s.iodepthBatchSubmit;
+  }
+
+  /** {@code iodepth_batch_complete_min} (default 1). */
+  public int iodepthBatchCompleteMin() {
+    return s.iodepthBatchCompleteMin;
+  }
+
+  /** {@code iodepth_batch_complete_max}; fio's default is iodepth_batch_complete_min. */
+  public int iodepthBatchCompleteMax() {
+    return s.iodepthBatchCompleteMax;
+  }
+
+  /** O_DIRECT: {@code direct=1} or {@code buffered=0}, the later wins (default false). */
+  public boolean direct() {
+    return s.direct;
+  }
+
+  /** {@code runtime} in ns, 0 = none. */
+  public long runtimeNs() {
+    return s.runtimeNs;
+  }
+
+  /** {@code time_based}: loop the workload until runtime expires. */
+  public boolean timeBased() {
+    return s.timeBased;
+  }
+
+  /** {@code ramp_time} in ns (added to the run time, excluded from statistics). */
+  public long rampTimeNs() {
+    return s.rampTimeNs;
+  }
+
+  /** {@code startdelay} in ns. */
+  public long startDelayNs() {
+    return s.startDelayNs;
+  }
+
+  /** {@code loops} (default 1). */
+  public int loops() {
+    return s.loops;
+  }
+
+  /** {@code numjobs} of the section this clone came from. */
+  public int numjobs() {
+    return s.numjobs;
+  }
+
+  /** {@code group_reporting}. */
+  public boolean groupReporting() {
+    return s.groupReporting;
+  }
+
+  /** {@code stonewall} / {@code wait_for_previous} as written (clones inherit it too). */
+  public boolean stonewall() {
+    return s.stonewall;
+  }
+
+  /** {@code new_group} as written. */
+  public boolean newGroup() {
+    return s.newGroup;
+  }
+
+  /** {@code norandommap}. */
+  public boolean norandommap() {
+    return s.norandommap;
+  }
+
+  /** {@code randrepeat} (default true). */
+  public boolean randrepeat() {
+    return s.randrepeat;
+  }
+
+  /** {@code allrandrepeat} (default false). */
+  public boolean allrandrepeat() {
+    return s.allrandrepeat;
+  }
+
+  /** {@code randseed} (fio's default 0x89 unless given). */
+  public long randseed() {
+    return s.randseed;
+  }
+
+  /** Whether {@code randseed} was given. */
+  public boolean randseedSet() {
+    return s.randseedSet;
+  }
+
+  /** {@code random_distribution}; only {@code random} is accepted for now. */
+  public String randomDistribution() {
+    return s.randomDistribution;
+  }
+
+  /** {@code percentile_list} (default 1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99). */
+  public double[] percentileList() {
+    return s.percentileList.clone();
+  }
+
+  /** {@code thinktime} in ns (a bare number is µs). */
+  public long thinktimeNs() {
+    return s.thinktimeNs;
+  }
+
+  /** {@code thinktime_blocks} (default 1). */
+  public int thinktimeBlocks() {
+    return s.thinktimeBlocks;
+  }
+
+  /** {@code thinktime_spin} in ns (a bare number is µs). */
+  public long thinktimeSpinNs() {
+    return s.thinktimeSpinNs;
+  }
+
+  /** {@code thread}: threads instead of processes. */
+  public boolean thread() {
+    return s.thread;
+  }
+
+  /** {@code description}, or {@code null}. */
+  public String description() {
+    return s.description;
+  }
+
+  /** {@code kb_base} in effect for this job's own options (1024 or 1000). */
+  public int kbBase() {
+    return s.kbBase;
+  }
+
+  /** {@code gtod_reduce}. */
+  public boolean gtodReduce() {
+    return s.gtodReduce;
+  }
+
+  /** {@code clat_percentiles} (default true). */
+  public boolean clatPercentiles() {
+    return s.clatPercentiles;
+  }
+
+  /** {@code lat_percentiles}. */
+  public boolean latPercentiles() {
+    return s.latPercentiles;
+  }
+
+  /** {@code slat_percentiles}. */
+  public boolean slatPercentiles() {
+    return s.slatPercentiles;
+  }
+
+  /** {@code exitall}. */
+  public boolean exitall() {
+    return s.exitall;
+  }
+
+  /** {@code invalidate} (default true; irrelevant for simulated devices). */
+  public boolean invalidate() {
+    return s.invalidate;
+  }
+
+  /** io_uring / pvsync2 {@code hipri} (polled completions). */
+  public boolean hipri() {
+    return s.hipri;
+  }
+
+  /** io_uring {@code fixedbufs}. */
+  public boolean fixedbufs() {
+    return s.fixedbufs;
+  }
+
+  /** io_uring {@code registerfiles}. */
+  public boolean registerfiles() {
+    return s.registerfiles;
+  }
+
+  /** io_uring {@code sqthread_poll}. */
+  public boolean sqthreadPoll() {
+    return s.sqthreadPoll;
+  }
+
+  /** io_uring {@code nonvectored}. */
+  public boolean nonvectored() {
+    return s.nonvectored;
+  }
+
+  @Override
+  public String toString() {
+    return "FioJob[" + name() + " #" + jobIndex + " g=" + groupId + " " + file + ":" + line + " "
+        + options + "]";
+  }
+}

@@ -1,0 +1,339 @@
+package blksim.workload.fio;
+
+import blksim.engine.InputException;
+import blksim.workload.fio.FioValues.BadValue;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads fio job files into {@link FioJob}s.
+ *
+ * <p>Mirrors {@code __parse_jobs_ini()} and {@code add_job()} in fio's {@code init.c} and the option
+ * handling of {@code parse.c}/{@code options.c}:
+ * <ul>
+ *   <li>{@code [name]} opens a section; a name starting with {@code global} (fio compares 6
+ *       characters, so {@code [global-x]} counts) holds defaults for the jobs below it in the same
+ *       file; several global sections add up. Options before the first section are an error.
+ *   <li>A line whose first non-blank character is {@code ;} or {@code #} is a comment.
+ *   <li>{@code key=value} or a bare {@code key} (a flag such as {@code time_based}; fio rejects a
+ *       bare boolean such as {@code direct}). Blanks before {@code =} are dropped; blanks after it
+ *       are trimmed with a warning (fio would misread them: {@code bs = 8k} is 8 bytes there).
+ *   <li>{@code include FILE} pulls in option lines, resolved against the including file's
+ *       directory (the top file's against {@code baseDir}); nested includes are allowed, sections
+ *       in included files are not.
+ *   <li>{@code ${VAR}} expands from the given variables (empty if unset); {@code $ncpus},
+ *       {@code $mb_memory}, {@code $pagesize} come from {@link FioEnvironment} and may be combined
+ *       with {@code + - * /} as fio's {@code bc} step allows; {@code (…)} is fio's arithmetic.
+ *   <li>{@code numjobs=N} gives N jobs with the same name and jobIndex 0..N-1. Group ids follow
+ *       {@code add_job()}: a job with {@code stonewall} or {@code new_group} starts a new group
+ *       unless it is the first job; every file after the first starts with an implicit stonewall.
+ *   <li>{@code kb_base} applies to its whole section whatever its position, as fio sorts it first
+ *       ({@code .prio = 1}); other options apply in file order, so the later of
+ *       {@code rwmixread}/{@code rwmixwrite} and of {@code direct}/{@code buffered} wins.
+ * </ul>
+ *
+ * <p>Stricter than fio: a {@code ;} or {@code #} after the start of a line is rejected (fio cuts
+ * the line there, which silently turns {@code bs=4k#x} into 4k and {@code description=a;b} into
+ * "a"), malformed numbers are rejected instead of read up to the first bad character, unknown
+ * options fail, and fio options blksim does not model fail naming the option.
+ *
+ * <table>
+ *   <caption>Options blksim models (aliases in parentheses)</caption>
+ *   <tr><th>group</th><th>options</th></tr>
+ *   <tr><td>identity</td><td>name, description, filename</td></tr>
+ *   <tr><td>pattern</td><td>rw (readwrite) with :N, rw_sequencer=sequential, rwmixread, rwmixwrite,
+ *     norandommap, randrepeat, allrandrepeat, randseed, random_distribution=random</td></tr>
+ *   <tr><td>sizes</td><td>bs (blocksize) per direction, size (bytes or %), offset (fileoffset),
+ *     io_size (io_limit), kb_base</td></tr>
+ *   <tr><td>engine</td><td>ioengine (psync, sync, pvsync, pvsync2, libaio, io_uring, null),
+ *     iodepth, iodepth_batch_submit (iodepth_batch), iodepth_batch_complete_min
+ *     (iodepth_batch_complete), iodepth_batch_complete_max, direct, buffered; io_uring: hipri,
+ *     fixedbufs, registerfiles, sqthread_poll, nonvectored; pvsync2: hipri</td></tr>
+ *   <tr><td>timing</td><td>runtime (timeout), time_based, ramp_time, startdelay (no range), loops,
+ *     thinktime, thinktime_blocks, thinktime_spin</td></tr>
+ *   <tr><td>jobs and groups</td><td>numjobs, thread, stonewall (wait_for_previous), new_group,
+ *     group_reporting, exitall</td></tr>
+ *   <tr><td>reporting</td><td>percentile_list, clat_percentiles, lat_percentiles,
+ *     slat_percentiles, gtod_reduce</td></tr>
+ *   <tr><td>accepted, no effect</td><td>invalidate</td></tr>
+ * </table>
+ *
+ * <p>Every other fio 3.33 option (for example bssplit, bsrange, verify, rate_iops, fsync,
+ * ioscheduler, cpus_allowed, unified_rw_reporting, filename_format, nrfiles, zonemode) is rejected
+ * as "not modelled by blksim"; a name fio does not know is rejected as unknown.
+ */
+public final class FioJobFile {
+  private static final Logger LOG = LoggerFactory.getLogger(FioJobFile.class);
+
+  /** Where an option or section came from: file, 1-based line and the key as written. */
+  record Origin(String file, int line, String key) {}
+
+  private record RawOption(String key, String value, Origin at) {}
+
+  private record Section(String name, Origin at, boolean global, List<RawOption> options) {}
+
+  private record Source(String displayName, String text, Path baseDir) {}
+
+  private FioJobFile() {}
+
+  /** Parses one job file, {@code ${VAR}} from the process environment. */
+  public static List<FioJob> parse(Path file, FioEnvironment env) {
+    return parse(file, env, System.getenv());
+  }
+
+  /** Parses one job file; includes resolve against its directory. */
+  public static List<FioJob> parse(Path file, FioEnvironment env, Map<String, String> envVars) {
+    return parse(List.of(file), env, envVars);
+  }
+
+  /**
+   * Parses several job files as {@code fio a.fio b.fio} would: one job list, group ids running on,
+   * an implicit stonewall at the first job of each later file, globals private to their file.
+   */
+  public static List<FioJob> parse(List<Path> files, FioEnvironment env,
+      Map<String, String> envVars) {
+    List<Source> sources = new ArrayList<>();
+    for (Path f : files) {
+      Path dir = f.toAbsolutePath().getParent();
+      sources.add(new Source(f.toString(), read(f, null), dir));
+    }
+    return parseSources(sources, env, envVars);
+  }
+
+  /**
+   * Parses job-file text.
+   *
+   * @param displayName the name used in errors and {@link FioJob#file()}
+   * @param baseDir directory for relative {@code include}s, or {@code null} for the working one
+   */
+  public static List<FioJob> parse(String displayName, String text, Path baseDir,
+      FioEnvironment env, Map<String, String> envVars) {
+    return parseSources(List.of(new Source(displayName, text,
+        baseDir == null ? Path.of("") : baseDir)), env, envVars);
+  }
+
+  private static List<FioJob> parseSources(List<Source> sources, FioEnvironment env,
+      Map<String, String> envVars) {
+    Objects.requireNonNull(env, "env");
+    Objects.requireNonNull(envVars, "envVars");
+    if (sources.isEmpty()) {
+      throw new IllegalArgumentException("no job file given");
+    }
+    List<FioJob> jobs = new ArrayList<>();
+    int groupId = 0;
+    int groupJobs = 0;
+    for (int f = 0; f < sources.size(); f++) {
+      boolean implicitStonewall = f > 0;
+      FioJobSettings defaults = new FioJobSettings();
+      LinkedHashMap<String, String> globalOptions = new LinkedHashMap<>();
+      for (Section sec : readSections(sources.get(f))) {
+        if (sec.global()) {
+          applySection(sec, defaults, globalOptions, env, envVars);
+          continue;
+        }
+        FioJobSettings s = defaults.copy();
+        LinkedHashMap<String, String> options = new LinkedHashMap<>(globalOptions);
+        applySection(sec, s, options, env, envVars);
+        s.finish();
+        // add_job(): stonewall/new_group open a group only once the current one has a job.
+        if ((s.stonewall || s.newGroup || implicitStonewall) && groupJobs > 0) {
+          groupId++;
+          groupJobs = 0;
+        }
+        implicitStonewall = false;
+        Map<String, String> frozen = Collections.unmodifiableMap(options);
+        for (int k = 0; k < s.numjobs; k++) {
+          jobs.add(new FioJob(sec.name(), k, groupId, sec.at().file(), sec.at().line(), frozen, s));
+          groupJobs++;
+        }
+      }
+    }
+    if (jobs.isEmpty()) {
+      Source first = sources.get(0);
+      throw new InputException(first.displayName(), 0, null,
+          "no job section: a job file needs at least one [job] besides [global]");
+    }
+    return List.copyOf(jobs);
+  }
+
+  /** Applies a section: kb_base first (fio's option priority), then the rest in file order. */
+  private static void applySection(Section sec, FioJobSettings s,
+      LinkedHashMap<String, String> options, FioEnvironment env, Map<String, String> envVars) {
+    List<RawOption> raw = sec.options();
+    String[] values = new String[raw.size()];
+    for (int i = 0; i < raw.size(); i++) {
+      RawOption o = raw.get(i);
+      values[i] = o.value() == null ? null : badValue(o, () ->
+          FioValues.substitute(o.value(), envVars, env));
+      options.put(o.key(), values[i] == null ? "" : values[i]);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+      for (int i = 0; i < raw.size(); i++) {
+        RawOption o = raw.get(i);
+        if (o.key().equals("kb_base") == (pass == 0)) {
+          String v = values[i];
+          badValue(o, () -> {
+            s.apply(o.key(), v, o.at());
+            return null;
+          });
+        }
+      }
+    }
+  }
+
+  private static <T> T badValue(RawOption o, java.util.function.Supplier<T> step) {
+    try {
+      return step.get();
+    } catch (BadValue e) {
+      throw new InputException(o.at().file(), o.at().line(), o.at().key(), e.getMessage());
+    }
+  }
+
+  private static List<Section> readSections(Source src) {
+    List<Section> sections = new ArrayList<>();
+    Section current = null;
+    String[] lines = src.text().split("\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      String t = lines[i].trim();
+      Origin at = new Origin(src.displayName(), i + 1, null);
+      if (isBlankOrComment(t)) {
+        continue;
+      }
+      rejectInlineComment(t, at);
+      if (t.charAt(0) == '[') {
+        current = header(t, at);
+        sections.add(current);
+      } else if (current == null) {
+        int eq = t.indexOf('=');
+        throw new InputException(at.file(), at.line(), (eq < 0 ? t : t.substring(0, eq)).trim(),
+            "option outside of a [section]; put it under [global] or a [job]");
+      } else if (isInclude(t)) {
+        include(t, at, src.baseDir(), new ArrayDeque<>(), current.options());
+      } else {
+        current.options().add(option(t, at));
+      }
+    }
+    return sections;
+  }
+
+  private static Section header(String t, Origin at) {
+    if (!t.endsWith("]") || t.length() < 3) {
+      throw new InputException(at.file(), at.line(), null,
+          "a section header is [name] with a non-empty name, was " + t);
+    }
+    String name = t.substring(1, t.length() - 1);
+    Origin named = new Origin(at.file(), at.line(), "[" + name + "]");
+    return new Section(name, named, name.startsWith("global"), new ArrayList<>());
+  }
+
+  private static boolean isInclude(String t) {
+    return t.equals("include") || t.startsWith("include ") || t.startsWith("include\t");
+  }
+
+  /** fio's include: option lines only, resolved against the including file's directory. */
+  private static void include(String t, Origin at, Path baseDir, Deque<Path> stack,
+      List<RawOption> into) {
+    String name = t.substring("include".length()).trim();
+    Origin inc = new Origin(at.file(), at.line(), "include");
+    if (name.isEmpty()) {
+      throw new InputException(inc.file(), inc.line(), inc.key(), "include needs a file name");
+    }
+    Path path = baseDir.resolve(name).normalize();
+    if (!Files.isRegularFile(path)) {
+      throw new InputException(inc.file(), inc.line(), inc.key(),
+          "included file " + name + " does not exist (looked for " + path + ")");
+    }
+    Path key = path.toAbsolutePath();
+    if (stack.contains(key)) {
+      throw new InputException(inc.file(), inc.line(), inc.key(),
+          "include cycle: " + name + " includes itself");
+    }
+    stack.push(key);
+    String display = path.toString();
+    String[] lines = read(path, inc).split("\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      String l = lines[i].trim();
+      Origin here = new Origin(display, i + 1, null);
+      if (isBlankOrComment(l)) {
+        continue;
+      }
+      rejectInlineComment(l, here);
+      if (l.charAt(0) == '[') {
+        throw new InputException(display, i + 1, null,
+            "an included file may not contain sections, found " + l);
+      }
+      if (isInclude(l)) {
+        include(l, here, path.toAbsolutePath().getParent(), stack, into);
+      } else {
+        into.add(option(l, here));
+      }
+    }
+    stack.pop();
+  }
+
+  /** One {@code key=value} or bare {@code key} line, checked against fio's option names. */
+  private static RawOption option(String t, Origin at) {
+    int eq = t.indexOf('=');
+    String written = (eq < 0 ? t : t.substring(0, eq)).trim();
+    String value = eq < 0 ? null : t.substring(eq + 1);
+    Origin here = new Origin(at.file(), at.line(), written);
+    if (value != null && !value.equals(value.stripLeading())) {
+      LOG.warn("{}:{}: {}: blank after '=' trimmed (fio itself would misread '{}')",
+          at.file(), at.line(), written, value);
+      value = value.trim();
+    }
+    String key = FioOptions.canonical(written);
+    if (key == null) {
+      throw new InputException(here.file(), here.line(), written,
+          "unknown fio option '" + written + "'");
+    }
+    if (!FioOptions.modelled(key)) {
+      throw new InputException(here.file(), here.line(), written, "fio option '" + written + "'"
+          + (key.equals(written) ? "" : " (" + key + ")") + " is not modelled by blksim");
+    }
+    return new RawOption(key, value, here);
+  }
+
+  private static boolean isBlankOrComment(String t) {
+    return t.isEmpty() || t.charAt(0) == ';' || t.charAt(0) == '#';
+  }
+
+  private static void rejectInlineComment(String t, Origin at) {
+    int hash = t.indexOf('#');
+    int semi = t.indexOf(';');
+    int c = hash < 0 ? semi : semi < 0 ? hash : Math.min(hash, semi);
+    if (c > 0) {
+      int eq = t.indexOf('=');
+      String key = eq > 0 ? t.substring(0, eq).trim() : null;
+      throw new InputException(at.file(), at.line(), key,
+          "inline comments are not supported: fio cuts the line at '" + t.charAt(c)
+              + "'; put the comment on a line of its own");
+    }
+  }
+
+  private static String read(Path file, Origin includedFrom) {
+    try {
+      return StandardCharsets.UTF_8.newDecoder()
+          .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+    } catch (CharacterCodingException e) {
+      throw new InputException(file.toString(), 0, null, "not a UTF-8 text file");
+    } catch (IOException e) {
+      String why = "cannot read job file: " + e;
+      throw includedFrom == null ? new InputException(file.toString(), 0, null, why)
+          : new InputException(includedFrom.file(), includedFrom.line(), "include", why);
+    }
+  }
+}

@@ -1,0 +1,365 @@
+package blksim.workload.fio;
+
+import blksim.engine.InputException;
+import blksim.workload.fio.FioValues.BadValue;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The typed options of one job while its sections are applied; owned by one parse call.
+ *
+ * <p>Mirrors fio's {@code struct thread_options}: a {@code [global]} section fills one instance,
+ * each job starts from a {@link #copy()} of it (fio's {@code get_new_job()} copies the parent), then
+ * {@link #apply} runs the job's own options in order and {@link #finish} does the part of
+ * {@code fixup_options()} in {@code init.c} that blksim needs. Defaults are fio's ({@code .def}).
+ */
+final class FioJobSettings implements Cloneable {
+  private static final Logger LOG = LoggerFactory.getLogger(FioJobSettings.class);
+
+  /** fio's default {@code percentile_list}. */
+  static final double[] DEFAULT_PERCENTILES = {
+      1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+
+  /** A bare ki/mi/gi/ti/pi suffix: fio reads it like k/m/g/t/p, its HOWTO says otherwise. */
+  private static final Pattern BARE_IEC = Pattern.compile("(?i)[0-9][kmgtp]i(?!b)");
+  private static final Set<String> SIZE_KEYS = Set.of("bs", "size", "offset", "io_size");
+
+  String displayName;
+  String description;
+  List<String> filenames = List.of();
+  FioRw rw = FioRw.READ;
+  int rwSequencer;
+  int rwmixread = 50;
+  long[] bs = {4096, 4096, 4096};
+  long sizeBytes;
+  double sizePercent;
+  long offsetBytes;
+  long ioSizeBytes;
+  FioEngine ioengine = FioEngine.PSYNC;
+  int iodepth = 1;
+  int iodepthBatchSubmit = 1;
+  int iodepthBatchCompleteMin = 1;
+  int iodepthBatchCompleteMax;
+  boolean direct;
+  long runtimeNs;
+  boolean timeBased;
+  long rampTimeNs;
+  long startDelayNs;
+  int loops = 1;
+  int numjobs = 1;
+  boolean groupReporting;
+  boolean stonewall;
+  boolean newGroup;
+  boolean norandommap;
+  boolean randrepeat = true;
+  boolean allrandrepeat;
+  long randseed = 0x89;
+  boolean randseedSet;
+  String randomDistribution = "random";
+  double[] percentileList = DEFAULT_PERCENTILES.clone();
+  long thinktimeNs;
+  int thinktimeBlocks = 1;
+  long thinktimeSpinNs;
+  boolean thread;
+  int kbBase = 1024;
+  boolean gtodReduce;
+  boolean clatPercentiles = true;
+  boolean latPercentiles;
+  boolean slatPercentiles;
+  boolean exitall;
+  boolean invalidate = true;
+  boolean hipri;
+  boolean fixedbufs;
+  boolean registerfiles;
+  boolean sqthreadPoll;
+  boolean nonvectored;
+  /** Where each option was last set, for errors that involve several options. */
+  Map<String, FioJobFile.Origin> origins = new LinkedHashMap<>();
+
+  /** An independent copy (fio copies the global section's options into each job). */
+  FioJobSettings copy() {
+    FioJobSettings c;
+    try {
+      c = (FioJobSettings) super.clone();
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
+    c.bs = bs.clone();
+    c.percentileList = percentileList.clone();
+    c.origins = new LinkedHashMap<>(origins);
+    return c;
+  }
+
+  /**
+   * Applies one option (canonical key) with its substituted value, {@code null} for a bare key.
+   *
+   * @throws BadValue when the value breaks the option's rule
+   */
+  void apply(String key, String value, FioJobFile.Origin at) {
+    origins.put(key, at);
+    if (value != null && SIZE_KEYS.contains(key) && BARE_IEC.matcher(value).find()) {
+      LOG.warn("{}:{}: {}={}: fio reads a bare ki/mi/gi suffix like k/m/g (powers of kb_base);"
+          + " write kib/mib/gib for the inverted unit (fio issue #1618)",
+          at.file(), at.line(), at.key(), value);
+    }
+    switch (key) {
+      case "name" -> displayName = string(value);
+      case "description" -> description = string(value);
+      case "filename" -> filenames = filenames(string(value));
+      case "rw" -> rw(string(value));
+      case "rw_sequencer" -> onlyValue(value, "sequential");
+      case "rwmixread" -> rwmixread = integer(value, 0, 100);
+      case "rwmixwrite" -> rwmixread = 100 - integer(value, 0, 100);
+      case "bs" -> bs(string(value));
+      case "size" -> size(string(value));
+      case "offset" -> offsetBytes = bytesNoPercent(value);
+      case "io_size" -> ioSizeBytes = bytesNoPercent(value);
+      case "ioengine" -> ioengine = engine(string(value));
+      case "iodepth" -> iodepth = integer(value, 1, Integer.MAX_VALUE);
+      case "iodepth_batch" -> iodepthBatchSubmit = integer(value, 0, Integer.MAX_VALUE);
+      case "iodepth_batch_complete_min" ->
+          iodepthBatchCompleteMin = integer(value, 0, Integer.MAX_VALUE);
+      case "iodepth_batch_complete_max" ->
+          iodepthBatchCompleteMax = integer(value, 0, Integer.MAX_VALUE);
+      case "direct" -> direct = bool(value);
+      case "buffered" -> direct = !bool(value);
+      case "runtime" -> runtimeNs = FioValues.timeNs(string(value), true);
+      case "time_based" -> timeBased = flag(value);
+      case "ramp_time" -> rampTimeNs = FioValues.timeNs(string(value), true);
+      case "startdelay" -> startDelayNs = startDelay(string(value));
+      case "loops" -> loops = integer(value, 1, Integer.MAX_VALUE);
+      case "numjobs" -> numjobs = integer(value, 1, Integer.MAX_VALUE);
+      case "group_reporting" -> groupReporting = flag(value);
+      case "stonewall" -> stonewall = flag(value);
+      case "new_group" -> newGroup = flag(value);
+      case "norandommap" -> norandommap = flag(value);
+      case "randrepeat" -> randrepeat = bool(value);
+      case "allrandrepeat" -> allrandrepeat = bool(value);
+      case "randseed" -> {
+        randseed = FioValues.bytes(string(value), kbBase);
+        randseedSet = true;
+      }
+      case "random_distribution" -> randomDistribution = onlyValue(value, "random");
+      case "percentile_list" -> percentileList = FioValues.percentiles(string(value));
+      case "thinktime" -> thinktimeNs = FioValues.timeNs(string(value), false);
+      case "thinktime_blocks" -> thinktimeBlocks = integer(value, 1, Integer.MAX_VALUE);
+      case "thinktime_spin" -> thinktimeSpinNs = FioValues.timeNs(string(value), false);
+      case "thread" -> thread = flag(value);
+      case "kb_base" -> kbBase = Integer.parseInt(onlyValue(value, "1024", "1000"));
+      case "gtod_reduce" -> gtodReduce = bool(value);
+      case "clat_percentiles" -> clatPercentiles = bool(value);
+      case "lat_percentiles" -> latPercentiles = bool(value);
+      case "slat_percentiles" -> slatPercentiles = bool(value);
+      case "exitall" -> exitall = flag(value);
+      case "invalidate" -> invalidate = bool(value);
+      case "hipri" -> hipri = flag(value);
+      case "fixedbufs" -> fixedbufs = flag(value);
+      case "registerfiles" -> registerfiles = flag(value);
+      case "sqthread_poll" -> sqthreadPoll = flag(value);
+      case "nonvectored" -> nonvectored = flag(value);
+      default -> throw new IllegalStateException("modelled fio option without a handler: " + key);
+    }
+  }
+
+  /**
+   * Cross-option checks and fio's {@code fixup_options()} defaults, once all sections are applied.
+   *
+   * @throws InputException naming the option at fault
+   */
+  void finish() {
+    if (iodepthBatchSubmit == 0 || iodepthBatchSubmit > iodepth) {
+      iodepthBatchSubmit = iodepth;
+    }
+    if (iodepthBatchCompleteMin > iodepthBatchCompleteMax) {
+      iodepthBatchCompleteMax = iodepthBatchCompleteMin;
+    }
+    if (thinktimeSpinNs > thinktimeNs) {
+      thinktimeSpinNs = thinktimeNs;
+    }
+    if (timeBased && runtimeNs == 0) {
+      throw error("time_based", "time_based needs runtime > 0 (fio would run until killed)");
+    }
+    if (hipri && ioengine != FioEngine.IO_URING && ioengine != FioEngine.PVSYNC2) {
+      throw error("hipri", "hipri is an option of ioengine=io_uring or pvsync2, ioengine is "
+          + ioengine.fioName());
+    }
+    for (String k : List.of("fixedbufs", "registerfiles", "sqthread_poll", "nonvectored")) {
+      if (origins.containsKey(k) && ioengine != FioEngine.IO_URING) {
+        throw error(k, k + " is an option of ioengine=io_uring, ioengine is "
+            + ioengine.fioName());
+      }
+    }
+  }
+
+  private InputException error(String key, String rule) {
+    FioJobFile.Origin at = origins.get(key);
+    return new InputException(at.file(), at.line(), at.key(), rule);
+  }
+
+  private void rw(String value) {
+    int colon = value.indexOf(':');
+    FioRw r = FioRw.fromFioName(colon < 0 ? value : value.substring(0, colon));
+    if (r == null) {
+      throw new BadValue("must be one of read, write, trim, randread, randwrite, randtrim, rw,"
+          + " readwrite, randrw, trimwrite, randtrimwrite (with an optional :N), was " + value);
+    }
+    rw = r;
+    rwSequencer = 0;
+    if (colon < 0) {
+      return;
+    }
+    String n = value.substring(colon + 1);
+    boolean negative = !r.isRandom() && n.startsWith("-");
+    long v = FioValues.bytes(negative ? n.substring(1) : n, kbBase);
+    if (r.isRandom() ? v < 1 || v > Integer.MAX_VALUE : v > Integer.MAX_VALUE) {
+      throw new BadValue("the :N of " + r.fioName() + " must be in "
+          + (r.isRandom() ? "[1, " : "[-2^31+1, ") + Integer.MAX_VALUE + "], was " + n);
+    }
+    rwSequencer = (int) (negative ? -v : v);
+  }
+
+  private void bs(String value) {
+    // fio's handle_option(): "r,w,t"; a value not followed by a comma also fills the later
+    // directions, an empty value keeps the previous one ("8k,32k," leaves trim alone).
+    String[] parts = value.split(",", -1);
+    boolean any = false;
+    for (int d = 0; d < parts.length; d++) {
+      if (parts[d].isEmpty()) {
+        continue;
+      }
+      if (d > 2) {
+        throw new BadValue("at most three values (read,write,trim), was " + value);
+      }
+      long v = FioValues.bytes(parts[d], kbBase);
+      if (v <= 0 || v % 512 != 0) {
+        throw new BadValue("bs must be a positive multiple of 512, was " + v);
+      }
+      bs[d] = v;
+      if (d == parts.length - 1) {
+        Arrays.fill(bs, d, 3, v);
+      }
+      any = true;
+    }
+    if (!any) {
+      throw new BadValue("needs a value");
+    }
+  }
+
+  private void size(String value) {
+    FioValues.Size s = FioValues.size(value, kbBase, true);
+    if (s.percent() && (s.value() < 1 || s.value() > 100)) {
+      throw new BadValue("a size percentage must be in [1, 100], was " + value);
+    }
+    sizeBytes = s.percent() ? 0 : s.value();
+    sizePercent = s.percent() ? s.value() : 0;
+  }
+
+  private long bytesNoPercent(String value) {
+    FioValues.Size s = FioValues.size(string(value), kbBase, true);
+    if (s.percent()) {
+      throw new BadValue("a percentage is not modelled by blksim here, was " + value);
+    }
+    return s.value();
+  }
+
+  private static long startDelay(String value) {
+    if (!value.startsWith("(") && value.matches("[^-:]+[-:].*")) {
+      throw new BadValue("a startdelay range is not modelled by blksim, was " + value);
+    }
+    return FioValues.timeNs(value, true);
+  }
+
+  private static FioEngine engine(String value) {
+    FioEngine e = FioEngine.fromFioName(value);
+    if (e != null) {
+      return e;
+    }
+    String modelled = "psync, sync, pvsync, pvsync2, libaio, io_uring, null";
+    String name = value.startsWith("external:") ? "external" : value;
+    throw new BadValue(FioEngine.OTHER_FIO_ENGINES.contains(name)
+        ? "ioengine " + value + " is not modelled by blksim; modelled: " + modelled
+        : "unknown ioengine " + value + "; modelled: " + modelled);
+  }
+
+  /** fio's {@code get_next_name()}: split on ':', {@code \:} is a literal colon, skip empties. */
+  private static List<String> filenames(String value) {
+    List<String> out = new ArrayList<>();
+    StringBuilder cur = new StringBuilder();
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '\\' && i + 1 < value.length() && value.charAt(i + 1) == ':') {
+        cur.append(':');
+        i++;
+      } else if (c == ':') {
+        if (cur.length() > 0) {
+          out.add(cur.toString());
+        }
+        cur.setLength(0);
+      } else {
+        cur.append(c);
+      }
+    }
+    if (cur.length() > 0) {
+      out.add(cur.toString());
+    }
+    if (out.isEmpty()) {
+      throw new BadValue("needs at least one file name, was " + value);
+    }
+    return List.copyOf(out);
+  }
+
+  private static String string(String value) {
+    if (value == null || value.isEmpty()) {
+      throw new BadValue("needs a value");
+    }
+    return value;
+  }
+
+  private static String onlyValue(String value, String... allowed) {
+    String v = string(value);
+    for (String a : allowed) {
+      if (a.equals(v)) {
+        return v;
+      }
+    }
+    throw new BadValue(allowed.length == 1
+        ? v + " is not modelled by blksim; only " + allowed[0] + " is"
+        : "must be one of " + String.join(", ", allowed) + ", was " + v);
+  }
+
+  private int integer(String value, int min, int max) {
+    long v = FioValues.bytes(string(value), kbBase);
+    if (v < min || v > max) {
+      throw new BadValue("must be in [" + min + ", " + max + "], was " + value);
+    }
+    return (int) v;
+  }
+
+  /** fio's FIO_OPT_BOOL: 0 or 1, a value is required. */
+  private static boolean bool(String value) {
+    if (value == null) {
+      throw new BadValue("needs a value, 0 or 1 (fio rejects the bare key)");
+    }
+    return zeroOrOne(value);
+  }
+
+  /** fio's FIO_OPT_STR_SET: the bare key means 1. */
+  private static boolean flag(String value) {
+    return value == null || zeroOrOne(value);
+  }
+
+  private static boolean zeroOrOne(String value) {
+    return switch (value) {
+      case "0" -> false;
+      case "1" -> true;
+      default -> throw new BadValue("must be 0 or 1, was " + value);
+    };
+  }
+}

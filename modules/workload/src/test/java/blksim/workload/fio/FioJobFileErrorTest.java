@@ -1,0 +1,211 @@
+package blksim.workload.fio;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.InputException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad job files fail at load with file, line, option and rule. */
+class FioJobFileErrorTest {
+
+  /** Parses {@code text} as bad.fio and checks where the error points and what it says. */
+  private static InputException rejects(String text, int line, String key, String rule) {
+    InputException e = assertThrows(InputException.class,
+        () -> FioJobFile.parse("bad.fio", text, null, FioJobFileTest.ENV, Map.of()));
+    assertEquals("bad.fio", e.file(), e.getMessage());
+    assertEquals(line, e.line(), e.getMessage());
+    assertEquals(key, e.key(), e.getMessage());
+    assertTrue(e.rule().contains(rule), e.getMessage());
+    String where = line > 0 ? "bad.fio:" + line + ": " : "bad.fio: ";
+    assertTrue(e.getMessage().startsWith(where + (key == null ? "" : key + ": ")),
+        e.getMessage());
+    return e;
+  }
+
+  @Test
+  void optionBeforeFirstSection_isRejected() {
+    rejects("; a comment\nbs=4k\n[j]\n", 2, "bs", "outside of a [section]");
+  }
+
+  @Test
+  void malformedSectionHeader_isRejected() {
+    rejects("[j]\n[broken\n", 2, null, "[name]");
+    rejects("[]\n", 1, null, "non-empty name");
+  }
+
+  @Test
+  void unknownOption_isRejected() {
+    InputException e = rejects("[j]\nrw=read\nfoo=1\n", 3, "foo", "unknown fio option 'foo'");
+    assertEquals("bad.fio:3: foo: unknown fio option 'foo'", e.getMessage());
+    rejects("[j]\nBs=4k\n", 2, "Bs", "unknown fio option"); // fio's names are case-sensitive
+  }
+
+  @Test
+  void realFioOptionNotModelled_isRejected() {
+    rejects("[j]\nverify=md5\n", 2, "verify", "fio option 'verify' is not modelled by blksim");
+    rejects("[j]\nbssplit=4k/50:64k/50\n", 2, "bssplit", "not modelled");
+    rejects("[j]\nblocksize_range=4k-16k\n", 2, "blocksize_range", "(bsrange) is not modelled");
+    rejects("[global]\nunified_rw_reporting=1\n[j]\n", 2, "unified_rw_reporting",
+        "not modelled");
+    rejects("[j]\nioscheduler=none\n", 2, "ioscheduler", "not modelled");
+    rejects("[j]\ncpus_allowed=0-3\n", 2, "cpus_allowed", "not modelled");
+    rejects("[j]\nfilename_format=f.$jobnum\n", 2, "filename_format", "not modelled");
+  }
+
+  @Test
+  void blockSize_mustBePositiveMultipleOf512() {
+    rejects("[j]\nbs=100\n", 2, "bs", "bs must be a positive multiple of 512, was 100");
+    rejects("[j]\nbs=4k,1000\n", 2, "bs", "was 1000");
+    rejects("[j]\nbs=0\n", 2, "bs", "positive multiple of 512");
+    rejects("[j]\nbs=4k,4k,4k,4k\n", 2, "bs", "at most three");
+    rejects("[j]\nbs=,\n", 2, "bs", "needs a value");
+  }
+
+  @Test
+  void integerRanges_areChecked() {
+    rejects("[j]\nrwmixread=101\n", 2, "rwmixread", "[0, 100]");
+    rejects("[j]\nrwmixwrite=-5\n", 2, "rwmixwrite", "negative");
+    rejects("[j]\niodepth=0\n", 2, "iodepth", "[1, ");
+    rejects("[j]\nnumjobs=0\n", 2, "numjobs", "[1, ");
+    rejects("[j]\niodepth=3000000000\n", 2, "iodepth", "was 3000000000");
+  }
+
+  @Test
+  void badNumbers_areRejected() {
+    rejects("[j]\nsize=-1\n", 2, "size", "must not be negative");
+    rejects("[j]\nsize=4q\n", 2, "size", "unknown size suffix 'q'");
+    rejects("[j]\nsize=2*1024\n", 2, "size", "put arithmetic in parentheses");
+    rejects("[j]\nsize=(3\n", 2, "size", "missing ')'");
+    rejects("[j]\nsize=101%\n", 2, "size", "[1, 100]");
+    rejects("[j]\noffset=50%\n", 2, "offset", "percentage is not modelled");
+    rejects("[j]\nbs=\n", 2, "bs", "needs a value");
+    rejects("[j]\niodepth=$ncpus*k\n", 2, "iodepth", "bad arithmetic");
+  }
+
+  @Test
+  void badTimes_areRejected() {
+    rejects("[j]\nruntime=10sec\n", 2, "runtime", "'sec'");
+    rejects("[j]\nthinktime=1.5\n", 2, "thinktime", "not a time");
+    rejects("[j]\nramp_time=5min\n", 2, "ramp_time", "unknown time unit 'min'");
+    rejects("[j]\nstartdelay=1-5\n", 2, "startdelay", "range is not modelled");
+  }
+
+  @Test
+  void badRw_isRejected() {
+    rejects("[j]\nrw=randomread\n", 2, "rw", "must be one of read, write");
+    rejects("[j]\nreadwrite=randread:0\n", 2, "readwrite", "must be in [1, ");
+  }
+
+  @Test
+  void badIoengine_isRejected() {
+    rejects("[j]\nioengine=posixaio\n", 2, "ioengine",
+        "ioengine posixaio is not modelled by blksim; modelled: psync, sync, pvsync, pvsync2,"
+            + " libaio, io_uring, null");
+    rejects("[j]\nioengine=turbo\n", 2, "ioengine", "unknown ioengine turbo");
+  }
+
+  @Test
+  void engineOptionWithWrongEngine_pointsAtTheOption() {
+    rejects("[j]\nioengine=libaio\nhipri\n", 3, "hipri", "io_uring or pvsync2");
+    rejects("[global]\nfixedbufs\n[j]\nioengine=psync\n", 2, "fixedbufs",
+        "fixedbufs is an option of ioengine=io_uring, ioengine is psync");
+  }
+
+  @Test
+  void badBooleans_areRejected() {
+    rejects("[j]\ndirect\n", 2, "direct", "needs a value");
+    rejects("[j]\ndirect=2\n", 2, "direct", "0 or 1");
+    rejects("[j]\ngroup_reporting=yes\n", 2, "group_reporting", "0 or 1");
+  }
+
+  @Test
+  void timeBasedWithoutRuntime_isRejected() {
+    rejects("[j]\nrw=read\ntime_based\n", 3, "time_based", "needs runtime > 0");
+  }
+
+  @Test
+  void badPercentileList_isRejected() {
+    rejects("[j]\npercentile_list=1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:19:20:21\n", 2,
+        "percentile_list", "at most 20");
+    rejects("[j]\npercentile_list=0:50\n", 2, "percentile_list", "(0, 100]");
+    rejects("[j]\npercentile_list=50:100.5\n", 2, "percentile_list", "(0, 100]");
+  }
+
+  @Test
+  void unmodelledValues_areRejected() {
+    rejects("[j]\nrandom_distribution=zipf:1.2\n", 2, "random_distribution",
+        "zipf:1.2 is not modelled by blksim; only random is");
+    rejects("[j]\nrw_sequencer=identical\n", 2, "rw_sequencer", "not modelled");
+    rejects("[j]\nkb_base=512\n", 2, "kb_base", "1024, 1000");
+  }
+
+  @Test
+  void inlineComments_areRejected() {
+    rejects("[j]\nbs=4k # the default\n", 2, "bs", "inline comments are not supported");
+    rejects("[j]\nsize=1g;big\n", 2, "size", "cuts the line at ';'");
+    rejects("[j] ; job\n", 1, null, "inline comments");
+  }
+
+  @Test
+  void errorInGlobal_pointsAtTheGlobalLine() {
+    rejects("[global]\nrw=read\niodepth=0\n[j]\n", 3, "iodepth", "[1, ");
+  }
+
+  @Test
+  void noJobSection_isRejected() {
+    rejects("[global]\nbs=4k\n", 0, null, "no job section");
+  }
+
+  @Test
+  void includeErrors_nameTheIncludeLine(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("sections.inc"), "bs=8k\n[oops]\n");
+    Files.writeString(dir.resolve("loop.inc"), "include loop.inc\n");
+    Files.writeString(dir.resolve("bad.inc"), "# ok\nbs=4k\niodepth=-1\n");
+    Files.writeString(dir.resolve("missing.fio"), "[j]\nrw=read\ninclude nope.inc\n");
+    InputException missing = assertThrows(InputException.class,
+        () -> FioJobFile.parse(dir.resolve("missing.fio"), FioJobFileTest.ENV, Map.of()));
+    assertEquals(dir.resolve("missing.fio").toString(), missing.file());
+    assertEquals(3, missing.line());
+    assertEquals("include", missing.key());
+    assertTrue(missing.rule().contains("nope.inc does not exist"), missing.getMessage());
+
+    InputException section = assertThrows(InputException.class, () -> FioJobFile.parse(
+        "t.fio", "[j]\ninclude sections.inc\n", dir, FioJobFileTest.ENV, Map.of()));
+    assertEquals(dir.resolve("sections.inc").toString(), section.file());
+    assertEquals(2, section.line());
+    assertTrue(section.rule().contains("may not contain sections"), section.getMessage());
+
+    InputException cycle = assertThrows(InputException.class, () -> FioJobFile.parse(
+        "t.fio", "[j]\ninclude loop.inc\n", dir, FioJobFileTest.ENV, Map.of()));
+    assertEquals("include", cycle.key());
+    assertTrue(cycle.rule().contains("include cycle"), cycle.getMessage());
+
+    InputException value = assertThrows(InputException.class, () -> FioJobFile.parse(
+        "t.fio", "[j]\ninclude bad.inc\n", dir, FioJobFileTest.ENV, Map.of()));
+    assertEquals(dir.resolve("bad.inc").toString(), value.file());
+    assertEquals(3, value.line());
+    assertEquals("iodepth", value.key());
+  }
+
+  @Test
+  void missingJobFile_isAnInputError(@TempDir Path dir) {
+    Path nope = dir.resolve("nope.fio");
+    InputException e = assertThrows(InputException.class,
+        () -> FioJobFile.parse(nope, FioJobFileTest.ENV, Map.of()));
+    assertEquals(nope.toString(), e.file());
+    assertTrue(e.rule().contains("cannot read job file"), e.getMessage());
+  }
+
+  @Test
+  void fioEnvironment_checksItsRanges() {
+    assertThrows(IllegalArgumentException.class, () -> new FioEnvironment(0, 1024, 4096));
+    assertThrows(IllegalArgumentException.class, () -> new FioEnvironment(1, 0, 4096));
+    assertThrows(IllegalArgumentException.class, () -> new FioEnvironment(1, 1024, 3000));
+  }
+}

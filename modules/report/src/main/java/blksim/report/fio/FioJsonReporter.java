@@ -1,0 +1,324 @@
+package blksim.report.fio;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import blksim.report.fio.FioReportModel.GroupRunStats;
+import blksim.report.json.JsonWriter;
+import blksim.workload.fio.stats.DiskStats;
+import blksim.workload.fio.stats.EngineStats;
+import blksim.workload.fio.stats.JobStats;
+import blksim.workload.fio.stats.RunResult;
+import blksim.workload.fio.stats.StatSummary;
+
+/**
+ * fio's {@code --output-format=json} output in the fio 3.x schema (mirrors stat.c
+ * {@code __show_run_stats()}, {@code show_thread_status_json()}, {@code add_ddir_status_json()},
+ * {@code add_ddir_lat_json()} and {@code json_array_add_disk_util()}), plus a top-level
+ * {@code "blksim"} object with the engine's counters. Latencies are in ns, {@code bw} in KiB/s,
+ * runtimes in ms, percentages as {@code %f}; keys come in fio's order, layout is fio's
+ * json.c pretty-printer ({@link JsonWriter}).
+ *
+ * <p>Simplified against fio: {@code "fio version"} is always {@code fio-3.36}; no
+ * {@code job_start} (it would be wall-clock dependent), {@code prios}, {@code cachehit},
+ * steady-state or block-info sections; {@code eta} is 0 and {@code elapsed} is the virtual time
+ * until the last job finished, rounded up to seconds; the latency target fields are fio's
+ * defaults; options with empty values are left out (fio drops them too).
+ *
+ * <p>Exactly five fields depend on the wall clock: {@code timestamp}, {@code timestamp_ms},
+ * {@code time} (root) and {@code wall_time_ns}, {@code events_per_wall_second}
+ * ({@code blksim}); {@link #withoutWallClock(String)} removes them so two runs compare byte for
+ * byte.
+ *
+ * <p>Example: {@code String json = FioJsonReporter.render(runResult);}
+ */
+public final class FioJsonReporter {
+
+    /** The fio version this output imitates. */
+    public static final String FIO_VERSION = "fio-3.36";
+
+    private static final Set<String> ROOT_WALL_CLOCK_KEYS = Set.of("timestamp", "timestamp_ms", "time");
+    private static final Set<String> BLKSIM_WALL_CLOCK_KEYS = Set.of("wall_time_ns", "events_per_wall_second");
+
+    private FioJsonReporter() {
+    }
+
+    /**
+     * Renders the run as fio's JSON output.
+     *
+     * @param r the run
+     * @return the JSON text, ending with a newline
+     */
+    public static String render(RunResult r) {
+        FioReportModel model = FioReportModel.build(r);
+        JsonWriter w = new JsonWriter();
+        w.beginObject();
+        w.name("fio version").value(FIO_VERSION);
+        w.name("timestamp").value(Math.floorDiv(r.wallClockEpochMs(), 1000));
+        w.name("timestamp_ms").value(r.wallClockEpochMs());
+        w.name("time").value(FioFormat.ctime(r.wallClockEpochMs()));
+        options(w, "global options", r.globalOptions());
+        w.name("jobs").beginArray();
+        for (JobStats ts : model.entries) {
+            job(w, ts, model.groups.get(ts.info().groupId()), model.elapsedSec);
+        }
+        w.endArray();
+        if (!r.disks().isEmpty()) {
+            w.name("disk_util").beginArray();
+            for (DiskStats d : r.disks()) {
+                disk(w, d);
+            }
+            w.endArray();
+        }
+        blksim(w, r);
+        w.endObject();
+        return w + "\n";
+    }
+
+    /** {@link #render(RunResult)} without the wall-clock fields: identical for identical runs. */
+    public static String renderDeterministic(RunResult r) {
+        return withoutWallClock(render(r));
+    }
+
+    /** Mirrors fio's {@code json_add_job_opts()}; empty maps and empty values are left out. */
+    private static void options(JsonWriter w, String name, Map<String, String> opts) {
+        List<Map.Entry<String, String>> kept = new ArrayList<>();
+        for (Map.Entry<String, String> e : opts.entrySet()) {
+            if (e.getValue() != null && !e.getValue().isEmpty()) {
+                kept.add(e);
+            }
+        }
+        if (kept.isEmpty()) {
+            return;
+        }
+        w.name(name).beginObject();
+        for (Map.Entry<String, String> e : kept) {
+            w.name(e.getKey()).value(e.getValue());
+        }
+        w.endObject();
+    }
+
+    /** Mirrors fio's {@code show_thread_status_json()}. */
+    private static void job(JsonWriter w, JobStats ts, GroupRunStats rs, long elapsedSec) {
+        w.beginObject();
+        w.name("jobname").value(ts.info().jobname());
+        w.name("groupid").value(ts.info().groupId());
+        w.name("error").value(ts.error());
+        w.name("eta").value(0);
+        w.name("elapsed").value(elapsedSec);
+        options(w, "job options", ts.info().jobOptions());
+        for (int d = 0; d < JobStats.DDIR_COUNT; d++) {
+            ddir(w, ts, rs, d);
+        }
+        w.name("sync").beginObject();
+        w.name("total_ios").value(0);
+        w.name("lat_ns");
+        lat(w, StatSummary.EMPTY, null, null);
+        w.endObject();
+
+        w.name("job_runtime").value(ts.jobRuntimeMs());
+        w.name("usr_cpu").value(ts.usrCpuPercent());
+        w.name("sys_cpu").value(ts.sysCpuPercent());
+        w.name("ctx").value(ts.ctx());
+        w.name("majf").value(ts.majf());
+        w.name("minf").value(ts.minf());
+        floats(w, "iodepth_level", new String[] {"1", "2", "4", "8", "16", "32", ">=64"}, ts.ioDepthDistribution());
+        String[] batch = {"0", "4", "8", "16", "32", "64", ">=64"};
+        floats(w, "iodepth_submit", batch, ts.submitDistribution());
+        floats(w, "iodepth_complete", batch, ts.completeDistribution());
+        String[] ranges = {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"};
+        floats(w, "latency_ns", ranges, ts.latNsecPercent());
+        floats(w, "latency_us", ranges, ts.latUsecPercent());
+        floats(w, "latency_ms", new String[] {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+            "2000", ">=2000"}, ts.latMsecPercent());
+        if (ts.latencyDepth() != 0) {
+            w.name("latency_depth").value(ts.latencyDepth());
+            w.name("latency_target").value(0);
+            w.name("latency_percentile").value(100.0);
+            w.name("latency_window").value(0);
+        }
+        String desc = ts.info().description();
+        if (desc != null && !desc.isEmpty()) {
+            w.name("desc").value(desc);
+        }
+        w.endObject();
+    }
+
+    private static void floats(JsonWriter w, String name, String[] keys, double[] values) {
+        w.name(name).beginObject();
+        for (int i = 0; i < keys.length; i++) {
+            w.name(keys[i]).value(values[i]);
+        }
+        w.endObject();
+    }
+
+    /** Mirrors fio's {@code add_ddir_status_json()} for read/write/trim. */
+    private static void ddir(JsonWriter w, JobStats ts, GroupRunStats rs, int d) {
+        w.name(FioReportModel.ddirName(d)).beginObject();
+        long runt = ts.runtimeMs(d);
+        long bwBytes = 0;
+        long bw = 0;
+        double iops = 0.0;
+        if (runt != 0) {
+            bwBytes = 1000 * ts.ioBytes(d) / runt;
+            bw = bwBytes / 1024;
+            iops = 1000.0 * ts.totalIos(d) / runt;
+        }
+        w.name("io_bytes").value(ts.ioBytes(d));
+        w.name("io_kbytes").value(ts.ioBytes(d) >> 10);
+        w.name("bw_bytes").value(bwBytes);
+        w.name("bw").value(bw);
+        w.name("iops").value(iops);
+        w.name("runtime").value(runt);
+        w.name("total_ios").value(ts.totalIos(d));
+        w.name("short_ios").value(ts.shortIos(d));
+        w.name("drop_ios").value(ts.dropIos(d));
+        w.name("slat_ns");
+        lat(w, ts.slat(d), null, null);
+        w.name("clat_ns");
+        lat(w, ts.clat(d), ts.percentileList(), ts.clat(d).present() ? ts.clatPercentiles(d) : null);
+        w.name("lat_ns");
+        lat(w, ts.lat(d), null, null);
+
+        StatSummary b = ts.bw(d);
+        double pOfAgg = b.present() ? FioReportModel.aggPercent(rs, d, b.mean()) : 0.0;
+        w.name("bw_min").value(b.min());
+        w.name("bw_max").value(b.max());
+        w.name("bw_agg").value(pOfAgg);
+        w.name("bw_mean").value(b.mean());
+        w.name("bw_dev").value(b.stddev());
+        w.name("bw_samples").value(b.samples());
+        StatSummary i = ts.iops(d);
+        w.name("iops_min").value(i.min());
+        w.name("iops_max").value(i.max());
+        w.name("iops_mean").value(i.mean());
+        w.name("iops_stddev").value(i.stddev());
+        w.name("iops_samples").value(i.samples());
+        w.endObject();
+    }
+
+    /** Mirrors fio's {@code add_ddir_lat_json()}; percentiles keyed by {@code "%f"} of the percentile. */
+    private static void lat(JsonWriter w, StatSummary s, double[] plist, long[] values) {
+        w.beginObject();
+        w.name("min").value(s.min());
+        w.name("max").value(s.max());
+        w.name("mean").value(s.mean());
+        w.name("stddev").value(s.stddev());
+        w.name("N").value(s.samples());
+        if (values != null && s.present()) {
+            w.name("percentile").beginObject();
+            for (int k = 0; k < values.length; k++) {
+                w.name(JsonWriter.formatDouble(plist[k])).value(values[k]);
+            }
+            w.endObject();
+        }
+        w.endObject();
+    }
+
+    /** Mirrors fio's {@code json_array_add_disk_util()} (no slave aggregation). */
+    private static void disk(JsonWriter w, DiskStats d) {
+        w.beginObject();
+        w.name("name").value(d.name());
+        w.name("read_ios").value(d.readIos());
+        w.name("write_ios").value(d.writeIos());
+        w.name("read_sectors").value(d.readSectors());
+        w.name("write_sectors").value(d.writeSectors());
+        w.name("read_merges").value(d.readMerges());
+        w.name("write_merges").value(d.writeMerges());
+        w.name("read_ticks").value(d.readTicksMs());
+        w.name("write_ticks").value(d.writeTicksMs());
+        w.name("in_queue").value(d.inQueueMs());
+        w.name("util").value(Math.min(100.0, d.utilPercent()));
+        w.endObject();
+    }
+
+    private static void blksim(JsonWriter w, RunResult r) {
+        w.name("blksim").beginObject();
+        EngineStats e = r.engine();
+        if (e != null) {
+            w.name("events").value(e.events());
+            w.name("windows").value(e.windows());
+            w.name("partitions").value(e.partitions());
+            w.name("coupling_factor").value(e.couplingFactor());
+            w.name("simulated_time_ns").value(e.simulatedTimeNs());
+            w.name("wall_time_ns").value(e.wallTimeNs());
+            w.name("events_per_wall_second").value(e.eventsPerWallSecond());
+        }
+        w.name("version").value(r.blksimVersion());
+        w.endObject();
+    }
+
+    /**
+     * Removes the wall-clock-dependent fields from JSON produced by {@link #render(RunResult)}:
+     * {@code timestamp}, {@code timestamp_ms} and {@code time} of the root object and
+     * {@code wall_time_ns} and {@code events_per_wall_second} of the {@code blksim} object. The
+     * rest of the text is kept byte for byte (a comma left dangling by a removed last member is
+     * dropped). Relies on the one-member-per-line layout of {@link JsonWriter}.
+     */
+    public static String withoutWallClock(String json) {
+        String[] lines = json.split("\n", -1);
+        List<String> kept = new ArrayList<>(lines.length);
+        Deque<String> path = new ArrayDeque<>();
+        for (String line : lines) {
+            String t = line.trim();
+            if (t.startsWith("}") || t.startsWith("]")) {
+                path.poll();
+                kept.add(line);
+                continue;
+            }
+            String key = t.startsWith("\"") ? keyOf(t) : null;
+            if (key != null && isWallClock(path, key)) {
+                if (!t.endsWith(",")) {
+                    stripTrailingComma(kept);
+                }
+                continue;
+            }
+            if (t.endsWith("{") || t.endsWith("[")) {
+                path.push(key == null ? (path.isEmpty() ? "$" : "[]") : key);
+            }
+            kept.add(line);
+        }
+        return String.join("\n", kept);
+    }
+
+    private static boolean isWallClock(Deque<String> path, String key) {
+        if (path.size() == 1 && "$".equals(path.peek())) {
+            return ROOT_WALL_CLOCK_KEYS.contains(key);
+        }
+        if (path.size() == 2 && "blksim".equals(path.peek()) && "$".equals(path.peekLast())) {
+            return BLKSIM_WALL_CLOCK_KEYS.contains(key);
+        }
+        return false;
+    }
+
+    private static void stripTrailingComma(List<String> kept) {
+        if (kept.isEmpty()) {
+            return;
+        }
+        int last = kept.size() - 1;
+        String prev = kept.get(last);
+        if (prev.endsWith(",")) {
+            kept.set(last, prev.substring(0, prev.length() - 1));
+        }
+    }
+
+    /** The key of a {@code "key" : value} line, or {@code null} if the line is not a member. */
+    private static String keyOf(String t) {
+        StringBuilder k = new StringBuilder();
+        for (int i = 1; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c == '\\' && i + 1 < t.length()) {
+                k.append(t.charAt(++i));
+            } else if (c == '"') {
+                return t.startsWith(" : ", i + 1) ? k.toString() : null;
+            } else {
+                k.append(c);
+            }
+        }
+        return null;
+    }
+}

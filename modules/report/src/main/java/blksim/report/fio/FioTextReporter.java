@@ -1,0 +1,303 @@
+package blksim.report.fio;
+
+import static blksim.report.fio.FioFormat.fixed;
+import static blksim.report.fio.FioFormat.num2str;
+import static blksim.report.fio.FioFormat.padLeft;
+
+import blksim.report.fio.FioFormat.ScaledLat;
+import blksim.report.fio.FioFormat.Unit;
+import blksim.report.fio.FioReportModel.GroupRunStats;
+import blksim.workload.fio.stats.DiskStats;
+import blksim.workload.fio.stats.JobStats;
+import blksim.workload.fio.stats.RunResult;
+import blksim.workload.fio.stats.StatSummary;
+
+/**
+ * fio's normal (human-readable) output in the fio 3.x layout (the fio-3.36 era): per job, or per
+ * group with {@code group_reporting}, the block of {@code show_thread_status_normal()} and
+ * {@code show_ddir_status()}; then {@code show_group_stats()} per reporting group and
+ * {@code show_disk_util()}.
+ *
+ * <p>Simplified against fio: no preamble/ETA lines and no leading blank line (the CLI prints
+ * nothing before); fio's defaults are assumed for {@code kb_base} (1024), {@code unit_base}
+ * (bytes), {@code significant_figures} (4), {@code percentile_precision} (2),
+ * {@code clat_percentiles} (on), {@code slat/lat_percentiles} (off) and no latency target; the
+ * date in each header is {@link RunResult#wallClockEpochMs()} in UTC; the pid is
+ * {@code 1000 + job index}; no per-priority, sync, steady-state or block-info sections.
+ *
+ * <p>Example: {@code String text = FioTextReporter.render(runResult);}
+ */
+public final class FioTextReporter {
+
+    private static final String[] GROUP_LABELS = {"   READ", "  WRITE", "   TRIM"};
+    private static final String[] LAT_RANGES_US = {"2=", "4=", "10=", "20=", "50=", "100=", "250=", "500=",
+        "750=", "1000="};
+    private static final String[] LAT_RANGES_MS = {"2=", "4=", "10=", "20=", "50=", "100=", "250=", "500=",
+        "750=", "1000=", "2000=", ">=2000="};
+    private static final int PERCENTILE_PRECISION = 2;
+
+    private FioTextReporter() {
+    }
+
+    /**
+     * Renders the run as fio's normal output.
+     *
+     * @param r the run
+     * @return the report text, ending with a newline
+     */
+    public static String render(RunResult r) {
+        FioReportModel model = FioReportModel.build(r);
+        StringBuilder out = new StringBuilder(8192);
+        String date = FioFormat.ctime(r.wallClockEpochMs());
+        for (JobStats ts : model.entries) {
+            showThreadStatusNormal(out, ts, model.groups.get(ts.info().groupId()), date);
+        }
+        for (GroupRunStats rs : model.groups.values()) {
+            showGroupStats(out, rs);
+        }
+        if (!r.disks().isEmpty()) {
+            out.append("\nDisk stats (read/write):\n");
+            for (DiskStats d : r.disks()) {
+                showDiskUtil(out, d);
+            }
+        }
+        return out.toString();
+    }
+
+    private static void showThreadStatusNormal(StringBuilder out, JobStats ts, GroupRunStats rs, String date) {
+        long bytes = ts.ioBytes(0) + ts.ioBytes(1) + ts.ioBytes(2);
+        if (bytes == 0 && ts.totalIosAllDirections() == 0) {
+            return;
+        }
+        out.append(ts.info().jobname()).append(": (groupid=").append(ts.info().groupId())
+            .append(", jobs=").append(ts.members()).append("): err=").append(padLeft(ts.error(), 2));
+        if (ts.error() != 0) {
+            out.append(" (func=io_u error, error=").append(FioFormat.strerror(ts.error())).append(')');
+        }
+        out.append(": pid=").append(ts.info().pid()).append(": ").append(date).append('\n');
+        String desc = ts.info().description();
+        if (desc != null && !desc.isEmpty()) {
+            out.append("  Description  : [").append(desc).append("]\n");
+        }
+        for (int d = 0; d < JobStats.DDIR_COUNT; d++) {
+            if (ts.ioBytes(d) != 0) {
+                showDdirStatus(out, rs, ts, d);
+            }
+        }
+        showLat(out, ts.latNsecPercent(), LAT_RANGES_US, "nsec");
+        showLat(out, ts.latUsecPercent(), LAT_RANGES_US, "usec");
+        showLat(out, ts.latMsecPercent(), LAT_RANGES_MS, "msec");
+
+        out.append("  cpu          : usr=").append(fixed(ts.usrCpuPercent(), 3, 2))
+            .append("%, sys=").append(fixed(ts.sysCpuPercent(), 3, 2))
+            .append("%, ctx=").append(ts.ctx()).append(", majf=").append(ts.majf())
+            .append(", minf=").append(ts.minf()).append('\n');
+        dist(out, "  IO depths    : ", new String[] {"1", "2", "4", "8", "16", "32", ">=64"},
+            ts.ioDepthDistribution());
+        String[] batch = {"0", "4", "8", "16", "32", "64", ">=64"};
+        dist(out, "     submit    : ", batch, ts.submitDistribution());
+        dist(out, "     complete  : ", batch, ts.completeDistribution());
+        out.append("     issued rwts: total=").append(ts.totalIos(0)).append(',').append(ts.totalIos(1))
+            .append(',').append(ts.totalIos(2)).append(",0")
+            .append(" short=").append(ts.shortIos(0)).append(',').append(ts.shortIos(1)).append(',')
+            .append(ts.shortIos(2)).append(",0")
+            .append(" dropped=").append(ts.dropIos(0)).append(',').append(ts.dropIos(1)).append(',')
+            .append(ts.dropIos(2)).append(",0\n");
+        if (ts.latencyDepth() != 0) {
+            out.append("     latency   : target=0, window=0, percentile=100.00%, depth=")
+                .append(ts.latencyDepth()).append('\n');
+        }
+    }
+
+    private static void dist(StringBuilder out, String label, String[] names, double[] values) {
+        out.append(label);
+        for (int i = 0; i < names.length; i++) {
+            if (i > 0) {
+                out.append(", ");
+            }
+            out.append(names[i]).append('=').append(fixed(values[i], 3, 1)).append('%');
+        }
+        out.append('\n');
+    }
+
+    /** Mirrors fio's {@code show_ddir_status()} for read/write/trim. */
+    private static void showDdirStatus(StringBuilder out, GroupRunStats rs, JobStats ts, int ddir) {
+        long runt = ts.runtimeMs(ddir);
+        if (runt == 0) {
+            return;
+        }
+        long bw = 1000 * ts.ioBytes(ddir) / runt;
+        String io = num2str(ts.ioBytes(ddir), FioFormat.SIG_FIGS, 1, true, Unit.BYTE);
+        String bwP = num2str(bw, FioFormat.SIG_FIGS, 1, true, Unit.BYTEPERSEC);
+        String bwAlt = num2str(bw, FioFormat.SIG_FIGS, 1, false, Unit.BYTEPERSEC);
+        long iops = 1000 * ts.totalIos(ddir) / runt;
+        String iopsP = num2str(iops, FioFormat.SIG_FIGS, 1, false, Unit.NONE);
+        // fio-3.36 appends the zoned-block-device reset count to every write header
+        String post = ddir == JobStats.DDIR_WRITE ? "; 0 zone resets" : "";
+        out.append("  ").append(FioReportModel.ddirName(ddir)).append(": IOPS=").append(iopsP)
+            .append(", BW=").append(bwP).append(" (").append(bwAlt).append(")(").append(io).append('/')
+            .append(runt).append("msec)").append(post).append('\n');
+
+        displayLat(out, "slat", ts.slat(ddir));
+        displayLat(out, "clat", ts.clat(ddir));
+        displayLat(out, " lat", ts.lat(ddir));
+        if (ts.clat(ddir).present()) {
+            showClatPercentiles(out, ts.clatPercentiles(ddir), ts.percentileList(), "clat");
+        }
+
+        StatSummary b = ts.bw(ddir);
+        if (b.present()) {
+            String unit = "KiB";
+            double pOfAgg = FioReportModel.aggPercent(rs, ddir, b.mean());
+            long min = b.min();
+            long max = b.max();
+            double mean = b.mean();
+            double dev = b.stddev();
+            if (mean > 1024.0 * 1024.0) {
+                min = (long) (min / 1024.0);
+                max = (long) (max / 1024.0);
+                mean /= 1024.0;
+                dev /= 1024.0;
+                unit = "MiB";
+            }
+            out.append("   bw (").append(padLeft(unit, 5)).append("/s): min=").append(padLeft(min, 5))
+                .append(", max=").append(padLeft(max, 5)).append(", per=").append(fixed(pOfAgg, 3, 2))
+                .append("%, avg=").append(fixed(mean, 5, 2)).append(", stdev=").append(fixed(dev, 5, 2))
+                .append(", samples=").append(b.samples()).append('\n');
+        }
+        StatSummary i = ts.iops(ddir);
+        if (i.present()) {
+            out.append("   iops        : min=").append(padLeft(i.min(), 5)).append(", max=")
+                .append(padLeft(i.max(), 5)).append(", avg=").append(fixed(i.mean(), 5, 2))
+                .append(", stdev=").append(fixed(i.stddev(), 5, 2)).append(", samples=")
+                .append(i.samples()).append('\n');
+        }
+    }
+
+    /** Mirrors fio's {@code display_lat()}. */
+    private static void displayLat(StringBuilder out, String name, StatSummary s) {
+        if (!s.present()) {
+            return;
+        }
+        ScaledLat l = FioFormat.scaleLatency(s.min(), s.max(), s.mean(), s.stddev());
+        out.append("    ").append(name).append(" (").append(l.unit()).append("): min=")
+            .append(num2str(l.min(), 6, 1, false, Unit.NONE)).append(", max=")
+            .append(num2str(l.max(), 6, 1, false, Unit.NONE)).append(", avg=").append(fixed(l.mean(), 5, 2))
+            .append(", stdev=").append(fixed(l.dev(), 5, 2)).append('\n');
+    }
+
+    /** Mirrors fio's {@code show_clat_percentiles()}. */
+    private static void showClatPercentiles(StringBuilder out, long[] values, double[] plist, String pre) {
+        if (values.length == 0) {
+            return;
+        }
+        long minv = Long.MAX_VALUE;
+        long maxv = 0;
+        for (long v : values) {
+            minv = Math.min(minv, v);
+            maxv = Math.max(maxv, v);
+        }
+        int scaleDown;
+        long divisor;
+        String unit;
+        if (minv > 2_000_000 && maxv > 99_999_999L) {
+            scaleDown = 2;
+            divisor = 1_000_000;
+            unit = "msec";
+        } else if (minv > 2000 && maxv > 99_999) {
+            scaleDown = 1;
+            divisor = 1000;
+            unit = "usec";
+        } else {
+            scaleDown = 0;
+            divisor = 1;
+            unit = "nsec";
+        }
+        out.append("    ").append(pre).append(" percentiles (").append(unit).append("):\n     |");
+        long scaledMax = maxv / divisor;
+        int timeWidth = scaledMax == 0 ? 5 : Math.max(5, (int) (Math.log10(scaledMax) + 1));
+        int perLine = (80 - 7) / (PERCENTILE_PRECISION + 10 + timeWidth);
+        for (int j = 0; j < values.length; j++) {
+            if (j != 0 && j % perLine == 0) {
+                out.append("     |");
+            }
+            boolean last = j == values.length - 1;
+            long v = values[j];
+            for (int k = 0; k < scaleDown; k++) {
+                v = (v + 999) / 1000;
+            }
+            out.append(' ').append(fixed(plist[j], PERCENTILE_PRECISION + 3, PERCENTILE_PRECISION))
+                .append("th=[").append(padLeft(v, timeWidth)).append(']').append(last ? '\n' : ',');
+            if (last) {
+                break;
+            }
+            if (j % perLine == perLine - 1) {
+                out.append('\n');
+            }
+        }
+    }
+
+    /** Mirrors fio's {@code show_lat()}: non-zero buckets only, five per line. */
+    private static void showLat(StringBuilder out, double[] pct, String[] ranges, String msg) {
+        boolean newLine = true;
+        boolean shown = false;
+        int line = 0;
+        for (int i = 0; i < pct.length; i++) {
+            if (pct[i] <= 0.0) {
+                continue;
+            }
+            shown = true;
+            if (newLine) {
+                if (line != 0) {
+                    out.append('\n');
+                }
+                out.append("  lat (").append(msg).append(")   : ");
+                newLine = false;
+                line = 0;
+            }
+            if (line != 0) {
+                out.append(", ");
+            }
+            out.append(ranges[i]).append(fixed(pct[i], 3, 2)).append('%');
+            line++;
+            if (line == 5) {
+                newLine = true;
+            }
+        }
+        if (shown) {
+            out.append('\n');
+        }
+    }
+
+    /** Mirrors fio's {@code show_group_stats()}. */
+    private static void showGroupStats(StringBuilder out, GroupRunStats rs) {
+        out.append("\nRun status group ").append(rs.groupId).append(" (all jobs):\n");
+        for (int d = 0; d < JobStats.DDIR_COUNT; d++) {
+            if (rs.maxRun[d] == 0) {
+                continue;
+            }
+            out.append(GROUP_LABELS[d]).append(": bw=").append(bps(rs.agg[d], true)).append(" (")
+                .append(bps(rs.agg[d], false)).append("), ").append(bps(rs.minBw[d], true)).append('-')
+                .append(bps(rs.maxBw[d], true)).append(" (").append(bps(rs.minBw[d], false)).append('-')
+                .append(bps(rs.maxBw[d], false)).append("), io=")
+                .append(num2str(rs.ioBytes[d], FioFormat.SIG_FIGS, 1, true, Unit.BYTE)).append(" (")
+                .append(num2str(rs.ioBytes[d], FioFormat.SIG_FIGS, 1, false, Unit.BYTE)).append("), run=")
+                .append(rs.minRun[d]).append('-').append(rs.maxRun[d]).append("msec\n");
+        }
+    }
+
+    private static String bps(long v, boolean pow2) {
+        return num2str(v, FioFormat.SIG_FIGS, 1, pow2, Unit.BYTEPERSEC);
+    }
+
+    /** Mirrors fio's {@code print_disk_util()} (normal form, fio-3.36 with sectors). */
+    private static void showDiskUtil(StringBuilder out, DiskStats d) {
+        double util = Math.min(100.0, d.utilPercent());
+        out.append("  ").append(d.name()).append(": ios=").append(d.readIos()).append('/').append(d.writeIos())
+            .append(", sectors=").append(d.readSectors()).append('/').append(d.writeSectors())
+            .append(", merge=").append(d.readMerges()).append('/').append(d.writeMerges())
+            .append(", ticks=").append(d.readTicksMs()).append('/').append(d.writeTicksMs())
+            .append(", in_queue=").append(d.inQueueMs()).append(", util=").append(fixed(util, 3, 2))
+            .append("%\n");
+    }
+}

@@ -1,0 +1,1044 @@
+package blksim.workload.fio.stats;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+
+/**
+ * Statistics of one simulated fio job thread (or, after {@link #merge(List)}, of one
+ * {@code group_reporting} group); mirrors fio's {@code struct thread_stat} and the recording
+ * functions of stat.c/io_u.c: {@code add_slat_sample()}, {@code add_clat_sample()},
+ * {@code add_lat_sample()}, {@code io_u_mark_latency()}, {@code io_u_mark_depth()},
+ * {@code io_u_mark_submit()}, {@code io_u_mark_complete()}, {@code add_bw_samples()} /
+ * {@code add_iops_samples()} and {@code sum_thread_stats()}.
+ *
+ * <p>All times are virtual nanoseconds. Simplifications against fio:
+ * <ul>
+ *   <li>Latency histograms are HdrHistograms with 3 significant digits (values in ns,
+ *       auto-resizing) instead of fio's 64-buckets-per-power-of-two table; a percentile is the
+ *       middle of the HdrHistogram bucket fio's rule selects, clamped to the exact min/max.
+ *       Min, max, mean and standard deviation are exact (kept separately, see
+ *       {@code RunningStat}).</li>
+ *   <li>bw/iops samples are taken for every complete 500 ms window after
+ *       {@link #startMeasurement(long)} (fio's default {@code bw_avg_time}/{@code iops_avg_time});
+ *       the trailing partial window is dropped and windows without I/O in a direction give no
+ *       sample for it, as in fio's {@code __add_samples()}. The samples are computed by
+ *       {@link #finish(long)}.</li>
+ *   <li>No short or dropped I/Os, no page faults, no sync/fsync statistics, no per-priority
+ *       statistics.</li>
+ *   <li>CPU percentages are {@code sum(usr) / sum(runtime)} computed in nanoseconds (fio uses
+ *       milliseconds).</li>
+ * </ul>
+ *
+ * <p>Calls made before {@link #startMeasurement(long)} are discarded by it (fio resets its
+ * statistics at the end of {@code ramp_time}); I/Os recorded after {@link #finish(long)} are
+ * ignored (fio's {@code should_account()}). Owned by the job that records into it; not
+ * thread-safe.
+ */
+public final class JobStats {
+
+    /** Index of the read direction (fio {@code DDIR_READ}). */
+    public static final int DDIR_READ = 0;
+    /** Index of the write direction (fio {@code DDIR_WRITE}). */
+    public static final int DDIR_WRITE = 1;
+    /** Index of the trim direction (fio {@code DDIR_TRIM}). */
+    public static final int DDIR_TRIM = 2;
+    /** Number of data directions (fio {@code DDIR_RWDIR_CNT}). */
+    public static final int DDIR_COUNT = 3;
+    /** Width of one bw/iops sampling window: fio's default {@code bw_avg_time} of 500 ms. */
+    public static final long SAMPLE_WINDOW_NS = 500_000_000L;
+
+    /** Which latency a histogram or percentile refers to (fio's {@code enum fio_lat}). */
+    public enum Latency {
+        /** Submission latency: creation of the I/O to its submission. */
+        SLAT,
+        /** Completion latency: submission to completion. */
+        CLAT,
+        /** Total latency: creation to completion. */
+        LAT
+    }
+
+    private static final int MAGIC = 0x424B4A53; // "BKJS"
+    private static final int FORMAT_VERSION = 1;
+    private static final int HISTOGRAM_DIGITS = 3;
+
+    private final JobInfo info;
+    private int members = 1;
+    private long startNs;
+    private long endNs;
+    private boolean finished;
+    private long runtimeNs;
+    private long cpuRunTimeNs;
+    private long jobRuntimeMs;
+    private final long[] runtimeMs = new long[DDIR_COUNT];
+    private final long[] ioBytes = new long[DDIR_COUNT];
+    private final long[] totalIos = new long[DDIR_COUNT];
+    private final RunningStat[] slat = new RunningStat[DDIR_COUNT];
+    private final RunningStat[] clat = new RunningStat[DDIR_COUNT];
+    private final RunningStat[] lat = new RunningStat[DDIR_COUNT];
+    private final RunningStat[] bw = new RunningStat[DDIR_COUNT];
+    private final RunningStat[] iops = new RunningStat[DDIR_COUNT];
+    private final Histogram[][] hist = new Histogram[Latency.values().length][DDIR_COUNT];
+    private final long[] ioDepth = new long[7];
+    private final long[] submit = new long[7];
+    private final long[] complete = new long[7];
+    private long totalSubmit;
+    private long totalComplete;
+    private final long[] latN = new long[10];
+    private final long[] latU = new long[10];
+    private final long[] latM = new long[12];
+    private long usrNs;
+    private long sysNs;
+    private long ctx;
+    private long majf;
+    private long minf;
+    private int error;
+    private int latencyDepth;
+    private int windowCount;
+    private long[][] windowBytes = new long[DDIR_COUNT][0];
+    private long[][] windowIos = new long[DDIR_COUNT][0];
+
+    /** Creates empty statistics for the job described by {@code info}. */
+    public JobStats(JobInfo info) {
+        this.info = Objects.requireNonNull(info, "info must not be null");
+        this.latencyDepth = info.iodepth();
+        reset();
+    }
+
+    private void reset() {
+        Arrays.fill(runtimeMs, 0);
+        Arrays.fill(ioBytes, 0);
+        Arrays.fill(totalIos, 0);
+        for (int d = 0; d < DDIR_COUNT; d++) {
+            slat[d] = new RunningStat();
+            clat[d] = new RunningStat();
+            lat[d] = new RunningStat();
+            bw[d] = new RunningStat();
+            iops[d] = new RunningStat();
+            for (Latency k : Latency.values()) {
+                hist[k.ordinal()][d] = new Histogram(HISTOGRAM_DIGITS);
+            }
+            windowBytes[d] = new long[0];
+            windowIos[d] = new long[0];
+        }
+        Arrays.fill(ioDepth, 0);
+        Arrays.fill(submit, 0);
+        Arrays.fill(complete, 0);
+        totalSubmit = 0;
+        totalComplete = 0;
+        Arrays.fill(latN, 0);
+        Arrays.fill(latU, 0);
+        Arrays.fill(latM, 0);
+        windowCount = 0;
+        runtimeNs = 0;
+        cpuRunTimeNs = 0;
+        jobRuntimeMs = 0;
+        finished = false;
+    }
+
+    // ------------------------------------------------------------------ recording
+
+    /**
+     * Records one completed I/O; mirrors fio's {@code account_io_completion()}.
+     *
+     * @param ddir 0 read, 1 write, 2 trim
+     * @param bytes bytes transferred
+     * @param slatNs submission latency, or a negative value when not measured (always ignored
+     *     for sync engines)
+     * @param clatNs completion latency
+     * @param completionTimeNs virtual time of the completion, used for bw/iops windows
+     */
+    public void recordIo(int ddir, long bytes, long slatNs, long clatNs, long completionTimeNs) {
+        checkDdir(ddir);
+        if (bytes < 0) {
+            throw new IllegalArgumentException("job " + info.jobname() + ": bytes must be >= 0, was " + bytes);
+        }
+        if (clatNs < 0) {
+            throw new IllegalArgumentException("job " + info.jobname() + ": clatNs must be >= 0, was " + clatNs);
+        }
+        if (finished) {
+            return;
+        }
+        ioBytes[ddir] += bytes;
+        totalIos[ddir]++;
+        boolean slatMeasured = slatNs >= 0 && !info.syncEngine();
+        if (slatMeasured) {
+            slat[ddir].add(slatNs);
+            hist[Latency.SLAT.ordinal()][ddir].recordValue(slatNs);
+        }
+        long latNs = Math.max(slatNs, 0) + clatNs;
+        clat[ddir].add(clatNs);
+        hist[Latency.CLAT.ordinal()][ddir].recordValue(clatNs);
+        lat[ddir].add(latNs);
+        hist[Latency.LAT.ordinal()][ddir].recordValue(latNs);
+        markLatency(clatNs);
+
+        long w = Math.max(0, completionTimeNs - startNs) / SAMPLE_WINDOW_NS;
+        if (w >= Integer.MAX_VALUE) {
+            throw new IllegalStateException("job " + info.jobname() + ": completion at " + completionTimeNs
+                + " ns is too far after the measurement start " + startNs + " ns");
+        }
+        int wi = (int) w;
+        ensureWindows(wi + 1);
+        windowBytes[ddir][wi] += bytes;
+        windowIos[ddir][wi]++;
+        windowCount = Math.max(windowCount, wi + 1);
+    }
+
+    /** Mirrors fio's {@code io_u_mark_latency()}: nsec, usec and msec buckets of the clat. */
+    private void markLatency(long nsec) {
+        if (nsec < 1000) {
+            latN[bucket10(nsec)]++;
+        } else if (nsec < 1_000_000) {
+            latU[bucket10(nsec / 1000)]++;
+        } else {
+            long msec = nsec / 1_000_000;
+            int idx;
+            if (msec >= 2000) {
+                idx = 11;
+            } else if (msec >= 1000) {
+                idx = 10;
+            } else {
+                idx = bucket10(msec);
+            }
+            latM[idx]++;
+        }
+    }
+
+    /** Buckets 0-1, 2-3, 4-9, 10-19, 20-49, 50-99, 100-249, 250-499, 500-749, 750-999. */
+    private static int bucket10(long v) {
+        if (v >= 750) {
+            return 9;
+        } else if (v >= 500) {
+            return 8;
+        } else if (v >= 250) {
+            return 7;
+        } else if (v >= 100) {
+            return 6;
+        } else if (v >= 50) {
+            return 5;
+        } else if (v >= 20) {
+            return 4;
+        } else if (v >= 10) {
+            return 3;
+        } else if (v >= 4) {
+            return 2;
+        } else if (v >= 2) {
+            return 1;
+        }
+        return 0;
+    }
+
+    private void ensureWindows(int n) {
+        if (windowBytes[0].length >= n) {
+            return;
+        }
+        int cap = Math.max(n, Math.max(16, windowBytes[0].length * 2));
+        for (int d = 0; d < DDIR_COUNT; d++) {
+            windowBytes[d] = Arrays.copyOf(windowBytes[d], cap);
+            windowIos[d] = Arrays.copyOf(windowIos[d], cap);
+        }
+    }
+
+    /**
+     * Records one submission of an I/O; {@code depthAfterSubmit} is the number of this job's
+     * I/Os in flight including it. Mirrors fio's {@code io_u_mark_depth()}: buckets 1, 2-3, 4-7,
+     * 8-15, 16-31, 32-63, &gt;=64.
+     */
+    public void recordIssue(int depthAfterSubmit) {
+        int idx;
+        if (depthAfterSubmit >= 64) {
+            idx = 6;
+        } else if (depthAfterSubmit >= 32) {
+            idx = 5;
+        } else if (depthAfterSubmit >= 16) {
+            idx = 4;
+        } else if (depthAfterSubmit >= 8) {
+            idx = 3;
+        } else if (depthAfterSubmit >= 4) {
+            idx = 2;
+        } else if (depthAfterSubmit >= 2) {
+            idx = 1;
+        } else {
+            idx = 0;
+        }
+        ioDepth[idx]++;
+    }
+
+    /** Records one submit call that queued {@code n} I/Os; mirrors fio's {@code io_u_mark_submit()}. */
+    public void recordSubmitBatch(int n) {
+        submit[batchBucket(n)]++;
+        totalSubmit++;
+    }
+
+    /** Records one reap call that completed {@code n} I/Os; mirrors fio's {@code io_u_mark_complete()}. */
+    public void recordCompleteBatch(int n) {
+        complete[batchBucket(n)]++;
+        totalComplete++;
+    }
+
+    /** Mirrors fio's {@code __io_u_mark_map()}: buckets 0, 1-4, 5-8, 9-16, 17-32, 33-64, &gt;64. */
+    private static int batchBucket(int n) {
+        if (n > 64) {
+            return 6;
+        } else if (n >= 33) {
+            return 5;
+        } else if (n >= 17) {
+            return 4;
+        } else if (n >= 9) {
+            return 3;
+        } else if (n >= 5) {
+            return 2;
+        } else if (n >= 1) {
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * Starts the measured period at {@code nowNs} (end of {@code ramp_time}): discards everything
+     * recorded so far and anchors the 500 ms bw/iops windows here. Mirrors fio's
+     * {@code reset_io_stats()} at the end of the ramp.
+     */
+    public void startMeasurement(long nowNs) {
+        reset();
+        startNs = nowNs;
+        endNs = nowNs;
+    }
+
+    /**
+     * Ends the measured period: runtime becomes {@code nowNs - start}, and the bw/iops samples of
+     * the complete 500 ms windows are computed (fio's {@code __add_samples()}: KiB/s as
+     * {@code bytes * 1000 / 500 / 1024}, IOPS as {@code ios * 1000 / 500}).
+     */
+    public void finish(long nowNs) {
+        if (finished) {
+            throw new IllegalStateException("job " + info.jobname() + ": finish called twice (at " + nowNs + " ns)");
+        }
+        if (nowNs < startNs) {
+            throw new IllegalArgumentException("job " + info.jobname() + ": finish time " + nowNs
+                + " ns is before the measurement start " + startNs + " ns");
+        }
+        finished = true;
+        endNs = nowNs;
+        runtimeNs = nowNs - startNs;
+        cpuRunTimeNs = runtimeNs;
+        long ms = nsToRuntimeMs(runtimeNs);
+        jobRuntimeMs = ms;
+        long spentMs = SAMPLE_WINDOW_NS / 1_000_000L;
+        long completeWindows = runtimeNs / SAMPLE_WINDOW_NS;
+        for (int d = 0; d < DDIR_COUNT; d++) {
+            runtimeMs[d] = ioBytes[d] > 0 ? ms : 0;
+            for (int w = 0; w < completeWindows && w < windowCount; w++) {
+                long deltaBytes = windowBytes[d][w];
+                if (deltaBytes != 0) {
+                    bw[d].add(deltaBytes * 1000 / spentMs / 1024);
+                }
+                long deltaIos = windowIos[d][w];
+                if (deltaIos != 0) {
+                    iops[d].add(deltaIos * 1000 / spentMs);
+                }
+            }
+            windowBytes[d] = new long[0];
+            windowIos[d] = new long[0];
+        }
+        windowCount = 0;
+    }
+
+    /** fio keeps runtimes in ms rounded up from microseconds ({@code update_runtime()}). */
+    private static long nsToRuntimeMs(long ns) {
+        return (ns / 1000 + 999) / 1000;
+    }
+
+    /** Sets the CPU time the job consumed and its context switches (fio's rusage deltas). */
+    public void setCpu(long usrNs, long sysNs, long ctx) {
+        if (usrNs < 0 || sysNs < 0 || ctx < 0) {
+            throw new IllegalArgumentException("job " + info.jobname() + ": cpu values must be >= 0, were usr="
+                + usrNs + " sys=" + sysNs + " ctx=" + ctx);
+        }
+        this.usrNs = usrNs;
+        this.sysNs = sysNs;
+        this.ctx = ctx;
+    }
+
+    /** Sets the job's error number (errno; 0 for none). */
+    public void setError(int err) {
+        this.error = err;
+    }
+
+    private static void checkDdir(int ddir) {
+        if (ddir < 0 || ddir >= DDIR_COUNT) {
+            throw new IllegalArgumentException("ddir must be in [0, 2], was " + ddir);
+        }
+    }
+
+    // ------------------------------------------------------------------ group_reporting
+
+    /**
+     * Merges the statistics of a {@code group_reporting} group; mirrors fio's
+     * {@code sum_thread_stats()}: latency statistics and histograms are merged, byte and I/O
+     * counts, distributions, CPU times and context switches are summed, the per-direction
+     * runtime is the maximum, {@code job_runtime} is the sum, bw/iops statistics are added
+     * (min, max, mean of the members summed: the group's aggregate), the error is the first
+     * non-zero one and name, group and description are the first job's.
+     *
+     * @param jobs the group's jobs in job order; not empty
+     * @return new statistics with {@link #members()} = total members
+     */
+    public static JobStats merge(List<JobStats> jobs) {
+        if (jobs == null || jobs.isEmpty()) {
+            throw new IllegalArgumentException("jobs must not be empty");
+        }
+        JobStats dst = new JobStats(jobs.get(0).info);
+        dst.members = 0;
+        dst.finished = true;
+        dst.startNs = Long.MAX_VALUE;
+        dst.endNs = Long.MIN_VALUE;
+        for (JobStats src : jobs) {
+            dst.add(src);
+        }
+        return dst;
+    }
+
+    private void add(JobStats src) {
+        members += src.members;
+        startNs = Math.min(startNs, src.startNs);
+        endNs = Math.max(endNs, src.endNs);
+        finished &= src.finished;
+        runtimeNs = Math.max(runtimeNs, src.runtimeNs);
+        cpuRunTimeNs += src.cpuRunTimeNs;
+        jobRuntimeMs += src.jobRuntimeMs;
+        for (int d = 0; d < DDIR_COUNT; d++) {
+            runtimeMs[d] = Math.max(runtimeMs[d], src.runtimeMs[d]);
+            ioBytes[d] += src.ioBytes[d];
+            totalIos[d] += src.totalIos[d];
+            slat[d].merge(src.slat[d], false);
+            clat[d].merge(src.clat[d], false);
+            lat[d].merge(src.lat[d], false);
+            bw[d].merge(src.bw[d], true);
+            iops[d].merge(src.iops[d], true);
+            for (Latency k : Latency.values()) {
+                hist[k.ordinal()][d].add(src.hist[k.ordinal()][d]);
+            }
+        }
+        for (int i = 0; i < 7; i++) {
+            ioDepth[i] += src.ioDepth[i];
+            submit[i] += src.submit[i];
+            complete[i] += src.complete[i];
+        }
+        totalSubmit += src.totalSubmit;
+        totalComplete += src.totalComplete;
+        for (int i = 0; i < latN.length; i++) {
+            latN[i] += src.latN[i];
+            latU[i] += src.latU[i];
+        }
+        for (int i = 0; i < latM.length; i++) {
+            latM[i] += src.latM[i];
+        }
+        usrNs += src.usrNs;
+        sysNs += src.sysNs;
+        ctx += src.ctx;
+        majf += src.majf;
+        minf += src.minf;
+        if (error == 0) {
+            error = src.error;
+        }
+        latencyDepth = src.latencyDepth;
+    }
+
+    // ------------------------------------------------------------------ getters
+
+    /** The job's identity (for a merged group: the first job's). */
+    public JobInfo info() {
+        return info;
+    }
+
+    /** Number of jobs these statistics cover (fio's {@code members}; 1 unless merged). */
+    public int members() {
+        return members;
+    }
+
+    /** Virtual time at which measurement started (end of ramp). */
+    public long startNs() {
+        return startNs;
+    }
+
+    /** Virtual time at which the job finished (for a group: the latest). */
+    public long endNs() {
+        return endNs;
+    }
+
+    /** Whether {@link #finish(long)} was called (for a group: on every member). */
+    public boolean finished() {
+        return finished;
+    }
+
+    /** Measured runtime in ns (for a group: the longest member's). */
+    public long runtimeNs() {
+        return runtimeNs;
+    }
+
+    /** fio's {@code runtime[ddir]} in ms: the runtime if the job moved data in that direction, else 0. */
+    public long runtimeMs(int ddir) {
+        checkDdir(ddir);
+        return runtimeMs[ddir];
+    }
+
+    /** fio's {@code total_run_time} in ms (JSON {@code job_runtime}); summed over a group's members. */
+    public long jobRuntimeMs() {
+        return jobRuntimeMs;
+    }
+
+    /** Bytes transferred in direction {@code ddir} (fio {@code io_bytes}). */
+    public long ioBytes(int ddir) {
+        checkDdir(ddir);
+        return ioBytes[ddir];
+    }
+
+    /** Completed I/Os in direction {@code ddir} (fio {@code total_io_u}). */
+    public long totalIos(int ddir) {
+        checkDdir(ddir);
+        return totalIos[ddir];
+    }
+
+    /** Short I/Os (fio {@code short_io_u}); always 0 in the simulator. */
+    public long shortIos(int ddir) {
+        checkDdir(ddir);
+        return 0;
+    }
+
+    /** Dropped I/Os (fio {@code drop_io_u}); always 0 in the simulator. */
+    public long dropIos(int ddir) {
+        checkDdir(ddir);
+        return 0;
+    }
+
+    /** Sum of read, write and trim I/Os (fio {@code ddir_rw_sum(total_io_u)}). */
+    public long totalIosAllDirections() {
+        return totalIos[0] + totalIos[1] + totalIos[2];
+    }
+
+    /** Submission latency statistics in ns. */
+    public StatSummary slat(int ddir) {
+        checkDdir(ddir);
+        return slat[ddir].summary();
+    }
+
+    /** Completion latency statistics in ns. */
+    public StatSummary clat(int ddir) {
+        checkDdir(ddir);
+        return clat[ddir].summary();
+    }
+
+    /** Total latency statistics in ns. */
+    public StatSummary lat(int ddir) {
+        checkDdir(ddir);
+        return lat[ddir].summary();
+    }
+
+    /** Latency statistics of the given kind in ns. */
+    public StatSummary latency(Latency kind, int ddir) {
+        return switch (kind) {
+            case SLAT -> slat(ddir);
+            case CLAT -> clat(ddir);
+            case LAT -> lat(ddir);
+        };
+    }
+
+    /** Bandwidth samples in KiB/s, one per 500 ms window (fio {@code bw_stat}). */
+    public StatSummary bw(int ddir) {
+        checkDdir(ddir);
+        return bw[ddir].summary();
+    }
+
+    /** IOPS samples, one per 500 ms window (fio {@code iops_stat}). */
+    public StatSummary iops(int ddir) {
+        checkDdir(ddir);
+        return iops[ddir].summary();
+    }
+
+    /** A copy of the latency histogram of the given kind and direction (values in ns). */
+    public Histogram histogram(Latency kind, int ddir) {
+        checkDdir(ddir);
+        return hist[kind.ordinal()][ddir].copy();
+    }
+
+    /**
+     * The value at {@code percentile} (0..100] of a latency histogram, in ns: the middle of the
+     * histogram bucket holding the first sample at or above that rank (as fio's
+     * {@code calc_clat_percentiles()} reports its bucket's middle), clamped to the exact min/max;
+     * 0 without samples.
+     */
+    public long percentile(Latency kind, int ddir, double percentile) {
+        checkDdir(ddir);
+        Histogram h = hist[kind.ordinal()][ddir];
+        if (h.getTotalCount() == 0) {
+            return 0;
+        }
+        StatSummary s = latency(kind, ddir);
+        // fio reports the middle of the bucket (plat_idx_to_val()); HdrHistogram returns its top
+        long v = h.medianEquivalentValue(h.getValueAtPercentile(percentile));
+        return Math.max(s.min(), Math.min(s.max(), v));
+    }
+
+    /** The percentiles fio reports for this job ({@link JobInfo#effectivePercentiles()}). */
+    public double[] percentileList() {
+        return info.effectivePercentiles();
+    }
+
+    /** Completion latency at each of {@link #percentileList()}, in ns (fio's {@code calc_clat_percentiles()}). */
+    public long[] clatPercentiles(int ddir) {
+        return percentiles(Latency.CLAT, ddir);
+    }
+
+    /** Latency of the given kind at each of {@link #percentileList()}, in ns. */
+    public long[] percentiles(Latency kind, int ddir) {
+        double[] list = percentileList();
+        long[] out = new long[list.length];
+        for (int i = 0; i < list.length; i++) {
+            out[i] = percentile(kind, ddir, list[i]);
+        }
+        return out;
+    }
+
+    /** Counts of submissions by in-flight depth: 1, 2, 4, 8, 16, 32, &gt;=64 (fio {@code io_u_map}). */
+    public long[] ioDepthCounts() {
+        return ioDepth.clone();
+    }
+
+    /** Counts of submit calls by batch size: 0, 4, 8, 16, 32, 64, &gt;=64 (fio {@code io_u_submit}). */
+    public long[] submitCounts() {
+        return submit.clone();
+    }
+
+    /** Counts of reap calls by batch size: 0, 4, 8, 16, 32, 64, &gt;=64 (fio {@code io_u_complete}). */
+    public long[] completeCounts() {
+        return complete.clone();
+    }
+
+    /** Number of submit calls (fio {@code total_submit}). */
+    public long totalSubmit() {
+        return totalSubmit;
+    }
+
+    /** Number of reap calls (fio {@code total_complete}). */
+    public long totalComplete() {
+        return totalComplete;
+    }
+
+    /** IO depth distribution in percent of all I/Os (fio {@code stat_calc_dist(io_u_map, total_io_u)}). */
+    public double[] ioDepthDistribution() {
+        return dist(ioDepth, totalIosAllDirections());
+    }
+
+    /** Submit batch distribution in percent of submit calls. */
+    public double[] submitDistribution() {
+        return dist(submit, totalSubmit);
+    }
+
+    /** Complete batch distribution in percent of reap calls. */
+    public double[] completeDistribution() {
+        return dist(complete, totalComplete);
+    }
+
+    /** Mirrors fio's {@code stat_calc_dist()}: percentages, a non-zero share below 0.1 shows as 0.1. */
+    private static double[] dist(long[] map, long total) {
+        double[] out = new double[map.length];
+        for (int i = 0; i < map.length; i++) {
+            if (total != 0) {
+                out[i] = (double) map[i] / (double) total;
+                out[i] *= 100.0;
+                if (out[i] < 0.1 && map[i] != 0) {
+                    out[i] = 0.1;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** clat counts in the nsec buckets 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 (fio {@code io_u_lat_n}). */
+    public long[] latNsecCounts() {
+        return latN.clone();
+    }
+
+    /** clat counts in the usec buckets 2 .. 1000 (fio {@code io_u_lat_u}). */
+    public long[] latUsecCounts() {
+        return latU.clone();
+    }
+
+    /** clat counts in the msec buckets 2 .. 2000, &gt;=2000 (fio {@code io_u_lat_m}). */
+    public long[] latMsecCounts() {
+        return latM.clone();
+    }
+
+    /** nsec bucket shares in percent of all I/Os (fio {@code stat_calc_lat_n()}). */
+    public double[] latNsecPercent() {
+        return latPercent(latN);
+    }
+
+    /** usec bucket shares in percent of all I/Os (fio {@code stat_calc_lat_u()}). */
+    public double[] latUsecPercent() {
+        return latPercent(latU);
+    }
+
+    /** msec bucket shares in percent of all I/Os (fio {@code stat_calc_lat_m()}). */
+    public double[] latMsecPercent() {
+        return latPercent(latM);
+    }
+
+    /** Mirrors fio's {@code stat_calc_lat()}: a non-zero share below 0.01 shows as 0.01. */
+    private double[] latPercent(long[] src) {
+        long total = totalIosAllDirections();
+        double[] out = new double[src.length];
+        for (int i = 0; i < src.length; i++) {
+            if (total != 0) {
+                out[i] = (double) src[i] / (double) total;
+                out[i] *= 100.0;
+                if (out[i] < 0.01 && src[i] != 0) {
+                    out[i] = 0.01;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** User CPU time in ns (summed over a group). */
+    public long usrNs() {
+        return usrNs;
+    }
+
+    /** System CPU time in ns (summed over a group). */
+    public long sysNs() {
+        return sysNs;
+    }
+
+    /** Context switches (summed over a group). */
+    public long ctx() {
+        return ctx;
+    }
+
+    /** Major page faults; always 0 in the simulator. */
+    public long majf() {
+        return majf;
+    }
+
+    /** Minor page faults; always 0 in the simulator. */
+    public long minf() {
+        return minf;
+    }
+
+    /** User CPU in percent of runtime: {@code sum(usr) * 100 / sum(runtime)}, 0 without runtime. */
+    public double usrCpuPercent() {
+        return cpuRunTimeNs == 0 ? 0.0 : (double) usrNs * 100.0 / (double) cpuRunTimeNs;
+    }
+
+    /** System CPU in percent of runtime: {@code sum(sys) * 100 / sum(runtime)}, 0 without runtime. */
+    public double sysCpuPercent() {
+        return cpuRunTimeNs == 0 ? 0.0 : (double) sysNs * 100.0 / (double) cpuRunTimeNs;
+    }
+
+    /** The job's error number (for a group: the first member's non-zero one). */
+    public int error() {
+        return error;
+    }
+
+    /** fio's {@code latency_depth}: the job's iodepth (for a group: the last member's). */
+    public int latencyDepth() {
+        return latencyDepth;
+    }
+
+    // ------------------------------------------------------------------ serialisation
+
+    /**
+     * Encodes these statistics into a compact, deterministic byte array (a
+     * {@link DataOutputStream} stream; histograms as varint-coded (value, count) pairs of their
+     * non-empty buckets). {@code encode(decode(x))} equals {@code x} byte for byte.
+     */
+    public byte[] encode() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt(MAGIC);
+            out.writeByte(FORMAT_VERSION);
+            writeInfo(out, info);
+            out.writeInt(members);
+            out.writeLong(startNs);
+            out.writeLong(endNs);
+            out.writeBoolean(finished);
+            out.writeLong(runtimeNs);
+            out.writeLong(cpuRunTimeNs);
+            out.writeLong(jobRuntimeMs);
+            writeLongs(out, runtimeMs);
+            writeLongs(out, ioBytes);
+            writeLongs(out, totalIos);
+            for (int d = 0; d < DDIR_COUNT; d++) {
+                slat[d].write(out);
+                clat[d].write(out);
+                lat[d].write(out);
+                bw[d].write(out);
+                iops[d].write(out);
+                for (Latency k : Latency.values()) {
+                    writeHistogram(out, hist[k.ordinal()][d]);
+                }
+            }
+            writeLongs(out, ioDepth);
+            writeLongs(out, submit);
+            writeLongs(out, complete);
+            out.writeLong(totalSubmit);
+            out.writeLong(totalComplete);
+            writeLongs(out, latN);
+            writeLongs(out, latU);
+            writeLongs(out, latM);
+            out.writeLong(usrNs);
+            out.writeLong(sysNs);
+            out.writeLong(ctx);
+            out.writeLong(majf);
+            out.writeLong(minf);
+            out.writeInt(error);
+            out.writeInt(latencyDepth);
+            out.writeInt(windowCount);
+            for (int d = 0; d < DDIR_COUNT; d++) {
+                for (int w = 0; w < windowCount; w++) {
+                    writeVarLong(out, windowBytes[d][w]);
+                    writeVarLong(out, windowIos[d][w]);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * Decodes statistics produced by {@link #encode()}.
+     *
+     * @throws IllegalArgumentException if {@code data} is not an encoded {@code JobStats}
+     */
+    public static JobStats decode(byte[] data) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
+            if (in.readInt() != MAGIC) {
+                throw new IllegalArgumentException("not an encoded JobStats (bad magic)");
+            }
+            int version = in.readUnsignedByte();
+            if (version != FORMAT_VERSION) {
+                throw new IllegalArgumentException("unsupported JobStats format version " + version);
+            }
+            JobStats s = new JobStats(readInfo(in));
+            s.members = in.readInt();
+            s.startNs = in.readLong();
+            s.endNs = in.readLong();
+            s.finished = in.readBoolean();
+            s.runtimeNs = in.readLong();
+            s.cpuRunTimeNs = in.readLong();
+            s.jobRuntimeMs = in.readLong();
+            readLongs(in, s.runtimeMs);
+            readLongs(in, s.ioBytes);
+            readLongs(in, s.totalIos);
+            for (int d = 0; d < DDIR_COUNT; d++) {
+                s.slat[d] = RunningStat.read(in);
+                s.clat[d] = RunningStat.read(in);
+                s.lat[d] = RunningStat.read(in);
+                s.bw[d] = RunningStat.read(in);
+                s.iops[d] = RunningStat.read(in);
+                for (Latency k : Latency.values()) {
+                    s.hist[k.ordinal()][d] = readHistogram(in);
+                }
+            }
+            readLongs(in, s.ioDepth);
+            readLongs(in, s.submit);
+            readLongs(in, s.complete);
+            s.totalSubmit = in.readLong();
+            s.totalComplete = in.readLong();
+            readLongs(in, s.latN);
+            readLongs(in, s.latU);
+            readLongs(in, s.latM);
+            s.usrNs = in.readLong();
+            s.sysNs = in.readLong();
+            s.ctx = in.readLong();
+            s.majf = in.readLong();
+            s.minf = in.readLong();
+            s.error = in.readInt();
+            s.latencyDepth = in.readInt();
+            int windows = in.readInt();
+            if (windows < 0) {
+                throw new IllegalArgumentException("corrupt JobStats: negative window count " + windows);
+            }
+            s.ensureWindows(windows);
+            s.windowCount = windows;
+            for (int d = 0; d < DDIR_COUNT; d++) {
+                for (int w = 0; w < windows; w++) {
+                    s.windowBytes[d][w] = readVarLong(in);
+                    s.windowIos[d][w] = readVarLong(in);
+                }
+            }
+            if (in.available() != 0) {
+                throw new IllegalArgumentException("corrupt JobStats: " + in.available() + " trailing bytes");
+            }
+            return s;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("corrupt JobStats: " + e, e);
+        }
+    }
+
+    private static void writeInfo(DataOutput out, JobInfo info) throws IOException {
+        writeString(out, info.jobname());
+        out.writeInt(info.groupId());
+        out.writeInt(info.jobIndex());
+        LinkedHashMap<String, String> opts = info.jobOptions();
+        out.writeInt(opts.size());
+        for (Map.Entry<String, String> e : opts.entrySet()) {
+            writeString(out, e.getKey());
+            writeNullableString(out, e.getValue());
+        }
+        writeString(out, info.rw());
+        writeLongs(out, info.bs());
+        writeString(out, info.ioengine());
+        out.writeInt(info.iodepth());
+        out.writeBoolean(info.syncEngine());
+        double[] p = info.percentileList();
+        out.writeBoolean(p != null);
+        if (p != null) {
+            out.writeInt(p.length);
+            for (double v : p) {
+                out.writeDouble(v);
+            }
+        }
+        writeNullableString(out, info.description());
+        out.writeBoolean(info.groupReporting());
+    }
+
+    private static JobInfo readInfo(DataInput in) throws IOException {
+        String name = readString(in);
+        int group = in.readInt();
+        int index = in.readInt();
+        int nopts = in.readInt();
+        LinkedHashMap<String, String> opts = new LinkedHashMap<>();
+        for (int i = 0; i < nopts; i++) {
+            String k = readString(in);
+            opts.put(k, readNullableString(in));
+        }
+        String rw = readString(in);
+        long[] bs = new long[3];
+        readLongs(in, bs);
+        String engine = readString(in);
+        int depth = in.readInt();
+        boolean sync = in.readBoolean();
+        double[] p = null;
+        if (in.readBoolean()) {
+            p = new double[in.readInt()];
+            for (int i = 0; i < p.length; i++) {
+                p[i] = in.readDouble();
+            }
+        }
+        String desc = readNullableString(in);
+        boolean gr = in.readBoolean();
+        return new JobInfo(name, group, index, opts, rw, bs, engine, depth, sync, p, desc, gr);
+    }
+
+    private static void writeHistogram(DataOutput out, Histogram h) throws IOException {
+        int buckets = 0;
+        for (HistogramIterationValue ignored : h.recordedValues()) {
+            buckets++;
+        }
+        writeVarLong(out, buckets);
+        long previous = 0;
+        for (HistogramIterationValue v : h.recordedValues()) {
+            long value = v.getValueIteratedTo();
+            writeVarLong(out, value - previous);
+            writeVarLong(out, v.getCountAtValueIteratedTo());
+            previous = value;
+        }
+    }
+
+    private static Histogram readHistogram(DataInput in) throws IOException {
+        Histogram h = new Histogram(HISTOGRAM_DIGITS);
+        long buckets = readVarLong(in);
+        long value = 0;
+        for (long i = 0; i < buckets; i++) {
+            value += readVarLong(in);
+            h.recordValueWithCount(value, readVarLong(in));
+        }
+        return h;
+    }
+
+    private static void writeLongs(DataOutput out, long[] values) throws IOException {
+        for (long v : values) {
+            out.writeLong(v);
+        }
+    }
+
+    private static void readLongs(DataInput in, long[] into) throws IOException {
+        for (int i = 0; i < into.length; i++) {
+            into[i] = in.readLong();
+        }
+    }
+
+    private static void writeVarLong(DataOutput out, long v) throws IOException {
+        if (v < 0) {
+            throw new IllegalStateException("cannot encode negative value " + v);
+        }
+        while ((v & ~0x7FL) != 0) {
+            out.writeByte((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.writeByte((int) v);
+    }
+
+    private static long readVarLong(DataInput in) throws IOException {
+        long v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            int b = in.readUnsignedByte();
+            v |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return v;
+            }
+        }
+        throw new IOException("varint too long");
+    }
+
+    private static void writeString(DataOutput out, String s) throws IOException {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private static String readString(DataInput in) throws IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            throw new IOException("negative string length " + n);
+        }
+        byte[] b = new byte[n];
+        in.readFully(b);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    private static void writeNullableString(DataOutput out, String s) throws IOException {
+        out.writeBoolean(s != null);
+        if (s != null) {
+            writeString(out, s);
+        }
+    }
+
+    private static String readNullableString(DataInput in) throws IOException {
+        return in.readBoolean() ? readString(in) : null;
+    }
+
+    @Override
+    public String toString() {
+        return "JobStats[" + info.jobname() + ", group=" + info.groupId() + ", members=" + members
+            + ", ios=" + Arrays.toString(totalIos) + ", bytes=" + Arrays.toString(ioBytes) + "]";
+    }
+}

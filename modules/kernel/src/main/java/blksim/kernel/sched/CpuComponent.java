@@ -263,6 +263,9 @@ public final class CpuComponent implements Component {
   private void callStep() {
     Task t = current;
     actionTaken = false;
+    // A wakeup only cancels a sleep taken in the same step (the kernel's set_current_state()
+    // before the condition check); tasks test their own wait condition before sleeping.
+    wakePending = false;
     t.step(taskCpu);
     if (!actionTaken) {
       throw new IllegalStateException(id + ": task " + t.comm() + " returned from step() at "

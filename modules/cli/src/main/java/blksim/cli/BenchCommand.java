@@ -1,0 +1,112 @@
+package blksim.cli;
+
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.engine.synthetic.EngineBench;
+import blksim.workload.fio.stats.JobStats;
+import blksim.workload.fio.stats.RunResult;
+import blksim.workload.scenario.Scenario;
+import blksim.workload.scenario.ScenarioLoader;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code blksim bench}: the performance figures of the README, measured on this machine.
+ *
+ * <ol>
+ *   <li>engine: events per wall second, 1,000 synthetic components exchanging messages, with 1
+ *       and 2 partitions on the Pekko cluster host;
+ *   <li>scenario: simulated I/Os per wall second of the 48-CPU, 48-job null_blk psync scenario,
+ *       with 1 and 2 partitions.
+ * </ol>
+ * Each figure is the median of {@code --repeat} runs after one warm-up run.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = {"Measure simulator speed (median of several runs after a warm-up).",
+        "Figures depend on the machine; the README records them with the machine they came from."})
+final class BenchCommand implements Callable<Integer> {
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--repeat", defaultValue = "3", description = "runs per figure (median)")
+  int repeat;
+
+  @Option(names = "--engine-sim-time", defaultValue = "20000000",
+      description = "virtual ns of the synthetic engine run (default ${DEFAULT-VALUE})")
+  long engineSimNs;
+
+  @Option(names = "--scenario", paramLabel = "FILE",
+      description = "scenario of the I/O benchmark (default scenarios/bench/nullblk-psync-48.conf)")
+  Path scenario;
+
+  @Option(names = "--only", paramLabel = "engine|scenario", description = "run one part only")
+  String only;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf("machine: %d CPUs, Java %s, %s%n", Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"), System.getProperty("os.name"));
+    if (only == null || only.equals("engine")) {
+      for (int parts : new int[] {1, 2}) {
+        EngineBench.run(1000, parts, EngineBench.Host.CLUSTER, engineSimNs / 4);
+        double[] eps = new double[repeat];
+        for (int i = 0; i < repeat; i++) {
+          EngineBench.Result r = EngineBench.run(1000, parts, EngineBench.Host.CLUSTER,
+              engineSimNs);
+          eps[i] = r.events() * 1e9 / r.wallNs();
+        }
+        out.printf(Locale.ROOT, "engine   1000 components, %d partition(s): %,.0f events/s"
+            + " (median of %d: %s)%n", parts, median(eps), repeat, list(eps));
+        out.flush();
+      }
+    }
+    if (only == null || only.equals("scenario")) {
+      Path file = scenario != null ? scenario
+          : Home.scenarios().resolve("bench/nullblk-psync-48.conf");
+      for (String parts : new String[] {"one", "2"}) {
+        Scenario s = ScenarioLoader.load(file, List.of("blksim.partitions=\"" + parts + "\""));
+        Simulator.run(s, Partitioning.parse(parts), Simulator.Host.CLUSTER,
+            ProgressListener.NONE);
+        double[] iops = new double[repeat];
+        double[] eps = new double[repeat];
+        for (int i = 0; i < repeat; i++) {
+          RunResult r = Simulator.run(s, Partitioning.parse(parts), Simulator.Host.CLUSTER,
+              ProgressListener.NONE);
+          long ios = 0;
+          for (JobStats j : r.jobs()) {
+            ios += j.totalIos(0) + j.totalIos(1) + j.totalIos(2);
+          }
+          iops[i] = ios * 1e9 / r.engine().wallTimeNs();
+          eps[i] = r.engine().eventsPerWallSecond();
+        }
+        out.printf(Locale.ROOT, "scenario %s, partitions=%s: %,.0f simulated I/Os per wall"
+            + " second, %,.0f events/s (median of %d: %s)%n", file.getFileName(), parts,
+            median(iops), median(eps), repeat, list(iops));
+        out.flush();
+      }
+    }
+    return 0;
+  }
+
+  static double median(double[] v) {
+    double[] c = v.clone();
+    Arrays.sort(c);
+    return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
+  }
+
+  private static String list(double[] v) {
+    List<String> s = new ArrayList<>();
+    for (double d : v) {
+      s.add(String.format(Locale.ROOT, "%,.0f", d));
+    }
+    return String.join(", ", s);
+  }
+}

@@ -1,0 +1,38 @@
+package blksim.cli;
+
+import blksim.engine.InputException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a figure out of fio's JSON output: a dotted path ({@code jobs.0.read.iops}), or the
+ * quotient of two paths ({@code jobs.0.ctx / jobs.0.read.total_ios}).
+ */
+final class Metrics {
+  private Metrics() {}
+
+  static double evaluate(Map<String, Object> json, String metric, String file, int line) {
+    int slash = metric.indexOf(" / ");
+    if (slash > 0) {
+      double a = evaluate(json, metric.substring(0, slash).trim(), file, line);
+      double b = evaluate(json, metric.substring(slash + 3).trim(), file, line);
+      return b == 0 ? Double.NaN : a / b;
+    }
+    Object cur = json;
+    for (String part : metric.split("\\.")) {
+      if (cur instanceof Map<?, ?> m && m.containsKey(part)) {
+        cur = m.get(part);
+      } else if (cur instanceof List<?> l && part.matches("\\d+")
+          && Integer.parseInt(part) < l.size()) {
+        cur = l.get(Integer.parseInt(part));
+      } else {
+        throw new InputException(file, line, "metric", "'" + metric + "' does not name a value"
+            + " in fio's JSON output (no '" + part + "')");
+      }
+    }
+    if (!(cur instanceof Number n)) {
+      throw new InputException(file, line, "metric", "'" + metric + "' is not a number");
+    }
+    return n.doubleValue();
+  }
+}

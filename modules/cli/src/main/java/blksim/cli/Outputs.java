@@ -1,0 +1,51 @@
+package blksim.cli;
+
+import blksim.engine.InputException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes result files atomically: each file is written to a temporary name in the target
+ * directory and moved into place only when all of them were written, so a failed run never
+ * leaves a half-written result.
+ */
+final class Outputs {
+  private Outputs() {}
+
+  /** A file to write: its name in the output directory and its text. */
+  record File(String name, String text) {}
+
+  static void writeAll(Path dir, List<File> files) throws IOException {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new InputException(null, 0, "--output", dir + " exists and is not a directory");
+    }
+    Files.createDirectories(dir);
+    List<Path> temps = new ArrayList<>();
+    try {
+      for (File f : files) {
+        Path tmp = Files.createTempFile(dir, "." + f.name(), ".tmp");
+        temps.add(tmp);
+        Files.writeString(tmp, f.text(), StandardCharsets.UTF_8);
+      }
+      for (int i = 0; i < files.size(); i++) {
+        Path target = dir.resolve(files.get(i).name());
+        try {
+          Files.move(temps.get(i), target, StandardCopyOption.ATOMIC_MOVE,
+              StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+          Files.move(temps.get(i), target, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    } finally {
+      for (Path t : temps) {
+        Files.deleteIfExists(t);
+      }
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package blksim.cli;
+
+import blksim.engine.InputException;
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.report.fio.FioJsonReporter;
+import blksim.report.fio.FioTextReporter;
+import blksim.workload.fio.stats.RunResult;
+import blksim.workload.scenario.Scenario;
+import blksim.workload.scenario.ScenarioLoader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code blksim run SCENARIO}: simulates a scenario and prints fio's output.
+ *
+ * <pre>
+ * ./blksim run scenarios/quickstart/nullblk-psync.conf --output-format=json --output out/
+ * </pre>
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = {"Simulate a scenario (a machine, its devices and fio job files) and print"
+        + " fio's output for it.", "",
+        "Results are reproducible to the byte: the same scenario and seed give the same output"
+            + " whatever the partitioning."},
+    footer = {"", "Examples:",
+        "  ./blksim run scenarios/quickstart/nullblk-psync.conf",
+        "  ./blksim run scenarios/quickstart/nullblk-psync.conf --set devices.0.irqmode=none",
+        "  ./blksim run SCENARIO --output-format=json --output results/ --partitions=node"})
+final class RunCommand implements Callable<Integer> {
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (HOCON)")
+  Path scenario;
+
+  @Option(names = "--output-format", paramLabel = "normal|json", defaultValue = "normal",
+      description = "fio's output format: normal (text) or json; default ${DEFAULT-VALUE}")
+  String format;
+
+  @Option(names = "--output", paramLabel = "DIR",
+      description = "also write fio.json, fio.txt and the resolved scenario.conf into DIR"
+          + " (atomically)")
+  Path output;
+
+  @Option(names = "--partitions", paramLabel = "one|node|llc|cpu|N",
+      description = "partitioning (overrides the scenario's blksim.partitions)")
+  String partitions;
+
+  @Option(names = "--seed", paramLabel = "N", description = "run seed (overrides blksim.seed)")
+  Long seed;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "override any scenario key, HOCON path syntax; 'blksim.' may be left out"
+          + " (repeatable), e.g. --set devices.0.completion-nsec=20us")
+  List<String> sets = new ArrayList<>();
+
+  @Option(names = "--host", paramLabel = "cluster|local", defaultValue = "cluster",
+      description = "where partitions run: cluster (Pekko Cluster Sharding, embedded single-node"
+          + " cluster; default) or local (plain threads, for debugging)")
+  String host;
+
+  @Override
+  public Integer call() throws IOException {
+    if (!format.equals("normal") && !format.equals("json")) {
+      throw new InputException(null, 0, "--output-format", "must be normal or json, was '"
+          + format + "'");
+    }
+    Simulator.Host h = parseHost(host);
+    List<String> overrides = new ArrayList<>(sets);
+    if (seed != null) {
+      overrides.add("blksim.seed=" + seed);
+    }
+    if (partitions != null) {
+      overrides.add("blksim.partitions=\"" + partitions + "\"");
+    }
+    Scenario s = ScenarioLoader.load(scenario, overrides);
+    Partitioning p = Partitioning.parse(s.partitions());
+    long expected = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
+    ProgressListener progress = Progress.forTerminal(expected);
+    RunResult r;
+    try {
+      r = Simulator.run(s, p, h, progress);
+    } finally {
+      if (progress instanceof Progress pr) {
+        pr.close();
+      }
+    }
+    String text = format.equals("json") ? FioJsonReporter.render(r) : FioTextReporter.render(r);
+    if (output != null) {
+      Outputs.writeAll(output, List.of(
+          new Outputs.File("fio.json", FioJsonReporter.render(r)),
+          new Outputs.File("fio.txt", FioTextReporter.render(r)),
+          new Outputs.File("scenario.conf", s.spec())));
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(text);
+    out.flush();
+    return 0;
+  }
+
+  static Simulator.Host parseHost(String host) {
+    switch (host) {
+      case "cluster":
+        return Simulator.Host.CLUSTER;
+      case "local":
+        return Simulator.Host.LOCAL;
+      default:
+        throw new InputException(null, 0, "--host", "must be cluster or local, was '" + host
+            + "'");
+    }
+  }
+}

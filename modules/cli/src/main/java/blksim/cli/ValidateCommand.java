@@ -1,0 +1,197 @@
+package blksim.cli;
+
+import blksim.engine.InputException;
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.report.fio.FioJsonReporter;
+import blksim.report.json.JsonReader;
+import blksim.workload.scenario.Scenario;
+import blksim.workload.scenario.ScenarioLoader;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code blksim validate [EXPERIMENT...]}: runs the reference experiments (every folder under
+ * {@code scenarios/} with a {@code published.conf}) and compares each published figure with the
+ * simulated one.
+ *
+ * <p>A {@code published.conf} lists figures:
+ * <pre>
+ * title = "QUEUE_FLAG_NOWAIT on brd and zram"
+ * source = "linux-block, 2023-..."
+ * figures = [
+ *   { scenario = "brd-nowait-on.conf", label = "IOPS", metric = "jobs.0.read.iops",
+ *     published = 1234567, tolerance = 0.15, kind = calibration }
+ *   { scenario = "zram-nowait-off.conf", label = "IOPS", metric = "jobs.0.read.iops",
+ *     kind = prediction }
+ * ]
+ * </pre>
+ * {@code metric} is a path into fio's JSON output, or a quotient of two paths
+ * ({@code "jobs.0.ctx / jobs.0.read.total_ios"}). {@code kind} is {@code calibration} (the model was
+ * fitted on it), {@code validation} (it was not) or {@code prediction} (the figure is withheld:
+ * blksim's value is printed, never compared).
+ */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+    description = {"Run the reference experiments and compare simulated with published figures.",
+        "Prints experiment, metric, published, simulated, ratio, tolerance and verdict; exits 1"
+            + " if a figure is outside its tolerance."},
+    footer = {"", "Examples:", "  ./blksim validate", "  ./blksim validate nowait"})
+final class ValidateCommand implements Callable<Integer> {
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Parameters(arity = "0..*", paramLabel = "EXPERIMENT",
+      description = "experiments to run (folder names under the scenarios directory); all if"
+          + " none")
+  List<String> experiments = new ArrayList<>();
+
+  @Option(names = "--scenarios", paramLabel = "DIR",
+      description = "scenarios directory (default: scenarios/ of the blksim installation)")
+  Path scenarios;
+
+  @Option(names = "--host", paramLabel = "cluster|local", defaultValue = "cluster",
+      description = "where partitions run (see run --help)")
+  String host;
+
+  /** One row of the table. */
+  record Row(String experiment, String scenario, String label, String metric, Double published,
+      double simulated, double tolerance, String kind) {
+
+    String verdict() {
+      if (kind.equals("prediction")) {
+        return "PREDICTION";
+      }
+      return Math.abs(simulated / published - 1) <= tolerance ? "PASS" : "FAIL";
+    }
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    Path dir = scenarios != null ? scenarios : Home.scenarios();
+    if (!Files.isDirectory(dir)) {
+      throw new InputException(dir.toString(), 0, "--scenarios", "scenarios directory not found");
+    }
+    List<Path> found = new ArrayList<>();
+    try (Stream<Path> s = Files.list(dir)) {
+      s.filter(p -> Files.isRegularFile(p.resolve("published.conf"))).sorted()
+          .forEach(found::add);
+    }
+    List<Path> chosen = new ArrayList<>();
+    for (String e : experiments) {
+      Path p = dir.resolve(e);
+      if (!found.contains(p)) {
+        List<String> names = new ArrayList<>();
+        found.forEach(f -> names.add(f.getFileName().toString()));
+        throw new InputException(null, 0, "EXPERIMENT", "no experiment '" + e + "' in " + dir
+            + "; experiments: " + (names.isEmpty() ? "none yet" : String.join(", ", names)));
+      }
+      chosen.add(p);
+    }
+    if (experiments.isEmpty()) {
+      chosen = found;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (chosen.isEmpty()) {
+      out.println("No reference experiment with a published.conf under " + dir + ".");
+      out.flush();
+      return 0;
+    }
+    List<Row> rows = new ArrayList<>();
+    for (Path e : chosen) {
+      rows.addAll(runExperiment(e, RunCommand.parseHost(host)));
+    }
+    print(out, rows);
+    return rows.stream().anyMatch(r -> r.verdict().equals("FAIL")) ? Main.EXIT_FAILED : 0;
+  }
+
+  static List<Row> runExperiment(Path dir, Simulator.Host host) {
+    Path pub = dir.resolve("published.conf");
+    Config c;
+    try {
+      c = ConfigFactory.parseFile(pub.toFile());
+    } catch (ConfigException e) {
+      throw new InputException(pub.toString(), e.origin() == null ? 0 : e.origin().lineNumber(),
+          null, e.getMessage());
+    }
+    String name = dir.getFileName().toString();
+    Map<String, Map<String, Object>> cache = new HashMap<>();
+    List<Row> rows = new ArrayList<>();
+    if (!c.hasPath("figures")) {
+      throw new InputException(pub.toString(), 1, "figures", "published.conf needs a figures"
+          + " list");
+    }
+    for (Config f : c.getConfigList("figures")) {
+      int line = f.origin().lineNumber();
+      String scen = req(f, "scenario", pub, line);
+      String metric = req(f, "metric", pub, line);
+      String kind = f.hasPath("kind") ? f.getString("kind") : "validation";
+      if (!List.of("calibration", "validation", "prediction").contains(kind)) {
+        throw new InputException(pub.toString(), line, "kind", "kind must be calibration,"
+            + " validation or prediction, was '" + kind + "'");
+      }
+      Double published = null;
+      double tol = 0;
+      if (!kind.equals("prediction")) {
+        req(f, "published", pub, line);
+        published = f.getDouble("published");
+        tol = f.hasPath("tolerance") ? f.getDouble("tolerance") : 0.15;
+      }
+      Map<String, Object> json = cache.computeIfAbsent(scen, k -> {
+        Scenario s = ScenarioLoader.load(dir.resolve(k), List.of());
+        String text = FioJsonReporter.render(Simulator.run(s, Partitioning.parse(s.partitions()),
+            host, ProgressListener.NONE));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = (Map<String, Object>) JsonReader.parse(text);
+        return m;
+      });
+      double sim = Metrics.evaluate(json, metric, pub.toString(), line);
+      rows.add(new Row(name, scen, f.hasPath("label") ? f.getString("label") : metric, metric,
+          published, sim, tol, kind));
+    }
+    return rows;
+  }
+
+  private static String req(Config f, String key, Path file, int line) {
+    if (!f.hasPath(key)) {
+      throw new InputException(file.toString(), line, key, "each figure needs '" + key + "'");
+    }
+    return f.getString(key);
+  }
+
+  static void print(PrintWriter out, List<Row> rows) {
+    String fmt = "%-12s %-28s %-14s %14s %14s %7s %6s  %s%n";
+    out.printf(fmt, "experiment", "scenario", "metric", "published", "simulated", "ratio", "tol",
+        "verdict");
+    for (Row r : rows) {
+      boolean pred = r.kind().equals("prediction");
+      out.printf(Locale.ROOT, fmt, r.experiment(), r.scenario(), r.label(),
+          pred ? "(withheld)" : num(r.published()), num(r.simulated()),
+          pred ? "-" : String.format(Locale.ROOT, "%.3f", r.simulated() / r.published()),
+          pred ? "-" : String.format(Locale.ROOT, "%.0f%%", r.tolerance() * 100),
+          r.verdict() + (r.kind().equals("calibration") ? " (calibration)" : ""));
+    }
+    out.flush();
+  }
+
+  private static String num(double v) {
+    if (Math.abs(v) >= 1000) {
+      return String.format(Locale.ROOT, "%.0f", v);
+    }
+    return String.format(Locale.ROOT, "%.4g", v);
+  }
+}

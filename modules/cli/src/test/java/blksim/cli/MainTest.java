@@ -1,0 +1,157 @@
+package blksim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(120)
+class MainTest {
+  @TempDir Path tmp;
+
+  record Result(int code, String out, String err) {}
+
+  static Result cli(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.execute(args, new PrintWriter(out), new PrintWriter(err));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  static Path resource(String name) {
+    try {
+      return Path.of(MainTest.class.getResource("/scenarios/" + name).toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void run_printsFioNormalOutput() {
+    Result r = cli("run", resource("selfcheck/small.conf").toString(), "--host", "local");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("j: (groupid=0, jobs=1): err= 0"), r.out());
+    assertTrue(r.out().contains("Run status group 0 (all jobs):"), r.out());
+    assertTrue(r.out().contains("Disk stats (read/write):"), r.out());
+  }
+
+  @Test
+  void run_onTheClusterHost_givesTheSameJsonAsLocal() {
+    String scen = resource("selfcheck/small.conf").toString();
+    Result local = cli("run", scen, "--host", "local", "--output-format=json");
+    Result cluster = cli("run", scen, "--output-format=json");
+    assertEquals(0, cluster.code(), cluster.err());
+    assertEquals(blksim.report.fio.FioJsonReporter.withoutWallClock(local.out()),
+        blksim.report.fio.FioJsonReporter.withoutWallClock(cluster.out()));
+  }
+
+  @Test
+  void runWithOutput_writesJsonTextAndScenarioAtomically() throws IOException {
+    Path dir = tmp.resolve("out");
+    Result r = cli("run", resource("selfcheck/small.conf").toString(), "--host", "local",
+        "--output", dir.toString(), "--output-format=json");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(Files.readString(dir.resolve("fio.json")).contains("\"jobs\""));
+    assertTrue(Files.readString(dir.resolve("fio.txt")).contains("Run status group 0"));
+    assertTrue(Files.readString(dir.resolve("scenario.conf")).contains("nullb0"));
+    try (Stream<Path> s = Files.list(dir)) {
+      assertEquals(List.of("fio.json", "fio.txt", "scenario.conf"),
+          s.map(p -> p.getFileName().toString()).sorted().toList(), "no temporary files left");
+    }
+  }
+
+  @Test
+  void failedRun_leavesNoOutputBehind() {
+    Path dir = tmp.resolve("never");
+    Result r = cli("run", resource("selfcheck/small.conf").toString(), "--host", "local",
+        "--output", dir.toString(), "--set", "machine.sockets=0");
+    assertEquals(2, r.code());
+    assertFalse(Files.exists(dir.resolve("fio.json")));
+  }
+
+  @Test
+  void badScenarioKey_exitsWith2AndOneLineNamingTheKey() throws IOException {
+    Path s = tmp.resolve("s.conf");
+    Files.writeString(s, Files.readString(resource("selfcheck/small.conf"))
+        .replace("blksim {", "blksim {\n  sede = 3"));
+    Result r = cli("run", s.toString(), "--host", "local");
+    assertEquals(2, r.code());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    assertTrue(r.err().contains("s.conf:3: blksim.sede: unknown scenario key"), r.err());
+  }
+
+  @Test
+  void unknownFioOption_exitsWith2() throws IOException {
+    Path s = tmp.resolve("s.conf");
+    Files.writeString(s, Files.readString(resource("selfcheck/small.conf"))
+        .replace("bs=4k", "bs=4k\nverify=md5"));
+    Result r = cli("run", s.toString(), "--host", "local");
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains("verify"), r.err());
+  }
+
+  @Test
+  void usageErrors_exitWith2() {
+    assertEquals(2, cli("run").code());
+    assertEquals(2, cli("run", "x.conf", "--bogus").code());
+    Result r = cli("run", "missing.conf");
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("missing.conf") && r.err().contains("not found"), r.err());
+    assertEquals(2, cli("run", resource("selfcheck/small.conf").toString(),
+        "--output-format=xml").code());
+    assertEquals(2, cli("run", resource("selfcheck/small.conf").toString(),
+        "--partitions=zero").code());
+  }
+
+  @Test
+  void help_isAvailableOnEveryCommand() {
+    for (String c : new String[] {"run", "validate", "describe", "bench"}) {
+      Result r = cli(c, "--help");
+      assertEquals(0, r.code(), c);
+      assertTrue(r.out().contains("Usage: blksim " + c), r.out());
+    }
+  }
+
+  @Test
+  void describe_listsParametersWithDefaults_andRejectsUnknownComponents() {
+    Result r = cli("describe", "null_blk");
+    assertEquals(0, r.code());
+    assertTrue(r.out().contains("blksim.devices.N.hw-queue-depth"), r.out());
+    assertTrue(r.out().contains("64"), r.out());
+    assertFalse(r.out().contains("ctx-switch"), "only the chosen component");
+    assertEquals(2, cli("describe", "floppy").code());
+  }
+
+  @Test
+  void validate_comparesFiguresAndMarksPredictions() {
+    Result r = cli("validate", "--host", "local", "--scenarios",
+        resource("selfcheck/small.conf").getParent().getParent().toString(), "selfcheck");
+    assertEquals(1, r.code(), "one figure is out of tolerance: " + r.out() + r.err());
+    List<String> lines = r.out().lines().toList();
+    assertEquals(5, lines.size(), r.out());
+    assertTrue(lines.get(1).contains("PASS (calibration)"), lines.get(1));
+    assertTrue(lines.get(2).contains("PASS"), "one context switch per psync I/O: " + lines.get(2));
+    assertTrue(lines.get(3).contains("FAIL"), lines.get(3));
+    assertTrue(lines.get(4).contains("(withheld)") && lines.get(4).contains("PREDICTION"),
+        lines.get(4));
+  }
+
+  @Test
+  void validate_unknownExperiment_exitsWith2() {
+    Result r = cli("validate", "--scenarios",
+        resource("selfcheck/small.conf").getParent().getParent().toString(), "nowait");
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("selfcheck"), "lists the experiments: " + r.err());
+  }
+}

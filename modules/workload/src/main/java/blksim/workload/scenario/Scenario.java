@@ -1,0 +1,43 @@
+package blksim.workload.scenario;
+
+import blksim.kernel.device.NullBlkParams;
+import blksim.kernel.sched.SchedParams;
+import blksim.kernel.topology.TopologyParams;
+import blksim.workload.fio.FioJob;
+import blksim.workload.fio.thread.FioCostParams;
+import java.util.List;
+
+/**
+ * A validated scenario: the simulated machine, its devices, the kernel settings and the fio jobs.
+ *
+ * @param spec the self-contained resolved scenario text every partition builds the model from
+ * @param seed run seed
+ * @param partitions partitioning choice ({@code one|node|llc|cpu|N})
+ * @param maxTimeNs virtual-time limit, 0 for none
+ * @param description what the scenario is for
+ * @param topology the machine's shape
+ * @param memoryBytes the machine's memory
+ * @param hz CONFIG_HZ
+ * @param preempt preemption model
+ * @param kernelMode kernel version mode
+ * @param sched scheduler costs
+ * @param fioCosts fio and system-call costs
+ * @param devices null_blk devices, in scenario order
+ * @param jobs fio jobs (numjobs expanded), in run order
+ */
+public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
+    String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
+    String kernelMode, SchedParams sched, FioCostParams fioCosts, List<NullBlkParams> devices,
+    List<FioJob> jobs) {
+
+  /** The device named by a fio {@code filename} ({@code nullb0} or {@code /dev/nullb0}). */
+  public NullBlkParams device(String filename) {
+    String n = filename.startsWith("/dev/") ? filename.substring(5) : filename;
+    for (NullBlkParams d : devices) {
+      if (d.name().equals(n)) {
+        return d;
+      }
+    }
+    return null;
+  }
+}

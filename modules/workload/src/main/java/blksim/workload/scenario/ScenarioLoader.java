@@ -1,0 +1,444 @@
+package blksim.workload.scenario;
+
+import blksim.engine.InputException;
+import blksim.engine.Partitioning;
+import blksim.kernel.device.IrqMode;
+import blksim.kernel.device.NullBlkParams;
+import blksim.kernel.sched.SchedParams;
+import blksim.kernel.topology.TopologyParams;
+import blksim.workload.fio.FioEnvironment;
+import blksim.workload.fio.FioJob;
+import blksim.workload.fio.FioJobFile;
+import blksim.workload.fio.thread.FioCostParams;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigOrigin;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigRenderOptions;
+import com.typesafe.config.ConfigSyntax;
+import com.typesafe.config.ConfigUtil;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueFactory;
+import com.typesafe.config.ConfigValueType;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a scenario file (HOCON), applies {@code --set} overrides and the machine profile, rejects
+ * every key it does not know and every value that breaks a rule (naming file, line, key and rule),
+ * reads the fio job files, and produces a {@link Scenario} with a self-contained spec text.
+ *
+ * <p>The same code reads the spec text back on every partition ({@link #fromSpec}), so a scenario
+ * means the same thing wherever it is built.
+ */
+public final class ScenarioLoader {
+  private static final Pattern ENV = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+  private static final ConfigParseOptions PARSE =
+      ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false);
+
+  private ScenarioLoader() {}
+
+  /**
+   * Loads {@code file} with {@code overrides} ({@code key=value}, HOCON path syntax, the
+   * {@code blksim.} prefix optional) and the process environment for fio's {@code ${VAR}}.
+   */
+  public static Scenario load(Path file, List<String> overrides) {
+    return load(file, overrides, System.getenv());
+  }
+
+  /** As {@link #load(Path, List)}, with an explicit environment for fio's {@code ${VAR}}. */
+  public static Scenario load(Path file, List<String> overrides, Map<String, String> env) {
+    if (!Files.isRegularFile(file)) {
+      throw new InputException(file.toString(), 0, null, "scenario file not found");
+    }
+    Config cfg = parseFile(file);
+    for (String o : overrides) {
+      cfg = applyOverride(cfg, o);
+    }
+    checkRoot(cfg);
+    Path dir = file.toAbsolutePath().getParent();
+    if (cfg.hasPath("blksim.profile")) {
+      String prof = string(cfg, "blksim.profile");
+      Path pf = dir.resolve(prof).normalize();
+      if (!Files.isRegularFile(pf)) {
+        throw error(cfg, "blksim.profile", "profile file " + pf + " not found");
+      }
+      Config profile = parseFile(pf);
+      checkRoot(profile);
+      cfg = cfg.withFallback(profile);
+    }
+    cfg = cfg.resolve();
+    validateKeys(cfg);
+    // Inline the fio job files so the spec is self-contained.
+    List<String> texts = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    if (cfg.hasPath("blksim.fio.jobs")) {
+      texts.addAll(cfg.getStringList("blksim.fio.jobs"));
+      for (int i = 0; i < texts.size(); i++) {
+        names.add(file + " (blksim.fio.jobs[" + i + "])");
+      }
+    }
+    if (cfg.hasPath("blksim.fio.job-files")) {
+      for (String jf : stringList(cfg, "blksim.fio.job-files")) {
+        Path p = dir.resolve(jf).normalize();
+        if (!Files.isRegularFile(p)) {
+          throw error(cfg, "blksim.fio.job-files", "fio job file " + p + " not found");
+        }
+        try {
+          texts.add(expandEnv(Files.readString(p, StandardCharsets.UTF_8), env));
+        } catch (IOException e) {
+          throw error(cfg, "blksim.fio.job-files", "cannot read " + p + ": " + e.getMessage());
+        }
+        names.add(dir.relativize(p).toString().isEmpty() ? p.toString() : p.toString());
+      }
+    }
+    Config spec = cfg.withoutPath("blksim.fio.job-files").withoutPath("blksim.profile")
+        .withValue("blksim.fio.jobs", ConfigValueFactory.fromIterable(texts))
+        .withValue("blksim.fio.job-names", ConfigValueFactory.fromIterable(names));
+    String text = spec.root().render(ConfigRenderOptions.concise().setFormatted(true));
+    return build(spec, text, dir);
+  }
+
+  /** Reads back a spec text made by {@link #load}; used by every partition. */
+  public static Scenario fromSpec(String spec) {
+    Config cfg = ConfigFactory.parseString(spec,
+        ConfigParseOptions.defaults().setOriginDescription("scenario spec"));
+    return build(cfg, spec, null);
+  }
+
+  private static Config parseFile(Path file) {
+    try {
+      return ConfigFactory.parseFile(file.toFile(), PARSE);
+    } catch (ConfigException e) {
+      throw fromConfigException(file.toString(), e);
+    }
+  }
+
+  private static InputException fromConfigException(String file, ConfigException e) {
+    ConfigOrigin o = e.origin();
+    String msg = e.getMessage();
+    // Typesafe Config prefixes its messages with the origin; keep the rule only.
+    if (o != null && msg.startsWith(o.description())) {
+      msg = msg.substring(o.description().length()).replaceFirst("^:\\s*", "");
+    }
+    return new InputException(o != null && o.filename() != null ? o.filename() : file,
+        o != null ? Math.max(0, o.lineNumber()) : 0, null, msg);
+  }
+
+  /**
+   * Applies one {@code --set key=value}. Paths may index lists ({@code devices.0.irqmode}), which
+   * HOCON paths cannot, so the value is set by walking the tree.
+   */
+  private static Config applyOverride(Config cfg, String o) {
+    int eq = o.indexOf('=');
+    if (eq <= 0) {
+      throw new InputException("--set", 0, o, "an override is key=value, for example"
+          + " --set seed=7 or --set devices.0.irqmode=timer");
+    }
+    String key = o.substring(0, eq).trim();
+    String value = o.substring(eq + 1).trim();
+    if (!key.equals("blksim") && !key.startsWith("blksim.")) {
+      key = "blksim." + key;
+    }
+    ConfigParseOptions opts = ConfigParseOptions.defaults().setOriginDescription("--set " + o);
+    ConfigValue v;
+    try {
+      v = ConfigFactory.parseString("v = " + value, opts).getValue("v");
+    } catch (ConfigException e) {
+      // Not HOCON: take the whole value as a string.
+      v = ConfigFactory.parseString("v = "
+          + ConfigValueFactory.fromAnyRef(value).render(ConfigRenderOptions.concise()), opts)
+          .getValue("v");
+    }
+    List<String> segs;
+    try {
+      segs = ConfigUtil.splitPath(key);
+    } catch (ConfigException e) {
+      throw new InputException("--set", 0, key, "not a valid key path: " + e.getMessage());
+    }
+    return ((ConfigObject) set(cfg.root(), segs, 0, v, key)).toConfig();
+  }
+
+  private static ConfigValue set(ConfigValue cur, List<String> segs, int i, ConfigValue v,
+      String key) {
+    if (i == segs.size()) {
+      return v;
+    }
+    String seg = segs.get(i);
+    if (cur instanceof ConfigList list) {
+      if (!seg.matches("\\d+")) {
+        throw new InputException("--set", 0, key, "'" + String.join(".", segs.subList(0, i))
+            + "' is a list: index it with a number, as in devices.0.name");
+      }
+      int idx = Integer.parseInt(seg);
+      if (idx >= list.size()) {
+        throw new InputException("--set", 0, key, "index " + idx + " is out of range: '"
+            + String.join(".", segs.subList(0, i)) + "' has " + list.size() + " element(s)");
+      }
+      List<ConfigValue> copy = new ArrayList<>(list);
+      copy.set(idx, set(list.get(idx), segs, i + 1, v, key));
+      return ConfigValueFactory.fromIterable(copy);
+    }
+    ConfigObject obj = cur instanceof ConfigObject co ? co : ConfigFactory.empty().root();
+    return obj.withValue(seg, set(obj.get(seg), segs, i + 1, v, key));
+  }
+
+  private static void checkRoot(Config cfg) {
+    for (Map.Entry<String, ConfigValue> e : cfg.root().entrySet()) {
+      if (!e.getKey().equals("blksim")) {
+        ConfigOrigin o = e.getValue().origin();
+        throw new InputException(o.filename() != null ? o.filename() : o.description(),
+            Math.max(0, o.lineNumber()), e.getKey(),
+            "unknown top-level key: every scenario key lives under 'blksim'");
+      }
+    }
+  }
+
+  private static void validateKeys(Config cfg) {
+    if (!cfg.hasPath("blksim")) {
+      return;
+    }
+    Config b = cfg.getConfig("blksim");
+    for (Map.Entry<String, ConfigValue> e : b.entrySet()) {
+      String path = e.getKey();
+      if (path.equals("devices")) {
+        continue;
+      }
+      if (ScenarioSchema.key(path) == null) {
+        throw error(cfg, "blksim." + path, "unknown scenario key; known keys: "
+            + knownNear(path));
+      }
+    }
+    if (b.hasPath("devices")) {
+      ConfigValue v = b.getValue("devices");
+      if (v.valueType() != ConfigValueType.LIST) {
+        throw error(cfg, "blksim.devices", "devices must be a list of objects");
+      }
+      ConfigList list = (ConfigList) v;
+      for (int i = 0; i < list.size(); i++) {
+        ConfigValue dv = list.get(i);
+        String where = "blksim.devices." + i;
+        if (dv.valueType() != ConfigValueType.OBJECT) {
+          throw at(dv.origin(), where, "each device must be an object such as"
+              + " { type = null_blk, name = nullb0 }");
+        }
+        Config d = ((ConfigObject) dv).toConfig();
+        if (!d.hasPath("type")) {
+          throw at(dv.origin(), where + ".type", "a device needs a type; known types: "
+              + ScenarioSchema.DEVICE_KEYS.keySet());
+        }
+        String type = d.getString("type");
+        List<Param> keys = ScenarioSchema.DEVICE_KEYS.get(type);
+        if (keys == null) {
+          throw at(d.getValue("type").origin(), where + ".type", "unknown device type '" + type
+              + "'; known types: " + ScenarioSchema.DEVICE_KEYS.keySet());
+        }
+        for (Map.Entry<String, ConfigValue> de : d.entrySet()) {
+          if (keys.stream().noneMatch(p -> p.path().equals(de.getKey()))) {
+            TreeSet<String> known = new TreeSet<>();
+            keys.forEach(p -> known.add(p.path()));
+            throw at(de.getValue().origin(), where + "." + de.getKey(),
+                "unknown key for a " + type + " device; known keys: " + known);
+          }
+        }
+      }
+    }
+  }
+
+  private static String knownNear(String path) {
+    String prefix = path.contains(".") ? path.substring(0, path.lastIndexOf('.') + 1) : "";
+    TreeSet<String> near = new TreeSet<>();
+    for (Param p : ScenarioSchema.KEYS) {
+      if (p.path().startsWith(prefix)) {
+        near.add("blksim." + p.path());
+      }
+    }
+    if (near.isEmpty()) {
+      ScenarioSchema.KEYS.forEach(p -> near.add("blksim." + p.path()));
+    }
+    return String.join(", ", near);
+  }
+
+  private static Scenario build(Config cfg, String spec, Path dir) {
+    Values v = new Values(cfg, "blksim", ScenarioSchema.KEYS);
+    long seed = v.getLong("seed");
+    String partitions = v.getString("partitions");
+    try {
+      Partitioning.parse(partitions);
+    } catch (IllegalArgumentException e) {
+      throw v.error("partitions", e.getMessage());
+    }
+    TopologyParams topo;
+    try {
+      topo = new TopologyParams(v.getInt("machine.sockets"), v.getInt("machine.nodes-per-socket"),
+          v.getInt("machine.llcs-per-node"), v.getInt("machine.cores-per-llc"),
+          v.getInt("machine.threads-per-core"));
+    } catch (IllegalArgumentException e) {
+      throw v.error("machine.sockets", e.getMessage());
+    }
+    int hz = v.getInt("kernel.hz");
+    if (hz != 100 && hz != 250 && hz != 300 && hz != 1000) {
+      throw v.error("kernel.hz", "kernel.hz must be 100, 250, 300 or 1000, was " + hz);
+    }
+    SchedParams sched = new SchedParams(v.getDuration("costs.sched.ctx-switch"),
+        v.getDuration("costs.sched.idle-exit"), v.getDuration("costs.sched.wakeup-latency"));
+    FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"),
+        v.getDuration("costs.fio.syscall"), v.getDuration("costs.fio.syscall-return"));
+    long nbSubmit = v.getDuration("costs.null-blk.submit");
+    long nbComplete = v.getDuration("costs.null-blk.complete");
+    List<NullBlkParams> devices = new ArrayList<>();
+    if (cfg.hasPath("blksim.devices")) {
+      ConfigList list = cfg.getList("blksim.devices");
+      for (int i = 0; i < list.size(); i++) {
+        Config d = ((ConfigObject) list.get(i)).toConfig();
+        String type = d.getString("type");
+        Values dv = new Values(d, null, ScenarioSchema.DEVICE_KEYS.get(type),
+            "blksim.devices." + i + ".");
+        String name = dv.getString("name");
+        if (!name.matches("[A-Za-z0-9_.-]+")) {
+          throw dv.error("name", "a device name is letters, digits, '_', '.', '-', was '"
+              + name + "'");
+        }
+        for (NullBlkParams prev : devices) {
+          if (prev.name().equals(name)) {
+            throw dv.error("name", "two devices are named " + name);
+          }
+        }
+        try {
+          devices.add(new NullBlkParams(name, dv.getSize("size"), dv.getInt("bs"),
+              dv.getInt("hw-queue-depth"), IrqMode.parse(dv.getString("irqmode")),
+              dv.getDuration("completion-nsec"), nbSubmit, nbComplete));
+        } catch (IllegalArgumentException e) {
+          throw dv.error("size", e.getMessage());
+        }
+      }
+    }
+    FioEnvironment env = new FioEnvironment(topo.cpuCount(), v.getSize("machine.memory") >> 20,
+        4096);
+    List<String> texts = v.getStringList("fio.jobs");
+    List<String> names = cfg.hasPath("blksim.fio.job-names")
+        ? cfg.getStringList("blksim.fio.job-names") : List.of();
+    List<FioJob> jobs = new ArrayList<>();
+    int groupBase = 0;
+    for (int i = 0; i < texts.size(); i++) {
+      String name = i < names.size() ? names.get(i) : "job file " + i;
+      List<FioJob> parsed = FioJobFile.parse(name, texts.get(i), dir, env, Map.of());
+      int maxGroup = -1;
+      for (FioJob j : parsed) {
+        jobs.add(groupBase == 0 ? j : j.withGroupId(j.groupId() + groupBase));
+        maxGroup = Math.max(maxGroup, j.groupId());
+      }
+      // Several job files run with an implicit stonewall between them (formats.md §1.1).
+      groupBase += maxGroup + 1;
+    }
+    if (jobs.isEmpty()) {
+      throw v.error("fio.job-files", "the scenario has no fio job: set blksim.fio.job-files");
+    }
+    for (FioJob j : jobs) {
+      checkJob(j, devices);
+    }
+    return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
+        v.getString("description"), topo, v.getSize("machine.memory"), hz,
+        v.getString("kernel.preempt"), v.getString("kernel.mode"), sched, fioCosts,
+        List.copyOf(devices), List.copyOf(jobs));
+  }
+
+  private static void checkJob(FioJob j, List<NullBlkParams> devices) {
+    if (j.filename() == null) {
+      throw new InputException(j.file(), j.line(), "filename",
+          "job '" + j.name() + "' needs filename= naming a simulated device ("
+              + names(devices) + ")");
+    }
+    String n = j.filename().startsWith("/dev/") ? j.filename().substring(5) : j.filename();
+    NullBlkParams dev = null;
+    for (NullBlkParams d : devices) {
+      if (d.name().equals(n)) {
+        dev = d;
+      }
+    }
+    if (dev == null) {
+      throw new InputException(j.file(), j.line(), "filename", "job '" + j.name()
+          + "' names '" + j.filename() + "', which is not a simulated device; devices: "
+          + names(devices));
+    }
+    if (!j.ioengine().isSync()) {
+      throw new InputException(j.file(), j.line(), "ioengine", "ioengine="
+          + j.ioengine().fioName() + " is not modelled yet; blksim runs psync, sync and pvsync"
+          + " jobs");
+    }
+    for (int d = 0; d < 2; d++) {
+      if (j.bs()[d] % dev.blockSize() != 0) {
+        throw new InputException(j.file(), j.line(), "bs", "bs must be a multiple of "
+            + dev.name() + "'s logical block size " + dev.blockSize() + ", was " + j.bs()[d]);
+      }
+    }
+    if (j.offsetBytes() >= dev.sizeBytes()) {
+      throw new InputException(j.file(), j.line(), "offset", "offset " + j.offsetBytes()
+          + " is beyond the end of " + dev.name() + " (" + dev.sizeBytes() + " bytes)");
+    }
+    if (!j.timeBased() && j.runtimeNs() == 0 && j.sizeBytes() == 0 && j.sizePercent() == 0
+        && j.ioSizeBytes() == 0 && dev.sizeBytes() > (64L << 30)) {
+      throw new InputException(j.file(), j.line(), "size", "job '" + j.name()
+          + "' would read or write all of " + dev.name() + " (" + (dev.sizeBytes() >> 30)
+          + " GiB); give it size=, io_size= or runtime=");
+    }
+  }
+
+  private static String names(List<NullBlkParams> devices) {
+    List<String> n = new ArrayList<>();
+    devices.forEach(d -> n.add("/dev/" + d.name()));
+    return n.isEmpty() ? "none defined in blksim.devices" : String.join(", ", n);
+  }
+
+  private static String expandEnv(String text, Map<String, String> env) {
+    Matcher m = ENV.matcher(text);
+    StringBuilder sb = new StringBuilder();
+    while (m.find()) {
+      String val = env.getOrDefault(m.group(1), "");
+      m.appendReplacement(sb, Matcher.quoteReplacement(val));
+    }
+    m.appendTail(sb);
+    return sb.toString();
+  }
+
+  private static String string(Config cfg, String path) {
+    try {
+      return cfg.getString(path);
+    } catch (ConfigException.WrongType e) {
+      throw error(cfg, path, "must be a string");
+    }
+  }
+
+  private static List<String> stringList(Config cfg, String path) {
+    try {
+      return cfg.getStringList(path);
+    } catch (ConfigException.WrongType e) {
+      throw error(cfg, path, "must be a list of strings, such as [\"job.fio\"]");
+    }
+  }
+
+  static InputException error(Config cfg, String path, String rule) {
+    ConfigOrigin o = cfg.hasPath(path) ? cfg.getValue(path).origin() : cfg.origin();
+    return at(o, path, rule);
+  }
+
+  static InputException at(ConfigOrigin o, String path, String rule) {
+    String file = o.filename() != null ? o.filename() : o.description();
+    if (file != null && o.lineNumber() > 0) {
+      // description() carries ": N" for parsed strings; keep the source only.
+      file = file.replaceFirst(": \\d+$", "");
+    }
+    return new InputException(file, Math.max(0, o.lineNumber()), path, rule);
+  }
+}

@@ -1,0 +1,74 @@
+package blksim.workload.scenario;
+
+import blksim.engine.Component;
+import blksim.engine.Model;
+import blksim.engine.ModelFactory;
+import blksim.kernel.device.NullBlkParams;
+import blksim.kernel.device.NullBlkQueue;
+import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.topology.Cpu;
+import blksim.kernel.topology.Topology;
+import blksim.workload.fio.FioJob;
+import blksim.workload.fio.stats.JobInfo;
+import blksim.workload.fio.stats.JobStats;
+import blksim.workload.fio.thread.FioThread;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds the simulated machine of a scenario: one {@link CpuComponent} per CPU, each device's
+ * hardware queue on every CPU, and the fio job threads.
+ *
+ * <p>Placement of fio jobs: job {@code k} (in run order, numjobs expanded) runs on CPU
+ * {@code k mod nr_cpus} for its whole life. Simplified: the kernel would place and migrate the
+ * threads; with one job per CPU or fewer this is what its load balancer converges to.
+ */
+public final class ScenarioModelFactory implements ModelFactory {
+
+  @Override
+  public Model build(String spec) {
+    return build(ScenarioLoader.fromSpec(spec));
+  }
+
+  /** Builds the model of an already loaded scenario. */
+  public Model build(Scenario s) {
+    Topology topo = Topology.of(s.topology());
+    List<CpuComponent> cpus = new ArrayList<>();
+    Map<String, List<NullBlkQueue>> queues = new LinkedHashMap<>();
+    for (Cpu c : topo.cpus()) {
+      CpuComponent cpu = new CpuComponent(c, s.sched());
+      for (NullBlkParams d : s.devices()) {
+        NullBlkQueue q = new NullBlkQueue(d, cpu);
+        cpu.attach(q);
+        queues.computeIfAbsent(d.name(), k -> new ArrayList<>()).add(q);
+      }
+      cpus.add(cpu);
+    }
+    long expectedEnd = 0;
+    List<FioJob> jobs = s.jobs();
+    for (int k = 0; k < jobs.size(); k++) {
+      FioJob j = jobs.get(k);
+      int cpuId = k % cpus.size();
+      NullBlkParams dev = s.device(j.filename());
+      NullBlkQueue q = queues.get(dev.name()).get(cpuId);
+      JobStats stats = new JobStats(info(j));
+      cpus.get(cpuId).addTask(new FioThread(j, k, 1000 + k, q, s.fioCosts(), stats, s.seed()));
+      if (j.runtimeNs() > 0) {
+        expectedEnd = Math.max(expectedEnd, j.startDelayNs() + j.rampTimeNs() + j.runtimeNs());
+      }
+    }
+    List<Component> components = new ArrayList<>(cpus);
+    long maxTime = s.maxTimeNs() > 0 ? s.maxTimeNs() : Long.MAX_VALUE;
+    return new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed());
+  }
+
+  /** The reporting identity of a job. */
+  static JobInfo info(FioJob j) {
+    return new JobInfo(j.name(), j.groupId(), j.jobIndex(), new LinkedHashMap<>(j.options()),
+        j.rw().fioName(), j.bs().clone(), j.ioengine().fioName(), j.iodepth(),
+        j.ioengine().isSync(), j.percentileList().clone(),
+        j.description() == null ? "" : j.description(), j.groupReporting());
+  }
+}

@@ -1,0 +1,115 @@
+package blksim.workload.scenario;
+
+import static blksim.workload.scenario.Param.Type.DURATION;
+import static blksim.workload.scenario.Param.Type.INT;
+import static blksim.workload.scenario.Param.Type.LONG;
+import static blksim.workload.scenario.Param.Type.SIZE;
+import static blksim.workload.scenario.Param.Type.STRING;
+import static blksim.workload.scenario.Param.Type.STRING_LIST;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every key a scenario may set under {@code blksim}, with its default. Keys of a device (an
+ * element of {@code blksim.devices}) are listed separately per device type.
+ *
+ * <p>This is the only place defaults live: the loader, {@code blksim describe} and the README's
+ * tour all derive from it.
+ */
+public final class ScenarioSchema {
+  private ScenarioSchema() {}
+
+  /** Allowed kernel modes (kernel-model.md §0). */
+  public static final List<String> KERNEL_MODES =
+      List.of("PRE_6_5", "V6_5_TO_6_8", "V6_9_RC", "V6_9", "V6_13");
+
+  /** Keys under {@code blksim}, in display order. */
+  public static final List<Param> KEYS = List.of(
+      Param.num("seed", "run", LONG, "", "1", Long.MIN_VALUE, Long.MAX_VALUE,
+          "run seed; every random stream derives from it and the component id"),
+      Param.of("partitions", "run", STRING, "one",
+          "how components are split into partitions: one|node|llc|cpu|N (results never depend"
+              + " on it)"),
+      Param.num("max-time", "run", DURATION, "ns", "0", 0, Long.MAX_VALUE,
+          "stop the run at this virtual time even if jobs are still running (0: no limit)"),
+      Param.of("profile", "run", STRING, null,
+          "machine profile file with the cost values, relative to the scenario file"),
+      Param.of("description", "run", STRING, "", "one line saying what the scenario is for"),
+      Param.num("machine.sockets", "machine", INT, "", "1", 1, 64, "physical packages"),
+      Param.num("machine.nodes-per-socket", "machine", INT, "", "1", 1, 64,
+          "NUMA nodes per package"),
+      Param.num("machine.llcs-per-node", "machine", INT, "", "1", 1, 256,
+          "last-level caches per NUMA node"),
+      Param.num("machine.cores-per-llc", "machine", INT, "", "4", 1, 4096,
+          "physical cores per LLC"),
+      Param.num("machine.threads-per-core", "machine", INT, "", "2", 1, 8,
+          "SMT threads per core"),
+      Param.num("machine.memory", "machine", SIZE, "bytes", "16G", 1L << 20, Long.MAX_VALUE,
+          "memory size (fio's $mb_memory)"),
+      Param.num("kernel.hz", "kernel", INT, "Hz", "250", 100, 1000,
+          "CONFIG_HZ: 100, 250, 300 or 1000"),
+      Param.choice("kernel.preempt", "kernel", "voluntary", List.of("none", "voluntary", "full"),
+          "preemption model (CONFIG_PREEMPT_*)"),
+      Param.choice("kernel.mode", "kernel", "V6_9", KERNEL_MODES,
+          "kernel version mode for behaviour that changed between releases"),
+      Param.num("costs.sched.ctx-switch", "cpu", DURATION, "ns", "1500ns", 0, 1_000_000_000L,
+          "CPU time of a context switch, charged as system time to the task switched in"),
+      Param.num("costs.sched.idle-exit", "cpu", DURATION, "ns", "2us", 0, 1_000_000_000L,
+          "time for an idle CPU to start handling an interrupt"),
+      Param.num("costs.sched.wakeup-latency", "cpu", DURATION, "ns", "4us", 1, 1_000_000_000L,
+          "cross-CPU wakeup (IPI) latency; also the run's lookahead"),
+      Param.num("costs.fio.user-per-io", "fio", DURATION, "ns", "400ns", 0, 1_000_000_000L,
+          "fio's own user-space CPU time per I/O"),
+      Param.num("costs.fio.syscall", "fio", DURATION, "ns", "500ns", 0, 1_000_000_000L,
+          "system time of a read/write system call up to submit_bio()"),
+      Param.num("costs.fio.syscall-return", "fio", DURATION, "ns", "300ns", 0, 1_000_000_000L,
+          "system time from the completion wakeup to the return to user space"),
+      Param.num("costs.null-blk.submit", "null_blk", DURATION, "ns", "600ns", 0,
+          1_000_000_000L, "CPU time from submit_bio() through blk-mq to null_queue_rq()"),
+      Param.num("costs.null-blk.complete", "null_blk", DURATION, "ns", "500ns", 0,
+          1_000_000_000L, "interrupt-context CPU time to complete one request and wake its"
+              + " waiter"),
+      Param.of("devices", "run", Param.Type.STRING, "[]",
+          "list of devices, each an object with a type and that type's keys (see the device"
+              + " components)"),
+      Param.of("fio.job-files", "fio", STRING_LIST, "[]",
+          "fio job files, relative to the scenario file; run as fio would run them together"),
+      Param.of("fio.jobs", "fio", STRING_LIST, "[]",
+          "inline fio job files, as text (the loader also stores job-files here)"),
+      Param.of("fio.job-names", "fio", STRING_LIST, "[]",
+          "display names of the inline job files, for error messages"));
+
+  /** Keys of a device, by device type. */
+  public static final Map<String, List<Param>> DEVICE_KEYS = devices();
+
+  private static Map<String, List<Param>> devices() {
+    Map<String, List<Param>> m = new LinkedHashMap<>();
+    m.put("null_blk", List.of(
+        Param.of("type", "null_blk", STRING, null, "device type: null_blk"),
+        Param.of("name", "null_blk", STRING, null,
+            "disk name, as fio's filename names it (nullb0 or /dev/nullb0)"),
+        Param.num("size", "null_blk", SIZE, "bytes", "250G", 4096, Long.MAX_VALUE,
+            "capacity (null_blk's gb parameter)"),
+        Param.num("bs", "null_blk", INT, "bytes", "512", 512, 4096,
+            "logical block size, 512 or 4096"),
+        Param.num("hw-queue-depth", "null_blk", INT, "", "64", 1, 65536,
+            "driver tags per hardware queue (hw_queue_depth)"),
+        Param.choice("irqmode", "null_blk", "softirq", List.of("none", "softirq", "timer"),
+            "completion mode: inline, softirq on the submitting CPU, or hrtimer"),
+        Param.num("completion-nsec", "null_blk", DURATION, "ns", "10000ns", 0,
+            1_000_000_000_000L, "completion time in timer mode (completion_nsec)")));
+    return m;
+  }
+
+  /** The schema entry for {@code path} under {@code blksim}, or {@code null}. */
+  public static Param key(String path) {
+    for (Param p : KEYS) {
+      if (p.path().equals(path)) {
+        return p;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,176 @@
+package blksim.workload.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.InputException;
+import blksim.kernel.device.IrqMode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ScenarioLoaderTest {
+  @TempDir Path dir;
+
+  static final String JOB = "[global]\nioengine=psync\nfilename=/dev/nullb0\nbs=4k\n"
+      + "rw=randread\nruntime=10ms\ntime_based\n[j]\nnumjobs=2\n";
+
+  Path write(String name, String text) throws IOException {
+    Path p = dir.resolve(name);
+    Files.writeString(p, text);
+    return p;
+  }
+
+  Path scenario(String body) throws IOException {
+    write("job.fio", JOB);
+    return write("s.conf", "blksim {\n"
+        + "  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + "  devices = [ { type = null_blk, name = nullb0, size = 1G } ]\n"
+        + "  fio.job-files = [\"job.fio\"]\n"
+        + body + "\n}\n");
+  }
+
+  static InputException fails(Path p, String... sets) {
+    return assertThrows(InputException.class, () -> ScenarioLoader.load(p, List.of(sets),
+        Map.of()));
+  }
+
+  @Test
+  void validScenario_loadsWithDefaultsAndJobs() throws IOException {
+    Scenario s = ScenarioLoader.load(scenario(""), List.of(), Map.of());
+    assertEquals(2, s.topology().cpuCount());
+    assertEquals(2, s.jobs().size());
+    assertEquals(IrqMode.SOFTIRQ, s.devices().get(0).irqmode(), "null_blk's default irqmode");
+    assertEquals(10_000, s.devices().get(0).completionNs());
+    assertEquals(1500, s.sched().ctxSwitchNs());
+    assertEquals(1, s.seed());
+  }
+
+  @Test
+  void specText_isSelfContained_andReadsBackToTheSameScenario() throws IOException {
+    Scenario s = ScenarioLoader.load(scenario("seed = 9"), List.of(), Map.of());
+    Files.delete(dir.resolve("job.fio"));
+    Scenario back = ScenarioLoader.fromSpec(s.spec());
+    assertEquals(9, back.seed());
+    assertEquals(s.jobs().size(), back.jobs().size());
+    assertEquals(s.devices(), back.devices());
+    assertEquals(s.spec(), back.spec());
+  }
+
+  @Test
+  void setOverrides_winOverTheFile_withOrWithoutPrefix() throws IOException {
+    Scenario s = ScenarioLoader.load(scenario("seed = 3"),
+        List.of("seed=5", "blksim.devices.0.irqmode=timer", "costs.sched.ctx-switch=2us"),
+        Map.of());
+    assertEquals(5, s.seed());
+    assertEquals(IrqMode.TIMER, s.devices().get(0).irqmode());
+    assertEquals(2000, s.sched().ctxSwitchNs());
+  }
+
+  @Test
+  void profile_suppliesCosts_andTheScenarioOverridesIt() throws IOException {
+    write("p.conf", "blksim.costs.sched { idle-exit = 7us, ctx-switch = 3us }\n");
+    Scenario s = ScenarioLoader.load(scenario("profile = \"p.conf\"\n"
+        + "costs.sched.ctx-switch = 1us"), List.of(), Map.of());
+    assertEquals(7000, s.sched().idleExitNs());
+    assertEquals(1000, s.sched().ctxSwitchNs());
+  }
+
+  @Test
+  void unknownKey_namesFileLineAndKey() throws IOException {
+    InputException e = fails(scenario("machine.coress = 4"));
+    assertTrue(e.file().endsWith("s.conf"), e.getMessage());
+    assertEquals(5, e.line());
+    assertEquals("blksim.machine.coress", e.key());
+    assertTrue(e.getMessage().contains("unknown scenario key"), e.getMessage());
+  }
+
+  @Test
+  void unknownTopLevelKey_isRejected() throws IOException {
+    Path p = scenario("");
+    Files.writeString(p, Files.readString(p) + "akka { x = 1 }\n");
+    InputException e = fails(p);
+    assertEquals("akka", e.key());
+  }
+
+  @Test
+  void valueOutOfRange_statesTheRule() throws IOException {
+    InputException e = fails(scenario("machine.threads-per-core = 9"));
+    assertEquals("blksim.machine.threads-per-core", e.key());
+    assertTrue(e.getMessage().contains("must be in [1, 8], was 9"), e.getMessage());
+  }
+
+  @Test
+  void durationWithoutUnit_isRejected() throws IOException {
+    InputException e = fails(scenario("costs.sched.ctx-switch = 1500"));
+    assertTrue(e.getMessage().contains("needs a unit"), e.getMessage());
+  }
+
+  @Test
+  void wrongEnumValue_listsTheChoices() throws IOException {
+    InputException e = fails(scenario("kernel.mode = V7"));
+    assertTrue(e.getMessage().contains("PRE_6_5|V6_5_TO_6_8|V6_9_RC|V6_9|V6_13"), e.getMessage());
+  }
+
+  @Test
+  void unknownDeviceKeyOrType_isRejected() throws IOException {
+    InputException e = fails(scenario(""), "devices.0.queue-depth=4");
+    assertTrue(e.getMessage().contains("unknown key for a null_blk device"), e.getMessage());
+    Path p = scenario("devices = [ { type = floppy, name = fd0 } ]");
+    e = fails(p);
+    assertTrue(e.getMessage().contains("unknown device type 'floppy'"), e.getMessage());
+  }
+
+  @Test
+  void jobOnAMissingDevice_namesTheJobFile() throws IOException {
+    InputException e = fails(scenario(""), "devices.0.name=nullb1");
+    assertTrue(e.file().endsWith("job.fio"), e.getMessage());
+    assertEquals("filename", e.key());
+  }
+
+  @Test
+  void engineNotModelledYet_isAClearError() throws IOException {
+    write("job.fio", JOB.replace("psync", "libaio"));
+    Path p = dir.resolve("s.conf");
+    Files.writeString(p, "blksim { devices = [ { type = null_blk, name = nullb0 } ]\n"
+        + " fio.job-files = [\"job.fio\"] }\n");
+    InputException e = assertThrows(InputException.class,
+        () -> ScenarioLoader.load(p, List.of(), Map.of()));
+    assertEquals("ioengine", e.key());
+  }
+
+  @Test
+  void hoconSyntaxError_namesFileAndLine() throws IOException {
+    Path p = write("bad.conf", "blksim {\n  seed = \n  machine { \n");
+    InputException e = fails(p);
+    assertTrue(e.file().endsWith("bad.conf"), e.getMessage());
+    assertTrue(e.line() > 0, e.getMessage());
+  }
+
+  @Test
+  void missingScenarioFile_isAnInputError() {
+    InputException e = fails(dir.resolve("nope.conf"));
+    assertTrue(e.getMessage().contains("not found"), e.getMessage());
+  }
+
+  @Test
+  void badSetSyntax_isAnInputError() throws IOException {
+    InputException e = fails(scenario(""), "seed");
+    assertEquals("--set", e.file());
+  }
+
+  @Test
+  void envVariables_expandInJobFiles() throws IOException {
+    write("job.fio", JOB.replace("bs=4k", "bs=${BS}"));
+    Path p = dir.resolve("s.conf");
+    Files.writeString(p, "blksim { devices = [ { type = null_blk, name = nullb0 } ]\n"
+        + " fio.job-files = [\"job.fio\"] }\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of("BS", "8k"));
+    assertEquals(8192, s.jobs().get(0).bs()[0]);
+  }
+}

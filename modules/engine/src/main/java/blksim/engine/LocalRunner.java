@@ -132,6 +132,14 @@ public final class LocalRunner {
     for (Partition p : parts) {
       live.addAll(p.liveComponents());
     }
+    return stallError(live, lastEventTime);
+  }
+
+  /**
+   * The error for a stalled run, given the ids of the components still keeping the run alive in
+   * partition order; shared with the cluster host so both hosts report a stall identically.
+   */
+  public static SimulationException stallError(List<String> live, long lastEventTime) {
     return new SimulationException("the run stalled at virtual time " + lastEventTime
         + " ns: no event is left but " + live.size() + " component(s) have not finished: "
         + String.join(", ", live.subList(0, Math.min(10, live.size())))

@@ -14,4 +14,12 @@ public final class LookaheadViolation extends SimulationException {
             + " give the message a delay of at least the lookahead",
         sender, target, delayNs, lookaheadNs, now));
   }
+
+  /**
+   * Re-creates a violation from its message, as the cluster host does when a remote partition
+   * reports one: the message is the one the partition produced, naming both components.
+   */
+  public LookaheadViolation(String message) {
+    super(message);
+  }
 }

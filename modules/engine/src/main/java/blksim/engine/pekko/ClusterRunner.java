@@ -1,0 +1,294 @@
+package blksim.engine.pekko;
+
+import blksim.engine.Component;
+import blksim.engine.LocalRunner;
+import blksim.engine.Model;
+import blksim.engine.ModelFactory;
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.engine.RunOutcome;
+import blksim.engine.SimulationException;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.sharding.ShardRegion;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.pattern.Patterns;
+
+/**
+ * Runs a model with its partitions hosted as Cluster Sharding entities: the Pekko counterpart of
+ * {@link blksim.engine.LocalRunner}, with the same window protocol and the same outcome (reports,
+ * event count, window count, simulated time; only the wall time differs).
+ *
+ * <p>{@link #run(String, String, Partitioning, ProgressListener)} starts an embedded single-node
+ * cluster bound to 127.0.0.1 (the {@code blksim-cluster.conf} overlay, equivalent to
+ * cluster-config/single-node.conf), runs, and shuts the node down, also on failure.
+ * {@link #run(List, String, String, Partitioning, ProgressListener)} uses a cluster that is
+ * already formed: the run coordinator lives on the first system, partitions are spread over every
+ * member. Errors of the model come back as the exception the partition threw (same type, same
+ * message); a lost message, a silent partition or a member leaving fail the run with a
+ * {@link SimulationException} that says which partition or member.
+ */
+public final class ClusterRunner {
+  /** Name of every blksim actor system; all nodes of a cluster must use it. */
+  public static final String SYSTEM_NAME = "blksim";
+
+  /** The overlay resource applied on top of the normal configuration for an embedded node. */
+  public static final String EMBEDDED_CONFIG = "blksim-cluster.conf";
+
+  private static final AtomicLong RUNS = new AtomicLong();
+
+  private ClusterRunner() {}
+
+  /**
+   * Runs the model {@code factoryClass} builds from {@code spec} on an embedded single-node
+   * cluster; {@code progress} is called after each window.
+   */
+  public static RunOutcome run(String factoryClass, String spec, Partitioning partitioning,
+      ProgressListener progress) {
+    // Build the model first: a bad spec fails before any node starts.
+    Model model = ModelFactory.byName(factoryClass).build(spec);
+    ActorSystem<Void> system = startEmbeddedNode();
+    try {
+      return run(List.of(system), factoryClass, spec, model, partitioning, progress,
+          PartitionSharding.TYPE_NAME, UnaryOperator.identity(), null);
+    } finally {
+      shutdown(system);
+    }
+  }
+
+  /**
+   * Runs the model on an already formed cluster: {@code systems.get(0)} hosts the coordinator;
+   * every Up member of the cluster hosts partitions (shard regions are started on each system of
+   * the list; other JVMs must have called {@link PartitionSharding#init}).
+   */
+  public static RunOutcome run(List<? extends ActorSystem<?>> systems, String factoryClass,
+      String spec, Partitioning partitioning, ProgressListener progress) {
+    return run(systems, factoryClass, spec, partitioning, progress, PartitionSharding.TYPE_NAME,
+        UnaryOperator.identity(), null);
+  }
+
+  /**
+   * The full form, for tests: entity type {@code typeName} with its behavior wrapped by
+   * {@code wrap}, and a watchdog override ({@code null}: from configuration).
+   */
+  static RunOutcome run(List<? extends ActorSystem<?>> systems, String factoryClass, String spec,
+      Partitioning partitioning, ProgressListener progress, String typeName,
+      UnaryOperator<Behavior<PartitionEntity.Command>> wrap, Duration watchdog) {
+    return run(systems, factoryClass, spec, ModelFactory.byName(factoryClass).build(spec),
+        partitioning, progress, typeName, wrap, watchdog);
+  }
+
+  private static RunOutcome run(List<? extends ActorSystem<?>> systems, String factoryClass,
+      String spec, Model model, Partitioning partitioning, ProgressListener progress,
+      String typeName, UnaryOperator<Behavior<PartitionEntity.Command>> wrap, Duration watchdog) {
+    if (systems.isEmpty()) {
+      throw new IllegalArgumentException("at least one actor system is needed");
+    }
+    ActorSystem<?> launcher = systems.get(0);
+    ClusterRunSettings settings = ClusterRunSettings.from(launcher.settings().config());
+    if (watchdog != null) {
+      settings = settings.withWatchdog(watchdog);
+    }
+    int[] placement = partitioning.place(model.components());
+    int partitions = 0;
+    for (int p : placement) {
+      partitions = Math.max(partitions, p + 1);
+    }
+    if (partitions == 0) {
+      // A model without components: nothing to host, the outcome is LocalRunner's.
+      return LocalRunner.run(model, partitioning, 1, progress);
+    }
+    int liveTotal = 0;
+    for (Component c : model.components()) {
+      liveTotal += c.keepsRunAlive() ? 1 : 0;
+    }
+    for (ActorSystem<?> s : systems) {
+      PartitionSharding.init(s, typeName, wrap);
+    }
+    awaitRegions(systems, typeName, settings.startTimeout());
+    String runId = "run" + RUNS.incrementAndGet() + "x" + Long.toHexString(System.nanoTime());
+    RunCoordinator.Plan plan = new RunCoordinator.Plan(runId, factoryClass, spec,
+        partitioning.toString(), model, partitions, liveTotal,
+        PartitionSharding.typeKey(typeName), settings.watchdog(), progress);
+    CompletableFuture<RunOutcome> result = new CompletableFuture<>();
+    launcher.systemActorOf(RunCoordinator.create(plan, result), "blksim-" + runId,
+        DispatcherSelector.fromConfig(PartitionSharding.DISPATCHER));
+    try {
+      return result.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SimulationException("interrupted while waiting for run " + runId, e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new SimulationException("run " + runId + " failed", e.getCause());
+    }
+  }
+
+  /** The configuration of an embedded node: system properties, blksim-cluster.conf, defaults. */
+  public static Config embeddedConfig() {
+    ClassLoader cl = ClusterRunner.class.getClassLoader();
+    return ConfigFactory.defaultOverrides(cl)
+        .withFallback(ConfigFactory.parseResources(cl, EMBEDDED_CONFIG))
+        .withFallback(ConfigFactory.load(cl))
+        .resolve();
+  }
+
+  /** Starts a single-node cluster on 127.0.0.1 and waits until it is Up. */
+  public static ActorSystem<Void> startEmbeddedNode() {
+    Config config = embeddedConfig();
+    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), SYSTEM_NAME, config);
+    try {
+      Cluster cluster = Cluster.get(system);
+      cluster.manager().tell(Join.create(cluster.selfMember().address()));
+      Duration timeout = ClusterRunSettings.from(config).startTimeout();
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (cluster.selfMember().status() != MemberStatus.up()) {
+        if (System.nanoTime() > deadline) {
+          throw new SimulationException("the embedded cluster node did not come Up within "
+              + timeout.toMillis() + " ms (blksim.engine.start-timeout)");
+        }
+        sleep(10);
+      }
+      return system;
+    } catch (RuntimeException e) {
+      shutdown(system);
+      throw e;
+    }
+  }
+
+  /**
+   * Starts {@code nodes} embedded nodes in this JVM (each on 127.0.0.1 with a free port) and forms
+   * one cluster of them, joined programmatically; returns once every node is Up. For tests and
+   * trying distribution on one machine; shut them down with {@link #shutdown}, last first.
+   */
+  public static List<ActorSystem<Void>> startLocalCluster(int nodes) {
+    return startLocalCluster(nodes, ConfigFactory.empty());
+  }
+
+  /** {@link #startLocalCluster(int)} with {@code overlay} on top of the embedded configuration. */
+  static List<ActorSystem<Void>> startLocalCluster(int nodes, Config overlay) {
+    if (nodes < 1) {
+      throw new IllegalArgumentException("nodes must be at least 1, was " + nodes);
+    }
+    Config config = overlay.withFallback(embeddedConfig());
+    List<ActorSystem<Void>> out = new ArrayList<>();
+    try {
+      for (int i = 0; i < nodes; i++) {
+        out.add(ActorSystem.create(Behaviors.empty(), SYSTEM_NAME, config));
+      }
+      Address first = Cluster.get(out.get(0)).selfMember().address();
+      for (ActorSystem<Void> s : out) {
+        Cluster.get(s).manager().tell(Join.create(first));
+      }
+      Duration timeout = ClusterRunSettings.from(config).startTimeout();
+      long deadline = System.nanoTime() + timeout.toNanos();
+      for (ActorSystem<Void> s : out) {
+        while (Cluster.get(s).selfMember().status() != MemberStatus.up()) {
+          if (System.nanoTime() > deadline) {
+            throw new SimulationException("a local cluster of " + nodes + " nodes did not form"
+                + " within " + timeout.toMillis() + " ms (blksim.engine.start-timeout)");
+          }
+          sleep(10);
+        }
+      }
+      return out;
+    } catch (RuntimeException e) {
+      for (int i = out.size() - 1; i >= 0; i--) {
+        shutdown(out.get(i));
+      }
+      throw e;
+    }
+  }
+
+  /** Terminates {@code system} and waits (up to 30 s) until it has. */
+  public static void shutdown(ActorSystem<?> system) {
+    system.terminate();
+    try {
+      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      system.log().warn("actor system {} did not terminate cleanly: {}", system.name(),
+          e.toString());
+    }
+  }
+
+  /**
+   * Waits until the sharding coordinator knows a region on every Up member (at least one per
+   * system of the list), so that {@link PinnedAllocationStrategy} sees the whole membership.
+   */
+  private static void awaitRegions(List<? extends ActorSystem<?>> systems, String typeName,
+      Duration timeout) {
+    ActorSystem<?> launcher = systems.get(0);
+    org.apache.pekko.actor.ActorRef region =
+        org.apache.pekko.cluster.sharding.ClusterSharding.get(Adapter.toClassic(launcher))
+            .shardRegion(typeName);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Set<Address> up = new HashSet<>();
+    Set<Address> regions = Set.of();
+    while (true) {
+      boolean allUp = true;
+      for (ActorSystem<?> s : systems) {
+        allUp &= Cluster.get(s).selfMember().status() == MemberStatus.up();
+      }
+      up.clear();
+      for (Member m : Cluster.get(launcher).state().getMembers()) {
+        if (m.status() == MemberStatus.up()) {
+          up.add(m.address());
+        }
+      }
+      if (allUp) {
+        try {
+          Object reply = Patterns.ask(region, ShardRegion.getCurrentRegionsInstance(),
+              Duration.ofSeconds(2)).toCompletableFuture().get();
+          regions = ((ShardRegion.CurrentRegions) reply).getRegions();
+        } catch (ExecutionException e) {
+          regions = Set.of();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new SimulationException("interrupted while waiting for the cluster", e);
+        }
+        if (regions.size() >= systems.size() && regions.containsAll(up)) {
+          return;
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new SimulationException("the cluster was not ready within " + timeout.toMillis()
+            + " ms (blksim.engine.start-timeout): members up " + up + ", partition regions "
+            + regions + ", systems " + systems.size());
+      }
+      sleep(20);
+    }
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SimulationException("interrupted while waiting for the cluster", e);
+    }
+  }
+}

@@ -1,0 +1,92 @@
+package blksim.engine;
+
+import static blksim.engine.TestModels.PING_SPEC;
+import static blksim.engine.TestModels.assertSameOutcome;
+import static blksim.engine.TestModels.ping;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.synthetic.PingModelFactory.PingStats;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(60)
+class LocalRunnerTest {
+
+  @Test
+  void everyPartitioningAndThreadCount_givesTheSameOutcome() {
+    RunOutcome reference = LocalRunner.run(ping(PING_SPEC), Partitioning.ONE, 1,
+        ProgressListener.NONE);
+    assertEquals(48, reference.reports().size());
+    assertTrue(reference.stats().events() > 5_000, "events " + reference.stats().events());
+    for (String p : List.of("one", "node", "llc", "cpu", "3")) {
+      for (int threads : new int[] {1, 2}) {
+        RunOutcome o = LocalRunner.run(ping(PING_SPEC), Partitioning.parse(p), threads,
+            ProgressListener.NONE);
+        assertSameOutcome(reference, o, false);
+      }
+    }
+  }
+
+  @Test
+  void sameSeed_sameBytes_otherSeed_otherChecksums() {
+    RunOutcome a = LocalRunner.run(ping(PING_SPEC), Partitioning.parse("node"), 2,
+        ProgressListener.NONE);
+    RunOutcome b = LocalRunner.run(ping(PING_SPEC.replace("seed=7", "seed=8")),
+        Partitioning.parse("node"), 2, ProgressListener.NONE);
+    assertTrue(PingStats.decode(a.reports().get(0).report()).checksum()
+        != PingStats.decode(b.reports().get(0).report()).checksum());
+  }
+
+  @Test
+  void stopRule_runEndsOneLookaheadAfterTheLastDone_forEveryPartitioning() {
+    for (String p : List.of("one", "node", "cpu", "3")) {
+      RunOutcome o = LocalRunner.run(ping(PING_SPEC), Partitioning.parse(p), 2,
+          ProgressListener.NONE);
+      long lastDone = -1;
+      int doneCount = 0;
+      for (IndexedReport r : o.reports()) {
+        PingStats s = PingStats.decode(r.report());
+        if (s.doneAtNs() >= 0) {
+          doneCount++;
+          lastDone = Math.max(lastDone, s.doneAtNs());
+        }
+      }
+      assertEquals(8, doneCount, "live components done, partitioning " + p);
+      assertEquals(lastDone + 1000, o.stats().simulatedTimeNs(), "end time, partitioning " + p);
+      assertTrue(o.stats().simulatedTimeNs() < 2_000_000, "ended by the stop rule");
+    }
+  }
+
+  @Test
+  void noLiveComponents_runEndsAtTheModelsMaximumTime() {
+    String spec = "components=16 cpus=4 lookahead=500 inflight=1 endNs=50000 seed=3";
+    RunOutcome one = LocalRunner.run(ping(spec), Partitioning.ONE, 1, ProgressListener.NONE);
+    RunOutcome cpu = LocalRunner.run(ping(spec), Partitioning.parse("cpu"), 2,
+        ProgressListener.NONE);
+    assertEquals(50_000, one.stats().simulatedTimeNs());
+    assertSameOutcome(one, cpu, false);
+  }
+
+  @Test
+  void liveComponentsWithoutEvents_stallIsReportedWithTheirIds() {
+    for (String p : List.of("one", "cpu")) {
+      SimulationException e = assertThrows(SimulationException.class,
+          () -> LocalRunner.run(new TestModels.StallModelFactory().build(""),
+              Partitioning.parse(p), 1, ProgressListener.NONE));
+      assertEquals("the run stalled at virtual time 5000 ns: no event is left but 1"
+          + " component(s) have not finished: cpu/0", e.getMessage());
+    }
+  }
+
+  @Test
+  void lookaheadViolation_acrossPartitions_failsTheRun() {
+    LookaheadViolation e = assertThrows(LookaheadViolation.class,
+        () -> LocalRunner.run(new TestModels.ViolationModelFactory().build(""),
+            Partitioning.parse("cpu"), 2, ProgressListener.NONE));
+    assertTrue(e.getMessage().startsWith("cross-partition send from cpu/0 to cpu/1"),
+        e.getMessage());
+  }
+}

@@ -1,0 +1,74 @@
+package blksim.engine.pekko;
+
+import static blksim.engine.TestModels.PING_SPEC;
+import static blksim.engine.TestModels.assertSameOutcome;
+import static blksim.engine.TestModels.ping;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.InputException;
+import blksim.engine.LocalRunner;
+import blksim.engine.LookaheadViolation;
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.engine.RunOutcome;
+import blksim.engine.SimulationException;
+import blksim.engine.TestModels;
+import blksim.engine.synthetic.PingModelFactory;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** ClusterRunner on an embedded single-node cluster, one actor system per run. */
+@Timeout(60)
+class ClusterRunnerTest {
+
+  @ParameterizedTest
+  @ValueSource(strings = {"one", "node", "cpu"})
+  void embeddedNode_givesLocalRunnersOutcome(String p) {
+    Partitioning partitioning = Partitioning.parse(p);
+    RunOutcome local = LocalRunner.run(ping(PING_SPEC), partitioning, 1, ProgressListener.NONE);
+    AtomicLong progressCalls = new AtomicLong();
+    AtomicLong lastEvents = new AtomicLong();
+    RunOutcome cluster = ClusterRunner.run(PingModelFactory.class.getName(), PING_SPEC,
+        partitioning, (t, e) -> {
+          progressCalls.incrementAndGet();
+          lastEvents.set(e);
+        });
+    assertSameOutcome(local, cluster, true);
+    assertEquals(cluster.stats().windows(), progressCalls.get(), "progress after each window");
+    assertEquals(cluster.stats().events(), lastEvents.get());
+  }
+
+  @Test
+  void lookaheadViolation_failsTheRunWithBothComponentNames() {
+    LookaheadViolation e = assertThrows(LookaheadViolation.class,
+        () -> ClusterRunner.run(TestModels.ViolationModelFactory.class.getName(), "",
+            Partitioning.parse("cpu"), ProgressListener.NONE));
+    LookaheadViolation local = assertThrows(LookaheadViolation.class,
+        () -> LocalRunner.run(new TestModels.ViolationModelFactory().build(""),
+            Partitioning.parse("cpu"), 1, ProgressListener.NONE));
+    assertEquals(local.getMessage(), e.getMessage());
+    assertTrue(e.getMessage().contains("cpu/0") && e.getMessage().contains("cpu/1"));
+  }
+
+  @Test
+  void badSpec_failsBeforeAnyNodeStarts() {
+    InputException e = assertThrows(InputException.class,
+        () -> ClusterRunner.run(PingModelFactory.class.getName(), "components=10 cpus=three",
+            Partitioning.ONE, ProgressListener.NONE));
+    assertEquals("cpus: cpus must be an integer, was 'three'", e.getMessage());
+  }
+
+  @Test
+  void stall_isReportedAsLocalRunnerReportsIt() {
+    SimulationException e = assertThrows(SimulationException.class,
+        () -> ClusterRunner.run(TestModels.StallModelFactory.class.getName(), "",
+            Partitioning.parse("cpu"), ProgressListener.NONE));
+    assertEquals("the run stalled at virtual time 5000 ns: no event is left but 1"
+        + " component(s) have not finished: cpu/0", e.getMessage());
+  }
+}

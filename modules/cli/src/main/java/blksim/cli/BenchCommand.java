@@ -38,7 +38,7 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--repeat", defaultValue = "3", description = "runs per figure (median)")
   int repeat;
 
-  @Option(names = "--engine-sim-time", defaultValue = "20000000",
+  @Option(names = "--engine-sim-time", defaultValue = "2000000",
       description = "virtual ns of the synthetic engine run (default ${DEFAULT-VALUE})")
   long engineSimNs;
 

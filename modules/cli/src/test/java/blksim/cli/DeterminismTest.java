@@ -1,0 +1,111 @@
+package blksim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.LocalRunner;
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.engine.RunOutcome;
+import blksim.engine.pekko.ClusterRunner;
+import blksim.report.fio.FioJsonReporter;
+import blksim.report.fio.FioTextReporter;
+import blksim.workload.fio.stats.RunResult;
+import blksim.workload.scenario.Scenario;
+import blksim.workload.scenario.ScenarioLoader;
+import blksim.workload.scenario.ScenarioModelFactory;
+import blksim.workload.scenario.ScenarioResults;
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The same scenario and seed give byte-identical results (the JSON less its wall-clock fields)
+ * with one partition, one per NUMA node, one per CPU, N partitions, on the local and the Pekko
+ * cluster host, and with partitions spread over a two-node cluster in one JVM.
+ */
+@Timeout(180)
+class DeterminismTest {
+  static final long FIXED_WALL_CLOCK = 1_700_000_000_000L;
+
+  static Scenario scenario(String... sets) {
+    return ScenarioLoader.load(MainTest.resource("det/two-node.conf"), List.of(sets));
+  }
+
+  /**
+   * The JSON results less the fields that describe the run rather than the simulated machine:
+   * the wall-clock fields, and blksim's windows, partitions and coupling factor, which depend on
+   * the partitioning by definition. Events and simulated time stay: they must not change.
+   */
+  static String json(RunOutcome o) {
+    return FioJsonReporter.withoutWallClock(
+            FioJsonReporter.render(ScenarioResults.toRunResult(o, FIXED_WALL_CLOCK)))
+        .replaceAll("(?m)^\\s*\"(windows|partitions|coupling_factor)\" : [0-9.]+,?\\n", "");
+  }
+
+  static RunOutcome local(Scenario s, String partitioning, int threads) {
+    return LocalRunner.run(new ScenarioModelFactory().build(s.spec()),
+        Partitioning.parse(partitioning), threads, ProgressListener.NONE);
+  }
+
+  @Test
+  void localHost_allPartitionings_giveIdenticalResults() {
+    Scenario s = scenario();
+    RunOutcome one = local(s, "one", 1);
+    String reference = json(one);
+    assertTrue(one.stats().events() > 10_000, "the scenario does real work");
+    assertTrue(reference.contains("\"events\" : " + one.stats().events()), "events compared");
+    for (String p : new String[] {"node", "llc", "cpu", "3"}) {
+      RunOutcome o = local(s, p, 2);
+      assertTrue(o.stats().partitions() > 1, p);
+      assertEquals(reference, json(o), "partitioning " + p);
+      assertEquals(one.stats().events(), o.stats().events(), p);
+      assertEquals(one.stats().simulatedTimeNs(), o.stats().simulatedTimeNs(), p);
+    }
+  }
+
+  @Test
+  void clusterHost_oneNodeCpuPartitionings_matchTheLocalHost() {
+    Scenario s = scenario();
+    String reference = json(local(s, "one", 1));
+    for (String p : new String[] {"one", "node", "cpu"}) {
+      RunOutcome o = ClusterRunner.run(ScenarioModelFactory.class.getName(), s.spec(),
+          Partitioning.parse(p), ProgressListener.NONE);
+      assertEquals(reference, json(o), "cluster host, partitioning " + p);
+    }
+  }
+
+  @Test
+  void twoNodeClusterInOneJvm_matchesTheLocalHost() {
+    Scenario s = scenario();
+    String reference = json(local(s, "one", 1));
+    List<ActorSystem<Void>> systems = ClusterRunner.startLocalCluster(2);
+    try {
+      for (String p : new String[] {"node", "cpu"}) {
+        RunOutcome o = ClusterRunner.run(systems, ScenarioModelFactory.class.getName(), s.spec(),
+            Partitioning.parse(p), ProgressListener.NONE);
+        assertEquals(reference, json(o), "two nodes, partitioning " + p);
+      }
+    } finally {
+      for (int i = systems.size() - 1; i >= 0; i--) {
+        ClusterRunner.shutdown(systems.get(i));
+      }
+    }
+  }
+
+  @Test
+  void differentSeed_changesTheResults() {
+    String a = json(local(scenario(), "one", 1));
+    String b = json(local(scenario("seed=43"), "one", 1));
+    assertTrue(!a.equals(b), "the seed must matter for random offsets and mixes");
+  }
+
+  @Test
+  void textOutput_isIdenticalAcrossPartitionings() {
+    Scenario s = scenario();
+    RunResult one = ScenarioResults.toRunResult(local(s, "one", 1), FIXED_WALL_CLOCK);
+    RunResult cpu = ScenarioResults.toRunResult(local(s, "cpu", 2), FIXED_WALL_CLOCK);
+    assertEquals(FioTextReporter.render(one), FioTextReporter.render(cpu));
+  }
+}

@@ -36,6 +36,8 @@ public final class Main implements Runnable {
 
   /** Entry point. */
   public static void main(String[] args) {
+    // Initialise logging before Pekko or Kryo log anything, so SLF4J has nothing to replay.
+    org.slf4j.LoggerFactory.getILoggerFactory();
     System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 

@@ -11,10 +11,17 @@ package blksim.kernel.block;
 public record Bio(ReqOp op, long sector, int sizeBytes, int flags) {
   /** {@code REQ_SYNC}. */
   public static final int REQ_SYNC = 1;
-  /** {@code REQ_NOWAIT}: fail with -EAGAIN rather than block. */
+  /**
+   * {@code REQ_NOWAIT}: fail rather than block. A device without nowait support rejects such a
+   * bio with -EOPNOTSUPP in {@code submit_bio_noacct()}; a blk-mq device out of tags fails it with
+   * -EAGAIN (kernel-model.md §5.2, §5.3).
+   */
   public static final int REQ_NOWAIT = 1 << 1;
   /** {@code REQ_RAHEAD}: readahead, may be dropped. */
   public static final int REQ_RAHEAD = 1 << 2;
+
+  /** {@code PAGE_SIZE} of x86-64: the unit in which brd and zram store data. */
+  public static final int PAGE_SIZE = 4096;
 
   public Bio {
     if (sector < 0) {
@@ -28,5 +35,33 @@ public record Bio(ReqOp op, long sector, int sizeBytes, int flags) {
   /** Number of 512-byte sectors covered. */
   public long sectors() {
     return sizeBytes >>> 9;
+  }
+
+  /** Whether {@code flag} (a {@code REQ_*} bit) is set. */
+  public boolean hasFlag(int flag) {
+    return (flags & flag) != 0;
+  }
+
+  /** Whether the bio carries {@code REQ_NOWAIT}. */
+  public boolean nowait() {
+    return hasFlag(REQ_NOWAIT);
+  }
+
+  /**
+   * The number of {@link #PAGE_SIZE} pages the bio's byte range touches (0 for an empty bio): the
+   * iterations of a page-by-page driver loop such as brd's or zram's.
+   */
+  public long pageCount() {
+    if (sizeBytes == 0) {
+      return 0;
+    }
+    long first = (sector << 9) / PAGE_SIZE;
+    long last = ((sector << 9) + sizeBytes - 1) / PAGE_SIZE;
+    return last - first + 1;
+  }
+
+  /** The index of the first {@link #PAGE_SIZE} page the bio touches ({@code sector >> 3}). */
+  public long firstPage() {
+    return (sector << 9) / PAGE_SIZE;
   }
 }

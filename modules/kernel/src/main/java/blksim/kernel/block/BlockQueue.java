@@ -4,6 +4,11 @@ package blksim.kernel.block;
  * The submission side of a block device as one CPU sees it: a blk-mq hardware context mapped to
  * the CPU, or a bio-based driver's {@code submit_bio}. One instance per (device, CPU); it acts
  * only inside its CPU's handling of a message.
+ *
+ * <p>The protocol, in the submitting task's context: pay {@link #submitCostNs} as system time,
+ * then call {@link #issue} once. A device whose {@link #supportsNowait} can be false applies the
+ * check of {@code submit_bio_noacct()} ({@link BlockLayer#checkSubmit}) in both, so that a
+ * REQ_NOWAIT bio it cannot take costs only the check and completes at once with an error.
  */
 public interface BlockQueue {
 
@@ -17,16 +22,32 @@ public interface BlockQueue {
   int logicalBlockSize();
 
   /**
+   * Whether the device takes REQ_NOWAIT bios (QUEUE_FLAG_NOWAIT, later BLK_FEAT_NOWAIT). blk-mq
+   * devices do by default; bio-based drivers opt in (see {@link BioBasedQueue}).
+   */
+  default boolean supportsNowait() {
+    return true;
+  }
+
+  /**
    * CPU time in system mode that the submitting task spends in the block layer and the driver to
-   * submit {@code bio} (from {@code submit_bio()} to the driver's {@code queue_rq()} returning).
+   * submit {@code bio} (from {@code submit_bio()} to the driver's {@code queue_rq()} returning, or,
+   * for a synchronous bio-based driver, to its {@code submit_bio} returning with the data
+   * copied). A pure function of the bio and the device's parameters: calling it twice gives the
+   * same answer.
    */
   long submitCostNs(Bio bio);
 
   /**
-   * Issues {@code bio} after its submission cost was paid. Returns false, and does nothing, if no
-   * driver tag is free: the caller sleeps and retries after {@code onTagFree} runs (mirrors
-   * {@code blk_mq_get_tag()} sleeping on the tag wait queue). On success, {@code endIo} runs when
-   * the bio completes, possibly before this method returns (a driver that completes inline).
+   * Issues {@code bio} after its submission cost was paid, and returns whether the bio was taken
+   * (it is in flight, or it already completed).
+   *
+   * <p>Returns false, and does nothing, only when no driver tag is free and the bio may sleep: the
+   * caller sleeps and retries after {@code onTagFree} runs (mirrors {@code blk_mq_get_tag()}
+   * sleeping on the tag wait queue). A REQ_NOWAIT bio never waits: it completes at once through
+   * {@code endIo}, before this method returns, with {@code -EOPNOTSUPP} if the device does not
+   * support nowait, or {@code -EAGAIN} if no tag is free. On success {@code endIo} runs with 0
+   * when the bio completes, possibly before this method returns (a driver that completes inline).
    */
   boolean issue(Bio bio, BioEndIo endIo, Runnable onTagFree);
 

@@ -51,6 +51,17 @@ public final class DiskCounters {
     }
   }
 
+  /**
+   * A bio that a synchronous driver served inline, in {@code serviceNs} of the submitter's CPU
+   * time ending at {@code now}: {@code bio_start_io_acct()} at driver entry and
+   * {@code bio_end_io_acct()} at exit, with nothing else of this share in between.
+   */
+  public void doneInline(ReqOp op, long bytes, long serviceNs, long now) {
+    long startNs = now - serviceNs;
+    start(startNs);
+    done(op, bytes, startNs, now);
+  }
+
   /** Busy time so far, counting an open busy period up to {@code now}. */
   public long ioTicksNs(long now) {
     return ioTicksNs + (inFlight > 0 ? now - busySince : 0);

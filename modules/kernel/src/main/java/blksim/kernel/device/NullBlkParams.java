@@ -1,5 +1,9 @@
 package blksim.kernel.device;
 
+import blksim.kernel.block.BlockLayerParams;
+import blksim.kernel.sched.CpuComponent;
+import java.util.SplittableRandom;
+
 /**
  * A null_blk device ({@code drivers/block/null_blk}), with the module parameters' names.
  *
@@ -15,7 +19,8 @@ package blksim.kernel.device;
  *     including the bio's end_io and the wakeup (machine profile)
  */
 public record NullBlkParams(String name, long sizeBytes, int blockSize, int hwQueueDepth,
-    IrqMode irqmode, long completionNs, long submitCostNs, long completionCostNs) {
+    IrqMode irqmode, long completionNs, long submitCostNs, long completionCostNs)
+    implements DeviceParams {
 
   /** null_blk's default {@code hw_queue_depth}. */
   public static final int DEFAULT_HW_QUEUE_DEPTH = 64;
@@ -40,5 +45,12 @@ public record NullBlkParams(String name, long sizeBytes, int blockSize, int hwQu
     if (submitCostNs < 0 || completionCostNs < 0) {
       throw new IllegalArgumentException("CPU costs must be >= 0");
     }
+  }
+
+  /** A {@link NullBlkQueue} on {@code cpu}; null_blk uses neither argument. */
+  @Override
+  public NullBlkQueue newQueue(CpuComponent cpu, BlockLayerParams blockLayer,
+      SplittableRandom random) {
+    return new NullBlkQueue(this, cpu);
   }
 }

@@ -4,6 +4,7 @@ import blksim.kernel.block.Bio;
 import blksim.kernel.block.BioEndIo;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.DiskCounters;
+import blksim.kernel.block.Errno;
 import blksim.kernel.sched.CpuComponent;
 import java.util.ArrayDeque;
 
@@ -14,6 +15,13 @@ import java.util.ArrayDeque;
  * <p>Completion follows {@code irqmode}: NONE completes inside {@code queue_rq}; SOFTIRQ raises a
  * softirq on the submitting CPU; TIMER arms an hrtimer of {@code completion_nsec} on the
  * submitting CPU. Each completion costs {@code completionCostNs} of interrupt time there.
+ *
+ * <p>Tags: a request takes a driver tag in {@code queue_rq}; with none free, a blocking
+ * submitter waits for one (its {@code onTagFree} runs when a tag comes back, in FIFO order), and a
+ * REQ_NOWAIT submitter gets the bio back at once with -EAGAIN and is not queued (mirrors
+ * {@code blk_mq_get_new_requests()} failing with BLK_MQ_REQ_NOWAIT, then
+ * {@code bio_wouldblock_error()}). A blk-mq queue supports nowait (QUEUE_FLAG_NOWAIT is part of
+ * its default flags), so {@code submit_bio_noacct()} never rejects a REQ_NOWAIT bio here.
  *
  * <p>Simplified: every CPU has its own hardware context with {@code hw_queue_depth} tags
  * (null_blk with {@code submit_queues} = nr_cpus); tags shared between CPUs are not modelled.
@@ -52,9 +60,19 @@ public final class NullBlkQueue implements BlockQueue {
     return params.submitCostNs();
   }
 
+  /** blk-mq: QUEUE_FLAG_NOWAIT is set by default. */
+  @Override
+  public boolean supportsNowait() {
+    return true;
+  }
+
   @Override
   public boolean issue(Bio bio, BioEndIo endIo, Runnable onTagFree) {
     if (tagsInUse == params.hwQueueDepth()) {
+      if (bio.nowait()) {
+        endIo.endIo(bio, -Errno.EAGAIN);
+        return true;
+      }
       tagWaiters.add(onTagFree);
       return false;
     }
@@ -92,6 +110,11 @@ public final class NullBlkQueue implements BlockQueue {
   @Override
   public DiskCounters counters() {
     return counters;
+  }
+
+  /** Submitters now waiting for a tag. */
+  public int tagWaiters() {
+    return tagWaiters.size();
   }
 
   /** Tags in use now. */

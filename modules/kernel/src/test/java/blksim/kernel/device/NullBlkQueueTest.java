@@ -11,6 +11,7 @@ import blksim.engine.Partitioning;
 import blksim.engine.ProgressListener;
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.DiskCounters;
+import blksim.kernel.block.Errno;
 import blksim.kernel.block.ReqOp;
 import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.sched.SchedParams;
@@ -28,14 +29,21 @@ class NullBlkQueueTest {
   static final class Submitter extends Task {
     final NullBlkQueue q;
     final int n;
+    final int flags;
     final List<Long> completions = new ArrayList<>();
+    final List<Integer> errors = new ArrayList<>();
     int issued;
     int tagWaits;
 
     Submitter(NullBlkQueue q, int n) {
+      this(q, n, 0);
+    }
+
+    Submitter(NullBlkQueue q, int n, int flags) {
       super("sub", 1, 0);
       this.q = q;
       this.n = n;
+      this.flags = flags;
     }
 
     @Override
@@ -46,9 +54,10 @@ class NullBlkQueueTest {
     @Override
     protected void step(TaskCpu cpu) {
       while (issued < n) {
-        Bio bio = new Bio(ReqOp.READ, issued * 8L, 4096, 0);
+        Bio bio = new Bio(ReqOp.READ, issued * 8L, 4096, flags);
         if (!q.issue(bio, (b, e) -> {
           completions.add(cpu.now());
+          errors.add(e);
           cpu.cpu().wake(this);
         }, () -> cpu.cpu().wake(this))) {
           tagWaits++;
@@ -70,10 +79,14 @@ class NullBlkQueueTest {
   }
 
   static Submitter run(NullBlkParams p, int n) {
+    return run(p, n, 0);
+  }
+
+  static Submitter run(NullBlkParams p, int n, int flags) {
     CpuComponent cpu = new CpuComponent(new Cpu(0, 0, 0, 0, 0), SCHED);
     NullBlkQueue q = new NullBlkQueue(p, cpu);
     cpu.attach(q);
-    Submitter s = new Submitter(q, n);
+    Submitter s = new Submitter(q, n, flags);
     cpu.addTask(s);
     LocalRunner.run(new Model(List.of(cpu), 1_000, Long.MAX_VALUE, 0, 1), Partitioning.ONE, 1,
         ProgressListener.NONE);
@@ -108,6 +121,28 @@ class NullBlkQueueTest {
     // two complete at 10.5 us, the next two are issued then and complete 10.5 us later.
     assertEquals(10_500L, s.completions.get(0));
     assertTrue(s.completions.get(3) >= 21_000L, "second pair waits for tags: " + s.completions);
+  }
+
+  @Test
+  void tagExhaustion_failsANowaitSubmitterWithEagainInsteadOfQueueingIt() {
+    Submitter s = run(params(IrqMode.TIMER, 2), 4, Bio.REQ_NOWAIT);
+    assertEquals(0, s.tagWaits, "a NOWAIT submitter never sleeps for a tag");
+    assertEquals(0, s.q.tagWaiters());
+    assertEquals(4, s.completions.size());
+    // The third and fourth bios fail at once, at time 0, before the first two complete (whose
+    // interrupts, both due at 10 us, take 500 ns each in turn on the idle CPU).
+    assertEquals(List.of(0L, 0L, 10_500L, 11_000L), s.completions);
+    assertEquals(List.of(-Errno.EAGAIN, -Errno.EAGAIN, 0, 0), s.errors);
+    DiskCounters.Snapshot snap = s.q.counters().snapshot(100_000);
+    assertEquals(2, snap.readIos(), "failed bios are not counted");
+    assertTrue(s.q.supportsNowait(), "blk-mq supports nowait");
+  }
+
+  @Test
+  void nowaitBio_withAFreeTag_isServedNormally() {
+    Submitter s = run(params(IrqMode.TIMER, 64), 1, Bio.REQ_NOWAIT);
+    assertEquals(List.of(10_500L), s.completions);
+    assertEquals(List.of(0), s.errors);
   }
 
   @Test

@@ -1,0 +1,32 @@
+package blksim.kernel.device;
+
+import blksim.kernel.block.BlockLayerParams;
+import blksim.kernel.block.BlockQueue;
+import blksim.kernel.sched.CpuComponent;
+import java.util.SplittableRandom;
+
+/**
+ * The parameters of one simulated block device, whatever its driver: what a scenario's device
+ * list holds, and what builds the device's queue on each CPU.
+ */
+public sealed interface DeviceParams permits NullBlkParams, BrdParams, ZramParams {
+
+  /** The disk's name ({@code nullb0}, {@code ram0}, {@code zram0}). */
+  String name();
+
+  /** Capacity in bytes. */
+  long sizeBytes();
+
+  /** Logical block size in bytes: every bio's size is a multiple of it. */
+  int blockSize();
+
+  /**
+   * Builds the device's queue on {@code cpu}.
+   *
+   * @param blockLayer generic block-layer costs
+   * @param random a seeded stream for devices that draw from one (zram fixes the kinds of its
+   *     pages with one draw; give every CPU's queue of a device the same seed so that they agree);
+   *     devices that need none ignore it
+   */
+  BlockQueue newQueue(CpuComponent cpu, BlockLayerParams blockLayer, SplittableRandom random);
+}

@@ -24,6 +24,7 @@ public record Param(String path, String component, Type type, String unit, Strin
   public enum Type {
     INT,
     LONG,
+    DOUBLE,
     DURATION,
     SIZE,
     ENUM,
@@ -36,6 +37,12 @@ public record Param(String path, String component, Type type, String unit, Strin
   public static Param num(String path, String component, Type type, String unit, String dflt,
       long min, long max, String description) {
     return new Param(path, component, type, unit, dflt, description, min, max, List.of());
+  }
+
+  /** A fraction in [0, 1]. */
+  public static Param fraction(String path, String component, String dflt, String description) {
+    return new Param(path, component, Type.DOUBLE, "fraction", dflt, description, 0, 1,
+        List.of());
   }
 
   /** A key with a fixed set of values. */

@@ -1,6 +1,7 @@
 package blksim.workload.scenario;
 
-import blksim.kernel.device.NullBlkParams;
+import blksim.kernel.block.BlockLayerParams;
+import blksim.kernel.device.DeviceParams;
 import blksim.kernel.sched.SchedParams;
 import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioJob;
@@ -22,18 +23,20 @@ import java.util.List;
  * @param kernelMode kernel version mode
  * @param sched scheduler costs
  * @param fioCosts fio and system-call costs
- * @param devices null_blk devices, in scenario order
+ * @param blockLayer generic block-layer costs
+ * @param devices devices, in scenario order
  * @param jobs fio jobs (numjobs expanded), in run order
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
-    String kernelMode, SchedParams sched, FioCostParams fioCosts, List<NullBlkParams> devices,
+    String kernelMode, SchedParams sched, FioCostParams fioCosts, BlockLayerParams blockLayer,
+    List<DeviceParams> devices,
     List<FioJob> jobs) {
 
   /** The device named by a fio {@code filename} ({@code nullb0} or {@code /dev/nullb0}). */
-  public NullBlkParams device(String filename) {
+  public DeviceParams device(String filename) {
     String n = filename.startsWith("/dev/") ? filename.substring(5) : filename;
-    for (NullBlkParams d : devices) {
+    for (DeviceParams d : devices) {
       if (d.name().equals(n)) {
         return d;
       }

@@ -2,8 +2,12 @@ package blksim.workload.scenario;
 
 import blksim.engine.InputException;
 import blksim.engine.Partitioning;
+import blksim.kernel.block.BlockLayerParams;
+import blksim.kernel.device.BrdParams;
+import blksim.kernel.device.DeviceParams;
 import blksim.kernel.device.IrqMode;
 import blksim.kernel.device.NullBlkParams;
+import blksim.kernel.device.ZramParams;
 import blksim.kernel.sched.SchedParams;
 import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioEnvironment;
@@ -297,7 +301,7 @@ public final class ScenarioLoader {
         v.getDuration("costs.fio.syscall"), v.getDuration("costs.fio.syscall-return"));
     long nbSubmit = v.getDuration("costs.null-blk.submit");
     long nbComplete = v.getDuration("costs.null-blk.complete");
-    List<NullBlkParams> devices = new ArrayList<>();
+    List<DeviceParams> devices = new ArrayList<>();
     if (cfg.hasPath("blksim.devices")) {
       ConfigList list = cfg.getList("blksim.devices");
       for (int i = 0; i < list.size(); i++) {
@@ -310,20 +314,19 @@ public final class ScenarioLoader {
           throw dv.error("name", "a device name is letters, digits, '_', '.', '-', was '"
               + name + "'");
         }
-        for (NullBlkParams prev : devices) {
+        for (DeviceParams prev : devices) {
           if (prev.name().equals(name)) {
             throw dv.error("name", "two devices are named " + name);
           }
         }
         try {
-          devices.add(new NullBlkParams(name, dv.getSize("size"), dv.getInt("bs"),
-              dv.getInt("hw-queue-depth"), IrqMode.parse(dv.getString("irqmode")),
-              dv.getDuration("completion-nsec"), nbSubmit, nbComplete));
+          devices.add(device(type, name, dv, v, nbSubmit, nbComplete));
         } catch (IllegalArgumentException e) {
           throw dv.error("size", e.getMessage());
         }
       }
     }
+    BlockLayerParams blockLayer = new BlockLayerParams(v.getDuration("costs.block.nowait-reject"));
     FioEnvironment env = new FioEnvironment(topo.cpuCount(), v.getSize("machine.memory") >> 20,
         4096);
     List<String> texts = v.getStringList("fio.jobs");
@@ -351,18 +354,41 @@ public final class ScenarioLoader {
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
         v.getString("kernel.preempt"), v.getString("kernel.mode"), sched, fioCosts,
-        List.copyOf(devices), List.copyOf(jobs));
+        blockLayer, List.copyOf(devices), List.copyOf(jobs));
   }
 
-  private static void checkJob(FioJob j, List<NullBlkParams> devices) {
+  private static DeviceParams device(String type, String name, Values dv, Values v,
+      long nbSubmit, long nbComplete) {
+    switch (type) {
+      case "null_blk":
+        return new NullBlkParams(name, dv.getSize("size"), dv.getInt("bs"),
+            dv.getInt("hw-queue-depth"), IrqMode.parse(dv.getString("irqmode")),
+            dv.getDuration("completion-nsec"), nbSubmit, nbComplete);
+      case "brd":
+        return new BrdParams(name, dv.getSize("size"), dv.getBoolean("nowait"),
+            v.getDuration("costs.brd.fixed"), v.getDuration("costs.brd.per-page-read"),
+            v.getDuration("costs.brd.per-page-write"),
+            v.getDuration("costs.brd.first-write-alloc"), dv.getBoolean("prefilled"));
+      case "zram":
+        return new ZramParams(name, dv.getSize("size"), dv.getBoolean("nowait"),
+            dv.getDouble("same-filled-fraction"), dv.getDouble("huge-fraction"),
+            v.getDuration("costs.zram.fixed"), v.getDuration("costs.zram.slot"),
+            v.getDuration("costs.zram.decompress"), v.getDuration("costs.zram.compress"),
+            v.getDuration("costs.zram.copy"));
+      default:
+        throw new IllegalStateException("device type " + type);
+    }
+  }
+
+  private static void checkJob(FioJob j, List<DeviceParams> devices) {
     if (j.filename() == null) {
       throw new InputException(j.file(), j.line(), "filename",
           "job '" + j.name() + "' needs filename= naming a simulated device ("
               + names(devices) + ")");
     }
     String n = j.filename().startsWith("/dev/") ? j.filename().substring(5) : j.filename();
-    NullBlkParams dev = null;
-    for (NullBlkParams d : devices) {
+    DeviceParams dev = null;
+    for (DeviceParams d : devices) {
       if (d.name().equals(n)) {
         dev = d;
       }
@@ -395,7 +421,7 @@ public final class ScenarioLoader {
     }
   }
 
-  private static String names(List<NullBlkParams> devices) {
+  private static String names(List<DeviceParams> devices) {
     List<String> n = new ArrayList<>();
     devices.forEach(d -> n.add("/dev/" + d.name()));
     return n.isEmpty() ? "none defined in blksim.devices" : String.join(", ", n);

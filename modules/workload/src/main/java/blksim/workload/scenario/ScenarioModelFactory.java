@@ -3,8 +3,9 @@ package blksim.workload.scenario;
 import blksim.engine.Component;
 import blksim.engine.Model;
 import blksim.engine.ModelFactory;
-import blksim.kernel.device.NullBlkParams;
-import blksim.kernel.device.NullBlkQueue;
+import blksim.engine.Seeds;
+import blksim.kernel.block.BlockQueue;
+import blksim.kernel.device.DeviceParams;
 import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.topology.Cpu;
 import blksim.kernel.topology.Topology;
@@ -16,10 +17,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 
 /**
  * Builds the simulated machine of a scenario: one {@link CpuComponent} per CPU, each device's
- * hardware queue on every CPU, and the fio job threads.
+ * queue on every CPU (a blk-mq hardware context, or a bio-based driver's submission path), and
+ * the fio job threads.
  *
  * <p>Placement of fio jobs: job {@code k} (in run order, numjobs expanded) runs on CPU
  * {@code k mod nr_cpus} for its whole life. Simplified: the kernel would place and migrate the
@@ -36,11 +39,13 @@ public final class ScenarioModelFactory implements ModelFactory {
   public Model build(Scenario s) {
     Topology topo = Topology.of(s.topology());
     List<CpuComponent> cpus = new ArrayList<>();
-    Map<String, List<NullBlkQueue>> queues = new LinkedHashMap<>();
+    Map<String, List<BlockQueue>> queues = new LinkedHashMap<>();
     for (Cpu c : topo.cpus()) {
       CpuComponent cpu = new CpuComponent(c, s.sched());
-      for (NullBlkParams d : s.devices()) {
-        NullBlkQueue q = new NullBlkQueue(d, cpu);
+      for (DeviceParams d : s.devices()) {
+        // One seed per device, the same on every CPU: all CPUs agree on the device's contents.
+        BlockQueue q = d.newQueue(cpu, s.blockLayer(),
+            new SplittableRandom(Seeds.forComponent(s.seed(), "dev/" + d.name())));
         cpu.attach(q);
         queues.computeIfAbsent(d.name(), k -> new ArrayList<>()).add(q);
       }
@@ -51,8 +56,8 @@ public final class ScenarioModelFactory implements ModelFactory {
     for (int k = 0; k < jobs.size(); k++) {
       FioJob j = jobs.get(k);
       int cpuId = k % cpus.size();
-      NullBlkParams dev = s.device(j.filename());
-      NullBlkQueue q = queues.get(dev.name()).get(cpuId);
+      DeviceParams dev = s.device(j.filename());
+      BlockQueue q = queues.get(dev.name()).get(cpuId);
       JobStats stats = new JobStats(info(j));
       cpus.get(cpuId).addTask(new FioThread(j, k, 1000 + k, q, s.fioCosts(), stats, s.seed()));
       if (j.runtimeNs() > 0) {

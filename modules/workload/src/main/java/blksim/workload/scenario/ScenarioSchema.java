@@ -1,5 +1,6 @@
 package blksim.workload.scenario;
 
+import static blksim.workload.scenario.Param.Type.BOOLEAN;
 import static blksim.workload.scenario.Param.Type.DURATION;
 import static blksim.workload.scenario.Param.Type.INT;
 import static blksim.workload.scenario.Param.Type.LONG;
@@ -7,6 +8,10 @@ import static blksim.workload.scenario.Param.Type.SIZE;
 import static blksim.workload.scenario.Param.Type.STRING;
 import static blksim.workload.scenario.Param.Type.STRING_LIST;
 
+import blksim.kernel.block.BlockLayerParams;
+import blksim.kernel.device.BrdParams;
+import blksim.kernel.device.NullBlkParams;
+import blksim.kernel.device.ZramParams;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +76,26 @@ public final class ScenarioSchema {
       Param.num("costs.null-blk.complete", "null_blk", DURATION, "ns", "500ns", 0,
           1_000_000_000L, "interrupt-context CPU time to complete one request and wake its"
               + " waiter"),
+      cost("costs.block.nowait-reject", "block", BlockLayerParams.DEFAULT_NOWAIT_REJECT_NS,
+          "submit_bio_noacct() failing a REQ_NOWAIT bio with -EOPNOTSUPP"),
+      cost("costs.brd.fixed", "brd", BrdParams.DEFAULT_FIXED_COST_NS,
+          "per bio: brd_submit_bio() entry and bio_endio()"),
+      cost("costs.brd.per-page-read", "brd", BrdParams.DEFAULT_PER_PAGE_READ_NS,
+          "per 4 KiB page read: page lookup and memcpy"),
+      cost("costs.brd.per-page-write", "brd", BrdParams.DEFAULT_PER_PAGE_WRITE_NS,
+          "per 4 KiB page written: page lookup and memcpy"),
+      cost("costs.brd.first-write-alloc", "brd", BrdParams.DEFAULT_FIRST_WRITE_ALLOC_NS,
+          "allocating a backing page on its first write (prefilled = false)"),
+      cost("costs.zram.fixed", "zram", ZramParams.DEFAULT_FIXED_COST_NS,
+          "per bio: zram_submit_bio(), accounting, bio_endio()"),
+      cost("costs.zram.slot", "zram", ZramParams.DEFAULT_SLOT_NS,
+          "per page: slot lock and lookup"),
+      cost("costs.zram.decompress", "zram", ZramParams.DEFAULT_DECOMPRESS_NS,
+          "per compressed page read: map the object and decompress"),
+      cost("costs.zram.compress", "zram", ZramParams.DEFAULT_COMPRESS_NS,
+          "per page written: compress with the per-CPU stream, zs_malloc and store"),
+      cost("costs.zram.copy", "zram", ZramParams.DEFAULT_COPY_NS,
+          "per huge (incompressible) page: copy"),
       Param.of("devices", "run", Param.Type.STRING, "[]",
           "list of devices, each an object with a type and that type's keys (see the device"
               + " components)"),
@@ -80,6 +105,11 @@ public final class ScenarioSchema {
           "inline fio job files, as text (the loader also stores job-files here)"),
       Param.of("fio.job-names", "fio", STRING_LIST, "[]",
           "display names of the inline job files, for error messages"));
+
+  private static Param cost(String path, String component, long defaultNs, String description) {
+    return Param.num(path, component, DURATION, "ns", defaultNs + "ns", 0, 1_000_000_000L,
+        description);
+  }
 
   /** Keys of a device, by device type. */
   public static final Map<String, List<Param>> DEVICE_KEYS = devices();
@@ -94,12 +124,35 @@ public final class ScenarioSchema {
             "capacity (null_blk's gb parameter)"),
         Param.num("bs", "null_blk", INT, "bytes", "512", 512, 4096,
             "logical block size, 512 or 4096"),
-        Param.num("hw-queue-depth", "null_blk", INT, "", "64", 1, 65536,
+        Param.num("hw-queue-depth", "null_blk", INT, "",
+            String.valueOf(NullBlkParams.DEFAULT_HW_QUEUE_DEPTH), 1, 65536,
             "driver tags per hardware queue (hw_queue_depth)"),
         Param.choice("irqmode", "null_blk", "softirq", List.of("none", "softirq", "timer"),
             "completion mode: inline, softirq on the submitting CPU, or hrtimer"),
-        Param.num("completion-nsec", "null_blk", DURATION, "ns", "10000ns", 0,
+        Param.num("completion-nsec", "null_blk", DURATION, "ns",
+            NullBlkParams.DEFAULT_COMPLETION_NS + "ns", 0,
             1_000_000_000_000L, "completion time in timer mode (completion_nsec)")));
+    m.put("brd", List.of(
+        Param.of("type", "brd", STRING, null, "device type: brd (RAM disk)"),
+        Param.of("name", "brd", STRING, null, "disk name, as fio's filename names it (ram0)"),
+        Param.num("size", "brd", SIZE, "bytes", "4M", 4096, Long.MAX_VALUE,
+            "capacity (brd's rd_size)"),
+        Param.of("nowait", "brd", BOOLEAN, String.valueOf(BrdParams.DEFAULT_NOWAIT),
+            "the driver declares QUEUE_FLAG_NOWAIT (off in the May 2023 measurement)"),
+        Param.of("prefilled", "brd", BOOLEAN, String.valueOf(BrdParams.DEFAULT_PREFILLED),
+            "every backing page already exists, so writes never allocate")));
+    m.put("zram", List.of(
+        Param.of("type", "zram", STRING, null, "device type: zram (compressed RAM)"),
+        Param.of("name", "zram", STRING, null, "disk name, as fio's filename names it (zram0)"),
+        Param.num("size", "zram", SIZE, "bytes", null, 4096, Long.MAX_VALUE,
+            "disksize (zram has no default)"),
+        Param.of("nowait", "zram", BOOLEAN, String.valueOf(ZramParams.DEFAULT_NOWAIT),
+            "the driver declares QUEUE_FLAG_NOWAIT (none in May 2023; thread 5's patch)"),
+        Param.fraction("same-filled-fraction", "zram",
+            String.valueOf(ZramParams.DEFAULT_SAME_FILLED_FRACTION),
+            "fraction of stored pages filled with one repeated value (metadata only)"),
+        Param.fraction("huge-fraction", "zram", String.valueOf(ZramParams.DEFAULT_HUGE_FRACTION),
+            "fraction of stored pages that did not compress (stored as is)")));
     return m;
   }
 

@@ -160,6 +160,35 @@ final class Values {
     }
   }
 
+  double getDouble(String key) {
+    ConfigValue v = raw(key);
+    if (v.valueType() != ConfigValueType.NUMBER) {
+      throw error(key, displayPrefix + key + " must be a number, was " + v.render());
+    }
+    double d = ((Number) v.unwrapped()).doubleValue();
+    Param p = param(key);
+    if (!(d >= p.min() && d <= p.max())) {
+      throw error(key, displayPrefix + key + " must be in [" + p.min() + ", " + p.max()
+          + "], was " + d);
+    }
+    return d;
+  }
+
+  boolean getBoolean(String key) {
+    ConfigValue v = raw(key);
+    if (v.valueType() == ConfigValueType.BOOLEAN) {
+      return (Boolean) v.unwrapped();
+    }
+    String s = String.valueOf(v.unwrapped());
+    if (s.equals("on") || s.equals("yes") || s.equals("1")) {
+      return true;
+    }
+    if (s.equals("off") || s.equals("no") || s.equals("0")) {
+      return false;
+    }
+    throw error(key, displayPrefix + key + " must be true or false, was " + v.render());
+  }
+
   String getString(String key) {
     ConfigValue v = raw(key);
     if (v.valueType() == ConfigValueType.LIST || v.valueType() == ConfigValueType.OBJECT) {

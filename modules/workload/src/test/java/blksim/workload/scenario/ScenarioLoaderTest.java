@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.engine.InputException;
+import blksim.kernel.device.BrdParams;
 import blksim.kernel.device.IrqMode;
+import blksim.kernel.device.NullBlkParams;
+import blksim.kernel.device.ZramParams;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,8 +48,8 @@ class ScenarioLoaderTest {
     Scenario s = ScenarioLoader.load(scenario(""), List.of(), Map.of());
     assertEquals(2, s.topology().cpuCount());
     assertEquals(2, s.jobs().size());
-    assertEquals(IrqMode.SOFTIRQ, s.devices().get(0).irqmode(), "null_blk's default irqmode");
-    assertEquals(10_000, s.devices().get(0).completionNs());
+    assertEquals(IrqMode.SOFTIRQ, ((NullBlkParams) s.devices().get(0)).irqmode(), "null_blk's default irqmode");
+    assertEquals(10_000, ((NullBlkParams) s.devices().get(0)).completionNs());
     assertEquals(1500, s.sched().ctxSwitchNs());
     assertEquals(1, s.seed());
   }
@@ -68,7 +71,7 @@ class ScenarioLoaderTest {
         List.of("seed=5", "blksim.devices.0.irqmode=timer", "costs.sched.ctx-switch=2us"),
         Map.of());
     assertEquals(5, s.seed());
-    assertEquals(IrqMode.TIMER, s.devices().get(0).irqmode());
+    assertEquals(IrqMode.TIMER, ((NullBlkParams) s.devices().get(0)).irqmode());
     assertEquals(2000, s.sched().ctxSwitchNs());
   }
 
@@ -172,5 +175,33 @@ class ScenarioLoaderTest {
         + " fio.job-files = [\"job.fio\"] }\n");
     Scenario s = ScenarioLoader.load(p, List.of(), Map.of("BS", "8k"));
     assertEquals(8192, s.jobs().get(0).bs()[0]);
+  }
+
+  @Test
+  void brdAndZramDevices_takeTheirKeysAndTheProfileCosts() throws IOException {
+    write("job.fio", JOB.replace("/dev/nullb0", "/dev/ram0"));
+    Path p = write("s.conf", "blksim {\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M, nowait = true }\n"
+        + "    { type = zram, name = zram0, size = 1G, huge-fraction = 0.25 } ]\n"
+        + "  costs.brd.per-page-read = 6us\n"
+        + "  fio.job-files = [\"job.fio\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    BrdParams brd = (BrdParams) s.devices().get(0);
+    assertTrue(brd.nowait());
+    assertEquals(6_000, brd.perPageReadNs());
+    assertEquals(BrdParams.DEFAULT_FIXED_COST_NS, brd.fixedCostNs());
+    ZramParams zram = (ZramParams) s.devices().get(1);
+    assertEquals(0.25, zram.hugeFraction());
+    assertTrue(!zram.nowait(), "zram had no nowait in May 2023: off by default");
+  }
+
+  @Test
+  void zramWithoutSize_andBadFraction_areRejected() throws IOException {
+    InputException e = fails(scenario("devices = [ { type = zram, name = zram0 } ]"));
+    assertTrue(e.getMessage().contains("required key is missing"), e.getMessage());
+    e = fails(scenario("devices = [ { type = zram, name = z, size = 1G, huge-fraction = 2 } ]"));
+    assertTrue(e.getMessage().contains("huge-fraction must be in [0, 1]"), e.getMessage());
+    e = fails(scenario("devices = [ { type = brd, name = r, nowait = maybe } ]"));
+    assertTrue(e.getMessage().contains("must be true or false"), e.getMessage());
   }
 }

@@ -4,6 +4,7 @@ import blksim.engine.kryo.KryoRegistrar;
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.ReqOp;
 import blksim.kernel.sched.CpuTimer;
+import blksim.kernel.sched.TaskWakeup;
 import com.esotericsoftware.kryo.Kryo;
 
 /**
@@ -17,5 +18,6 @@ public final class KernelKryoRegistrar implements KryoRegistrar {
     KryoRegistrar.register(kryo, CpuTimer.class, 1000);
     KryoRegistrar.register(kryo, ReqOp.class, 1001);
     KryoRegistrar.register(kryo, Bio.class, 1002);
+    KryoRegistrar.register(kryo, TaskWakeup.class, 1003);
   }
 }

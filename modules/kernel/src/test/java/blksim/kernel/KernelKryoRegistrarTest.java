@@ -7,13 +7,14 @@ import blksim.engine.kryo.KryoRoundTrip;
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.ReqOp;
 import blksim.kernel.sched.CpuTimer;
+import blksim.kernel.sched.TaskWakeup;
 import org.junit.jupiter.api.Test;
 
 class KernelKryoRegistrarTest {
 
   @Test
   void everyKernelMessage_survivesAKryoRoundTrip() {
-    for (Object m : new Object[] {new CpuTimer(17), ReqOp.DISCARD,
+    for (Object m : new Object[] {new CpuTimer(17), new TaskWakeup(5), ReqOp.DISCARD,
         new Bio(ReqOp.WRITE, 123_456L, 65_536, Bio.REQ_SYNC | Bio.REQ_NOWAIT)}) {
       assertEquals(m, KryoRoundTrip.standalone(m));
     }

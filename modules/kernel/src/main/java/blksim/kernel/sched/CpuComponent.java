@@ -8,31 +8,61 @@ import blksim.engine.Message;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.DiskCounters;
 import blksim.kernel.topology.Cpu;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
 
 /**
- * One logical CPU: its run queue, the task it runs, the interrupts it takes, and everything
- * per-CPU that runs synchronously on it (the hardware queues of devices mapped to it).
+ * One logical CPU: its run queue, the task it runs, the interrupts it takes, its scheduler tick,
+ * and everything per-CPU that runs synchronously on it (the hardware queues of devices mapped to
+ * it).
  *
- * <p>Mirrors the per-CPU {@code struct rq} together with the CPU's interrupt context. All state
- * here is owned by this component; other per-CPU objects (device queues) live inside it and act
- * only while it handles a message.
+ * <p>Mirrors the per-CPU {@code struct rq} with the core scheduler around the fair class
+ * (kernel/sched/core.c), kernel-model.md §1:
+ * <ul>
+ *   <li>{@code __schedule()}: picks the next task through the {@link SchedPolicy} ({@link
+ *       CfsPolicy}); a switch to another task costs {@link SchedParams#ctxSwitchNs()} of system
+ *       time, charged to the incoming task, with preemption disabled. Switching out a task that
+ *       blocked counts a voluntary switch ({@code nvcsw}), one that was preempted or yielded while
+ *       runnable an involuntary one ({@code nivcsw}); picking the same task again counts nothing.
+ *   <li>{@code resched_curr()} and the preemption points of {@link PreemptModel}: need-resched is
+ *       set by the tick and by wakeup preemption, and acts at the end of a switch-in
+ *       ({@code schedule()}'s loop), at the return to user, at {@code cond_resched()} /
+ *       {@code might_resched()}, immediately in user mode and, under FULL, immediately in kernel
+ *       mode. A running burst is cut at that instant (or when the interrupts in progress end), the
+ *       time run is charged, and the remainder is kept for the task's next turn.
+ *   <li>{@code scheduler_tick()}: a per-CPU event every {@code TICK_NSEC}, on the global tick grid
+ *       (multiples of {@link SchedParams#tickNs()} from time 0), that runs only while the CPU has
+ *       more than one runnable task. The kernel's tick (periodic, or NO_HZ_IDLE) also runs with
+ *       one task, but {@code entity_tick()} then never preempts, so the scheduling outcome is the
+ *       same with far fewer events. The tick's own CPU cost is not modelled.
+ *   <li>{@code try_to_wake_up()}: {@link #wake} for a task of this CPU (enqueue, then
+ *       {@code check_preempt_curr()}, or leave idle); {@link #wakeRemote} for a task of another
+ *       CPU, delivered after {@link SchedParams#wakeupLatencyNs()} (the IPI, the run's lookahead).
+ *   <li>{@code kthread_run()} / {@code create_io_thread()} + {@code wake_up_new_task()}:
+ *       {@link #spawn} adds a task during the run, runnable at once or after a creation delay.
+ * </ul>
  *
- * <p>Simplified (issue 2 scope; the full scheduler of kernel-model.md §1 replaces this): the run
- * queue is FIFO without priorities, time slices or preemption, so a task keeps the CPU until it
- * sleeps or exits; tasks never migrate; interrupt time is charged to the interrupted task, as a
- * kernel without {@code CONFIG_IRQ_TIME_ACCOUNTING} does, and delays the task's current burst.
+ * <p>Simplified: tasks never migrate (there is no load balancing and no wakeup CPU selection; a
+ * task wakes on the CPU it was placed on, so io-wq workers and kworkers are created on the CPU
+ * that needs them); interrupt time is charged to the interrupted task and delays its current
+ * burst, as a kernel without {@code CONFIG_IRQ_TIME_ACCOUNTING} does; interrupts on one CPU are
+ * serialised; a burst is never cut while an interrupt is in progress (need-resched acts on the
+ * interrupt's exit). All state here is owned by this component; other per-CPU objects (device
+ * queues) live inside it and act only while it handles a message.
  */
 public final class CpuComponent implements Component {
+  /** Placeholder for a cancelled callback slot. */
+  private static final Runnable CANCELLED = () -> { };
+
   private final Cpu cpu;
   private final String id;
   private final SchedParams params;
   private final Locality locality;
-  private final ArrayDeque<Task> runqueue = new ArrayDeque<>();
+  private final SchedPolicy policy;
+  private final long tickNs;
   private final List<Task> tasks = new ArrayList<>();
   private final TaskCpu taskCpu = new TaskCpuImpl();
   private final List<BlockQueue> queues = new ArrayList<>();
@@ -44,23 +74,41 @@ public final class CpuComponent implements Component {
   private int slotHigh;
 
   private Task current;
+  private boolean needResched;
   private boolean wakePending;
   private boolean actionTaken;
-  private boolean switchingIn;
+  private boolean inHook;
   private boolean dispatchPending;
-  private CpuMode stepMode;
-  private long stepLenNs;
-  private long stolenNs;
-  private long irqBusyUntil;
+  private boolean tickArmed;
+  private boolean cutArmed;
   private int liveTasks;
+
+  // The burst now running on the CPU: a task's runFor(), a switch-in, or a sleep's submit work.
+  private boolean inBurst;
+  private boolean switchingIn;
+  private boolean sleepAfterBurst;
+  private CpuMode burstMode;
+  private long burstLenNs;
+  private long burstStartNs;
+  /** Interrupt time inside the burst since {@link #burstStartNs}. */
+  private long stolenNs;
+  /** Interrupt time not yet added to the pending end event. */
+  private long stolenPendingNs;
+  private int endSlot = -1;
+  private long irqBusyUntil;
 
   private long userNs;
   private long sysNs;
   private long irqNs;
   private long contextSwitches;
+  private long nvcsw;
+  private long nivcsw;
+  private long ticks;
 
-  private final Runnable onStepEnd = this::stepEnd;
+  private final Runnable onBurstEnd = this::burstEnd;
   private final Runnable onDispatch = this::dispatch;
+  private final Runnable onTick = this::tick;
+  private final Runnable onCut = this::cut;
 
   /** A CPU with no tasks yet; add them with {@link #addTask} before the run starts. */
   public CpuComponent(Cpu cpu, SchedParams params) {
@@ -68,6 +116,8 @@ public final class CpuComponent implements Component {
     this.id = "cpu/" + cpu.id();
     this.params = params;
     this.locality = new Locality(cpu.node(), cpu.llc(), cpu.id());
+    this.policy = new CfsPolicy(params);
+    this.tickNs = params.tickNs();
   }
 
   /** The CPU this component simulates. */
@@ -75,21 +125,92 @@ public final class CpuComponent implements Component {
     return cpu;
   }
 
-  /** Scheduler costs in force. */
+  /** Scheduler costs and tunables in force. */
   public SchedParams params() {
     return params;
   }
 
-  /** Places a runnable task on this CPU; only before the run starts. */
+  /** The scheduling policy of this CPU's run queue. */
+  public SchedPolicy policy() {
+    return policy;
+  }
+
+  /**
+   * Places a runnable task on this CPU; only before the run starts. It gets the next per-CPU id
+   * ({@link Task#taskId()}) and the queue's {@code min_vruntime}, so tasks added together start in
+   * order of addition.
+   */
   public void addTask(Task t) {
     if (ctx != null) {
-      throw new IllegalStateException(id + ": tasks are added before the run starts");
+      throw new IllegalStateException(id + ": tasks are added before the run starts; use spawn()");
     }
-    tasks.add(t);
-    runqueue.add(t);
+    register(t);
+    t.state = TaskState.RUNNING;
+    policy.enqueueInitial(t);
     if (t.keepsRunAlive()) {
       liveTasks++;
     }
+  }
+
+  /**
+   * Creates a task during the run, runnable at once ({@code kthread_run()}, io-wq's
+   * {@code create_io_thread()}): placed as a forked task ({@code START_DEBIT}) with the current
+   * task as parent, then checked for wakeup preemption. Returns its per-CPU id.
+   */
+  public int spawn(Task t) {
+    return spawn(t, 0);
+  }
+
+  /**
+   * Creates a task during the run that becomes runnable after {@code creationDelayNs} (the
+   * kthreadd hop, {@code copy_process()}); until then wakeups of it are ignored. The delay is not
+   * charged to any task here: a creator that pays the creation CPU time in its own context runs
+   * that burst itself. Returns the task's per-CPU id, valid at once.
+   */
+  public int spawn(Task t, long creationDelayNs) {
+    if (creationDelayNs < 0) {
+      throw new IllegalArgumentException(id + ": creationDelayNs must be >= 0, was "
+          + creationDelayNs);
+    }
+    if (ctx == null) {
+      addTask(t);
+      return t.taskId;
+    }
+    if (t.keepsRunAlive()) {
+      if (liveTasks == 0) {
+        throw new IllegalStateException(id + ": task " + t.comm() + " keeps the run alive but"
+            + " was spawned on a CPU that no longer does");
+      }
+      liveTasks++;
+    }
+    register(t);
+    if (creationDelayNs == 0) {
+      wakeUpNewTask(t);
+    } else {
+      t.newborn = true;
+      t.state = TaskState.BLOCKED;
+      callAfter(creationDelayNs, () -> wakeUpNewTask(t));
+    }
+    return t.taskId;
+  }
+
+  private void register(Task t) {
+    if (t.rq != null) {
+      throw new IllegalStateException(id + ": task " + t.comm() + " is already on "
+          + t.rq.id());
+    }
+    t.rq = this;
+    t.taskId = tasks.size();
+    tasks.add(t);
+  }
+
+  /** {@code wake_up_new_task()}. */
+  private void wakeUpNewTask(Task t) {
+    t.newborn = false;
+    t.state = TaskState.RUNNING;
+    long now = ctx.now();
+    policy.enqueueNew(t, current, now);
+    checkPreemptCurr(t, now);
   }
 
   /** Maps a device's hardware queue to this CPU; its statistics join this CPU's report. */
@@ -97,9 +218,18 @@ public final class CpuComponent implements Component {
     queues.add(q);
   }
 
-  /** The tasks placed on this CPU, in order of addition. */
+  /** The tasks placed on this CPU, in order of addition (index = per-CPU id). */
   public List<Task> tasks() {
     return List.copyOf(tasks);
+  }
+
+  /** The task with per-CPU id {@code taskId}. */
+  public Task task(int taskId) {
+    if (taskId < 0 || taskId >= tasks.size()) {
+      throw new IllegalStateException(id + ": no task with id " + taskId + " (" + tasks.size()
+          + " tasks)");
+    }
+    return tasks.get(taskId);
   }
 
   @Override
@@ -120,9 +250,10 @@ public final class CpuComponent implements Component {
   @Override
   public void start(Context ctx) {
     this.ctx = ctx;
-    if (!runqueue.isEmpty()) {
+    if (policy.nrRunning() > 0) {
       scheduleDispatch();
     }
+    armTick();
   }
 
   @Override
@@ -133,6 +264,8 @@ public final class CpuComponent implements Component {
       slots[t.slot()] = null;
       freeSlots[freeTop++] = t.slot();
       r.run();
+    } else if (message instanceof TaskWakeup w) {
+      wake(task(w.taskId()));
     } else {
       throw new IllegalStateException(id + ": unexpected message " + message);
     }
@@ -150,6 +283,10 @@ public final class CpuComponent implements Component {
 
   /** Runs {@code callback} on this CPU after {@code delayNs} (an hrtimer or a local event). */
   public void callAfter(long delayNs, Runnable callback) {
+    arm(delayNs, callback);
+  }
+
+  private int arm(long delayNs, Runnable callback) {
     int slot;
     if (freeTop > 0) {
       slot = freeSlots[--freeTop];
@@ -162,43 +299,152 @@ public final class CpuComponent implements Component {
     }
     slots[slot] = callback;
     ctx.schedule(delayNs, new CpuTimer(slot));
+    return slot;
   }
 
   /**
    * Takes an interrupt costing {@code costNs} of CPU time, then runs {@code handler} in interrupt
-   * context (it may wake tasks). A running task is delayed by the cost and charged for it; an idle
-   * CPU first pays its idle-exit latency.
+   * context (it may wake tasks). Interrupts are serialised. A running task is delayed by the cost
+   * and charged for it; an idle CPU first pays its idle-exit latency.
    */
   public void interrupt(long costNs, Runnable handler) {
     irqNs += costNs;
     long now = ctx.now();
+    long start;
     if (current != null) {
-      stolenNs += costNs;
       current.stimeNs += costNs;
-      callAfter(costNs, handler);
-      return;
+      if (inBurst) {
+        stolenNs += costNs;
+        stolenPendingNs += costNs;
+      }
+      start = Math.max(now, irqBusyUntil);
+    } else {
+      boolean awake = dispatchPending || irqBusyUntil > now;
+      start = Math.max(awake ? now : now + params.idleExitNs(), irqBusyUntil);
     }
-    boolean awake = dispatchPending || irqBusyUntil > now;
-    long start = Math.max(awake ? now : now + params.idleExitNs(), irqBusyUntil);
     irqBusyUntil = start + costNs;
     callAfter(irqBusyUntil - now, handler);
   }
 
   /**
-   * Wakes {@code t} (mirrors {@code try_to_wake_up()}): a blocked task becomes runnable on this CPU;
-   * waking the running task before it sleeps cancels its next sleep; waking a runnable task does
-   * nothing.
+   * Wakes {@code t}, a task of this CPU (mirrors {@code try_to_wake_up()}): a blocked task becomes
+   * runnable (placed by the policy) and may preempt the current task; waking the running task
+   * before it sleeps cancels its next sleep; waking a runnable task does nothing.
    */
   public void wake(Task t) {
+    if (t.rq != this) {
+      throw new IllegalStateException(id + ": task " + t.comm() + " belongs to "
+          + (t.rq == null ? "no CPU" : t.rq.id()) + "; wake it with wakeRemote() or wakeUp()");
+    }
+    if (t.newborn) {
+      return;
+    }
     if (t.state == TaskState.BLOCKED) {
       t.state = TaskState.RUNNING;
-      runqueue.add(t);
-      if (current == null) {
-        scheduleDispatch();
-      }
+      long now = ctx.now();
+      policy.enqueueWakeup(t, now);
+      checkPreemptCurr(t, now);
     } else if (t == current) {
       wakePending = true;
     }
+  }
+
+  /**
+   * Wakes task {@code taskId} of the CPU component with index {@code targetCpuComponentIndex}:
+   * a {@link TaskWakeup} message that arrives after {@link SchedParams#wakeupLatencyNs()}, where
+   * the target CPU calls {@link #wake}.
+   */
+  public void wakeRemote(int targetCpuComponentIndex, int taskId) {
+    ctx.send(targetCpuComponentIndex, new TaskWakeup(taskId), params.wakeupLatencyNs());
+  }
+
+  /**
+   * {@code wake_up_process()} for any task: {@link #wake} if it belongs to this CPU, otherwise
+   * {@link #wakeRemote} to its CPU.
+   */
+  public void wakeUp(Task t) {
+    if (t.rq == this) {
+      wake(t);
+    } else if (t.rq == null) {
+      throw new IllegalStateException(id + ": task " + t.comm() + " is on no CPU");
+    } else {
+      wakeRemote(ctx.indexOf(t.rq.id()), t.taskId);
+    }
+  }
+
+  /** {@code check_preempt_curr()} after {@code t} became runnable, or leave idle. */
+  private void checkPreemptCurr(Task t, long now) {
+    if (current == null) {
+      scheduleDispatch();
+    } else if (!needResched && policy.checkPreemptWakeup(t, now)) {
+      reschedCurr();
+    }
+    armTick();
+  }
+
+  /** {@code resched_curr()}: sets need-resched; a preemptible burst is cut at once. */
+  private void reschedCurr() {
+    if (current == null) {
+      return;
+    }
+    needResched = true;
+    if (!cutArmed && burstPreemptible()) {
+      cutArmed = true;
+      callAfter(Math.max(0, irqBusyUntil - ctx.now()), onCut);
+    }
+  }
+
+  private boolean burstPreemptible() {
+    return inBurst && !switchingIn && !sleepAfterBurst
+        && (burstMode == CpuMode.USER || params.preempt().preemptsKernel());
+  }
+
+  /** Preemption of a running burst, on the exit of the interrupt that set need-resched. */
+  private void cut() {
+    cutArmed = false;
+    if (current == null || !needResched || !burstPreemptible()) {
+      return;
+    }
+    long now = ctx.now();
+    if (irqBusyUntil > now) {
+      cutArmed = true;
+      callAfter(irqBusyUntil - now, onCut);
+      return;
+    }
+    long done = now - burstStartNs - stolenNs;
+    if (done < 0 || done > burstLenNs) {
+      throw new IllegalStateException(id + ": burst of " + current.comm() + " ran " + done
+          + " of " + burstLenNs + " ns when cut at " + now + " ns");
+    }
+    slots[endSlot] = CANCELLED;
+    endSlot = -1;
+    inBurst = false;
+    charge(current, burstMode, done);
+    current.pendingMode = burstMode;
+    current.pendingNs = burstLenNs - done;
+    preempt(true);
+  }
+
+  /** The HZ tick ({@code scheduler_tick()} → {@code task_tick_fair()}). */
+  private void tick() {
+    tickArmed = false;
+    if (policy.nrRunning() <= 1) {
+      return;
+    }
+    ticks++;
+    if (current != null && policy.taskTick(ctx.now())) {
+      reschedCurr();
+    }
+    armTick();
+  }
+
+  private void armTick() {
+    if (tickArmed || policy.nrRunning() <= 1) {
+      return;
+    }
+    tickArmed = true;
+    long now = ctx.now();
+    callAfter((now / tickNs + 1) * tickNs - now, onTick);
   }
 
   private void scheduleDispatch() {
@@ -208,6 +454,7 @@ public final class CpuComponent implements Component {
     }
   }
 
+  /** {@code __schedule()} on an idle CPU: picks a task once no interrupt is in progress. */
   private void dispatch() {
     dispatchPending = false;
     if (current != null) {
@@ -219,45 +466,137 @@ public final class CpuComponent implements Component {
       callAfter(irqBusyUntil - now, onDispatch);
       return;
     }
-    Task t = runqueue.poll();
-    if (t == null) {
+    Task t = policy.pickNextTask(now);
+    if (t != null) {
+      switchTo(t, true);
+    }
+  }
+
+  /**
+   * {@code __schedule()} from a preemption point: the current task stays runnable. If the policy
+   * picks it again nothing is switched or counted ({@code prev == next}).
+   *
+   * @param inEvent whether called from an event handler (else from inside the task's step, where
+   *     the next step must not be called re-entrantly)
+   */
+  private void preempt(boolean inEvent) {
+    Task prev = current;
+    long now = ctx.now();
+    policy.putPrevTask(now);
+    Task next = policy.pickNextTask(now);
+    needResched = false;
+    if (next == prev) {
+      if (inEvent) {
+        resume(prev);
+      } else if (prev.pendingMode != null) {
+        resume(prev);
+      } else {
+        begin(CpuMode.SYSTEM, 0);
+      }
       return;
     }
-    current = t;
-    wakePending = false;
+    prev.nivcsw++;
+    nivcsw++;
+    switchTo(next, inEvent);
+  }
+
+  /** {@code context_switch()}: the incoming task pays the switch as system time. */
+  private void switchTo(Task next, boolean inEvent) {
+    current = next;
     contextSwitches++;
-    if (params.ctxSwitchNs() > 0) {
-      switchingIn = true;
-      begin(CpuMode.SYSTEM, params.ctxSwitchNs());
-    } else {
-      callStep();
+    if (params.ctxSwitchNs() == 0 && inEvent) {
+      switchedIn();
+      return;
     }
+    switchingIn = true;
+    begin(CpuMode.SYSTEM, params.ctxSwitchNs());
+  }
+
+  /** End of {@code __schedule()} in the incoming task: {@code schedule()}'s need-resched loop. */
+  private void switchedIn() {
+    Task t = current;
+    if (needResched) {
+      preempt(true);
+      return;
+    }
+    if (t.slept) {
+      t.slept = false;
+      inHook = true;
+      try {
+        t.schedUpdateWorker(taskCpu);
+      } finally {
+        inHook = false;
+      }
+    }
+    resume(t);
+  }
+
+  /** Continues a task that holds the CPU: its cut burst, else its next step. */
+  private void resume(Task t) {
+    if (t.pendingMode != null) {
+      CpuMode m = t.pendingMode;
+      t.pendingMode = null;
+      begin(m, t.pendingNs);
+      return;
+    }
+    callStep();
   }
 
   private void begin(CpuMode mode, long ns) {
-    stepMode = mode;
-    stepLenNs = ns;
-    stolenNs = 0;
-    callAfter(ns, onStepEnd);
+    long now = ctx.now();
+    long irqAhead = Math.max(0, irqBusyUntil - now);
+    inBurst = true;
+    burstMode = mode;
+    burstLenNs = ns;
+    burstStartNs = now;
+    stolenNs = irqAhead;
+    stolenPendingNs = 0;
+    endSlot = arm(ns + irqAhead, onBurstEnd);
   }
 
-  private void stepEnd() {
-    if (stolenNs > 0) {
-      long s = stolenNs;
-      stolenNs = 0;
-      callAfter(s, onStepEnd);
+  private void burstEnd() {
+    endSlot = -1;
+    if (stolenPendingNs > 0) {
+      long s = stolenPendingNs;
+      stolenPendingNs = 0;
+      endSlot = arm(s, onBurstEnd);
       return;
     }
+    inBurst = false;
     Task t = current;
-    if (stepMode == CpuMode.USER) {
-      t.utimeNs += stepLenNs;
-      userNs += stepLenNs;
-    } else {
-      t.stimeNs += stepLenNs;
-      sysNs += stepLenNs;
+    charge(t, burstMode, burstLenNs);
+    if (switchingIn) {
+      switchingIn = false;
+      switchedIn();
+      return;
     }
-    switchingIn = false;
+    if (sleepAfterBurst) {
+      sleepAfterBurst = false;
+      if (wakePending) {
+        wakePending = false;
+        callStep();
+      } else {
+        block();
+      }
+      return;
+    }
+    if (needResched
+        && (burstMode == CpuMode.USER || params.preempt().preemptsKernel())) {
+      // Need-resched was set at the very instant the burst ended: still a preemptible point.
+      preempt(true);
+      return;
+    }
     callStep();
+  }
+
+  private void charge(Task t, CpuMode mode, long ns) {
+    if (mode == CpuMode.USER) {
+      t.utimeNs += ns;
+      userNs += ns;
+    } else {
+      t.stimeNs += ns;
+      sysNs += ns;
+    }
   }
 
   private void callStep() {
@@ -274,6 +613,10 @@ public final class CpuComponent implements Component {
   }
 
   private void taken() {
+    if (inHook) {
+      throw new IllegalStateException(id + ": task " + current.comm() + " took an action in a"
+          + " scheduler hook at " + ctx.now() + " ns");
+    }
     if (actionTaken) {
       throw new IllegalStateException(id + ": task " + current.comm() + " took two actions in one"
           + " step at " + ctx.now() + " ns");
@@ -281,8 +624,48 @@ public final class CpuComponent implements Component {
     actionTaken = true;
   }
 
+  /** {@code __schedule()} for a task that blocks: dequeued, a voluntary switch. */
+  private void block() {
+    Task t = current;
+    policy.dequeueCurr(ctx.now());
+    t.state = TaskState.BLOCKED;
+    t.slept = true;
+    t.nvcsw++;
+    nvcsw++;
+    leaveCpu();
+  }
+
+  private void leaveCpu() {
+    current = null;
+    needResched = false;
+    if (policy.nrRunning() > 0) {
+      scheduleDispatch();
+    }
+  }
+
+  /**
+   * Charges the burst in progress up to {@code endNs}, so that the report covers the whole run.
+   * Idempotent for a given end time.
+   */
+  private void settle(long endNs) {
+    if (current == null || !inBurst) {
+      return;
+    }
+    long irqAfterEnd = Math.max(0, irqBusyUntil - endNs);
+    long done = endNs - burstStartNs - (stolenNs - irqAfterEnd);
+    done = Math.max(0, Math.min(done, burstLenNs));
+    if (done == 0) {
+      return;
+    }
+    charge(current, burstMode, done);
+    burstLenNs -= done;
+    burstStartNs = endNs;
+    stolenNs = irqAfterEnd;
+  }
+
   @Override
   public ComponentReport report(long endNs) {
+    settle(endNs);
     List<TaskReport> reports = new ArrayList<>();
     for (Task t : tasks) {
       TaskReport r = t.report(endNs);
@@ -294,8 +677,8 @@ public final class CpuComponent implements Component {
     for (BlockQueue q : queues) {
       disks.add(q.counters().snapshot(endNs));
     }
-    CpuReport r = new CpuReport(cpu.id(), userNs, sysNs, irqNs, contextSwitches, endNs, reports,
-        disks);
+    CpuReport r = new CpuReport(cpu.id(), userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw,
+        endNs, reports, disks);
     return new ComponentReport(id, CpuReport.KIND, r.encode());
   }
 
@@ -304,7 +687,7 @@ public final class CpuComponent implements Component {
     return userNs;
   }
 
-  /** CPU time spent in system mode by tasks, ns. */
+  /** CPU time spent in system mode by tasks (context switches included), ns. */
   public long sysNs() {
     return sysNs;
   }
@@ -312,6 +695,36 @@ public final class CpuComponent implements Component {
   /** CPU time spent in interrupts, ns. */
   public long irqNs() {
     return irqNs;
+  }
+
+  /** Switches to a task ({@code rq->nr_switches}, switches to idle excluded). */
+  public long contextSwitches() {
+    return contextSwitches;
+  }
+
+  /** Voluntary switches of this CPU's tasks (they blocked). */
+  public long nvcsw() {
+    return nvcsw;
+  }
+
+  /** Involuntary switches of this CPU's tasks (they were preempted or yielded). */
+  public long nivcsw() {
+    return nivcsw;
+  }
+
+  /** Scheduler ticks run (only while more than one task was runnable). */
+  public long ticks() {
+    return ticks;
+  }
+
+  /** Runnable tasks, the current one included ({@code rq->nr_running}). */
+  public int nrRunning() {
+    return policy.nrRunning();
+  }
+
+  /** Whether need-resched is set for the current task. */
+  public boolean needResched() {
+    return needResched;
   }
 
   /** The task now on the CPU, or {@code null}. */
@@ -336,6 +749,13 @@ public final class CpuComponent implements Component {
       if (ns < 0) {
         throw new IllegalArgumentException(id + ": negative burst " + ns + " ns");
       }
+      if (needResched && (mode == CpuMode.USER || params.preempt().preemptsKernel())) {
+        // Return to user (or, under FULL, preempt_enable()) with need-resched set.
+        current.pendingMode = mode;
+        current.pendingNs = ns;
+        preempt(false);
+        return;
+      }
       begin(mode, ns);
     }
 
@@ -347,12 +767,31 @@ public final class CpuComponent implements Component {
         begin(CpuMode.SYSTEM, 0);
         return;
       }
-      Task t = current;
-      t.state = TaskState.BLOCKED;
-      t.nvcsw++;
-      current = null;
-      if (!runqueue.isEmpty()) {
-        scheduleDispatch();
+      long cost = hook(() -> current.schedSubmitWork(taskCpu));
+      if (cost < 0) {
+        throw new IllegalStateException(id + ": task " + current.comm()
+            + " returned a negative submit-work cost " + cost);
+      }
+      if (wakePending) {
+        // Woken by its own submit work (a flushed plug completed inline): it does not block.
+        wakePending = false;
+        begin(CpuMode.SYSTEM, cost);
+        return;
+      }
+      if (cost > 0) {
+        sleepAfterBurst = true;
+        begin(CpuMode.SYSTEM, cost);
+        return;
+      }
+      block();
+    }
+
+    private long hook(LongSupplier h) {
+      inHook = true;
+      try {
+        return h.getAsLong();
+      } finally {
+        inHook = false;
       }
     }
 
@@ -360,14 +799,37 @@ public final class CpuComponent implements Component {
     public void exit() {
       taken();
       Task t = current;
+      policy.dequeueCurr(ctx.now());
       t.state = TaskState.DEAD;
-      current = null;
       if (t.keepsRunAlive() && --liveTasks == 0) {
         ctx.done();
       }
-      if (!runqueue.isEmpty()) {
-        scheduleDispatch();
+      leaveCpu();
+    }
+
+    @Override
+    public void condResched() {
+      taken();
+      if (needResched) {
+        preempt(false);
+        return;
       }
+      begin(CpuMode.SYSTEM, 0);
+    }
+
+    @Override
+    public void mightResched() {
+      taken();
+      if (needResched && params.preempt() != PreemptModel.NONE) {
+        preempt(false);
+        return;
+      }
+      begin(CpuMode.SYSTEM, 0);
+    }
+
+    @Override
+    public boolean needResched() {
+      return needResched;
     }
 
     @Override

@@ -17,16 +17,32 @@ import java.util.List;
  * @param userNs time in user mode
  * @param sysNs time in system mode (tasks)
  * @param irqNs time in interrupts
- * @param contextSwitches tasks switched in
+ * @param contextSwitches switches to a task ({@code rq->nr_switches}, switches to idle excluded)
+ * @param nvcsw voluntary switches of the CPU's tasks (they blocked)
+ * @param nivcsw involuntary switches of the CPU's tasks (they were preempted or yielded)
  * @param elapsedNs virtual time at the end of the run
  * @param tasks task reports, in order of task creation
  * @param disks this CPU's share of each attached disk's statistics
  */
 public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long contextSwitches,
-    long elapsedNs, List<TaskReport> tasks, List<DiskCounters.Snapshot> disks) {
+    long nvcsw, long nivcsw, long elapsedNs, List<TaskReport> tasks,
+    List<DiskCounters.Snapshot> disks) {
 
   /** The {@link blksim.engine.ComponentReport#kind()} of a CPU report. */
   public static final String KIND = "cpu";
+
+  /** Busy time: user, system and interrupt time, ns. */
+  public long busyNs() {
+    return userNs + sysNs + irqNs;
+  }
+
+  /**
+   * Idle time, ns: the elapsed time not busy (never negative; interrupt time is counted when the
+   * interrupt is taken, so one still in progress at the end may overlap the end).
+   */
+  public long idleNs() {
+    return Math.max(0, elapsedNs - busyNs());
+  }
 
   /** Encodes this report deterministically. */
   public byte[] encode() {
@@ -37,6 +53,8 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
       out.writeLong(sysNs);
       out.writeLong(irqNs);
       out.writeLong(contextSwitches);
+      out.writeLong(nvcsw);
+      out.writeLong(nivcsw);
       out.writeLong(elapsedNs);
       out.writeInt(tasks.size());
       for (TaskReport t : tasks) {
@@ -63,6 +81,8 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
       long s = in.readLong();
       long i = in.readLong();
       long cs = in.readLong();
+      long vol = in.readLong();
+      long invol = in.readLong();
       long el = in.readLong();
       int n = in.readInt();
       List<TaskReport> tasks = new ArrayList<>(n);
@@ -78,7 +98,7 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
       for (int k = 0; k < nd; k++) {
         disks.add(DiskCounters.Snapshot.read(in));
       }
-      return new CpuReport(cpu, u, s, i, cs, el, tasks, disks);
+      return new CpuReport(cpu, u, s, i, cs, vol, invol, el, tasks, disks);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,25 +1,48 @@
 package blksim.kernel.sched;
 
 /**
- * A schedulable entity: a user thread (a fio job), a kthread, a kworker, an io-wq worker.
+ * A schedulable entity: a user thread (a fio job), a kthread, a kworker, an io-wq worker; mirrors
+ * {@code struct task_struct} as far as the scheduler sees it.
  *
  * <p>A task is a state machine the CPU drives: whenever the task holds the CPU and its previous
  * step ended, the CPU calls {@link #step}, and the task answers with exactly one action through
- * the {@link TaskCpu}: run for some time in user or system mode, go to sleep, or exit. It is woken
- * by {@link CpuComponent#wake}. Accounting mirrors {@code getrusage(RUSAGE_THREAD)}: user and
- * system time of this task only, voluntary and involuntary context switches.
+ * the {@link TaskCpu}: run for some time in user or system mode, go to sleep, reschedule if asked
+ * ({@link TaskCpu#condResched}), or exit. It is woken by {@link CpuComponent#wake} (same CPU) or
+ * {@link CpuComponent#wakeRemote} (another CPU). A burst cut by preemption is remembered here and
+ * resumed, without a new step, when the task next runs.
  *
- * <p>Owned by the {@link CpuComponent} it runs on; in this model a task never migrates.
+ * <p>Accounting mirrors {@code getrusage(RUSAGE_THREAD)}: user and system time of this task only,
+ * voluntary ({@code nvcsw}: it blocked) and involuntary ({@code nivcsw}: it was preempted or
+ * yielded while runnable) context switches.
+ *
+ * <p>Identity: a task gets a per-CPU id ({@link #taskId()}) when it is added to or spawned on a
+ * {@link CpuComponent}: 0, 1, 2... in order of addition. Remote wakeups name a task by (CPU
+ * component index, task id). Owned by the {@link CpuComponent} it runs on; in this model a task
+ * never migrates.
  */
 public abstract class Task {
   private final String comm;
   private final int pid;
   private final int nice;
+  /** Fair-scheduling state, owned by the CPU's {@link SchedPolicy}. */
+  final SchedEntity se;
   TaskState state = TaskState.RUNNING;
   long utimeNs;
   long stimeNs;
   long nvcsw;
   long nivcsw;
+  /** Per-CPU id, -1 until the task is placed on a CPU. */
+  int taskId = -1;
+  /** The CPU the task belongs to, {@code null} until placed. */
+  CpuComponent rq;
+  /** Mode of the burst to resume when the task next runs, {@code null} if none. */
+  CpuMode pendingMode;
+  /** Length of the burst to resume when the task next runs. */
+  long pendingNs;
+  /** Whether the task blocked since it last ran ({@code sched_update_worker()} is due). */
+  boolean slept;
+  /** Spawned with a creation delay and not yet runnable: wakeups are ignored. */
+  boolean newborn;
 
   /**
    * @param comm the task's name as {@code ps} shows it
@@ -27,9 +50,7 @@ public abstract class Task {
    * @param nice its nice value, -20..19
    */
   protected Task(String comm, int pid, int nice) {
-    if (nice < -20 || nice > 19) {
-      throw new IllegalArgumentException("nice must be in [-20, 19], was " + nice);
-    }
+    this.se = new SchedEntity(LoadWeight.ofNice(nice));
     this.comm = comm;
     this.pid = pid;
     this.nice = nice;
@@ -37,6 +58,25 @@ public abstract class Task {
 
   /** Called on the CPU when the task may act; must call exactly one action of {@code cpu}. */
   protected abstract void step(TaskCpu cpu);
+
+  /**
+   * Mirrors {@code sched_submit_work()}: called when the task is about to block in
+   * {@code schedule()} (after {@link TaskCpu#sleep}, not when it is preempted and not at
+   * {@link TaskCpu#condResched}). This is where the kernel calls {@code wq_worker_sleeping()},
+   * {@code io_wq_worker_sleeping()} and {@code blk_flush_plug()}. Must not take an action; may
+   * wake tasks. Returns the CPU time the work costs, charged as system time before the task
+   * blocks. The default does nothing and costs nothing.
+   */
+  protected long schedSubmitWork(TaskCpu cpu) {
+    return 0;
+  }
+
+  /**
+   * Mirrors {@code sched_update_worker()}: called when a task that blocked runs again, after its
+   * switch-in and before its next step ({@code wq_worker_running()},
+   * {@code io_wq_worker_running()}). Must not take an action. The default does nothing.
+   */
+  protected void schedUpdateWorker(TaskCpu cpu) {}
 
   /** Whether the run lasts until this task exits (fio jobs: yes; kernel threads: no). */
   public boolean keepsRunAlive() {
@@ -63,6 +103,21 @@ public abstract class Task {
     return nice;
   }
 
+  /** Its load weight, from {@code sched_prio_to_weight[]}. */
+  public long weight() {
+    return se.weight;
+  }
+
+  /** The per-CPU id given when the task was placed on its CPU, -1 before. */
+  public int taskId() {
+    return taskId;
+  }
+
+  /** The CPU the task belongs to, {@code null} before it is placed. */
+  public CpuComponent cpu() {
+    return rq;
+  }
+
   /** RUNNING, BLOCKED or DEAD. */
   public TaskState state() {
     return state;
@@ -86,5 +141,18 @@ public abstract class Task {
   /** Involuntary context switches (ru_nivcsw): the task was preempted while runnable. */
   public long nivcsw() {
     return nivcsw;
+  }
+
+  /** {@code se.vruntime}: virtual runtime, ns, as last charged. */
+  public long vruntimeNs() {
+    return se.vruntime;
+  }
+
+  /**
+   * {@code se.sum_exec_runtime}: real time on the CPU, ns, as last charged (includes switch-in
+   * and interrupt time, as the kernel's does without {@code CONFIG_IRQ_TIME_ACCOUNTING}).
+   */
+  public long sumExecRuntimeNs() {
+    return se.sumExecRuntime;
   }
 }

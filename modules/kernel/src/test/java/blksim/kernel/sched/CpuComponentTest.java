@@ -119,6 +119,24 @@ class CpuComponentTest {
   }
 
   @Test
+  void interruptsTakenTogether_areSerialised() {
+    CpuComponent cpu = cpu();
+    ScriptTask t = new ScriptTask("t");
+    List<Long> handled = new ArrayList<>();
+    t.then(c -> {
+      c.cpu().interrupt(700, () -> handled.add(c.now()));
+      c.cpu().interrupt(300, () -> handled.add(c.now()));
+      c.runFor(CpuMode.USER, 10_000);
+    });
+    cpu.addTask(t);
+    run(cpu);
+    assertEquals(List.of(1_700L, 2_000L), handled, "the second waits for the first");
+    assertEquals(List.of(1_000L, 12_000L), t.stepTimes, "both delay the burst");
+    assertEquals(1_000, cpu.irqNs());
+    assertEquals(1_000 + 1_000, t.stimeNs(), "switch-in plus both interrupts");
+  }
+
+  @Test
   void interruptOnIdleCpu_paysIdleExitBeforeTheHandler() {
     CpuComponent cpu = cpu();
     ScriptTask t = new ScriptTask("t");
@@ -138,7 +156,7 @@ class CpuComponentTest {
   }
 
   @Test
-  void runQueueIsFifo_andTaskKeepsCpuUntilItSleeps() {
+  void equalVruntimes_runInOrderOfAddition_andShortBurstsAreNotPreempted() {
     CpuComponent cpu = cpu();
     ScriptTask a = new ScriptTask("a").then(c -> c.runFor(CpuMode.USER, 5_000));
     ScriptTask b = new ScriptTask("b").then(c -> c.runFor(CpuMode.USER, 5_000));
@@ -146,7 +164,7 @@ class CpuComponentTest {
     cpu.addTask(b);
     run(cpu);
     assertEquals(1_000, a.stepTimes.get(0));
-    assertEquals(6_000, a.stepTimes.get(1), "a exits at 6000 without being preempted");
+    assertEquals(6_000, a.stepTimes.get(1), "a exits at 6000: 5 us is far below its slice");
     assertEquals(7_000, b.stepTimes.get(0), "b starts after a exits and one switch-in");
   }
 
@@ -178,6 +196,11 @@ class CpuComponentTest {
     assertEquals(2_000, r.userNs());
     assertEquals(1_000, r.sysNs());
     assertEquals(1, r.contextSwitches());
+    assertEquals(0, r.nvcsw());
+    assertEquals(0, r.nivcsw());
+    assertEquals(out.stats().simulatedTimeNs() - 3_000, r.idleNs());
     assertEquals(r, CpuReport.decode(r.encode()));
+    CpuReport full = new CpuReport(3, 1, 2, 3, 4, 5, 6, 100, List.of(), List.of());
+    assertEquals(full, CpuReport.decode(full.encode()));
   }
 }

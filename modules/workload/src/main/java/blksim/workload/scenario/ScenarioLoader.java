@@ -8,6 +8,7 @@ import blksim.kernel.device.DeviceParams;
 import blksim.kernel.device.IrqMode;
 import blksim.kernel.device.NullBlkParams;
 import blksim.kernel.device.ZramParams;
+import blksim.kernel.sched.PreemptModel;
 import blksim.kernel.sched.SchedParams;
 import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioEnvironment;
@@ -295,8 +296,10 @@ public final class ScenarioLoader {
     if (hz != 100 && hz != 250 && hz != 300 && hz != 1000) {
       throw v.error("kernel.hz", "kernel.hz must be 100, 250, 300 or 1000, was " + hz);
     }
-    SchedParams sched = new SchedParams(v.getDuration("costs.sched.ctx-switch"),
-        v.getDuration("costs.sched.idle-exit"), v.getDuration("costs.sched.wakeup-latency"));
+    SchedParams sched = SchedParams.forCpus(topo.cpuCount(),
+        PreemptModel.parse(v.getString("kernel.preempt")), hz,
+        v.getDuration("costs.sched.ctx-switch"), v.getDuration("costs.sched.idle-exit"),
+        v.getDuration("costs.sched.wakeup-latency"));
     FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"),
         v.getDuration("costs.fio.syscall"), v.getDuration("costs.fio.syscall-return"));
     long nbSubmit = v.getDuration("costs.null-blk.submit");

@@ -12,6 +12,7 @@ import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.device.BrdParams;
 import blksim.kernel.device.NullBlkParams;
 import blksim.kernel.device.ZramParams;
+import blksim.kernel.sched.SchedParams;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,9 +54,12 @@ public final class ScenarioSchema {
           "SMT threads per core"),
       Param.num("machine.memory", "machine", SIZE, "bytes", "16G", 1L << 20, Long.MAX_VALUE,
           "memory size (fio's $mb_memory)"),
-      Param.num("kernel.hz", "kernel", INT, "Hz", "250", 100, 1000,
+      Param.num("kernel.hz", "kernel", INT, "Hz", String.valueOf(SchedParams.DEFAULT_HZ), 100,
+          1000,
           "CONFIG_HZ: 100, 250, 300 or 1000"),
-      Param.choice("kernel.preempt", "kernel", "voluntary", List.of("none", "voluntary", "full"),
+      Param.choice("kernel.preempt", "kernel",
+          SchedParams.DEFAULT_PREEMPT.name().toLowerCase(java.util.Locale.ROOT),
+          List.of("none", "voluntary", "full"),
           "preemption model (CONFIG_PREEMPT_*)"),
       Param.choice("kernel.mode", "kernel", "V6_9", KERNEL_MODES,
           "kernel version mode for behaviour that changed between releases"),

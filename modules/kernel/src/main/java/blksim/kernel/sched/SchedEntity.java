@@ -1,0 +1,25 @@
+package blksim.kernel.sched;
+
+/**
+ * A task's fair-scheduling state: mirrors the parts of {@code struct sched_entity} the model uses.
+ * Owned by the {@link SchedPolicy} of the task's CPU; never changed while the task sits in the
+ * policy's ordered timeline (only the current task's runtime advances).
+ */
+final class SchedEntity {
+  /** {@code load.weight}, from the task's nice value. */
+  final long weight;
+  /** {@code vruntime}: weighted runtime, ns of virtual time. */
+  long vruntime;
+  /** {@code sum_exec_runtime}: real runtime while current, ns. */
+  long sumExecRuntime;
+  /** {@code prev_sum_exec_runtime}: {@link #sumExecRuntime} when last picked. */
+  long prevSumExecRuntime;
+  /** {@code exec_start}: when runtime was last charged. */
+  long execStart;
+  /** {@code on_rq}: runnable (queued or current). */
+  boolean onRq;
+
+  SchedEntity(long weight) {
+    this.weight = weight;
+  }
+}

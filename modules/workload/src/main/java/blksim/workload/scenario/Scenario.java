@@ -2,6 +2,7 @@ package blksim.workload.scenario;
 
 import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.device.DeviceParams;
+import blksim.kernel.iouring.IoUringParams;
 import blksim.kernel.sched.SchedParams;
 import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioJob;
@@ -21,15 +22,18 @@ import java.util.List;
  * @param hz CONFIG_HZ
  * @param preempt preemption model
  * @param kernelMode kernel version mode
+ * @param housekeepingIntervalNs period of each CPU's background kworker, 0 for none
+ * @param housekeepingWorkNs system time of one background kworker wakeup
  * @param sched scheduler costs
  * @param fioCosts fio and system-call costs
+ * @param ioUring io_uring, io-wq and libaio costs
  * @param blockLayer generic block-layer costs
  * @param devices devices, in scenario order
  * @param jobs fio jobs (numjobs expanded), in run order
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
-    String kernelMode, SchedParams sched, FioCostParams fioCosts, BlockLayerParams blockLayer,
+    String kernelMode, long housekeepingIntervalNs, long housekeepingWorkNs, SchedParams sched, FioCostParams fioCosts, IoUringParams ioUring, BlockLayerParams blockLayer,
     List<DeviceParams> devices,
     List<FioJob> jobs) {
 

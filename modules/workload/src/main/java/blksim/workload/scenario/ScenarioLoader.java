@@ -8,9 +8,11 @@ import blksim.kernel.device.DeviceParams;
 import blksim.kernel.device.IrqMode;
 import blksim.kernel.device.NullBlkParams;
 import blksim.kernel.device.ZramParams;
+import blksim.kernel.iouring.IoUringParams;
 import blksim.kernel.sched.PreemptModel;
 import blksim.kernel.sched.SchedParams;
 import blksim.kernel.topology.TopologyParams;
+import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.FioEnvironment;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.FioJobFile;
@@ -330,6 +332,10 @@ public final class ScenarioLoader {
       }
     }
     BlockLayerParams blockLayer = new BlockLayerParams(v.getDuration("costs.block.nowait-reject"));
+    IoUringParams ioUring = new IoUringParams(v.getDuration("costs.io-uring.enter"),
+        v.getDuration("costs.io-uring.sqe-issue"), v.getDuration("costs.io-uring.cqe-post"),
+        v.getDuration("costs.io-uring.punt"), v.getDuration("costs.io-uring.worker-create"),
+        v.getDuration("costs.io-uring.worker-loop"));
     FioEnvironment env = new FioEnvironment(topo.cpuCount(), v.getSize("machine.memory") >> 20,
         4096);
     List<String> texts = v.getStringList("fio.jobs");
@@ -356,7 +362,9 @@ public final class ScenarioLoader {
     }
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
-        v.getString("kernel.preempt"), v.getString("kernel.mode"), sched, fioCosts,
+        v.getString("kernel.preempt"), v.getString("kernel.mode"),
+        v.getDuration("kernel.housekeeping-interval"),
+        v.getDuration("costs.sched.housekeeping-work"), sched, fioCosts, ioUring,
         blockLayer, List.copyOf(devices), List.copyOf(jobs));
   }
 
@@ -401,10 +409,10 @@ public final class ScenarioLoader {
           + "' names '" + j.filename() + "', which is not a simulated device; devices: "
           + names(devices));
     }
-    if (!j.ioengine().isSync()) {
+    if (j.ioengine() == FioEngine.NULL || j.ioengine() == FioEngine.PVSYNC2) {
       throw new InputException(j.file(), j.line(), "ioengine", "ioengine="
-          + j.ioengine().fioName() + " is not modelled yet; blksim runs psync, sync and pvsync"
-          + " jobs");
+          + j.ioengine().fioName() + " is not modelled yet; blksim runs psync, sync, pvsync,"
+          + " libaio and io_uring jobs");
     }
     for (int d = 0; d < 2; d++) {
       if (j.bs()[d] % dev.blockSize() != 0) {

@@ -6,13 +6,17 @@ import blksim.engine.ModelFactory;
 import blksim.engine.Seeds;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.device.DeviceParams;
+import blksim.kernel.kthread.HousekeepingKworker;
 import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.topology.Cpu;
 import blksim.kernel.topology.Topology;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.stats.JobInfo;
 import blksim.workload.fio.stats.JobStats;
-import blksim.workload.fio.thread.FioThread;
+import blksim.workload.fio.FioEngine;
+import blksim.workload.fio.thread.AsyncFioThread;
+import blksim.workload.fio.thread.FioJobThread;
+import blksim.workload.fio.thread.PsyncThread;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +53,10 @@ public final class ScenarioModelFactory implements ModelFactory {
         cpu.attach(q);
         queues.computeIfAbsent(d.name(), k -> new ArrayList<>()).add(q);
       }
+      if (s.housekeepingIntervalNs() > 0) {
+        cpu.addTask(new HousekeepingKworker(c.id(), s.housekeepingIntervalNs(),
+            s.housekeepingWorkNs()));
+      }
       cpus.add(cpu);
     }
     long expectedEnd = 0;
@@ -59,7 +67,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       DeviceParams dev = s.device(j.filename());
       BlockQueue q = queues.get(dev.name()).get(cpuId);
       JobStats stats = new JobStats(info(j));
-      cpus.get(cpuId).addTask(new FioThread(j, k, 1000 + k, q, s.fioCosts(), stats, s.seed()));
+      cpus.get(cpuId).addTask(thread(s, j, k, q, stats, cpus.size()));
       if (j.runtimeNs() > 0) {
         expectedEnd = Math.max(expectedEnd, j.startDelayNs() + j.rampTimeNs() + j.runtimeNs());
       }
@@ -67,6 +75,18 @@ public final class ScenarioModelFactory implements ModelFactory {
     List<Component> components = new ArrayList<>(cpus);
     long maxTime = s.maxTimeNs() > 0 ? s.maxTimeNs() : Long.MAX_VALUE;
     return new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed());
+  }
+
+  private static FioJobThread thread(Scenario s, FioJob j, int k, BlockQueue q, JobStats stats,
+      int nCpus) {
+    int pid = 1000 + k;
+    if (j.ioengine().isSync()) {
+      return new PsyncThread(j, k, pid, q, s.fioCosts(), stats, s.seed());
+    }
+    AsyncFioThread.Engine engine = j.ioengine() == FioEngine.IO_URING
+        ? AsyncFioThread.Engine.IO_URING : AsyncFioThread.Engine.LIBAIO;
+    return new AsyncFioThread(j, k, pid, q, s.fioCosts(), s.ioUring(), engine, nCpus, stats,
+        s.seed());
   }
 
   /** The reporting identity of a job. */

@@ -10,7 +10,7 @@ import blksim.workload.fio.stats.DiskStats;
 import blksim.workload.fio.stats.EngineStats;
 import blksim.workload.fio.stats.JobStats;
 import blksim.workload.fio.stats.RunResult;
-import blksim.workload.fio.thread.FioThread;
+import blksim.workload.fio.thread.FioJobThread;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,8 +37,8 @@ public final class ScenarioResults {
       }
       CpuReport cpu = CpuReport.decode(ir.report().payload());
       for (TaskReport t : cpu.tasks()) {
-        if (t.kind().equals(FioThread.KIND)) {
-          jobs.put(FioThread.jobNumber(t.name()), JobStats.decode(t.payload()));
+        if (t.kind().equals(FioJobThread.KIND)) {
+          jobs.put(FioJobThread.jobNumber(t.name()), JobStats.decode(t.payload()));
         }
       }
       for (DiskCounters.Snapshot d : cpu.disks()) {

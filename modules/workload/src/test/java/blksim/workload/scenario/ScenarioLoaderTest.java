@@ -138,7 +138,7 @@ class ScenarioLoaderTest {
 
   @Test
   void engineNotModelledYet_isAClearError() throws IOException {
-    write("job.fio", JOB.replace("psync", "libaio"));
+    write("job.fio", JOB.replace("psync", "null"));
     Path p = dir.resolve("s.conf");
     Files.writeString(p, "blksim { devices = [ { type = null_blk, name = nullb0 } ]\n"
         + " fio.job-files = [\"job.fio\"] }\n");

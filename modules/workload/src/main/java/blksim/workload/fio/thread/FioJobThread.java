@@ -4,7 +4,6 @@ import blksim.engine.Seeds;
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.ReqOp;
-import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
 import blksim.kernel.sched.TaskReport;
@@ -14,53 +13,35 @@ import blksim.workload.fio.stats.JobStats;
 import java.util.SplittableRandom;
 
 /**
- * One fio job thread with a synchronous engine ({@code psync}, {@code sync}, {@code pvsync}):
- * mirrors fio's {@code thread_main()} / {@code do_io()} loop with one I/O in flight.
- *
- * <p>Per I/O: fio's user-space work (user time), the system call up to {@code submit_bio()} and
- * the block layer's submission cost (system time), the driver issue; then the thread sleeps until
- * the completion wakes it (one voluntary context switch), finishes the system call (system time)
- * and records the latency. As in fio, {@code clat} runs from just before the system call to its
- * return, and {@code slat} is not measured for synchronous engines.
+ * What every simulated fio job thread shares, whatever its engine: the access pattern, the
+ * run-time and size limits, ramp time, and the statistics (mirrors the engine-independent parts
+ * of fio's {@code thread_main()} and {@code do_io()}).
  *
  * <p>Simplified: offsets of random patterns are drawn uniformly with replacement (fio's random
  * map, which visits each block once per loop, is not modelled: {@code norandommap} behaviour);
  * {@code thinktime}, {@code rate} and mixed block sizes are not modelled.
  */
-public final class FioThread extends Task {
+public abstract class FioJobThread extends Task {
   /** {@link TaskReport#kind()} of a fio job's report. */
   public static final String KIND = "fio-job";
 
-  private enum Phase {
-    START,
-    PREP,
-    SUBMIT,
-    ISSUE,
-    WAIT,
-    RETURN,
-    DONE
-  }
-
-  private final FioJob job;
+  protected final FioJob job;
+  protected final BlockQueue queue;
+  protected final FioCostParams costs;
+  protected final JobStats stats;
   private final int jobNumber;
-  private final BlockQueue queue;
-  private final FioCostParams costs;
-  private final JobStats stats;
   private final SplittableRandom random;
   private final long regionStart;
   private final long regionBytes;
   private final long ioBudgetBytes;
 
-  private Phase phase = Phase.START;
   private long startNs = -1;
   private long rampEndNs;
   private long stopNs = Long.MAX_VALUE;
   private boolean measuring;
+  private boolean started;
   private long issuedBytes;
   private long seqPos;
-  private long issueNs;
-  private Bio bio;
-  private boolean completed;
   private long usr0;
   private long sys0;
   private long ctx0;
@@ -68,10 +49,11 @@ public final class FioThread extends Task {
   /**
    * @param job the fio job
    * @param globalJobNumber the job's number among all jobs of the run (fio's thread number)
+   * @param pid its thread id
    * @param queue the device queue the job submits to, on its CPU
    * @param runSeed the run seed (used unless the job sets {@code randseed})
    */
-  public FioThread(FioJob job, int globalJobNumber, int pid, BlockQueue queue,
+  protected FioJobThread(FioJob job, int globalJobNumber, int pid, BlockQueue queue,
       FioCostParams costs, JobStats stats, long runSeed) {
     super(job.name(), pid, 0);
     this.job = job;
@@ -98,43 +80,21 @@ public final class FioThread extends Task {
     return true;
   }
 
-  @Override
-  protected void step(TaskCpu cpu) {
-    switch (phase) {
-      case START:
-        start(cpu);
-        return;
-      case PREP:
-        prep(cpu);
-        return;
-      case SUBMIT:
-        phase = Phase.ISSUE;
-        issueNs = cpu.now();
-        cpu.runFor(CpuMode.SYSTEM, costs.syscallNs() + queue.submitCostNs(bio));
-        return;
-      case ISSUE:
-        issue(cpu);
-        return;
-      case WAIT:
-        phase = Phase.RETURN;
-        cpu.runFor(CpuMode.SYSTEM, costs.syscallReturnNs());
-        return;
-      case RETURN:
-        complete(cpu);
-        prep(cpu);
-        return;
-      default:
-        throw new IllegalStateException(job.name() + ": step in phase " + phase);
+  /**
+   * Handles {@code startdelay} and ramp set-up on the first step. Returns true when the thread
+   * went to sleep for its start delay (the caller returns at once).
+   */
+  protected final boolean starting(TaskCpu cpu) {
+    if (started) {
+      return false;
     }
-  }
-
-  private void start(TaskCpu cpu) {
     if (startNs < 0 && job.startDelayNs() > 0) {
       startNs = cpu.now() + job.startDelayNs();
       cpu.cpu().callAfter(job.startDelayNs(), () -> cpu.cpu().wake(this));
       cpu.sleep();
-      return;
+      return true;
     }
+    started = true;
     startNs = cpu.now();
     rampEndNs = startNs + job.rampTimeNs();
     if (job.runtimeNs() > 0) {
@@ -143,8 +103,7 @@ public final class FioThread extends Task {
     if (job.rampTimeNs() == 0) {
       beginMeasuring(cpu.now());
     }
-    phase = Phase.PREP;
-    prep(cpu);
+    return false;
   }
 
   private void beginMeasuring(long now) {
@@ -155,23 +114,23 @@ public final class FioThread extends Task {
     stats.startMeasurement(now);
   }
 
-  private void prep(TaskCpu cpu) {
-    long now = cpu.now();
+  /** Whether the job may start another I/O now (runtime and size limits). */
+  protected final boolean mayIssue(long now) {
     if (!measuring && now >= rampEndNs) {
       beginMeasuring(now);
     }
     boolean outOfTime = now >= stopNs;
     boolean outOfData = !job.timeBased() && issuedBytes >= ioBudgetBytes;
-    if (outOfTime || outOfData || regionBytes <= 0) {
-      finish(cpu);
-      return;
-    }
-    bio = nextBio();
-    phase = Phase.SUBMIT;
-    cpu.runFor(CpuMode.USER, costs.userNsPerIo());
+    return !(outOfTime || outOfData || regionBytes <= 0);
   }
 
-  private Bio nextBio() {
+  /** Whether statistics are being recorded (ramp time is over). */
+  protected final boolean measuring() {
+    return measuring;
+  }
+
+  /** The next I/O of the job's pattern. */
+  protected final Bio nextBio() {
     FioRw rw = job.rw();
     boolean read;
     if (rw.reads() && rw.writes()) {
@@ -193,45 +152,19 @@ public final class FioThread extends Task {
     return new Bio(op, offset >>> 9, (int) bs, Bio.REQ_SYNC);
   }
 
-  private void issue(TaskCpu cpu) {
-    completed = false;
-    if (!queue.issue(bio, (b, err) -> onComplete(cpu), () -> cpu.cpu().wake(this))) {
-      cpu.sleep();
-      return;
-    }
-    phase = Phase.WAIT;
-    if (completed) {
-      phase = Phase.RETURN;
-      cpu.runFor(CpuMode.SYSTEM, costs.syscallReturnNs());
-    } else {
-      cpu.sleep();
-    }
+  /** fio's ddir of a bio: 0 read, 1 write. */
+  protected static int ddir(Bio bio) {
+    return bio.op() == ReqOp.READ ? 0 : 1;
   }
 
-  private void onComplete(TaskCpu cpu) {
-    completed = true;
-    cpu.cpu().wake(this);
-  }
-
-  private void complete(TaskCpu cpu) {
-    long now = cpu.now();
-    if (measuring) {
-      int ddir = bio.op() == ReqOp.READ ? 0 : 1;
-      stats.recordIssue(1);
-      stats.recordSubmitBatch(1);
-      stats.recordCompleteBatch(1);
-      stats.recordIo(ddir, bio.sizeBytes(), -1, now - issueNs, now);
-    }
-  }
-
-  private void finish(TaskCpu cpu) {
+  /** Ends the job: closes its statistics and exits. */
+  protected final void finish(TaskCpu cpu) {
     long now = cpu.now();
     if (!measuring) {
       beginMeasuring(now);
     }
     stats.finish(now);
     stats.setCpu(utimeNs() - usr0, stimeNs() - sys0, nvcsw() + nivcsw() - ctx0);
-    phase = Phase.DONE;
     cpu.exit();
   }
 

@@ -1,0 +1,28 @@
+package blksim.kernel.iouring;
+
+/**
+ * CPU costs of io_uring and io-wq (kernel-model.md §6.3, §6.4), all system time, from the
+ * machine profile.
+ *
+ * @param enterNs one {@code io_uring_enter()} system call: entry, ring bookkeeping and exit
+ * @param sqeIssueNs per SQE, {@code io_submit_sqe()} through {@code io_read()} /
+ *     {@code blkdev_read_iter()} up to {@code submit_bio()}; also the blocking re-issue in io-wq
+ * @param cqePostNs posting one CQE ({@code io_req_complete_post()}) and waking a waiter
+ * @param puntNs punting a request that could not be issued without blocking:
+ *     {@code io_queue_iowq()} and {@code io_wq_enqueue()}, not counting the worker wakeup
+ * @param workerCreateNs creating an io-wq worker ({@code create_io_worker()}), before it can run
+ * @param workerLoopNs per work item in a worker, {@code io_worker_handle_work()} around the
+ *     request: dequeue, credentials, bookkeeping
+ */
+public record IoUringParams(long enterNs, long sqeIssueNs, long cqePostNs, long puntNs,
+    long workerCreateNs, long workerLoopNs) {
+
+  public IoUringParams {
+    for (long v : new long[] {enterNs, sqeIssueNs, cqePostNs, puntNs, workerCreateNs,
+        workerLoopNs}) {
+      if (v < 0) {
+        throw new IllegalArgumentException("io_uring costs must be >= 0, was " + v);
+      }
+    }
+  }
+}

@@ -1,0 +1,146 @@
+package blksim.kernel.iouring;
+
+import blksim.kernel.block.BlockQueue;
+import blksim.kernel.sched.CpuComponent;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The io-wq of one io_uring task context: its bounded work list and worker threads
+ * ({@code io_uring/io-wq.c}, kernel-model.md §6.3).
+ *
+ * <p>Enqueue appends the work, then wakes a free (idle) worker if there is one
+ * ({@code io_wq_activate_free_worker()}); if none is free, a new worker is created only when no
+ * worker of the class is running ({@code nr_running == 0}) and the class is below its limit. When
+ * the last running worker blocks while work is pending, another is created
+ * ({@code io_wq_dec_running()}). Free workers sit on a LIFO list.
+ *
+ * <p>Simplified: only the bounded class (block I/O) is modelled; workers run on the submitting
+ * task's CPU (they are unbound threads of the process; with one busy job per CPU the scheduler
+ * keeps them there) and never exit on idle timeout (runs are far shorter than the 5 s timeout).
+ * Owned by the submitting task's {@link CpuComponent}.
+ */
+public final class IoWq {
+  private final CpuComponent cpu;
+  private final BlockQueue queue;
+  private final CompletionRing ring;
+  private final IoUringParams params;
+  private final String ownerName;
+  private final int maxWorkers;
+  private final ArrayDeque<IoRequest> work = new ArrayDeque<>();
+  private final ArrayDeque<IoWqWorker> free = new ArrayDeque<>();
+  private final List<IoWqWorker> workers = new ArrayList<>();
+  private int nrRunning;
+  private long workersCreated;
+
+  /**
+   * @param ownerTid thread id of the submitting task (workers are named {@code iou-wrk-<tid>})
+   * @param maxWorkers the bounded class's limit, min(SQ entries, 4 × online CPUs)
+   */
+  public IoWq(CpuComponent cpu, BlockQueue queue, CompletionRing ring, IoUringParams params,
+      int ownerTid, int maxWorkers) {
+    if (maxWorkers < 1) {
+      throw new IllegalArgumentException("maxWorkers must be >= 1, was " + maxWorkers);
+    }
+    this.cpu = cpu;
+    this.queue = queue;
+    this.ring = ring;
+    this.params = params;
+    this.ownerName = "iou-wrk-" + ownerTid;
+    this.maxWorkers = maxWorkers;
+  }
+
+  /** The bounded limit for an io_uring with {@code sqEntries} SQ entries on {@code cpus} CPUs. */
+  public static int boundedMax(int sqEntries, int cpus) {
+    return Math.min(sqEntries, 4 * cpus);
+  }
+
+  /** Queues a punted request (mirrors {@code io_wq_enqueue()}). */
+  public void enqueue(IoRequest req) {
+    work.add(req);
+    if (activateFreeWorker()) {
+      return;
+    }
+    if (nrRunning == 0 && workers.size() < maxWorkers) {
+      createWorker();
+    }
+  }
+
+  private boolean activateFreeWorker() {
+    IoWqWorker w = free.peek();
+    if (w == null) {
+      return false;
+    }
+    cpu.wakeUp(w);
+    return true;
+  }
+
+  private void createWorker() {
+    IoWqWorker w = new IoWqWorker(this, ownerName);
+    workers.add(w);
+    workersCreated++;
+    nrRunning++;
+    cpu.spawn(w, params.workerCreateNs());
+  }
+
+  /** A worker takes the next request, leaving the free list; {@code null} if there is none. */
+  IoRequest take(IoWqWorker w) {
+    IoRequest r = work.poll();
+    if (r != null) {
+      free.remove(w);
+    }
+    return r;
+  }
+
+  /** A worker found no work and goes idle ({@code __io_worker_idle()}). */
+  void idle(IoWqWorker w) {
+    if (!free.contains(w)) {
+      free.push(w);
+    }
+  }
+
+  /** A worker blocks ({@code io_wq_worker_sleeping()} → {@code io_wq_dec_running()}). */
+  void workerSleeping() {
+    nrRunning--;
+    if (nrRunning == 0 && !work.isEmpty() && free.isEmpty() && workers.size() < maxWorkers) {
+      createWorker();
+    }
+  }
+
+  /** A worker that blocked runs again ({@code io_wq_worker_running()}). */
+  void workerRunning() {
+    nrRunning++;
+  }
+
+  CpuComponent cpu() {
+    return cpu;
+  }
+
+  BlockQueue queue() {
+    return queue;
+  }
+
+  CompletionRing ring() {
+    return ring;
+  }
+
+  IoUringParams params() {
+    return params;
+  }
+
+  /** Workers created so far. */
+  public long workersCreated() {
+    return workersCreated;
+  }
+
+  /** The workers, in creation order. */
+  public List<IoWqWorker> workers() {
+    return List.copyOf(workers);
+  }
+
+  /** Requests waiting for a worker. */
+  public int pending() {
+    return work.size();
+  }
+}

@@ -1,0 +1,115 @@
+package blksim.kernel.iouring;
+
+import blksim.kernel.block.Bio;
+import blksim.kernel.sched.CpuMode;
+import blksim.kernel.sched.Task;
+import blksim.kernel.sched.TaskCpu;
+
+/**
+ * An io-wq worker thread, {@code iou-wrk-<tid>} (mirrors {@code io_wq_worker()} and
+ * {@code io_worker_handle_work()}): takes punted requests one by one and issues each in blocking
+ * mode, so a synchronous bio-based driver (brd, zram) does its copy or decompression here, in
+ * system time of this thread, which fio's per-thread accounting never sees.
+ *
+ * <p>A request completed during its issue is posted to the CQ by the worker; one completed later
+ * by an interrupt is posted from that interrupt. With no work left the worker goes on the free
+ * list and sleeps.
+ */
+public final class IoWqWorker extends Task {
+  private enum Phase {
+    NEXT,
+    PREPARE,
+    ISSUE,
+    POST
+  }
+
+  private final IoWq wq;
+  private Phase phase = Phase.NEXT;
+  private IoRequest current;
+  private Bio bio;
+  private boolean inIssue;
+  private boolean inlineDone;
+  private int inlineResult;
+
+  IoWqWorker(IoWq wq, String name) {
+    super(name, 0, 0);
+    this.wq = wq;
+  }
+
+  @Override
+  protected void step(TaskCpu cpu) {
+    while (true) {
+      switch (phase) {
+        case NEXT: {
+          current = wq.take(this);
+          if (current == null) {
+            wq.idle(this);
+            cpu.sleep();
+            return;
+          }
+          bio = current.bio();
+          phase = Phase.PREPARE;
+          // The blocking issue path allocates (might_sleep()): a voluntary preemption point.
+          if (cpu.needResched()) {
+            cpu.mightResched();
+            return;
+          }
+          continue;
+        }
+        case PREPARE: {
+          phase = Phase.ISSUE;
+          IoUringParams p = wq.params();
+          cpu.runFor(CpuMode.SYSTEM,
+              p.workerLoopNs() + p.sqeIssueNs() + wq.queue().submitCostNs(bio));
+          return;
+        }
+        case ISSUE: {
+          IoRequest req = current;
+          inIssue = true;
+          inlineDone = false;
+          boolean issued = wq.queue().issue(bio, (b, err) -> ended(req, err),
+              () -> wq.cpu().wake(this));
+          inIssue = false;
+          if (!issued) {
+            cpu.sleep();
+            return;
+          }
+          if (inlineDone) {
+            phase = Phase.POST;
+            cpu.runFor(CpuMode.SYSTEM, wq.params().cqePostNs());
+            return;
+          }
+          phase = Phase.NEXT;
+          continue;
+        }
+        case POST:
+          wq.ring().post(current, inlineResult);
+          current = null;
+          phase = Phase.NEXT;
+          continue;
+        default:
+          throw new IllegalStateException(comm() + ": phase " + phase);
+      }
+    }
+  }
+
+  private void ended(IoRequest req, int err) {
+    if (inIssue) {
+      inlineDone = true;
+      inlineResult = err;
+    } else {
+      wq.ring().post(req, err);
+    }
+  }
+
+  @Override
+  protected long schedSubmitWork(TaskCpu cpu) {
+    wq.workerSleeping();
+    return 0;
+  }
+
+  @Override
+  protected void schedUpdateWorker(TaskCpu cpu) {
+    wq.workerRunning();
+  }
+}

@@ -95,6 +95,19 @@ class DeterminismTest {
   }
 
   @Test
+  void ioUringWithIoWqWorkers_allPartitionings_giveIdenticalResults() {
+    Scenario s = ScenarioLoader.load(MainTest.resource("det/nowait.conf"), List.of());
+    String reference = json(local(s, "one", 1));
+    assertTrue(reference.contains("\"jobname\" : \"zram\""), "both jobs ran");
+    for (String p : new String[] {"node", "cpu"}) {
+      assertEquals(reference, json(local(s, p, 2)), "local, partitioning " + p);
+    }
+    RunOutcome o = ClusterRunner.run(ScenarioModelFactory.class.getName(), s.spec(),
+        Partitioning.parse("node"), ProgressListener.NONE);
+    assertEquals(reference, json(o), "cluster host, node partitioning");
+  }
+
+  @Test
   void differentSeed_changesTheResults() {
     String a = json(local(scenario(), "one", 1));
     String b = json(local(scenario("seed=43"), "one", 1));

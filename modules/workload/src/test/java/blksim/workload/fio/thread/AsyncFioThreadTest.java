@@ -1,0 +1,134 @@
+package blksim.workload.fio.thread;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.Component;
+import blksim.engine.LocalRunner;
+import blksim.engine.Model;
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.engine.RunOutcome;
+import blksim.kernel.iouring.IoWqWorker;
+import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.sched.Task;
+import blksim.workload.fio.stats.JobStats;
+import blksim.workload.fio.stats.RunResult;
+import blksim.workload.scenario.Scenario;
+import blksim.workload.scenario.ScenarioLoader;
+import blksim.workload.scenario.ScenarioModelFactory;
+import blksim.workload.scenario.ScenarioResults;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * io_uring's inline and punt paths and libaio, through whole one-CPU runs with known costs:
+ * enter 300, sqe-issue 1300, cqe-post 200, punt 1000, worker-loop 500 ns; brd 500 + 5000 ns per
+ * 4 KiB read; fio user 400 ns per I/O; no context-switch cost.
+ */
+class AsyncFioThreadTest {
+  @TempDir Path dir;
+
+  static final long BRD_READ = 500 + 5_000;
+
+  record Run(JobStats job, RunOutcome outcome, List<Task> tasks) {}
+
+  Run run(String device, String fio) throws IOException {
+    Path p = dir.resolve("s.conf");
+    Files.writeString(p, "blksim {\n"
+        + "  machine { cores-per-llc = 1, threads-per-core = 1 }\n"
+        + "  costs.sched.ctx-switch = 0\n"
+        + "  devices = [ " + device + " ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\ndirect=1\nbs=4k\nrw=randread\nruntime=2ms\ntime_based\n"
+        + fio + "\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    Model m = new ScenarioModelFactory().build(s.spec());
+    RunOutcome out = LocalRunner.run(m, Partitioning.ONE, 1, ProgressListener.NONE);
+    RunResult r = ScenarioResults.toRunResult(out, 0);
+    List<Task> tasks = new ArrayList<>();
+    for (Component c : m.components()) {
+      tasks.addAll(((CpuComponent) c).tasks());
+    }
+    return new Run(r.jobs().get(0), out, tasks);
+  }
+
+  static long workers(Run r) {
+    return r.tasks().stream().filter(t -> t instanceof AsyncFioThread)
+        .map(t -> ((AsyncFioThread) t).ioWq())
+        .mapToLong(wq -> wq == null ? 0 : wq.workersCreated()).sum();
+  }
+
+  static long ios(JobStats j) {
+    return j.totalIos(0) + j.totalIos(1);
+  }
+
+  @Test
+  void ioUringOnNowaitDevice_runsTheIoInsideTheSubmitCall() throws IOException {
+    Run r = run("{ type = brd, name = ram0, size = 64M, nowait = true }",
+        "ioengine=io_uring\nfilename=/dev/ram0\niodepth=2");
+    JobStats j = r.job();
+    assertTrue(ios(j) > 100);
+    assertEquals(0, j.ctx(), "inline completion: the thread never sleeps");
+    assertEquals(0, workers(r), "nothing is punted");
+    // slat = the whole io_uring_enter(): entry, SQE issue, brd's copy, CQE post.
+    double slat = j.slat(0).mean();
+    assertEquals(300 + 1300 + BRD_READ + 200, slat, 1e-6);
+    assertTrue(j.sysCpuPercent() > 90, "the copy is system time of the fio thread");
+  }
+
+  @Test
+  void ioUringOnDeviceWithoutNowait_puntsToIoWq_whoseCpuFioDoesNotSee() throws IOException {
+    Run r = run("{ type = brd, name = ram0, size = 64M, nowait = false }",
+        "ioengine=io_uring\nfilename=/dev/ram0\niodepth=2");
+    JobStats j = r.job();
+    assertTrue(ios(j) > 100);
+    assertEquals(1, workers(r), "one bounded worker suffices for a CPU-bound device");
+    // slat = entry + SQE issue + nowait reject (200) + punt, never the copy.
+    assertEquals(300 + 1300 + 200 + 1000, j.slat(0).mean(), 1e-6);
+    long fioCpuPerIo = (j.usrNs() + j.sysNs()) / ios(j);
+    assertTrue(fioCpuPerIo < BRD_READ,
+        "brd's copy runs in iou-wrk, not in fio's usr/sys: " + fioCpuPerIo + " ns per I/O");
+    IoWqWorker w = r.tasks().stream().filter(t -> t instanceof IoWqWorker)
+        .map(t -> (IoWqWorker) t).findFirst().orElseThrow();
+    assertTrue(w.stimeNs() >= ios(j) * BRD_READ, "the worker did the copies");
+    double ctxPerIo = (double) j.ctx() / ios(j);
+    assertTrue(ctxPerIo > 0.4 && ctxPerIo <= 1.05, "about one wait per I/O: " + ctxPerIo);
+  }
+
+  @Test
+  void libaioOnBrd_doesTheIoInsideIoSubmit_andReapsWithASystemCall() throws IOException {
+    Run r = run("{ type = brd, name = ram0, size = 64M }",
+        "ioengine=libaio\nfilename=/dev/ram0\niodepth=4");
+    JobStats j = r.job();
+    assertEquals(0, workers(r) + j.ctx());
+    // io_submit(): entry + iocb issue + copy + event post; no REQ_NOWAIT, so no reject.
+    assertEquals(300 + 1300 + BRD_READ + 200, j.slat(0).mean(), 1e-6);
+    assertTrue(j.clat(0).mean() >= 300, "io_getevents() is a system call: " + j.clat(0).mean());
+  }
+
+  @Test
+  void ioUringOnNullBlk_issuesInline_andCompletesByInterrupt() throws IOException {
+    Run r = run("{ type = null_blk, name = nullb0, size = 1G, irqmode = timer,"
+        + " completion-nsec = 20us }", "ioengine=io_uring\nfilename=/dev/nullb0\niodepth=4");
+    JobStats j = r.job();
+    assertEquals(0, workers(r), "blk-mq supports nowait");
+    assertTrue(j.clat(0).min() >= 20_000, "completion after completion_nsec: " + j.clat(0).min());
+    double iops = ios(j) / 0.002;
+    assertTrue(iops > 3 * 1e9 / 21_000, "4 in flight overlap their 20 us: " + iops);
+  }
+
+  @Test
+  void ioUringWithoutFreeTags_getsEagain_andPunts() throws IOException {
+    Run r = run("{ type = null_blk, name = nullb0, size = 1G, irqmode = timer,"
+        + " completion-nsec = 20us, hw-queue-depth = 1 }",
+        "ioengine=io_uring\nfilename=/dev/nullb0\niodepth=4");
+    assertTrue(workers(r) >= 1, "-EAGAIN on a tag miss is punted to io-wq");
+    assertTrue(ios(r.job()) > 50);
+  }
+}

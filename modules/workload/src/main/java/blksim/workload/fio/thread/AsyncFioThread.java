@@ -52,6 +52,7 @@ public final class AsyncFioThread extends FioJobThread {
     SUBMIT_ISSUE,
     SUBMIT_POSTED,
     PUNTED,
+    RETURNED,
     REAP_ENTERED,
     REAP_WOKEN
   }
@@ -112,17 +113,18 @@ public final class AsyncFioThread extends FioJobThread {
           submitEntered(cpu);
           return;
         case SUBMIT_ISSUE:
-          if (submitIssue(cpu)) {
-            return;
-          }
-          continue;
+          submitIssue(cpu);
+          return;
         case SUBMIT_POSTED:
           ring.post(req, inlineResult);
           submitted(cpu);
-          continue;
+          return;
         case PUNTED:
           ioWq.enqueue(req);
           submitted(cpu);
+          return;
+        case RETURNED:
+          returned();
           continue;
         case REAP_ENTERED:
           if (ring.prepareWait(completeMin)) {
@@ -150,7 +152,7 @@ public final class AsyncFioThread extends FioJobThread {
     if (more && inFlight < depth) {
       req = new IoRequest(nextBio(), nextTag++);
       phase = Phase.SUBMIT_ENTER;
-      cpu.runFor(CpuMode.USER, costs.userNsPerIo());
+      cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2);
       return true;
     }
     if (inFlight == 0) {
@@ -181,8 +183,8 @@ public final class AsyncFioThread extends FioJobThread {
         uring.enterNs() + uring.sqeIssueNs() + queue.submitCostNs(issuedBio));
   }
 
-  /** Issues the request to the device. True when an action was taken. */
-  private boolean submitIssue(TaskCpu cpu) {
+  /** Issues the request to the device. */
+  private void submitIssue(TaskCpu cpu) {
     IoRequest r = req;
     inIssue = true;
     inlineDone = false;
@@ -191,20 +193,19 @@ public final class AsyncFioThread extends FioJobThread {
     if (!issued) {
       // libaio without a free tag: io_submit() sleeps in the block layer.
       cpu.sleep();
-      return true;
+      return;
     }
     if (inlineDone && (inlineResult == -Errno.EOPNOTSUPP || inlineResult == -Errno.EAGAIN)) {
       phase = Phase.PUNTED;
       cpu.runFor(CpuMode.SYSTEM, uring.puntNs());
-      return true;
+      return;
     }
     if (inlineDone) {
       phase = Phase.SUBMIT_POSTED;
       cpu.runFor(CpuMode.SYSTEM, uring.cqePostNs());
-      return true;
+      return;
     }
     submitted(cpu);
-    return false;
   }
 
   private void ended(IoRequest r, int err) {
@@ -216,10 +217,18 @@ public final class AsyncFioThread extends FioJobThread {
     }
   }
 
-  /** The submit call returns to user space: slat ends, clat starts. */
+  /**
+   * The submit call returns to user space, a preemption point, where fio's engine finishes the
+   * commit (the second half of fio's per-I/O user time).
+   */
   private void submitted(TaskCpu cpu) {
-    long now = cpu.now();
-    req.issueNs(now);
+    phase = Phase.RETURNED;
+    cpu.runFor(CpuMode.USER, costs.userNsPerIo() - costs.userNsPerIo() / 2);
+  }
+
+  /** fio takes the issue time: slat ends, clat starts. */
+  private void returned() {
+    req.issueNs(cpu().now());
     inFlight++;
     if (measuring()) {
       stats.recordIssue(inFlight);

@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
  * <ol>
  *   <li>engine: events per wall second, 1,000 synthetic components exchanging messages, with 1
  *       and 2 partitions on the Pekko cluster host;
- *   <li>scenario: simulated I/Os per wall second of the 48-CPU, 48-job null_blk psync scenario,
- *       with 1 and 2 partitions.
+ *   <li>scenarios: simulated I/Os per wall second of the 48-CPU, 48-job null_blk psync scenario
+ *       and of the brd nowait-on io_uring scenario, with 1 and 2 partitions.
  * </ol>
  * Each figure is the median of {@code --repeat} runs after one warm-up run.
  */
@@ -43,8 +43,9 @@ final class BenchCommand implements Callable<Integer> {
   long engineSimNs;
 
   @Option(names = "--scenario", paramLabel = "FILE",
-      description = "scenario of the I/O benchmark (default scenarios/bench/nullblk-psync-48.conf)")
-  Path scenario;
+      description = "scenario(s) of the I/O benchmark (default scenarios/bench/nullblk-psync-48.conf"
+          + " and scenarios/nowait/brd-nowait-on.conf)")
+  List<Path> scenarios = new ArrayList<>();
 
   @Option(names = "--only", paramLabel = "engine|scenario", description = "run one part only")
   String only;
@@ -68,9 +69,11 @@ final class BenchCommand implements Callable<Integer> {
         out.flush();
       }
     }
-    if (only == null || only.equals("scenario")) {
-      Path file = scenario != null ? scenario
-          : Home.scenarios().resolve("bench/nullblk-psync-48.conf");
+    List<Path> files = scenarios.isEmpty()
+        ? List.of(Home.scenarios().resolve("bench/nullblk-psync-48.conf"),
+            Home.scenarios().resolve("nowait/brd-nowait-on.conf"))
+        : scenarios;
+    for (Path file : only == null || only.equals("scenario") ? files : List.<Path>of()) {
       for (String parts : new String[] {"one", "2"}) {
         Scenario s = ScenarioLoader.load(file, List.of("blksim.partitions=\"" + parts + "\""));
         Simulator.run(s, Partitioning.parse(parts), Simulator.Host.CLUSTER,

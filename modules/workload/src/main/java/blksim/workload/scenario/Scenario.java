@@ -7,6 +7,7 @@ import blksim.kernel.sched.SchedParams;
 import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.thread.FioCostParams;
+import blksim.workload.fio.thread.PageCacheParams;
 import java.util.List;
 
 /**
@@ -26,6 +27,7 @@ import java.util.List;
  * @param housekeepingWorkNs system time of one background kworker wakeup
  * @param sched scheduler costs
  * @param fioCosts fio and system-call costs
+ * @param pageCache costs of buffered reads
  * @param ioUring io_uring, io-wq and libaio costs
  * @param blockLayer generic block-layer costs
  * @param devices devices, in scenario order
@@ -33,7 +35,7 @@ import java.util.List;
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
-    String kernelMode, long housekeepingIntervalNs, long housekeepingWorkNs, SchedParams sched, FioCostParams fioCosts, IoUringParams ioUring, BlockLayerParams blockLayer,
+    String kernelMode, long housekeepingIntervalNs, long housekeepingWorkNs, SchedParams sched, FioCostParams fioCosts, PageCacheParams pageCache, IoUringParams ioUring, BlockLayerParams blockLayer,
     List<DeviceParams> devices,
     List<FioJob> jobs) {
 

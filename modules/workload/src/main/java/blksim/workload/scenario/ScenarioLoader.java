@@ -17,6 +17,7 @@ import blksim.workload.fio.FioEnvironment;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.FioJobFile;
 import blksim.workload.fio.thread.FioCostParams;
+import blksim.workload.fio.thread.PageCacheParams;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
@@ -364,7 +365,9 @@ public final class ScenarioLoader {
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
         v.getString("kernel.preempt"), v.getString("kernel.mode"),
         v.getDuration("kernel.housekeeping-interval"),
-        v.getDuration("costs.sched.housekeeping-work"), sched, fioCosts, ioUring,
+        v.getDuration("costs.sched.housekeeping-work"), sched, fioCosts,
+        new PageCacheParams(v.getDuration("costs.page-cache.miss"),
+            v.getDuration("costs.page-cache.copy")), ioUring,
         blockLayer, List.copyOf(devices), List.copyOf(jobs));
   }
 
@@ -413,6 +416,16 @@ public final class ScenarioLoader {
       throw new InputException(j.file(), j.line(), "ioengine", "ioengine="
           + j.ioengine().fioName() + " is not modelled yet; blksim runs psync, sync, pvsync,"
           + " libaio and io_uring jobs");
+    }
+    if (!j.direct() && j.rw().writes()) {
+      throw new InputException(j.file(), j.line(), "direct", "job '" + j.name()
+          + "' writes through the page cache (direct=0), which needs the writeback model blksim"
+          + " does not have yet; use direct=1");
+    }
+    if (!j.direct() && !j.ioengine().isSync()) {
+      throw new InputException(j.file(), j.line(), "direct", "job '" + j.name()
+          + "': buffered I/O with ioengine=" + j.ioengine().fioName() + " is not modelled yet;"
+          + " use direct=1 or a psync engine");
     }
     for (int d = 0; d < 2; d++) {
       if (j.bs()[d] % dev.blockSize() != 0) {

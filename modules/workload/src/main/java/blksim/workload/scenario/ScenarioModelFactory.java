@@ -81,7 +81,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       int nCpus) {
     int pid = 1000 + k;
     if (j.ioengine().isSync()) {
-      return new PsyncThread(j, k, pid, q, s.fioCosts(), stats, s.seed());
+      return new PsyncThread(j, k, pid, q, s.fioCosts(), s.pageCache(), stats, s.seed());
     }
     AsyncFioThread.Engine engine = j.ioengine() == FioEngine.IO_URING
         ? AsyncFioThread.Engine.IO_URING : AsyncFioThread.Engine.LIBAIO;

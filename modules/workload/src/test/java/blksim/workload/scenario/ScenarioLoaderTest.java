@@ -204,4 +204,16 @@ class ScenarioLoaderTest {
     e = fails(scenario("devices = [ { type = brd, name = r, nowait = maybe } ]"));
     assertTrue(e.getMessage().contains("must be true or false"), e.getMessage());
   }
+
+  @Test
+  void bufferedWrites_areRefusedUntilWritebackExists() throws IOException {
+    write("job.fio", JOB.replace("rw=randread", "rw=randwrite"));
+    Path p = dir.resolve("s.conf");
+    Files.writeString(p, "blksim { devices = [ { type = null_blk, name = nullb0 } ]\n"
+        + " fio.job-files = [\"job.fio\"] }\n");
+    InputException e = assertThrows(InputException.class,
+        () -> ScenarioLoader.load(p, List.of(), Map.of()));
+    assertEquals("direct", e.key());
+    assertTrue(e.getMessage().contains("writeback"), e.getMessage());
+  }
 }

@@ -2,6 +2,7 @@ package blksim.workload.fio.thread;
 
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.BlockQueue;
+import blksim.kernel.block.ReqOp;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.TaskCpu;
 import blksim.workload.fio.FioJob;
@@ -17,6 +18,14 @@ import blksim.workload.fio.stats.JobStats;
  * and records the latency. As in fio, {@code clat} runs from just before the system call to its
  * return, and {@code slat} is not measured for synchronous engines. A driver that completes
  * inline (brd, zram) never puts the thread to sleep.
+ *
+ * <p>Buffered reads ({@code direct=0}) take the page-cache miss path of kernel-model.md §5.6
+ * ({@code filemap_read()}): a readahead bio (REQ_RAHEAD) for the page, a wait for it, and if it
+ * failed (dm-zero kills readahead) a synchronous single-page read ({@code ->read_folio}) and a
+ * second wait; then the copy to the user buffer. Simplified: every read misses (fio's random map
+ * never reads a block twice per pass; cached pages are not kept) and readahead is limited to the
+ * requested page (fio sets POSIX_FADV_RANDOM for random jobs; sequential readahead windows are not
+ * modelled). Buffered writes need the writeback model and are refused at load time.
  */
 public final class PsyncThread extends FioJobThread {
   private enum Phase {
@@ -27,14 +36,22 @@ public final class PsyncThread extends FioJobThread {
     RETURN
   }
 
+  private final PageCacheParams pageCache;
   private Phase phase = Phase.PREP;
   private long issueNs;
   private Bio bio;
+  private Bio deviceBio;
   private boolean completed;
+  private int error;
 
   public PsyncThread(FioJob job, int globalJobNumber, int pid, BlockQueue queue,
-      FioCostParams costs, JobStats stats, long runSeed) {
+      FioCostParams costs, PageCacheParams pageCache, JobStats stats, long runSeed) {
     super(job, globalJobNumber, pid, queue, costs, stats, runSeed);
+    this.pageCache = pageCache;
+  }
+
+  private boolean buffered() {
+    return !job.direct() && bio.op() == ReqOp.READ;
   }
 
   @Override
@@ -49,14 +66,22 @@ public final class PsyncThread extends FioJobThread {
       case SUBMIT:
         phase = Phase.ISSUE;
         issueNs = cpu.now();
-        cpu.runFor(CpuMode.SYSTEM, costs.syscallNs() + queue.submitCostNs(bio));
+        if (buffered()) {
+          // Page-cache miss: readahead of the one page, flagged REQ_RAHEAD.
+          deviceBio = new Bio(bio.op(), bio.sector(), bio.sizeBytes(),
+              bio.flags() | Bio.REQ_RAHEAD);
+          cpu.runFor(CpuMode.SYSTEM, costs.syscallNs() + pageCache.missNs()
+              + queue.submitCostNs(deviceBio));
+        } else {
+          deviceBio = bio;
+          cpu.runFor(CpuMode.SYSTEM, costs.syscallNs() + queue.submitCostNs(bio));
+        }
         return;
       case ISSUE:
         issue(cpu);
         return;
       case WAIT:
-        phase = Phase.RETURN;
-        cpu.runFor(CpuMode.SYSTEM, costs.syscallReturnNs());
+        ioDone(cpu);
         return;
       case RETURN:
         if (measuring()) {
@@ -85,21 +110,36 @@ public final class PsyncThread extends FioJobThread {
 
   private void issue(TaskCpu cpu) {
     completed = false;
-    if (!queue.issue(bio, (b, err) -> onComplete(cpu), () -> cpu.cpu().wake(this))) {
+    if (!queue.issue(deviceBio, (b, err) -> onComplete(cpu, err),
+        () -> cpu.cpu().wake(this))) {
       cpu.sleep();
       return;
     }
     if (completed) {
-      phase = Phase.RETURN;
-      cpu.runFor(CpuMode.SYSTEM, costs.syscallReturnNs());
+      ioDone(cpu);
     } else {
       phase = Phase.WAIT;
       cpu.sleep();
     }
   }
 
-  private void onComplete(TaskCpu cpu) {
+  /** The device I/O finished: retry a failed readahead synchronously, or finish the call. */
+  private void ioDone(TaskCpu cpu) {
+    if (buffered() && (deviceBio.flags() & Bio.REQ_RAHEAD) != 0 && error != 0) {
+      // The page is not up to date: ->read_folio() reads it without REQ_RAHEAD and waits again.
+      deviceBio = new Bio(bio.op(), bio.sector(), bio.sizeBytes(), bio.flags());
+      phase = Phase.ISSUE;
+      cpu.runFor(CpuMode.SYSTEM, queue.submitCostNs(deviceBio));
+      return;
+    }
+    phase = Phase.RETURN;
+    long copy = buffered() ? pageCache.copyNsPer4k() * Math.max(1, bio.sizeBytes() / 4096) : 0;
+    cpu.runFor(CpuMode.SYSTEM, costs.syscallReturnNs() + copy);
+  }
+
+  private void onComplete(TaskCpu cpu, int err) {
     completed = true;
+    error = err;
     cpu.cpu().wake(this);
   }
 }

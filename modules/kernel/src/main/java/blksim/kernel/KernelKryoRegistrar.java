@@ -5,6 +5,11 @@ import blksim.kernel.block.Bio;
 import blksim.kernel.block.ReqOp;
 import blksim.kernel.sched.CpuTimer;
 import blksim.kernel.sched.TaskWakeup;
+import blksim.kernel.workqueue.WorkRef;
+import blksim.kernel.workqueue.WorkScript;
+import blksim.kernel.workqueue.WorkStep;
+import blksim.kernel.workqueue.WqMessage;
+import blksim.kernel.workqueue.WqMonitorSnapshot;
 import com.esotericsoftware.kryo.Kryo;
 
 /**
@@ -19,5 +24,26 @@ public final class KernelKryoRegistrar implements KryoRegistrar {
     KryoRegistrar.register(kryo, ReqOp.class, 1001);
     KryoRegistrar.register(kryo, Bio.class, 1002);
     KryoRegistrar.register(kryo, TaskWakeup.class, 1003);
+    // Workqueues (blksim.kernel.workqueue), ids 1100-1139.
+    KryoRegistrar.register(kryo, WqMessage.QueueWork.class, 1100);
+    KryoRegistrar.register(kryo, WqMessage.QueueAtHome.class, 1101);
+    KryoRegistrar.register(kryo, WqMessage.RunWork.class, 1102);
+    KryoRegistrar.register(kryo, WqMessage.WorkDone.class, 1103);
+    KryoRegistrar.register(kryo, WqMessage.WorkStarted.class, 1104);
+    KryoRegistrar.register(kryo, WqMessage.WorkFinished.class, 1105);
+    KryoRegistrar.register(kryo, WqMessage.SpawnWorker.class, 1106);
+    KryoRegistrar.register(kryo, WqMessage.WorkerReady.class, 1107);
+    KryoRegistrar.register(kryo, WqMessage.Flush.class, 1108);
+    KryoRegistrar.register(kryo, WqMessage.FlushDone.class, 1109);
+    KryoRegistrar.register(kryo, WqMessage.HostTimer.class, 1110);
+    KryoRegistrar.register(kryo, WqMessage.Sample.class, 1111);
+    KryoRegistrar.register(kryo, WorkRef.class, 1120);
+    KryoRegistrar.register(kryo, WorkScript.class, 1121);
+    KryoRegistrar.register(kryo, WorkStep.Run.class, 1122);
+    KryoRegistrar.register(kryo, WorkStep.Sleep.class, 1123);
+    KryoRegistrar.register(kryo, WorkStep.Requeue.class, 1124);
+    KryoRegistrar.register(kryo, WorkStep.CondResched.class, 1125);
+    KryoRegistrar.register(kryo, WqMonitorSnapshot.class, 1130);
+    KryoRegistrar.register(kryo, WqMonitorSnapshot.Row.class, 1131);
   }
 }

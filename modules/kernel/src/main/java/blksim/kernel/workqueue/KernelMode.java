@@ -1,0 +1,62 @@
+package blksim.kernel.workqueue;
+
+/**
+ * The kernel version whose workqueue rules the model follows (kernel-model.md §0, §4.2, §4.7).
+ *
+ * <ul>
+ *   <li>{@link #PRE_6_5}: up to 6.4. Unbound wqs have one pwq per NUMA node over per-node pools
+ *       (workers confined to the node); max_active applies per pwq, so per node.
+ *   <li>{@link #V6_5_TO_6_8}: 6.5 to 6.8 (636b927eba5b). Affinity scopes and pods; one pwq per
+ *       CPU, max_active per pwq, so the system-wide total can reach max_active x CPUs.
+ *   <li>{@link #V6_9_RC}: 6.9-rc1 to rc5 (5797b1c18919). max_active is system-wide, split into
+ *       one {@code wq_node_nr_active} per node plus a default one for node-less pools, whose cap
+ *       is min_active (the bug fixed by d40f92020c7a).
+ *   <li>{@link #V6_9}: 6.9-rc6 and later: as {@link #V6_9_RC}, the default cap is max_active.
+ *   <li>{@link #V6_13}: 6.13 and later: as {@link #V6_9} with {@code WQ_MAX_ACTIVE} 2048.
+ * </ul>
+ */
+public enum KernelMode {
+  PRE_6_5,
+  V6_5_TO_6_8,
+  V6_9_RC,
+  V6_9,
+  V6_13;
+
+  /** {@code WQ_MAX_ACTIVE}: 512 up to 6.12, 2048 from 6.13 (include/linux/workqueue.h). */
+  public int wqMaxActive() {
+    return this == V6_13 ? WqConstants.WQ_MAX_ACTIVE_6_13 : WqConstants.WQ_MAX_ACTIVE_PRE_6_13;
+  }
+
+  /** {@code WQ_DFL_ACTIVE}: {@code WQ_MAX_ACTIVE / 2}, used when max_active 0 is passed. */
+  public int wqDflActive() {
+    return wqMaxActive() / 2;
+  }
+
+  /** Whether unbound wqs have pods and affinity scopes (6.5+). */
+  public boolean hasAffinityScopes() {
+    return this != PRE_6_5;
+  }
+
+  /** Whether unbound wqs have one pwq per CPU (6.5+) rather than one per node. */
+  public boolean perCpuUnboundPwqs() {
+    return this != PRE_6_5;
+  }
+
+  /** Whether unbound max_active is enforced system-wide by per-node counters (6.9+). */
+  public boolean nodeNrActive() {
+    return this == V6_9_RC || this == V6_9 || this == V6_13;
+  }
+
+  /** Whether per-CPU pools detect CPU-hogging items automatically (6.5+, §4.8). */
+  public boolean detectsCpuIntensive() {
+    return this != PRE_6_5;
+  }
+
+  /**
+   * The cap of the default {@code wq_node_nr_active} (pools with {@code NUMA_NO_NODE}):
+   * min_active in {@link #V6_9_RC}, max_active after d40f92020c7a.
+   */
+  public int dflNodeMax(int minActive, int maxActive) {
+    return this == V6_9_RC ? minActive : maxActive;
+  }
+}

@@ -19,6 +19,11 @@ public record Bio(ReqOp op, long sector, int sizeBytes, int flags) {
   public static final int REQ_NOWAIT = 1 << 1;
   /** {@code REQ_RAHEAD}: readahead, may be dropped. */
   public static final int REQ_RAHEAD = 1 << 2;
+  /**
+   * {@code REQ_PREFLUSH}: flush the device's volatile cache before the write. dm-delay puts a
+   * write carrying it in its flush class (kernel-model.md §5.1, §8.4).
+   */
+  public static final int REQ_PREFLUSH = 1 << 3;
 
   /** {@code PAGE_SIZE} of x86-64: the unit in which brd and zram store data. */
   public static final int PAGE_SIZE = 4096;

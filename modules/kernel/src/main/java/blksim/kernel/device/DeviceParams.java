@@ -9,7 +9,15 @@ import java.util.SplittableRandom;
  * The parameters of one simulated block device, whatever its driver: what a scenario's device
  * list holds, and what builds the device's queue on each CPU.
  */
-public sealed interface DeviceParams permits NullBlkParams, BrdParams, ZramParams {
+public sealed interface DeviceParams
+    permits NullBlkParams, BrdParams, ZramParams, DeviceParams.Stacked {
+
+  /**
+   * A device that maps to other devices, defined in another package (device-mapper's
+   * {@code blksim.kernel.dm.DmParams}): a sealed interface can only permit classes of its own
+   * package outside a named module, hence this open extension point.
+   */
+  non-sealed interface Stacked extends DeviceParams {}
 
   /** The disk's name ({@code nullb0}, {@code ram0}, {@code zram0}). */
   String name();

@@ -62,6 +62,12 @@ final class RunCommand implements Callable<Integer> {
           + " (repeatable), e.g. --set devices.0.completion-nsec=20us")
   List<String> sets = new ArrayList<>();
 
+  @Option(names = "--wq-monitor", paramLabel = "INTERVAL",
+      description = "print wq_monitor's table (total, infl, CPUtime, CPUitsv, CMW/RPR, mayday,"
+          + " rescued) every INTERVAL of simulated time, e.g. 1s or 100ms, and a wq_dump summary"
+          + " of pools and pods at the end; both also go into the JSON")
+  String wqMonitor;
+
   @Option(names = "--host", paramLabel = "cluster|local", defaultValue = "cluster",
       description = "where partitions run: cluster (Pekko Cluster Sharding, embedded single-node"
           + " cluster; default) or local (plain threads, for debugging)")
@@ -81,23 +87,31 @@ final class RunCommand implements Callable<Integer> {
     if (partitions != null) {
       overrides.add("blksim.partitions=\"" + partitions + "\"");
     }
+    if (wqMonitor != null) {
+      overrides.add("blksim.kernel.wq-monitor-interval=" + wqMonitor);
+    }
     Scenario s = ScenarioLoader.load(scenario, overrides);
     Partitioning p = Partitioning.parse(s.partitions());
     long expected = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
     ProgressListener progress = Progress.forTerminal(expected);
-    RunResult r;
+    Simulator.Outcome o;
     try {
-      r = Simulator.run(s, p, h, progress);
+      o = Simulator.runFull(s, p, h, progress);
     } finally {
       if (progress instanceof Progress pr) {
         pr.close();
       }
     }
-    String text = format.equals("json") ? FioJsonReporter.render(r) : FioTextReporter.render(r);
+    RunResult r = o.fio();
+    boolean wq = wqMonitor != null;
+    String json = wq ? WqReport.addToJson(FioJsonReporter.render(r), o)
+        : FioJsonReporter.render(r);
+    String normal = FioTextReporter.render(r) + (wq ? WqReport.text(o) : "");
+    String text = format.equals("json") ? json : normal;
     if (output != null) {
       Outputs.writeAll(output, List.of(
-          new Outputs.File("fio.json", FioJsonReporter.render(r)),
-          new Outputs.File("fio.txt", FioTextReporter.render(r)),
+          new Outputs.File("fio.json", json),
+          new Outputs.File("fio.txt", normal),
           new Outputs.File("scenario.conf", s.spec())));
     }
     PrintWriter out = spec.commandLine().getOut();

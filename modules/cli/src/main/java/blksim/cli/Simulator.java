@@ -1,11 +1,17 @@
 package blksim.cli;
 
+import blksim.engine.ComponentReport;
 import blksim.engine.LocalRunner;
 import blksim.engine.Partitioning;
 import blksim.engine.ProgressListener;
 import blksim.engine.RunOutcome;
 import blksim.engine.pekko.ClusterRunner;
+import blksim.kernel.workqueue.WorkqueueSystem;
+import blksim.kernel.workqueue.WqDump;
+import blksim.kernel.workqueue.WqMonitorSnapshot;
 import blksim.workload.fio.stats.RunResult;
+import java.util.ArrayList;
+import java.util.List;
 import blksim.workload.scenario.Scenario;
 import blksim.workload.scenario.ScenarioModelFactory;
 import blksim.workload.scenario.ScenarioResults;
@@ -23,18 +29,39 @@ public final class Simulator {
 
   private Simulator() {}
 
+  /**
+   * Everything a run produced: fio's results, and the workqueue statistics (wq_monitor samples
+   * at the scenario's interval, the totals at the end, and a wq_dump-style summary).
+   */
+  public record Outcome(RunResult fio, List<WqMonitorSnapshot> wqSamples,
+      WqMonitorSnapshot wqFinal, String wqDump) {}
+
   /** Runs {@code s} with the given partitioning. */
   public static RunResult run(Scenario s, Partitioning partitioning, Host host,
       ProgressListener progress) {
+    return runFull(s, partitioning, host, progress).fio();
+  }
+
+  /** Runs {@code s} and also reads back the workqueue statistics. */
+  public static Outcome runFull(Scenario s, Partitioning partitioning, Host host,
+      ProgressListener progress) {
     long wallStart = System.currentTimeMillis();
+    // Built here too on the cluster host: the machine's structure reads the reports back.
+    ScenarioModelFactory.Machine machine = new ScenarioModelFactory().machine(s);
     RunOutcome outcome;
     if (host == Host.LOCAL) {
-      outcome = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), partitioning,
+      outcome = LocalRunner.run(machine.model(), partitioning,
           Runtime.getRuntime().availableProcessors(), progress);
     } else {
       outcome = ClusterRunner.run(ScenarioModelFactory.class.getName(), s.spec(), partitioning,
           progress);
     }
-    return ScenarioResults.toRunResult(outcome, wallStart);
+    List<ComponentReport> reports = new ArrayList<>();
+    outcome.reports().forEach(r -> reports.add(r.report()));
+    WorkqueueSystem wqs = machine.workqueues();
+    return new Outcome(ScenarioResults.toRunResult(outcome, wallStart),
+        wqs.monitorSamples(reports),
+        wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
+        WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)));
   }
 }

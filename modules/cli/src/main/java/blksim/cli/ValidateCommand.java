@@ -116,7 +116,56 @@ final class ValidateCommand implements Callable<Integer> {
       rows.addAll(runExperiment(e, RunCommand.parseHost(host)));
     }
     print(out, rows);
+    for (Path e : chosen) {
+      runSweeps(e, RunCommand.parseHost(host), out);
+    }
     return rows.stream().anyMatch(r -> r.verdict().equals("FAIL")) ? Main.EXIT_FAILED : 0;
+  }
+
+  /**
+   * Runs the {@code sweeps} of a published.conf: one scenario, a metric, rows that set one key
+   * (through a template) and columns that each add a list of overrides; prints one table each.
+   */
+  static void runSweeps(Path dir, Simulator.Host host, PrintWriter out) {
+    Path pub = dir.resolve("published.conf");
+    Config c = ConfigFactory.parseFile(pub.toFile());
+    if (!c.hasPath("sweeps")) {
+      return;
+    }
+    for (Config sw : c.getConfigList("sweeps")) {
+      int line = sw.origin().lineNumber();
+      String scen = req(sw, "scenario", pub, line);
+      String metric = req(sw, "metric", pub, line);
+      String rowKey = req(sw, "row-key", pub, line);
+      String template = sw.hasPath("row-template") ? sw.getString("row-template") : "%s";
+      List<String> rowValues = new ArrayList<>();
+      sw.getList("rows").forEach(v -> rowValues.add(String.valueOf(v.unwrapped())));
+      List<? extends Config> cols = sw.getConfigList("columns");
+      out.println();
+      out.println(sw.hasPath("title") ? sw.getString("title") : metric);
+      StringBuilder head = new StringBuilder(String.format("%10s",
+          sw.hasPath("row-label") ? sw.getString("row-label") : rowKey));
+      for (Config col : cols) {
+        head.append(String.format(" %16s", col.getString("label")));
+      }
+      out.println(head);
+      for (String rv : rowValues) {
+        StringBuilder line2 = new StringBuilder(String.format("%10s", rv));
+        for (Config col : cols) {
+          List<String> sets = new ArrayList<>(col.getStringList("set"));
+          sets.add(rowKey + "=\"" + String.format(template, rv) + "\"");
+          Scenario s = ScenarioLoader.load(dir.resolve(scen), sets);
+          String text = FioJsonReporter.render(Simulator.run(s,
+              Partitioning.parse(s.partitions()), host, ProgressListener.NONE));
+          @SuppressWarnings("unchecked")
+          Map<String, Object> json = (Map<String, Object>) JsonReader.parse(text);
+          line2.append(String.format(Locale.ROOT, " %16s",
+              num(Metrics.evaluate(json, metric, pub.toString(), line))));
+        }
+        out.println(line2);
+        out.flush();
+      }
+    }
   }
 
   static List<Row> runExperiment(Path dir, Simulator.Host host) {

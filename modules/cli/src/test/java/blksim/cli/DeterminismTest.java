@@ -108,6 +108,33 @@ class DeterminismTest {
   }
 
   @Test
+  void timersWorkqueuesAndDeviceMapper_allPartitionings_giveIdenticalResults() {
+    Scenario s = ScenarioLoader.load(MainTest.resource("det/dm-delay.conf"), List.of());
+    Simulator.Outcome one = Simulator.runFull(s, Partitioning.ONE, Simulator.Host.LOCAL,
+        ProgressListener.NONE);
+    assertTrue(one.wqSamples().size() >= 5, "wq_monitor sampled: " + one.wqSamples().size());
+    assertTrue(one.wqFinal().rows().stream().anyMatch(r -> r.name().equals("kdelayd")
+        && r.total() > 10), "kdelayd did the delayed bios' work");
+    String reference = withoutRunFields(one);
+    for (String p : new String[] {"node", "cpu"}) {
+      for (Simulator.Host h : Simulator.Host.values()) {
+        Simulator.Outcome o = Simulator.runFull(s, Partitioning.parse(p), h,
+            ProgressListener.NONE);
+        assertEquals(reference, withoutRunFields(o), "partitioning " + p + " on " + h);
+        assertEquals(one.wqSamples(), o.wqSamples(), "wq_monitor samples, " + p + " on " + h);
+      }
+    }
+  }
+
+  private static String withoutRunFields(Simulator.Outcome o) {
+    RunResult r = o.fio();
+    RunResult fixed = new RunResult(r.jobs(), r.disks(), r.engine(), FIXED_WALL_CLOCK,
+        r.blksimVersion(), r.globalOptions());
+    return FioJsonReporter.withoutWallClock(FioJsonReporter.render(fixed))
+        .replaceAll("(?m)^\\s*\"(windows|partitions|coupling_factor)\" : [0-9.]+,?\\n", "");
+  }
+
+  @Test
   void differentSeed_changesTheResults() {
     String a = json(local(scenario(), "one", 1));
     String b = json(local(scenario("seed=43"), "one", 1));

@@ -154,4 +154,36 @@ class MainTest {
     assertEquals(2, r.code());
     assertTrue(r.err().contains("selfcheck"), "lists the experiments: " + r.err());
   }
+
+  @Test
+  void wqMonitor_printsTheTableAndDump_andAddsThemToTheJson() {
+    String scen = resource("det/dm-delay.conf").toString();
+    Result text = cli("run", scen, "--host", "local", "--wq-monitor=5ms");
+    assertEquals(0, text.code(), text.err());
+    assertTrue(text.out().contains("total  infl  CPUtime CPUitsv CMW/RPR  mayday rescued"),
+        text.out());
+    assertTrue(text.out().contains("kdelayd"), "the dm-delay work queue is listed");
+    assertTrue(text.out().contains("Worker Pools"), "wq_dump summary at the end");
+    Result json = cli("run", scen, "--host", "local", "--wq-monitor=5ms", "--output-format=json");
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> m =
+        (java.util.Map<String, Object>) blksim.report.json.JsonReader.parse(json.out());
+    assertTrue(((List<?>) m.get("wq_monitor")).size() >= 3, "one entry per 5 ms of 20 ms");
+    assertTrue(m.containsKey("jobs") && m.containsKey("wq_dump"));
+  }
+
+  @Test
+  void dmTableError_namesTheScenarioLineAndTheTableField() throws IOException {
+    Path s = tmp.resolve("dm.conf");
+    Files.writeString(s, "blksim {\n"
+        + "  devices = [\n"
+        + "    { type = dm, name = z, table = \"0 2048 zero\" }\n"
+        + "    { type = dm, name = d, table = \"0 2048 delay /dev/mapper/z 0 2ms\" }\n"
+        + "  ]\n"
+        + "  fio.jobs = [\"[j]\\nfilename=/dev/mapper/d\\nrw=read\\nsize=4k\"]\n}\n");
+    Result r = cli("run", s.toString(), "--host", "local");
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains("dm.conf:4: blksim.devices.1.table"), r.err());
+    assertTrue(r.err().contains("2ms"), r.err());
+  }
 }

@@ -2,6 +2,7 @@ package blksim.workload.scenario;
 
 import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.device.DeviceParams;
+import blksim.kernel.dm.DmTable;
 import blksim.kernel.iouring.IoUringParams;
 import blksim.kernel.sched.SchedParams;
 import blksim.kernel.topology.TopologyParams;
@@ -24,6 +25,7 @@ import java.util.List;
  * @param preempt preemption model
  * @param kernelMode kernel version mode
  * @param housekeepingIntervalNs period of each CPU's background kworker, 0 for none
+ * @param wqMonitorIntervalNs wq_monitor sampling interval, 0 for none
  * @param housekeepingWorkNs system time of one background kworker wakeup
  * @param sched scheduler costs
  * @param fioCosts fio and system-call costs
@@ -35,13 +37,15 @@ import java.util.List;
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
-    String kernelMode, long housekeepingIntervalNs, long housekeepingWorkNs, SchedParams sched, FioCostParams fioCosts, PageCacheParams pageCache, IoUringParams ioUring, BlockLayerParams blockLayer,
+    String kernelMode, long housekeepingIntervalNs, long wqMonitorIntervalNs,
+    long housekeepingWorkNs, SchedParams sched, FioCostParams fioCosts, PageCacheParams pageCache,
+    IoUringParams ioUring, BlockLayerParams blockLayer,
     List<DeviceParams> devices,
     List<FioJob> jobs) {
 
   /** The device named by a fio {@code filename} ({@code nullb0} or {@code /dev/nullb0}). */
   public DeviceParams device(String filename) {
-    String n = filename.startsWith("/dev/") ? filename.substring(5) : filename;
+    String n = DmTable.deviceName(filename);
     for (DeviceParams d : devices) {
       if (d.name().equals(n)) {
         return d;

@@ -8,6 +8,11 @@ import blksim.kernel.device.DeviceParams;
 import blksim.kernel.device.IrqMode;
 import blksim.kernel.device.NullBlkParams;
 import blksim.kernel.device.ZramParams;
+import blksim.kernel.dm.DelayVersion;
+import blksim.kernel.dm.DmCostParams;
+import blksim.kernel.dm.DmParams;
+import blksim.kernel.dm.DmTable;
+import blksim.kernel.dm.DmTableException;
 import blksim.kernel.iouring.IoUringParams;
 import blksim.kernel.sched.PreemptModel;
 import blksim.kernel.sched.SchedParams;
@@ -325,6 +330,10 @@ public final class ScenarioLoader {
             throw dv.error("name", "two devices are named " + name);
           }
         }
+        if (type.equals("dm")) {
+          devices.add(dmDevice(name, dv, v, d, devices));
+          continue;
+        }
         try {
           devices.add(device(type, name, dv, v, nbSubmit, nbComplete));
         } catch (IllegalArgumentException e) {
@@ -364,11 +373,39 @@ public final class ScenarioLoader {
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
         v.getString("kernel.preempt"), v.getString("kernel.mode"),
-        v.getDuration("kernel.housekeeping-interval"),
+        v.getDuration("kernel.housekeeping-interval"), v.getDuration("kernel.wq-monitor-interval"),
         v.getDuration("costs.sched.housekeeping-work"), sched, fioCosts,
         new PageCacheParams(v.getDuration("costs.page-cache.miss"),
             v.getDuration("costs.page-cache.copy")), ioUring,
         blockLayer, List.copyOf(devices), List.copyOf(jobs));
+  }
+
+  private static DmParams dmDevice(String name, Values dv, Values v, Config d,
+      List<DeviceParams> declared) {
+    DmCostParams costs = new DmCostParams(v.getDuration("costs.dm.core"),
+        v.getDuration("costs.dm.linear-map"), v.getDuration("costs.dm.zero-map"),
+        v.getDuration("costs.dm.zero-fill-per-page"), v.getDuration("costs.dm.delay-map"),
+        v.getDuration("costs.dm.delay-poll"), v.getDuration("costs.dm.delay-scan-per-bio"),
+        v.getDuration("costs.dm.delay-timer"), v.getDuration("costs.dm.delay-work"));
+    String table = dv.getString("table");
+    try {
+      return DmParams.of(name, table, DelayVersion.parse(v.getString("kernel.dm-delay")),
+          v.getDuration("kernel.dm-delay-poll-batch"), costs, n -> {
+            for (DeviceParams p : declared) {
+              if (p.name().equals(n)) {
+                return p;
+              }
+            }
+            return null;
+          });
+    } catch (DmTableException e) {
+      ConfigOrigin o = d.getValue("table").origin();
+      int line = o.lineNumber() > 0 ? o.lineNumber() + e.line() - 1 : 0;
+      throw new InputException(o.filename() != null ? o.filename() : o.description(), line,
+          dv.display("table"), e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw dv.error("table", e.getMessage());
+    }
   }
 
   private static DeviceParams device(String type, String name, Values dv, Values v,
@@ -400,7 +437,7 @@ public final class ScenarioLoader {
           "job '" + j.name() + "' needs filename= naming a simulated device ("
               + names(devices) + ")");
     }
-    String n = j.filename().startsWith("/dev/") ? j.filename().substring(5) : j.filename();
+    String n = DmTable.deviceName(j.filename());
     DeviceParams dev = null;
     for (DeviceParams d : devices) {
       if (d.name().equals(n)) {

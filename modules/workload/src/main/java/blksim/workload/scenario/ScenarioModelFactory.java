@@ -6,6 +6,13 @@ import blksim.engine.ModelFactory;
 import blksim.engine.Seeds;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.device.DeviceParams;
+import blksim.kernel.dm.DmParams;
+import blksim.kernel.dm.Kdelayd;
+import blksim.kernel.timer.TimerParams;
+import blksim.kernel.workqueue.KernelMode;
+import blksim.kernel.workqueue.Workqueue;
+import blksim.kernel.workqueue.WorkqueueParams;
+import blksim.kernel.workqueue.WorkqueueSystem;
 import blksim.kernel.kthread.HousekeepingKworker;
 import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.topology.Cpu;
@@ -24,9 +31,10 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Builds the simulated machine of a scenario: one {@link CpuComponent} per CPU, each device's
- * queue on every CPU (a blk-mq hardware context, or a bio-based driver's submission path), and
- * the fio job threads.
+ * Builds the simulated machine of a scenario: one {@link CpuComponent} per CPU (wrapped with its
+ * per-CPU workqueue pools), the unbound workqueue pool hosts, each device's queue on every CPU (a
+ * blk-mq hardware context, a bio-based driver's submission path, or a device-mapper table stacked
+ * on the queues below it), and the fio job threads.
  *
  * <p>Placement of fio jobs: job {@code k} (in run order, numjobs expanded) runs on CPU
  * {@code k mod nr_cpus} for its whole life. Simplified: the kernel would place and migrate the
@@ -39,18 +47,45 @@ public final class ScenarioModelFactory implements ModelFactory {
     return build(ScenarioLoader.fromSpec(spec));
   }
 
+  /**
+   * A built machine: the engine's model, and the workqueue system that reads the workqueue
+   * components' reports back.
+   */
+  public record Machine(Model model, WorkqueueSystem workqueues) {}
+
   /** Builds the model of an already loaded scenario. */
   public Model build(Scenario s) {
+    return machine(s).model();
+  }
+
+  /** Builds the machine of an already loaded scenario. */
+  public Machine machine(Scenario s) {
     Topology topo = Topology.of(s.topology());
+    TimerParams timers = TimerParams.defaults(s.hz());
+    WorkqueueParams wqp = WorkqueueParams.defaults(KernelMode.valueOf(s.kernelMode()))
+        .withMonitorIntervalNs(s.wqMonitorIntervalNs());
+    WorkqueueSystem.Builder wb = WorkqueueSystem.builder(topo, s.sched(), timers, wqp);
+    boolean hasDm = s.devices().stream().anyMatch(d -> d instanceof DmParams);
+    Workqueue kdelayd = hasDm ? Kdelayd.alloc(wb) : null;
+    WorkqueueSystem wqs = wb.build();
+    Kdelayd kd = hasDm ? Kdelayd.on(wqs, kdelayd) : Kdelayd.STANDALONE;
     List<CpuComponent> cpus = new ArrayList<>();
     Map<String, List<BlockQueue>> queues = new LinkedHashMap<>();
     for (Cpu c : topo.cpus()) {
       CpuComponent cpu = new CpuComponent(c, s.sched());
+      Map<String, BlockQueue> onCpu = new LinkedHashMap<>();
       for (DeviceParams d : s.devices()) {
-        // One seed per device, the same on every CPU: all CPUs agree on the device's contents.
-        BlockQueue q = d.newQueue(cpu, s.blockLayer(),
-            new SplittableRandom(Seeds.forComponent(s.seed(), "dev/" + d.name())));
+        BlockQueue q;
+        if (d instanceof DmParams dm) {
+          // A mapped device stacks on the queues of the devices declared before it, on this CPU.
+          q = dm.newQueue(cpu, s.blockLayer(), timers, kd, onCpu::get);
+        } else {
+          // One seed per device, the same on every CPU: all CPUs agree on its contents.
+          q = d.newQueue(cpu, s.blockLayer(),
+              new SplittableRandom(Seeds.forComponent(s.seed(), "dev/" + d.name())));
+        }
         cpu.attach(q);
+        onCpu.put(d.name(), q);
         queues.computeIfAbsent(d.name(), k -> new ArrayList<>()).add(q);
       }
       if (s.housekeepingIntervalNs() > 0) {
@@ -72,9 +107,10 @@ public final class ScenarioModelFactory implements ModelFactory {
         expectedEnd = Math.max(expectedEnd, j.startDelayNs() + j.rampTimeNs() + j.runtimeNs());
       }
     }
-    List<Component> components = new ArrayList<>(cpus);
+    List<Component> components = new ArrayList<>(wqs.components(cpus));
     long maxTime = s.maxTimeNs() > 0 ? s.maxTimeNs() : Long.MAX_VALUE;
-    return new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed());
+    return new Machine(
+        new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed()), wqs);
   }
 
   private static FioJobThread thread(Scenario s, FioJob j, int k, BlockQueue q, JobStats stats,

@@ -10,6 +10,7 @@ import static blksim.workload.scenario.Param.Type.STRING_LIST;
 
 import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.device.BrdParams;
+import blksim.kernel.dm.DmCostParams;
 import blksim.kernel.device.NullBlkParams;
 import blksim.kernel.device.ZramParams;
 import blksim.kernel.sched.SchedParams;
@@ -68,6 +69,15 @@ public final class ScenarioSchema {
               + " one nice-0 kworker wakeup per CPU per period (0: none)"),
       Param.num("costs.sched.housekeeping-work", "cpu", DURATION, "ns", "5us", 0,
           1_000_000_000L, "system time of one background kworker wakeup"),
+      Param.num("kernel.wq-monitor-interval", "workqueue", DURATION, "ns", "0", 0,
+          1_000_000_000_000L, "sample wq_monitor statistics at this virtual interval (0: off;"
+              + " run --wq-monitor sets it)"),
+      Param.choice("kernel.dm-delay", "dm", "v6.7", List.of("pre-6.7", "v1", "v6.7", "fsleep"),
+          "dm-delay version: pre-6.7 timer+workqueue only; v1 kthread for every delay; v6.7"
+              + " kthread below 50 ms; fsleep the later revision that sleeps between polls"),
+      Param.num("kernel.dm-delay-poll-batch", "dm", DURATION, "ns", "0", 0, 1_000_000_000L,
+          "simulation shortcut: the dm-delay kthread's busy poll advances in steps of this"
+              + " length (0: every pass; results of QD1 jobs are the same with 100us)"),
       Param.num("costs.sched.ctx-switch", "cpu", DURATION, "ns", "1500ns", 0, 1_000_000_000L,
           "CPU time of a context switch, charged as system time to the task switched in"),
       Param.num("costs.sched.idle-exit", "cpu", DURATION, "ns", "2us", 0, 1_000_000_000L,
@@ -109,6 +119,23 @@ public final class ScenarioSchema {
           "a buffered read's page-cache miss: lookup, page allocation, readahead set-up"),
       cost("costs.page-cache.copy", "page_cache", 1000,
           "copying 4 KiB from the page cache to the user buffer"),
+      cost("costs.dm.core", "dm", DmCostParams.DEFAULT_CORE_NS,
+          "DM core per bio: dm_submit_bio(), clone allocation, __map_bio(), clone end_io"),
+      cost("costs.dm.linear-map", "dm", DmCostParams.DEFAULT_LINEAR_MAP_NS,
+          "linear_map(): remap the sector"),
+      cost("costs.dm.zero-map", "dm", DmCostParams.DEFAULT_ZERO_MAP_NS, "zero_map()"),
+      cost("costs.dm.zero-fill-per-page", "dm", DmCostParams.DEFAULT_ZERO_FILL_PER_PAGE_NS,
+          "zero-filling one 4 KiB page of a dm-zero read"),
+      cost("costs.dm.delay-map", "dm", DmCostParams.DEFAULT_DELAY_MAP_NS,
+          "delay_map()/delay_bio(): stamp expires and queue the bio"),
+      cost("costs.dm.delay-poll", "dm", DmCostParams.DEFAULT_DELAY_POLL_NS,
+          "one pass of the dm-delay kthread's poll loop"),
+      cost("costs.dm.delay-scan-per-bio", "dm", DmCostParams.DEFAULT_DELAY_SCAN_PER_BIO_NS,
+          "flush_delayed_bios(): per bio on the list"),
+      cost("costs.dm.delay-timer", "dm", DmCostParams.DEFAULT_DELAY_TIMER_NS,
+          "handle_delayed_timer(): queue the kdelayd work"),
+      cost("costs.dm.delay-work", "dm", DmCostParams.DEFAULT_DELAY_WORK_NS,
+          "flush_expired_bios() work item in a kworker, besides its scan"),
       cost("costs.io-uring.enter", "io_uring", 300,
           "one io_uring_enter() (or io_submit()/io_getevents()) system call: entry and exit"),
       cost("costs.io-uring.sqe-issue", "io_uring", 1300,
@@ -157,6 +184,13 @@ public final class ScenarioSchema {
         Param.num("completion-nsec", "null_blk", DURATION, "ns",
             NullBlkParams.DEFAULT_COMPLETION_NS + "ns", 0,
             1_000_000_000_000L, "completion time in timer mode (completion_nsec)")));
+    m.put("dm", List.of(
+        Param.of("type", "dm", STRING, null, "device type: dm (a device-mapper device)"),
+        Param.of("name", "dm", STRING, null,
+            "mapped device name: /dev/mapper/<name> (fio's filename may use either form)"),
+        Param.of("table", "dm", STRING, null, "the table in dmsetup syntax, one target per line:"
+            + " <start> <length> <linear|zero|delay> <args>; devices it names must be declared"
+            + " before it")));
     m.put("brd", List.of(
         Param.of("type", "brd", STRING, null, "device type: brd (RAM disk)"),
         Param.of("name", "brd", STRING, null, "disk name, as fio's filename names it (ram0)"),

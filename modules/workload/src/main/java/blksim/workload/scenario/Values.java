@@ -65,6 +65,11 @@ final class Values {
     return d;
   }
 
+  /** The key as the user sees it, with its section prefix. */
+  String display(String key) {
+    return displayPrefix + key;
+  }
+
   InputException error(String key, String rule) {
     String path = prefix + key;
     if (cfg.hasPath(path)) {

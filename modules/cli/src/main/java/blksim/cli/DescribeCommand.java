@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "describe", mixinStandardHelpOptions = true,
     description = "Print the parameters of each component (name, unit, default, meaning).",
-    footer = {"", "Components: run, machine, kernel, cpu, fio, null_blk"})
+    footer = {"", "Components: run, machine, kernel, cpu, workqueue, dm, fio, null_blk, block,"
+        + " brd, zram, page_cache, io_uring"})
 final class DescribeCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 

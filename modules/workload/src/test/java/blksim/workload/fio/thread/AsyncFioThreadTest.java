@@ -10,7 +10,7 @@ import blksim.engine.Partitioning;
 import blksim.engine.ProgressListener;
 import blksim.engine.RunOutcome;
 import blksim.kernel.iouring.IoWqWorker;
-import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.workqueue.WorkqueueCpu;
 import blksim.kernel.sched.Task;
 import blksim.workload.fio.stats.JobStats;
 import blksim.workload.fio.stats.RunResult;
@@ -53,8 +53,11 @@ class AsyncFioThreadTest {
     RunResult r = ScenarioResults.toRunResult(out, 0);
     List<Task> tasks = new ArrayList<>();
     for (Component c : m.components()) {
-      tasks.addAll(((CpuComponent) c).tasks());
+      if (c instanceof WorkqueueCpu w) {
+        tasks.addAll(w.cpu().tasks());
+      }
     }
+    assertTrue(!tasks.isEmpty(), "the CPUs' tasks were found");
     return new Run(r.jobs().get(0), out, tasks);
   }
 

@@ -129,7 +129,7 @@ class DeterminismTest {
   private static String withoutRunFields(Simulator.Outcome o) {
     RunResult r = o.fio();
     RunResult fixed = new RunResult(r.jobs(), r.disks(), r.engine(), FIXED_WALL_CLOCK,
-        r.blksimVersion(), r.globalOptions());
+        r.blksimVersion(), r.globalOptions(), r.cpus());
     return FioJsonReporter.withoutWallClock(FioJsonReporter.render(fixed))
         .replaceAll("(?m)^\\s*\"(windows|partitions|coupling_factor)\" : [0-9.]+,?\\n", "");
   }

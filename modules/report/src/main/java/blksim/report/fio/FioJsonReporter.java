@@ -9,6 +9,7 @@ import java.util.Set;
 
 import blksim.report.fio.FioReportModel.GroupRunStats;
 import blksim.report.json.JsonWriter;
+import blksim.workload.fio.stats.CpuUtil;
 import blksim.workload.fio.stats.DiskStats;
 import blksim.workload.fio.stats.EngineStats;
 import blksim.workload.fio.stats.JobStats;
@@ -249,7 +250,48 @@ public final class FioJsonReporter {
             w.name("events_per_wall_second").value(e.eventsPerWallSecond());
         }
         w.name("version").value(r.blksimVersion());
+        cpus(w, r.cpus());
         w.endObject();
+    }
+
+    /**
+     * The machine's CPU time, all tasks included (kworkers, io-wq workers, kthreads), which fio's
+     * per-thread usr/sys never shows: the total, then each CPU, as percentages of elapsed time.
+     */
+    private static void cpus(JsonWriter w, List<CpuUtil> cpus) {
+        if (cpus.isEmpty()) {
+            return;
+        }
+        long u = 0, s = 0, i = 0, d = 0, t = 0, cs = 0;
+        for (CpuUtil c : cpus) {
+            u += c.userNs();
+            s += c.sysNs();
+            i += c.irqNs();
+            d += c.idleNs();
+            t += c.totalNs();
+            cs += c.contextSwitches();
+        }
+        w.name("cpu_util").beginObject();
+        utilFields(w, u, s, i, d, t, cs);
+        w.endObject();
+        w.name("cpus").beginArray();
+        for (CpuUtil c : cpus) {
+            w.beginObject();
+            w.name("cpu").value(c.cpu());
+            utilFields(w, c.userNs(), c.sysNs(), c.irqNs(), c.idleNs(), c.totalNs(),
+                c.contextSwitches());
+            w.endObject();
+        }
+        w.endArray();
+    }
+
+    private static void utilFields(JsonWriter w, long u, long s, long i, long d, long t, long cs) {
+        double k = t == 0 ? 0 : 100.0 / t;
+        w.name("usr").value(u * k);
+        w.name("sys").value(s * k);
+        w.name("irq").value(i * k);
+        w.name("idle").value(d * k);
+        w.name("ctx").value(cs);
     }
 
     /**

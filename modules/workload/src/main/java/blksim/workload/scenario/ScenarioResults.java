@@ -6,6 +6,7 @@ import blksim.engine.RunStats;
 import blksim.kernel.block.DiskCounters;
 import blksim.kernel.sched.CpuReport;
 import blksim.kernel.sched.TaskReport;
+import blksim.workload.fio.stats.CpuUtil;
 import blksim.workload.fio.stats.DiskStats;
 import blksim.workload.fio.stats.EngineStats;
 import blksim.workload.fio.stats.JobStats;
@@ -30,12 +31,15 @@ public final class ScenarioResults {
   /** The fio view of a run. */
   public static RunResult toRunResult(RunOutcome outcome, long wallClockEpochMs) {
     TreeMap<Integer, JobStats> jobs = new TreeMap<>();
+    List<CpuUtil> cpus = new ArrayList<>();
     Map<String, List<DiskCounters.Snapshot>> disks = new LinkedHashMap<>();
     for (IndexedReport ir : outcome.reports()) {
       if (!ir.report().kind().equals(CpuReport.KIND)) {
         continue;
       }
       CpuReport cpu = CpuReport.decode(ir.report().payload());
+      cpus.add(new CpuUtil(cpu.cpu(), cpu.userNs(), cpu.sysNs(), cpu.irqNs(), cpu.idleNs(),
+          cpu.contextSwitches()));
       for (TaskReport t : cpu.tasks()) {
         if (t.kind().equals(FioJobThread.KIND)) {
           jobs.put(FioJobThread.jobNumber(t.name()), JobStats.decode(t.payload()));
@@ -62,6 +66,8 @@ public final class ScenarioResults {
     }
     EngineStats es = new EngineStats(rs.events(), rs.windows(), rs.partitions(),
         rs.couplingFactor(), rs.simulatedTimeNs(), rs.wallTimeNs(), rs.eventsPerWallSecond());
-    return new RunResult(new ArrayList<>(jobs.values()), diskStats, es, wallClockEpochMs, VERSION);
+    cpus.sort(java.util.Comparator.comparingInt(CpuUtil::cpu));
+    return new RunResult(new ArrayList<>(jobs.values()), diskStats, es, wallClockEpochMs, VERSION,
+        new java.util.LinkedHashMap<>(), cpus);
   }
 }

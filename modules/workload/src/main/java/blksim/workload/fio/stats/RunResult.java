@@ -20,9 +20,11 @@ import java.util.Objects;
  * @param blksimVersion the simulator's version string
  * @param globalOptions options of the job file's {@code [global]} section, in file order
  *     (fio's {@code "global options"}); empty when there is none
+ * @param cpus each simulated CPU's time, all tasks included (blksim's addition; empty if unknown)
  */
 public record RunResult(List<JobStats> jobs, List<DiskStats> disks, EngineStats engine, long wallClockEpochMs,
-                        String blksimVersion, LinkedHashMap<String, String> globalOptions) {
+                        String blksimVersion, LinkedHashMap<String, String> globalOptions,
+                        List<CpuUtil> cpus) {
 
     /** Validates and copies the components. */
     public RunResult {
@@ -30,6 +32,13 @@ public record RunResult(List<JobStats> jobs, List<DiskStats> disks, EngineStats 
         disks = disks == null ? List.of() : List.copyOf(disks);
         blksimVersion = blksimVersion == null ? "unknown" : blksimVersion;
         globalOptions = globalOptions == null ? new LinkedHashMap<>() : new LinkedHashMap<>(globalOptions);
+        cpus = cpus == null ? List.of() : List.copyOf(cpus);
+    }
+
+    /** A run without per-CPU figures. */
+    public RunResult(List<JobStats> jobs, List<DiskStats> disks, EngineStats engine, long wallClockEpochMs,
+                     String blksimVersion, LinkedHashMap<String, String> globalOptions) {
+        this(jobs, disks, engine, wallClockEpochMs, blksimVersion, globalOptions, List.of());
     }
 
     /** A run without {@code [global]} options. */

@@ -37,7 +37,7 @@ class AsyncFioThreadTest {
 
   static final long BRD_READ = 500 + 5_000;
 
-  record Run(JobStats job, RunOutcome outcome, List<Task> tasks) {}
+  record Run(JobStats job, RunOutcome outcome, List<Task> tasks, RunResult result) {}
 
   Run run(String device, String fio) throws IOException {
     Path p = dir.resolve("s.conf");
@@ -58,7 +58,7 @@ class AsyncFioThreadTest {
       }
     }
     assertTrue(!tasks.isEmpty(), "the CPUs' tasks were found");
-    return new Run(r.jobs().get(0), out, tasks);
+    return new Run(r.jobs().get(0), out, tasks, r);
   }
 
   static long workers(Run r) {
@@ -101,6 +101,9 @@ class AsyncFioThreadTest {
     IoWqWorker w = r.tasks().stream().filter(t -> t instanceof IoWqWorker)
         .map(t -> (IoWqWorker) t).findFirst().orElseThrow();
     assertTrue(w.stimeNs() >= ios(j) * BRD_READ, "the worker did the copies");
+    long machineSys = r.result().cpus().stream().mapToLong(c -> c.sysNs()).sum();
+    assertTrue(machineSys >= j.sysNs() + ios(j) * BRD_READ,
+        "the CPU's own accounting shows the worker's time that fio's does not");
     double ctxPerIo = (double) j.ctx() / ios(j);
     assertTrue(ctxPerIo > 0.4 && ctxPerIo <= 1.05, "about one wait per I/O: " + ctxPerIo);
   }

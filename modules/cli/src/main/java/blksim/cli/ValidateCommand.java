@@ -223,7 +223,7 @@ final class ValidateCommand implements Callable<Integer> {
   }
 
   static void print(PrintWriter out, List<Row> rows) {
-    String fmt = "%-12s %-28s %-14s %14s %14s %7s %6s  %s%n";
+    String fmt = "%-12s %-34s %-14s %14s %14s %7s %6s  %s%n";
     out.printf(fmt, "experiment", "scenario", "metric", "published", "simulated", "ratio", "tol",
         "verdict");
     for (Row r : rows) {

@@ -11,6 +11,7 @@ import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.TaskCpu;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.stats.JobStats;
+import java.util.ArrayList;
 
 /**
  * A fio job thread with an asynchronous engine, {@code io_uring} or {@code libaio}: keeps up to
@@ -19,7 +20,7 @@ import blksim.workload.fio.stats.JobStats;
  * getevents hooks).
  *
  * <p>fio's loop: prepare an I/O (user time) and commit it with one submit system call
- * ({@code iodepth_batch_submit} = 1); when {@code iodepth} I/Os are in flight, reap at least
+ * ({@code iodepth_batch_submit}, default 1); when {@code iodepth} I/Os are in flight, reap at least
  * {@code iodepth_batch_complete_min} completions before submitting more. {@code slat} runs to the
  * return of the submit call; {@code clat} from there to
  * the reap. fio's start_time is taken here when the prepared I/O is handed to the engine, just
@@ -36,8 +37,12 @@ import blksim.workload.fio.stats.JobStats;
  * mode inside {@code io_submit()}, so a synchronous driver completes it there; reaping is always
  * a system call.
  *
+ * <p>{@code iodepth_batch_submit} I/Os are queued before one submit call commits them (fio also
+ * commits what is queued before it waits for completions); {@code iodepth_batch_complete_max}
+ * completions at most are reaped at once.
+ *
  * <p>Simplified: completions of interrupt-completed requests are posted to the ring in the
- * interrupt (the kernel defers part of it to task work); one I/O per submit call.
+ * interrupt (the kernel defers part of it to task work).
  */
 public final class AsyncFioThread extends FioJobThread {
   /** Which asynchronous engine. */
@@ -48,7 +53,8 @@ public final class AsyncFioThread extends FioJobThread {
 
   private enum Phase {
     LOOP,
-    SUBMIT_ENTER,
+    QUEUED,
+    COMMIT_NEXT,
     SUBMIT_ISSUE,
     SUBMIT_POSTED,
     PUNTED,
@@ -61,6 +67,9 @@ public final class AsyncFioThread extends FioJobThread {
   private final IoUringParams uring;
   private final int depth;
   private final int completeMin;
+  private final int batchSubmit;
+  private final ArrayList<IoRequest> batch = new ArrayList<>();
+  private int commitIdx;
   private final int maxWorkers;
   private CompletionRing ring;
   private IoWq ioWq;
@@ -86,6 +95,7 @@ public final class AsyncFioThread extends FioJobThread {
     this.uring = uring;
     this.depth = Math.max(1, job.iodepth());
     this.completeMin = Math.max(1, Math.min(job.iodepthBatchCompleteMin(), depth));
+    this.batchSubmit = Math.max(1, Math.min(job.iodepthBatchSubmit(), depth));
     // io_uring sizes its SQ to iodepth rounded up to a power of two.
     int sqEntries = Integer.highestOneBit(Math.max(1, depth - 1)) << 1;
     this.maxWorkers = IoWq.boundedMax(Math.max(sqEntries, depth), onlineCpus);
@@ -109,20 +119,33 @@ public final class AsyncFioThread extends FioJobThread {
             return;
           }
           continue;
-        case SUBMIT_ENTER:
-          submitEntered(cpu);
+        case QUEUED:
+          // fio's start_time: the prepared I/O is queued to the engine [A].
+          req.startNs(cpu.now());
+          batch.add(req);
+          req = null;
+          if (batch.size() >= batchSubmit) {
+            startCommit(cpu);
+            return;
+          }
+          phase = Phase.LOOP;
+          continue;
+        case COMMIT_NEXT:
+          commitNext(cpu);
           return;
         case SUBMIT_ISSUE:
-          submitIssue(cpu);
-          return;
+          if (submitIssue(cpu)) {
+            return;
+          }
+          continue;
         case SUBMIT_POSTED:
           ring.post(req, inlineResult);
-          submitted(cpu);
-          return;
+          phase = Phase.COMMIT_NEXT;
+          continue;
         case PUNTED:
           ioWq.enqueue(req);
-          submitted(cpu);
-          return;
+          phase = Phase.COMMIT_NEXT;
+          continue;
         case RETURNED:
           returned();
           continue;
@@ -149,10 +172,15 @@ public final class AsyncFioThread extends FioJobThread {
   private boolean loop(TaskCpu cpu) {
     long now = cpu.now();
     boolean more = mayIssue(now);
-    if (more && inFlight < depth) {
+    if (more && inFlight + batch.size() < depth) {
       req = new IoRequest(nextBio(), nextTag++);
-      phase = Phase.SUBMIT_ENTER;
+      phase = Phase.QUEUED;
       cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2);
+      return true;
+    }
+    if (!batch.isEmpty()) {
+      // Full, or draining, with I/Os queued but not committed: fio commits before it waits.
+      startCommit(cpu);
       return true;
     }
     if (inFlight == 0) {
@@ -169,9 +197,20 @@ public final class AsyncFioThread extends FioJobThread {
     return true;
   }
 
-  private void submitEntered(TaskCpu cpu) {
-    // fio's start_time: the I/O is prepared and handed to the engine [A].
-    req.startNs(cpu.now());
+  /** One submit system call for the queued batch ({@code td_io_commit()}). */
+  private void startCommit(TaskCpu cpu) {
+    commitIdx = 0;
+    phase = Phase.COMMIT_NEXT;
+    cpu.runFor(CpuMode.SYSTEM, uring.enterNs());
+  }
+
+  /** Issues the batch's next request inside the submit call, or returns to user space. */
+  private void commitNext(TaskCpu cpu) {
+    if (commitIdx == batch.size()) {
+      submitted(cpu);
+      return;
+    }
+    req = batch.get(commitIdx++);
     Bio bio = req.bio();
     if (engine == Engine.IO_URING) {
       issuedBio = new Bio(bio.op(), bio.sector(), bio.sizeBytes(), bio.flags() | Bio.REQ_NOWAIT);
@@ -179,12 +218,11 @@ public final class AsyncFioThread extends FioJobThread {
       issuedBio = bio;
     }
     phase = Phase.SUBMIT_ISSUE;
-    cpu.runFor(CpuMode.SYSTEM,
-        uring.enterNs() + uring.sqeIssueNs() + queue.submitCostNs(issuedBio));
+    cpu.runFor(CpuMode.SYSTEM, uring.sqeIssueNs() + queue.submitCostNs(issuedBio));
   }
 
-  /** Issues the request to the device. */
-  private void submitIssue(TaskCpu cpu) {
+  /** Issues the request to the device. True when an action was taken. */
+  private boolean submitIssue(TaskCpu cpu) {
     IoRequest r = req;
     inIssue = true;
     inlineDone = false;
@@ -193,19 +231,20 @@ public final class AsyncFioThread extends FioJobThread {
     if (!issued) {
       // libaio without a free tag: io_submit() sleeps in the block layer.
       cpu.sleep();
-      return;
+      return true;
     }
     if (inlineDone && (inlineResult == -Errno.EOPNOTSUPP || inlineResult == -Errno.EAGAIN)) {
       phase = Phase.PUNTED;
       cpu.runFor(CpuMode.SYSTEM, uring.puntNs());
-      return;
+      return true;
     }
     if (inlineDone) {
       phase = Phase.SUBMIT_POSTED;
       cpu.runFor(CpuMode.SYSTEM, uring.cqePostNs());
-      return;
+      return true;
     }
-    submitted(cpu);
+    phase = Phase.COMMIT_NEXT;
+    return false;
   }
 
   private void ended(IoRequest r, int err) {
@@ -226,14 +265,20 @@ public final class AsyncFioThread extends FioJobThread {
     cpu.runFor(CpuMode.USER, costs.userNsPerIo() - costs.userNsPerIo() / 2);
   }
 
-  /** fio takes the issue time: slat ends, clat starts. */
+  /** fio takes the issue time of the committed batch: slat ends, clat starts. */
   private void returned() {
-    req.issueNs(cpu().now());
-    inFlight++;
-    if (measuring()) {
-      stats.recordIssue(inFlight);
-      stats.recordSubmitBatch(1);
+    long now = cpu().now();
+    for (IoRequest r : batch) {
+      r.issueNs(now);
+      inFlight++;
+      if (measuring()) {
+        stats.recordIssue(inFlight);
+      }
     }
+    if (measuring()) {
+      stats.recordSubmitBatch(batch.size());
+    }
+    batch.clear();
     req = null;
     phase = Phase.LOOP;
   }

@@ -138,4 +138,23 @@ class AsyncFioThreadTest {
     assertTrue(workers(r) >= 1, "-EAGAIN on a tag miss is punted to io-wq");
     assertTrue(ios(r.job()) > 50);
   }
+
+  @Test
+  void batchedSubmitAndReap_commitIodepthBatchSubmitIosPerSystemCall() throws IOException {
+    Run r = run("{ type = null_blk, name = nullb0, size = 1G, irqmode = timer,"
+        + " completion-nsec = 20us }", "ioengine=libaio\nfilename=/dev/nullb0\niodepth=8\n"
+        + "iodepth_batch_submit=8\niodepth_batch_complete_min=8\n"
+        + "iodepth_batch_complete_max=8");
+    JobStats j = r.job();
+    long ios = ios(j);
+    assertTrue(ios > 200, "ios " + ios);
+    assertTrue(j.totalSubmit() * 8 >= ios && j.totalSubmit() * 8 <= ios + 16,
+        "one io_submit() per 8 I/Os: " + j.totalSubmit() + " calls for " + ios + " I/Os");
+    assertEquals(j.totalSubmit(), j.submitCounts()[2], "every call in fio's 5-8 bucket");
+    // The first I/O of a batch waits while the other 7 are prepared: slat grows with the batch.
+    Run single = run("{ type = null_blk, name = nullb0, size = 1G, irqmode = timer,"
+        + " completion-nsec = 20us }", "ioengine=libaio\nfilename=/dev/nullb0\niodepth=8");
+    assertTrue(j.slat(0).mean() > single.job().slat(0).mean(),
+        j.slat(0).mean() + " vs " + single.job().slat(0).mean());
+  }
 }

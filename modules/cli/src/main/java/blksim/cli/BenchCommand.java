@@ -51,7 +51,13 @@ final class BenchCommand implements Callable<Integer> {
   String only;
 
   @Override
-  public Integer call() {
+  public Integer call() throws Exception {
+    try (AutoCloseable node = Simulator.sharedNode()) {
+      return bench();
+    }
+  }
+
+  private int bench() {
     PrintWriter out = spec.commandLine().getOut();
     out.printf("machine: %d CPUs, Java %s, %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), System.getProperty("os.name"));

@@ -11,6 +11,7 @@ import blksim.kernel.workqueue.WqDump;
 import blksim.kernel.workqueue.WqMonitorSnapshot;
 import blksim.workload.fio.stats.RunResult;
 import java.util.ArrayList;
+import org.apache.pekko.actor.typed.ActorSystem;
 import java.util.List;
 import blksim.workload.scenario.Scenario;
 import blksim.workload.scenario.ScenarioModelFactory;
@@ -27,7 +28,22 @@ public final class Simulator {
     LOCAL
   }
 
+  private static ActorSystem<Void> sharedNode;
+
   private Simulator() {}
+
+  /**
+   * Keeps one embedded cluster node up for the runs that follow, until the returned handle is
+   * closed: commands that run many scenarios (validate, bench) pay the node's start-up once.
+   */
+  public static AutoCloseable sharedNode() {
+    ActorSystem<Void> node = ClusterRunner.startEmbeddedNode();
+    sharedNode = node;
+    return () -> {
+      sharedNode = null;
+      ClusterRunner.shutdown(node);
+    };
+  }
 
   /**
    * Everything a run produced: fio's results, and the workqueue statistics (wq_monitor samples
@@ -52,6 +68,9 @@ public final class Simulator {
     if (host == Host.LOCAL) {
       outcome = LocalRunner.run(machine.model(), partitioning,
           Runtime.getRuntime().availableProcessors(), progress);
+    } else if (sharedNode != null) {
+      outcome = ClusterRunner.run(List.of(sharedNode), ScenarioModelFactory.class.getName(),
+          s.spec(), partitioning, progress);
     } else {
       outcome = ClusterRunner.run(ScenarioModelFactory.class.getName(), s.spec(), partitioning,
           progress);

@@ -111,13 +111,20 @@ final class ValidateCommand implements Callable<Integer> {
       out.flush();
       return 0;
     }
+    Simulator.Host h = RunCommand.parseHost(host);
     List<Row> rows = new ArrayList<>();
-    for (Path e : chosen) {
-      rows.addAll(runExperiment(e, RunCommand.parseHost(host)));
-    }
-    print(out, rows);
-    for (Path e : chosen) {
-      runSweeps(e, RunCommand.parseHost(host), out);
+    try (AutoCloseable node = h == Simulator.Host.CLUSTER ? Simulator.sharedNode() : () -> { }) {
+      for (Path e : chosen) {
+        rows.addAll(runExperiment(e, h));
+      }
+      print(out, rows);
+      for (Path e : chosen) {
+        runSweeps(e, h, out);
+      }
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
     return rows.stream().anyMatch(r -> r.verdict().equals("FAIL")) ? Main.EXIT_FAILED : 0;
   }

@@ -78,8 +78,12 @@ public final class Simulator {
     List<ComponentReport> reports = new ArrayList<>();
     outcome.reports().forEach(r -> reports.add(r.report()));
     WorkqueueSystem wqs = machine.workqueues();
-    return new Outcome(ScenarioResults.toRunResult(outcome, wallStart),
-        wqs.monitorSamples(reports),
+    RunResult fio = ScenarioResults.toRunResult(outcome, wallStart);
+    if (wqs == null) {
+      return new Outcome(fio, List.of(), new WqMonitorSnapshot(outcome.stats().simulatedTimeNs(),
+          List.of()), "");
+    }
+    return new Outcome(fio, wqs.monitorSamples(reports),
         wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
         WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)));
   }

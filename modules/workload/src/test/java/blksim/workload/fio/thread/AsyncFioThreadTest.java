@@ -10,6 +10,7 @@ import blksim.engine.Partitioning;
 import blksim.engine.ProgressListener;
 import blksim.engine.RunOutcome;
 import blksim.kernel.iouring.IoWqWorker;
+import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.workqueue.WorkqueueCpu;
 import blksim.kernel.sched.Task;
 import blksim.workload.fio.stats.JobStats;
@@ -55,6 +56,8 @@ class AsyncFioThreadTest {
     for (Component c : m.components()) {
       if (c instanceof WorkqueueCpu w) {
         tasks.addAll(w.cpu().tasks());
+      } else if (c instanceof CpuComponent cpu) {
+        tasks.addAll(cpu.tasks());
       }
     }
     assertTrue(!tasks.isEmpty(), "the CPUs' tasks were found");

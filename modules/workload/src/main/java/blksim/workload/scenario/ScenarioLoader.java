@@ -113,7 +113,7 @@ public final class ScenarioLoader {
         } catch (IOException e) {
           throw error(cfg, "blksim.fio.job-files", "cannot read " + p + ": " + e.getMessage());
         }
-        names.add(dir.relativize(p).toString().isEmpty() ? p.toString() : p.toString());
+        names.add(p.toString());
       }
     }
     Config spec = cfg.withoutPath("blksim.fio.job-files").withoutPath("blksim.profile")

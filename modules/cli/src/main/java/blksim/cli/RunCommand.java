@@ -3,6 +3,7 @@ package blksim.cli;
 import blksim.engine.InputException;
 import blksim.engine.Partitioning;
 import blksim.engine.ProgressListener;
+import blksim.engine.pekko.ClusterRunner;
 import blksim.report.fio.FioJsonReporter;
 import blksim.report.fio.FioTextReporter;
 import blksim.workload.fio.stats.RunResult;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.apache.pekko.actor.typed.ActorSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -68,6 +70,16 @@ final class RunCommand implements Callable<Integer> {
           + " of pools and pods at the end; both also go into the JSON")
   String wqMonitor;
 
+  @Option(names = "--join", paramLabel = "HOST:PORT",
+      description = "run on a multi-JVM cluster: this JVM joins the cluster of this seed node"
+          + " (started with 'blksim node') and partitions spread over all members (repeatable)")
+  List<String> join = new ArrayList<>();
+
+  @Option(names = "--nodes", paramLabel = "N", defaultValue = "2",
+      description = "with --join: cluster members (this JVM included) to wait for before the run"
+          + " starts; default ${DEFAULT-VALUE}")
+  int nodes;
+
   @Option(names = "--host", paramLabel = "cluster|local", defaultValue = "cluster",
       description = "where partitions run: cluster (Pekko Cluster Sharding, embedded single-node"
           + " cluster; default) or local (plain threads, for debugging)")
@@ -95,11 +107,33 @@ final class RunCommand implements Callable<Integer> {
     long expected = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
     ProgressListener progress = Progress.forTerminal(expected);
     Simulator.Outcome o;
+    AutoCloseable node = () -> { };
     try {
+      if (!join.isEmpty()) {
+        if (h != Simulator.Host.CLUSTER) {
+          throw new InputException(null, 0, "--join", "a multi-JVM run needs --host=cluster");
+        }
+        if (nodes < 1) {
+          throw new InputException(null, 0, "--nodes", "must be >= 1, was " + nodes);
+        }
+        ActorSystem<Void> sys;
+        try {
+          sys = ClusterRunner.startClusterNode("127.0.0.1", 0, join);
+        } catch (IllegalArgumentException e) {
+          throw new InputException(null, 0, "--join", e.getMessage());
+        }
+        node = Simulator.useNode(sys);
+        ClusterRunner.awaitMembers(sys, nodes, java.time.Duration.ofSeconds(60));
+      }
       o = Simulator.runFull(s, p, h, progress);
     } finally {
       if (progress instanceof Progress pr) {
         pr.close();
+      }
+      try {
+        node.close();
+      } catch (Exception e) {
+        spec.commandLine().getErr().println("blksim: leaving the cluster: " + e);
       }
     }
     RunResult r = o.fio();

@@ -37,7 +37,14 @@ public final class Simulator {
    * closed: commands that run many scenarios (validate, bench) pay the node's start-up once.
    */
   public static AutoCloseable sharedNode() {
-    ActorSystem<Void> node = ClusterRunner.startEmbeddedNode();
+    return useNode(ClusterRunner.startEmbeddedNode());
+  }
+
+  /**
+   * Runs the following cluster-host runs from {@code node} (a member of a possibly multi-JVM
+   * cluster) until the returned handle is closed, which also shuts the node down.
+   */
+  public static AutoCloseable useNode(ActorSystem<Void> node) {
     sharedNode = node;
     return () -> {
       sharedNode = null;

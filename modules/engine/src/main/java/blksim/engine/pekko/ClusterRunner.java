@@ -179,6 +179,72 @@ public final class ClusterRunner {
   }
 
   /**
+   * Starts this JVM's node of a multi-JVM cluster: bound to {@code host:port} (port 0: a free
+   * one), joining the cluster of {@code seeds} ({@code host:port} each; none: it forms a new
+   * cluster of its own), hosting partitions of the runs any member launches. Returns once the
+   * node is Up.
+   */
+  public static ActorSystem<Void> startClusterNode(String host, int port, List<String> seeds) {
+    StringBuilder seedList = new StringBuilder();
+    for (String s : seeds) {
+      if (!s.matches("[^:\\s]+:\\d+")) {
+        throw new IllegalArgumentException("a seed node is host:port, was '" + s + "'");
+      }
+      seedList.append(seedList.length() == 0 ? "" : ", ")
+          .append('"').append("pekko://").append(SYSTEM_NAME).append('@').append(s).append('"');
+    }
+    Config overlay = ConfigFactory.parseString(
+        "pekko.remote.artery.canonical.hostname = \"" + host + "\"\n"
+            + "pekko.remote.artery.canonical.port = " + port + "\n"
+            + "pekko.cluster.seed-nodes = [" + seedList + "]\n"
+            + "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on\n");
+    Config config = overlay.withFallback(embeddedConfig());
+    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), SYSTEM_NAME, config);
+    try {
+      Cluster cluster = Cluster.get(system);
+      if (seeds.isEmpty()) {
+        cluster.manager().tell(Join.create(cluster.selfMember().address()));
+      }
+      Duration timeout = ClusterRunSettings.from(config).startTimeout();
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (cluster.selfMember().status() != MemberStatus.up()) {
+        if (System.nanoTime() > deadline) {
+          throw new SimulationException("this node did not join the cluster of " + seeds
+              + " within " + timeout.toMillis() + " ms (blksim.engine.start-timeout)");
+        }
+        sleep(10);
+      }
+      PartitionSharding.init(system);
+      return system;
+    } catch (RuntimeException e) {
+      shutdown(system);
+      throw e;
+    }
+  }
+
+  /** Waits until the cluster of {@code system} has at least {@code members} Up members. */
+  public static void awaitMembers(ActorSystem<?> system, int members, Duration timeout) {
+    Cluster cluster = Cluster.get(system);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      int up = 0;
+      for (Member m : cluster.state().getMembers()) {
+        if (m.status() == MemberStatus.up()) {
+          up++;
+        }
+      }
+      if (up >= members) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new SimulationException("only " + up + " of " + members + " cluster members are Up"
+            + " after " + timeout.toMillis() + " ms: start the other nodes with 'blksim node'");
+      }
+      sleep(20);
+    }
+  }
+
+  /**
    * Starts {@code nodes} embedded nodes in this JVM (each on 127.0.0.1 with a free port) and forms
    * one cluster of them, joined programmatically; returns once every node is Up. For tests and
    * trying distribution on one machine; shut them down with {@link #shutdown}, last first.

@@ -1,0 +1,63 @@
+package blksim.cli;
+
+import blksim.engine.pekko.ClusterRunner;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.cluster.typed.Cluster;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code blksim node}: starts a cluster node in this JVM that hosts partitions of the runs other
+ * members launch, until it is stopped (Ctrl-C, SIGTERM).
+ *
+ * <pre>
+ * ./blksim node --port 25520                        # first JVM: forms the cluster
+ * ./blksim run SCENARIO --join 127.0.0.1:25520 --partitions=node   # second JVM: runs on both
+ * </pre>
+ */
+@Command(name = "node", mixinStandardHelpOptions = true,
+    description = {"Start a cluster node that hosts partitions of runs launched on other members,"
+        + " until stopped.", "",
+        "A run joins it with 'blksim run SCENARIO --join HOST:PORT'; its partitions are spread"
+            + " over all members (partition i on member i mod members) and its results are the"
+            + " same as on one JVM."},
+    footer = {"", "Example (two JVMs on one machine):",
+        "  ./blksim node --port 25520",
+        "  ./blksim run scenarios/quickstart/nullblk-psync.conf --join 127.0.0.1:25520"
+            + " --partitions=2"})
+final class NodeCommand implements Callable<Integer> {
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--port", defaultValue = "25520",
+      description = "TCP port to bind on --bind (0: a free one); default ${DEFAULT-VALUE}")
+  int port;
+
+  @Option(names = "--bind", defaultValue = "127.0.0.1",
+      description = "address to bind and advertise; default ${DEFAULT-VALUE} (loopback only)")
+  String bind;
+
+  @Option(names = "--seed", paramLabel = "HOST:PORT",
+      description = "join the cluster of this node instead of forming a new one (repeatable)")
+  List<String> seeds = new ArrayList<>();
+
+  @Override
+  public Integer call() throws Exception {
+    ActorSystem<Void> system;
+    try {
+      system = ClusterRunner.startClusterNode(bind, port, seeds);
+    } catch (IllegalArgumentException e) {
+      throw new blksim.engine.InputException(null, 0, "--seed", e.getMessage());
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.println("blksim node up at " + Cluster.get(system).selfMember().address()
+        + "; hosting partitions until stopped");
+    out.flush();
+    system.getWhenTerminated().toCompletableFuture().get();
+    return 0;
+  }
+}

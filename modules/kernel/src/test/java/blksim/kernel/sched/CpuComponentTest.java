@@ -13,42 +13,10 @@ import blksim.engine.SimulationException;
 import blksim.kernel.topology.Cpu;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class CpuComponentTest {
   static final SchedParams PARAMS = new SchedParams(1_000, 2_000, 4_000);
-
-  /** A task running a fixed script of actions; each entry acts once. */
-  static final class ScriptTask extends Task {
-    final List<Consumer<TaskCpu>> script = new ArrayList<>();
-    final List<Long> stepTimes = new ArrayList<>();
-    int pc;
-
-    ScriptTask(String name) {
-      super(name, 1, 0);
-    }
-
-    ScriptTask then(Consumer<TaskCpu> action) {
-      script.add(action);
-      return this;
-    }
-
-    @Override
-    public boolean keepsRunAlive() {
-      return true;
-    }
-
-    @Override
-    protected void step(TaskCpu cpu) {
-      stepTimes.add(cpu.now());
-      if (pc < script.size()) {
-        script.get(pc++).accept(cpu);
-      } else {
-        cpu.exit();
-      }
-    }
-  }
 
   static RunOutcome run(CpuComponent cpu) {
     Model m = new Model(List.of(cpu), PARAMS.wakeupLatencyNs(), Long.MAX_VALUE, 0, 1);
@@ -62,7 +30,7 @@ class CpuComponentTest {
   @Test
   void burst_chargesUserAndSystemTime_andRunEndsOneLookaheadAfterExit() {
     CpuComponent cpu = cpu();
-    ScriptTask t = new ScriptTask("t").then(c -> c.runFor(CpuMode.USER, 10_000))
+    ScriptedTask t = ScriptedTask.live("t").then(c -> c.runFor(CpuMode.USER, 10_000))
         .then(c -> c.runFor(CpuMode.SYSTEM, 3_000));
     cpu.addTask(t);
     RunOutcome out = run(cpu);
@@ -76,7 +44,7 @@ class CpuComponentTest {
   @Test
   void sleepAndTimerWakeup_countVoluntarySwitch_andResumeAfterSwitchIn() {
     CpuComponent cpu = cpu();
-    ScriptTask t = new ScriptTask("sleeper");
+    ScriptedTask t = ScriptedTask.live("sleeper");
     t.then(c -> {
       c.cpu().callAfter(50_000, () -> c.cpu().wake(t));
       c.sleep();
@@ -91,7 +59,7 @@ class CpuComponentTest {
   @Test
   void wakeDuringSameStep_cancelsTheSleep() {
     CpuComponent cpu = cpu();
-    ScriptTask t = new ScriptTask("t");
+    ScriptedTask t = ScriptedTask.live("t");
     t.then(c -> {
       c.cpu().wake(t);
       c.sleep();
@@ -104,7 +72,7 @@ class CpuComponentTest {
   @Test
   void interruptDuringBurst_delaysTheBurstAndIsChargedToTheTask() {
     CpuComponent cpu = cpu();
-    ScriptTask t = new ScriptTask("t");
+    ScriptedTask t = ScriptedTask.live("t");
     long[] handledAt = new long[1];
     t.then(c -> {
       c.cpu().callAfter(2_000, () -> c.cpu().interrupt(700, () -> handledAt[0] = c.now()));
@@ -121,7 +89,7 @@ class CpuComponentTest {
   @Test
   void interruptsTakenTogether_areSerialised() {
     CpuComponent cpu = cpu();
-    ScriptTask t = new ScriptTask("t");
+    ScriptedTask t = ScriptedTask.live("t");
     List<Long> handled = new ArrayList<>();
     t.then(c -> {
       c.cpu().interrupt(700, () -> handled.add(c.now()));
@@ -139,7 +107,7 @@ class CpuComponentTest {
   @Test
   void interruptOnIdleCpu_paysIdleExitBeforeTheHandler() {
     CpuComponent cpu = cpu();
-    ScriptTask t = new ScriptTask("t");
+    ScriptedTask t = ScriptedTask.live("t");
     long[] handledAt = new long[1];
     t.then(c -> {
       c.cpu().callAfter(10_000, () -> c.cpu().interrupt(500, () -> {
@@ -158,8 +126,8 @@ class CpuComponentTest {
   @Test
   void equalVruntimes_runInOrderOfAddition_andShortBurstsAreNotPreempted() {
     CpuComponent cpu = cpu();
-    ScriptTask a = new ScriptTask("a").then(c -> c.runFor(CpuMode.USER, 5_000));
-    ScriptTask b = new ScriptTask("b").then(c -> c.runFor(CpuMode.USER, 5_000));
+    ScriptedTask a = ScriptedTask.live("a").then(c -> c.runFor(CpuMode.USER, 5_000));
+    ScriptedTask b = ScriptedTask.live("b").then(c -> c.runFor(CpuMode.USER, 5_000));
     cpu.addTask(a);
     cpu.addTask(b);
     run(cpu);
@@ -171,7 +139,7 @@ class CpuComponentTest {
   @Test
   void stepWithoutAction_failsNamingTheCpuAndTask() {
     CpuComponent cpu = cpu();
-    ScriptTask t = new ScriptTask("lazy").then(c -> { });
+    ScriptedTask t = ScriptedTask.live("lazy").then(c -> { });
     cpu.addTask(t);
     SimulationException e = assertThrows(SimulationException.class, () -> run(cpu));
     assertTrue(e.getMessage().contains("cpu/0") && e.getMessage().contains("lazy"),
@@ -181,7 +149,7 @@ class CpuComponentTest {
   @Test
   void taskThatNeverWakes_isReportedAsAStall() {
     CpuComponent cpu = cpu();
-    cpu.addTask(new ScriptTask("forever").then(TaskCpu::sleep));
+    cpu.addTask(ScriptedTask.live("forever").then(TaskCpu::sleep));
     SimulationException e = assertThrows(SimulationException.class, () -> run(cpu));
     assertTrue(e.getMessage().contains("stalled") && e.getMessage().contains("cpu/0"),
         e.getMessage());
@@ -190,7 +158,7 @@ class CpuComponentTest {
   @Test
   void cpuReport_roundTripsThroughItsEncoding() {
     CpuComponent cpu = cpu();
-    cpu.addTask(new ScriptTask("t").then(c -> c.runFor(CpuMode.USER, 2_000)));
+    cpu.addTask(ScriptedTask.live("t").then(c -> c.runFor(CpuMode.USER, 2_000)));
     RunOutcome out = run(cpu);
     CpuReport r = CpuReport.decode(out.reports().get(0).report().payload());
     assertEquals(2_000, r.userNs());

@@ -12,29 +12,36 @@ import java.util.function.Consumer;
 
 /**
  * A test task running a script of actions, one per step, then a loop action (or exit). Records
- * the time of every step and counts the scheduler hooks.
+ * the time of every step and counts the scheduler hooks. Shared by the kernel's task-level tests.
  */
-final class ScriptedTask extends Task {
+public final class ScriptedTask extends Task {
   final List<Consumer<TaskCpu>> script = new ArrayList<>();
-  final List<Long> stepTimes = new ArrayList<>();
+  /** Virtual time of every step. */
+  public final List<Long> stepTimes = new ArrayList<>();
   private final boolean live;
   private Consumer<TaskCpu> loop;
   int pc;
   int submitWorkCalls;
   int updateWorkerCalls;
 
-  ScriptedTask(String name, int nice, boolean live) {
+  public ScriptedTask(String name, int nice, boolean live) {
     super(name, 100, nice);
     this.live = live;
   }
 
-  ScriptedTask then(Consumer<TaskCpu> action) {
+  /** A nice-0 task that keeps the run alive until its script ends. */
+  public static ScriptedTask live(String name) {
+    return new ScriptedTask(name, 0, true);
+  }
+
+  /** Appends one step's action. */
+  public ScriptedTask then(Consumer<TaskCpu> action) {
     script.add(action);
     return this;
   }
 
   /** After the script, repeats {@code action} at every step instead of exiting. */
-  ScriptedTask loop(Consumer<TaskCpu> action) {
+  public ScriptedTask loop(Consumer<TaskCpu> action) {
     loop = action;
     return this;
   }

@@ -12,6 +12,7 @@ import blksim.engine.ProgressListener;
 import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.SchedParams;
+import blksim.kernel.sched.ScriptedTask;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
 import blksim.kernel.topology.Cpu;
@@ -23,38 +24,6 @@ import org.junit.jupiter.api.Test;
 class TimerTest {
   static final long MS = 1_000_000L;
   static final long US = 1_000L;
-
-  /** A live task running a script of actions, one per step. */
-  static final class Script extends Task {
-    final List<Consumer<TaskCpu>> steps = new ArrayList<>();
-    final List<Long> stepTimes = new ArrayList<>();
-    Consumer<TaskCpu> before;
-    int pc;
-
-    Script() {
-      super("script", 1, 0);
-    }
-
-    Script then(Consumer<TaskCpu> a) {
-      steps.add(a);
-      return this;
-    }
-
-    @Override
-    public boolean keepsRunAlive() {
-      return true;
-    }
-
-    @Override
-    protected void step(TaskCpu cpu) {
-      stepTimes.add(cpu.now());
-      if (pc < steps.size()) {
-        steps.get(pc++).accept(cpu);
-      } else {
-        cpu.exit();
-      }
-    }
-  }
 
   /** Runs one CPU with HZ {@code hz} and no switch or idle-exit cost. */
   static CpuComponent run(int hz, Task t) {
@@ -147,7 +116,7 @@ class TimerTest {
   void timerList_runsAtTickEPlusOnePlusSoftirqLatency() {
     TimerParams tp = new TimerParams(1000, 0, 3 * US, 0);
     long[] firedAt = {-1};
-    Script s = new Script();
+    ScriptedTask s = ScriptedTask.live("script");
     s.then(c -> c.runFor(CpuMode.SYSTEM, 300 * US));
     s.then(c -> {
       TimerBase base = TimerBase.onCpu(c.cpu(), tp);
@@ -170,7 +139,7 @@ class TimerTest {
   void hz250_oneMsDelay_firesTwoTicksLater() {
     long[] armedAt = {-1};
     long[] firedAt = {-1};
-    Script s = new Script();
+    ScriptedTask s = ScriptedTask.live("script");
     s.then(c -> c.runFor(CpuMode.SYSTEM, MS));
     s.then(c -> {
       TimerBase base = TimerBase.onCpu(c.cpu(), noLatency(250));
@@ -190,7 +159,7 @@ class TimerTest {
   /** Arms a timer at time 0 of a HZ 1000 CPU and applies {@code moves}; returns firing times. */
   static List<Long> firings(Consumer<TimerList> moves) {
     List<Long> fired = new ArrayList<>();
-    Script s = new Script();
+    ScriptedTask s = ScriptedTask.live("script");
     s.then(c -> {
       TimerList timer = new TimerList(TimerBase.onCpu(c.cpu(), noLatency(1000)),
           () -> fired.add(c.now()));
@@ -235,7 +204,7 @@ class TimerTest {
   @Test
   void callback_mayRearmItsOwnTimer() {
     List<Long> fired = new ArrayList<>();
-    Script s = new Script();
+    ScriptedTask s = ScriptedTask.live("script");
     s.then(c -> {
       TimerBase base = TimerBase.onCpu(c.cpu(), noLatency(1000));
       TimerList[] timer = new TimerList[1];
@@ -256,7 +225,7 @@ class TimerTest {
   void usleepRange_wakesAtTheHardExpiry_notOnTheTickGrid() {
     TimerParams tp = new TimerParams(250, 0, 0, 2 * US);
     HrtimerSleep sleep = new HrtimerSleep(tp);
-    Script s = new Script();
+    ScriptedTask s = ScriptedTask.live("script");
     s.then(c -> c.runFor(CpuMode.SYSTEM, 123 * US));
     s.then(c -> sleep.usleepRange(c, 100, 150));
     s.then(c -> sleep.fsleep(c, 5));
@@ -268,7 +237,7 @@ class TimerTest {
   @Test
   void msleep_isRoundedByTheWheel() {
     HrtimerSleep sleep = new HrtimerSleep(noLatency(1000));
-    Script s = new Script();
+    ScriptedTask s = ScriptedTask.live("script");
     s.then(c -> c.runFor(CpuMode.SYSTEM, 300 * US));
     s.then(c -> sleep.msleep(c, 1));
     s.then(c -> sleep.fsleep(c, 25_000));

@@ -70,6 +70,13 @@ final class RunCommand implements Callable<Integer> {
           + " of pools and pods at the end; both also go into the JSON")
   String wqMonitor;
 
+  @Option(names = "--threads",
+      description = "after fio's text, print every simulated thread's CPU time, context switches"
+          + " and run-queue wait, grouped by name (fio's cpu line shows only its own threads;"
+          + " this shows io-wq workers and kworkers too); the JSON always has them under"
+          + " blksim.threads")
+  boolean threads;
+
   @Option(names = "--join", paramLabel = "HOST:PORT",
       description = "run on a multi-JVM cluster: this JVM joins the cluster of this seed node"
           + " (started with 'blksim node') and partitions spread over all members (repeatable)")
@@ -140,7 +147,8 @@ final class RunCommand implements Callable<Integer> {
     boolean wq = wqMonitor != null;
     String json = wq ? WqReport.addToJson(FioJsonReporter.render(r), o)
         : FioJsonReporter.render(r);
-    String normal = FioTextReporter.render(r) + (wq ? WqReport.text(o) : "");
+    String normal = FioTextReporter.render(r) + (wq ? WqReport.text(o) : "")
+        + (threads ? ThreadReport.text(r) : "");
     String text = format.equals("json") ? json : normal;
     if (output != null) {
       Outputs.writeAll(output, List.of(

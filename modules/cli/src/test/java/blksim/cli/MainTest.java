@@ -173,6 +173,32 @@ class MainTest {
   }
 
   @Test
+  void threads_printsEveryThreadGroup_andTheJsonListsEachThread() {
+    String scen = resource("det/nowait.conf").toString();
+    Result text = cli("run", scen, "--host", "local", "--threads");
+    assertEquals(0, text.code(), text.err());
+    String table = text.out().substring(text.out().indexOf("\nThreads ("));
+    assertTrue(table.contains("iou-wrk-N"), "the io-wq workers fio cannot see: " + table);
+    assertTrue(table.contains("wait%"), table);
+    Result plain = cli("run", scen, "--host", "local");
+    assertFalse(plain.out().contains("\nThreads ("), "only with --threads");
+    Result json = cli("run", scen, "--host", "local", "--output-format=json");
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> m =
+        (java.util.Map<String, Object>) blksim.report.json.JsonReader.parse(json.out());
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> b = (java.util.Map<String, Object>) m.get("blksim");
+    List<?> threads = (List<?>) b.get("threads");
+    assertTrue(threads.stream().anyMatch(t -> String.valueOf(((java.util.Map<?, ?>) t)
+        .get("comm")).startsWith("iou-wrk-")), "workers in the JSON: " + threads);
+    for (Object o : threads) {
+      java.util.Map<?, ?> t = (java.util.Map<?, ?>) o;
+      assertTrue(t.keySet().containsAll(List.of("cpu", "tid", "comm", "nice", "usr_ns", "sys_ns",
+          "nvcsw", "nivcsw", "run_delay_ns", "pcount")), t.toString());
+    }
+  }
+
+  @Test
   void dmTableError_namesTheScenarioLineAndTheTableField() throws IOException {
     Path s = tmp.resolve("dm.conf");
     Files.writeString(s, "blksim {\n"

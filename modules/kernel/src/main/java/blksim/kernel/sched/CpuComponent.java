@@ -209,6 +209,7 @@ public final class CpuComponent implements Component {
     t.newborn = false;
     t.state = TaskState.RUNNING;
     long now = ctx.now();
+    t.lastQueuedNs = now;
     policy.enqueueNew(t, current, now);
     checkPreemptCurr(t, now);
   }
@@ -342,6 +343,7 @@ public final class CpuComponent implements Component {
     if (t.state == TaskState.BLOCKED) {
       t.state = TaskState.RUNNING;
       long now = ctx.now();
+      t.lastQueuedNs = now;
       policy.enqueueWakeup(t, now);
       checkPreemptCurr(t, now);
     } else if (t == current) {
@@ -482,6 +484,7 @@ public final class CpuComponent implements Component {
   private void preempt(boolean inEvent) {
     Task prev = current;
     long now = ctx.now();
+    prev.lastQueuedNs = now;
     policy.putPrevTask(now);
     Task next = policy.pickNextTask(now);
     needResched = false;
@@ -503,6 +506,9 @@ public final class CpuComponent implements Component {
   /** {@code context_switch()}: the incoming task pays the switch as system time. */
   private void switchTo(Task next, boolean inEvent) {
     current = next;
+    // sched_info_arrive(): the wait on the run queue ends.
+    next.runDelayNs += ctx.now() - next.lastQueuedNs;
+    next.pcount++;
     contextSwitches++;
     if (params.ctxSwitchNs() == 0 && inEvent) {
       switchedIn();
@@ -677,8 +683,12 @@ public final class CpuComponent implements Component {
     for (BlockQueue q : queues) {
       disks.add(q.counters().snapshot(endNs));
     }
+    List<TaskStat> threads = new ArrayList<>(tasks.size());
+    for (Task t : tasks) {
+      threads.add(t.stat());
+    }
     CpuReport r = new CpuReport(cpu.id(), userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw,
-        endNs, reports, disks);
+        endNs, reports, disks, threads);
     return new ComponentReport(id, CpuReport.KIND, r.encode());
   }
 

@@ -23,10 +23,24 @@ import java.util.List;
  * @param elapsedNs virtual time at the end of the run
  * @param tasks task reports, in order of task creation
  * @param disks this CPU's share of each attached disk's statistics
+ * @param threads scheduler statistics of every task placed on this CPU, in order of placement
  */
 public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long contextSwitches,
     long nvcsw, long nivcsw, long elapsedNs, List<TaskReport> tasks,
-    List<DiskCounters.Snapshot> disks) {
+    List<DiskCounters.Snapshot> disks, List<TaskStat> threads) {
+
+  /** Copies the lists. */
+  public CpuReport {
+    tasks = List.copyOf(tasks);
+    disks = List.copyOf(disks);
+    threads = List.copyOf(threads);
+  }
+
+  /** This report with other task reports (the rest unchanged). */
+  public CpuReport withTasks(List<TaskReport> otherTasks) {
+    return new CpuReport(cpu, userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw, elapsedNs,
+        otherTasks, disks, threads);
+  }
 
   /** The {@link blksim.engine.ComponentReport#kind()} of a CPU report. */
   public static final String KIND = "cpu";
@@ -67,6 +81,10 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
       for (DiskCounters.Snapshot d : disks) {
         d.write(out);
       }
+      out.writeInt(threads.size());
+      for (TaskStat t : threads) {
+        t.write(out);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -98,7 +116,12 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
       for (int k = 0; k < nd; k++) {
         disks.add(DiskCounters.Snapshot.read(in));
       }
-      return new CpuReport(cpu, u, s, i, cs, vol, invol, el, tasks, disks);
+      int nt = in.readInt();
+      List<TaskStat> threads = new ArrayList<>(nt);
+      for (int k = 0; k < nt; k++) {
+        threads.add(TaskStat.read(in));
+      }
+      return new CpuReport(cpu, u, s, i, cs, vol, invol, el, tasks, disks, threads);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -31,6 +31,12 @@ public abstract class Task {
   long stimeNs;
   long nvcsw;
   long nivcsw;
+  /** {@code sched_info.run_delay}: time spent runnable on the run queue, waiting for the CPU. */
+  long runDelayNs;
+  /** {@code sched_info.pcount}: times the task was switched in. */
+  long pcount;
+  /** {@code sched_info.last_queued}: when the task last joined the run queue. */
+  long lastQueuedNs;
   /** Per-CPU id, -1 until the task is placed on a CPU. */
   int taskId = -1;
   /** The CPU the task belongs to, {@code null} until placed. */
@@ -141,6 +147,24 @@ public abstract class Task {
   /** Involuntary context switches (ru_nivcsw): the task was preempted while runnable. */
   public long nivcsw() {
     return nivcsw;
+  }
+
+  /**
+   * {@code sched_info.run_delay} (the second field of {@code /proc/<tid>/schedstat}): time spent
+   * runnable but waiting on the run queue, ns, up to its last switch-in.
+   */
+  public long runDelayNs() {
+    return runDelayNs;
+  }
+
+  /** {@code sched_info.pcount}: times the task was switched in (its timeslices). */
+  public long pcount() {
+    return pcount;
+  }
+
+  /** The task's scheduler statistics now, as {@code /proc/<tid>/stat} and schedstat show them. */
+  public TaskStat stat() {
+    return new TaskStat(pid, comm, nice, utimeNs, stimeNs, nvcsw, nivcsw, runDelayNs, pcount);
   }
 
   /** {@code se.vruntime}: virtual runtime, ns, as last charged. */

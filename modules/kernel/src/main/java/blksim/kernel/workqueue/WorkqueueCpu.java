@@ -528,9 +528,7 @@ public final class WorkqueueCpu implements Component {
     List<TaskReport> tasks = new ArrayList<>(c.tasks());
     tasks.add(new TaskReport(WqOwnerReport.TASK_NAME, WqOwnerReport.KIND,
         ownerReport(endNs).encode()));
-    CpuReport out = new CpuReport(c.cpu(), c.userNs(), c.sysNs(), c.irqNs(), c.contextSwitches(),
-        c.nvcsw(), c.nivcsw(), c.elapsedNs(), tasks, c.disks());
-    return new ComponentReport(r.componentId(), r.kind(), out.encode());
+    return new ComponentReport(r.componentId(), r.kind(), c.withTasks(tasks).encode());
   }
 
   // ---- addressing --------------------------------------------------------------------------

@@ -65,6 +65,11 @@ class CfsSchedulerTest {
         "the remainder resumes after the kworker sleeps, without a new step");
     assertEquals(1, cpu.nivcsw());
     assertEquals(2, cpu.nvcsw());
+    // schedstat: a waited for k's first switch and sleep, then for k's switch and work.
+    assertEquals(SW + SW + K_WORK, a.runDelayNs(), "run_delay: runnable but not running");
+    assertEquals(2, a.pcount());
+    assertEquals(0, k.runDelayNs(), "the kworker ran at once both times");
+    assertEquals(2, k.pcount());
   }
 
   @Test

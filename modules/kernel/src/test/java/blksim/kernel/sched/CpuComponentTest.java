@@ -168,7 +168,15 @@ class CpuComponentTest {
     assertEquals(0, r.nivcsw());
     assertEquals(out.stats().simulatedTimeNs() - 3_000, r.idleNs());
     assertEquals(r, CpuReport.decode(r.encode()));
-    CpuReport full = new CpuReport(3, 1, 2, 3, 4, 5, 6, 100, List.of(), List.of());
+    assertEquals(1, r.threads().size(), "one task, one schedstat line");
+    TaskStat t = r.threads().get(0);
+    assertEquals("t", t.comm());
+    assertEquals(2_000, t.utimeNs());
+    assertEquals(1_000, t.stimeNs(), "the switch-in");
+    assertEquals(1, t.pcount());
+    assertEquals(0, t.runDelayNs());
+    CpuReport full = new CpuReport(3, 1, 2, 3, 4, 5, 6, 100, List.of(), List.of(),
+        List.of(new TaskStat(7, "iou-wrk-7", -5, 1, 2, 3, 4, 5, 6)));
     assertEquals(full, CpuReport.decode(full.encode()));
   }
 }

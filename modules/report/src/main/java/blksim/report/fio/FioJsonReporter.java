@@ -14,6 +14,7 @@ import blksim.workload.fio.stats.DiskStats;
 import blksim.workload.fio.stats.EngineStats;
 import blksim.workload.fio.stats.JobStats;
 import blksim.workload.fio.stats.RunResult;
+import blksim.workload.fio.stats.ThreadStat;
 import blksim.workload.fio.stats.StatSummary;
 
 /**
@@ -251,7 +252,35 @@ public final class FioJsonReporter {
         }
         w.name("version").value(r.blksimVersion());
         cpus(w, r.cpus());
+        threads(w, r.threads());
         w.endObject();
+    }
+
+    /**
+     * Every simulated thread (fio's, io-wq workers, kworkers, kthreads) with what
+     * {@code /proc/<tid>/stat}, {@code status} and {@code schedstat} would show: CPU time in ns,
+     * context switches, time waiting on a run queue and timeslices.
+     */
+    private static void threads(JsonWriter w, List<ThreadStat> threads) {
+        if (threads.isEmpty()) {
+            return;
+        }
+        w.name("threads").beginArray();
+        for (ThreadStat t : threads) {
+            w.beginObject();
+            w.name("cpu").value(t.cpu());
+            w.name("tid").value(t.tid());
+            w.name("comm").value(t.comm());
+            w.name("nice").value(t.nice());
+            w.name("usr_ns").value(t.utimeNs());
+            w.name("sys_ns").value(t.stimeNs());
+            w.name("nvcsw").value(t.nvcsw());
+            w.name("nivcsw").value(t.nivcsw());
+            w.name("run_delay_ns").value(t.runDelayNs());
+            w.name("pcount").value(t.pcount());
+            w.endObject();
+        }
+        w.endArray();
     }
 
     /**

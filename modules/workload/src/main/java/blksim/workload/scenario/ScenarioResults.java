@@ -6,11 +6,13 @@ import blksim.engine.RunStats;
 import blksim.kernel.block.DiskCounters;
 import blksim.kernel.sched.CpuReport;
 import blksim.kernel.sched.TaskReport;
+import blksim.kernel.sched.TaskStat;
 import blksim.workload.fio.stats.CpuUtil;
 import blksim.workload.fio.stats.DiskStats;
 import blksim.workload.fio.stats.EngineStats;
 import blksim.workload.fio.stats.JobStats;
 import blksim.workload.fio.stats.RunResult;
+import blksim.workload.fio.stats.ThreadStat;
 import blksim.workload.fio.thread.FioJobThread;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,6 +34,7 @@ public final class ScenarioResults {
   public static RunResult toRunResult(RunOutcome outcome, long wallClockEpochMs) {
     TreeMap<Integer, JobStats> jobs = new TreeMap<>();
     List<CpuUtil> cpus = new ArrayList<>();
+    TreeMap<Integer, List<ThreadStat>> threadsByCpu = new TreeMap<>();
     Map<String, List<DiskCounters.Snapshot>> disks = new LinkedHashMap<>();
     for (IndexedReport ir : outcome.reports()) {
       if (!ir.report().kind().equals(CpuReport.KIND)) {
@@ -40,6 +43,12 @@ public final class ScenarioResults {
       CpuReport cpu = CpuReport.decode(ir.report().payload());
       cpus.add(new CpuUtil(cpu.cpu(), cpu.userNs(), cpu.sysNs(), cpu.irqNs(), cpu.idleNs(),
           cpu.contextSwitches()));
+      List<ThreadStat> ts = new ArrayList<>(cpu.threads().size());
+      for (TaskStat t : cpu.threads()) {
+        ts.add(new ThreadStat(cpu.cpu(), t.tid(), t.comm(), t.nice(), t.utimeNs(), t.stimeNs(),
+            t.nvcsw(), t.nivcsw(), t.runDelayNs(), t.pcount()));
+      }
+      threadsByCpu.put(cpu.cpu(), ts);
       for (TaskReport t : cpu.tasks()) {
         if (t.kind().equals(FioJobThread.KIND)) {
           jobs.put(FioJobThread.jobNumber(t.name()), JobStats.decode(t.payload()));
@@ -67,7 +76,9 @@ public final class ScenarioResults {
     EngineStats es = new EngineStats(rs.events(), rs.windows(), rs.partitions(),
         rs.couplingFactor(), rs.simulatedTimeNs(), rs.wallTimeNs(), rs.eventsPerWallSecond());
     cpus.sort(java.util.Comparator.comparingInt(CpuUtil::cpu));
+    List<ThreadStat> threads = new ArrayList<>();
+    threadsByCpu.values().forEach(threads::addAll);
     return new RunResult(new ArrayList<>(jobs.values()), diskStats, es, wallClockEpochMs, VERSION,
-        new java.util.LinkedHashMap<>(), cpus);
+        new java.util.LinkedHashMap<>(), cpus, threads);
   }
 }

@@ -21,10 +21,12 @@ import java.util.Objects;
  * @param globalOptions options of the job file's {@code [global]} section, in file order
  *     (fio's {@code "global options"}); empty when there is none
  * @param cpus each simulated CPU's time, all tasks included (blksim's addition; empty if unknown)
+ * @param threads every simulated thread's statistics, by CPU then placement order (blksim's
+ *     addition; empty if unknown)
  */
 public record RunResult(List<JobStats> jobs, List<DiskStats> disks, EngineStats engine, long wallClockEpochMs,
                         String blksimVersion, LinkedHashMap<String, String> globalOptions,
-                        List<CpuUtil> cpus) {
+                        List<CpuUtil> cpus, List<ThreadStat> threads) {
 
     /** Validates and copies the components. */
     public RunResult {
@@ -33,6 +35,14 @@ public record RunResult(List<JobStats> jobs, List<DiskStats> disks, EngineStats 
         blksimVersion = blksimVersion == null ? "unknown" : blksimVersion;
         globalOptions = globalOptions == null ? new LinkedHashMap<>() : new LinkedHashMap<>(globalOptions);
         cpus = cpus == null ? List.of() : List.copyOf(cpus);
+        threads = threads == null ? List.of() : List.copyOf(threads);
+    }
+
+    /** A run without per-thread figures. */
+    public RunResult(List<JobStats> jobs, List<DiskStats> disks, EngineStats engine, long wallClockEpochMs,
+                     String blksimVersion, LinkedHashMap<String, String> globalOptions,
+                     List<CpuUtil> cpus) {
+        this(jobs, disks, engine, wallClockEpochMs, blksimVersion, globalOptions, cpus, List.of());
     }
 
     /** A run without per-CPU figures. */

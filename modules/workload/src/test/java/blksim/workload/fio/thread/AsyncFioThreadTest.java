@@ -15,6 +15,7 @@ import blksim.kernel.workqueue.WorkqueueCpu;
 import blksim.kernel.sched.Task;
 import blksim.workload.fio.stats.JobStats;
 import blksim.workload.fio.stats.RunResult;
+import blksim.workload.fio.stats.ThreadStat;
 import blksim.workload.scenario.Scenario;
 import blksim.workload.scenario.ScenarioLoader;
 import blksim.workload.scenario.ScenarioModelFactory;
@@ -109,6 +110,31 @@ class AsyncFioThreadTest {
         "the CPU's own accounting shows the worker's time that fio's does not");
     double ctxPerIo = (double) j.ctx() / ios(j);
     assertTrue(ctxPerIo > 0.4 && ctxPerIo <= 1.05, "about one wait per I/O: " + ctxPerIo);
+  }
+
+  @Test
+  void threadStatistics_listEveryTask_withTheWorkersTimeAndWaits() throws IOException {
+    Run r = run("{ type = brd, name = ram0, size = 64M, nowait = false }",
+        "ioengine=io_uring\nfilename=/dev/ram0\niodepth=2");
+    List<ThreadStat> threads = r.result().threads();
+    assertEquals(r.tasks().size(), threads.size(), "one line per task: " + threads);
+    IoWqWorker w = r.tasks().stream().filter(t -> t instanceof IoWqWorker)
+        .map(t -> (IoWqWorker) t).findFirst().orElseThrow();
+    ThreadStat ws = threads.stream().filter(t -> t.comm().equals(w.comm())).findFirst()
+        .orElseThrow();
+    assertEquals(w.stimeNs(), ws.stimeNs());
+    assertEquals(w.nivcsw(), ws.nivcsw());
+    assertEquals("iou-wrk-N", ws.group());
+    assertTrue(ws.nivcsw() > 100 && ws.runDelayNs() > 0,
+        "the worker is preempted by the woken fio thread and waits for it: " + ws);
+    ThreadStat fio = threads.stream().filter(t -> t.comm().equals("j")).findFirst().orElseThrow();
+    JobStats j = r.job();
+    assertTrue(fio.utimeNs() >= j.usrNs() && fio.stimeNs() >= j.sysNs(),
+        "the thread's whole life covers fio's measured window: " + fio);
+    long elapsed = r.outcome().stats().simulatedTimeNs();
+    long cpuTime = threads.stream().mapToLong(t -> t.utimeNs() + t.stimeNs()).sum();
+    assertTrue(cpuTime <= elapsed, "one CPU: " + cpuTime + " of " + elapsed + " ns");
+    assertTrue(cpuTime > elapsed * 9 / 10, "CPU-bound: " + cpuTime + " of " + elapsed + " ns");
   }
 
   @Test

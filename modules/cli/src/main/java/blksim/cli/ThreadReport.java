@@ -1,0 +1,79 @@
+package blksim.cli;
+
+import blksim.workload.fio.stats.RunResult;
+import blksim.workload.fio.stats.ThreadStat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The table {@code run --threads} prints after fio's text: every simulated thread, grouped by
+ * name with numbers folded ({@code iou-wrk-N}, {@code kworker/N:N}), in order of first
+ * appearance. fio's own {@code cpu} line counts only fio's threads (RUSAGE_THREAD); this shows
+ * where the rest of the machine's time went, io-wq workers and kworkers included.
+ */
+final class ThreadReport {
+  private ThreadReport() {}
+
+  /** Sums of one group. */
+  private static final class Group {
+    final TreeSet<Integer> cpus = new TreeSet<>();
+    int n;
+    long usr;
+    long sys;
+    long nvcsw;
+    long nivcsw;
+    long runDelay;
+  }
+
+  /** The table, or an empty string when the run has no thread statistics. */
+  static String text(RunResult r) {
+    List<ThreadStat> threads = r.threads();
+    if (threads.isEmpty() || r.engine() == null || r.engine().simulatedTimeNs() <= 0) {
+      return "";
+    }
+    double elapsed = r.engine().simulatedTimeNs();
+    Map<String, Group> groups = new LinkedHashMap<>();
+    for (ThreadStat t : threads) {
+      Group g = groups.computeIfAbsent(t.group(), k -> new Group());
+      g.cpus.add(t.cpu());
+      g.n++;
+      g.usr += t.utimeNs();
+      g.sys += t.stimeNs();
+      g.nvcsw += t.nvcsw();
+      g.nivcsw += t.nivcsw();
+      g.runDelay += t.runDelayNs();
+    }
+    StringBuilder b = new StringBuilder();
+    b.append("\nThreads (all simulated threads, grouped by name; per-thread averages over ")
+        .append(String.format(Locale.ROOT, "%.3f", elapsed / 1e9)).append(" s;\n")
+        .append("  CPUs = CPU time of the whole group in CPUs' worth; wait = runnable but not"
+            + " running):\n");
+    b.append(String.format(Locale.ROOT, "  %-20s %7s %6s %8s %7s %7s %10s %10s %7s%n", "name",
+        "threads", "on", "CPUs", "usr%", "sys%", "vctx/s", "ivctx/s", "wait%"));
+    double seconds = elapsed / 1e9;
+    for (Map.Entry<String, Group> e : groups.entrySet()) {
+      Group g = e.getValue();
+      double per = 100.0 / (elapsed * g.n);
+      b.append(String.format(Locale.ROOT, "  %-20s %7d %6s %8.2f %7.2f %7.2f %10.0f %10.0f %7.2f%n",
+          e.getKey(), g.n, cpuSpan(g.cpus), (g.usr + g.sys) / elapsed, g.usr * per, g.sys * per,
+          g.nvcsw / seconds / g.n, g.nivcsw / seconds / g.n, g.runDelay * per));
+    }
+    return b.toString();
+  }
+
+  /** "3", "0-47" or "5 CPUs" for the CPUs a group ran on. */
+  static String cpuSpan(TreeSet<Integer> cpus) {
+    int first = cpus.first();
+    int last = cpus.last();
+    if (first == last) {
+      return Integer.toString(first);
+    }
+    if (last - first + 1 == cpus.size()) {
+      return first + "-" + last;
+    }
+    return cpus.size() + " cpus";
+  }
+}

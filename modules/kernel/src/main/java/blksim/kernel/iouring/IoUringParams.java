@@ -13,16 +13,28 @@ package blksim.kernel.iouring;
  * @param workerCreateNs creating an io-wq worker ({@code create_io_worker()}), before it can run
  * @param workerLoopNs per work item in a worker, {@code io_worker_handle_work()} around the
  *     request: dequeue, credentials, bookkeeping
+ * @param workerIdleTimeoutNs how long an idle worker sleeps before it exits, unless it is its
+ *     class's last worker ({@code WORKER_IDLE_TIMEOUT}, 5 s); 0 for never
  */
 public record IoUringParams(long enterNs, long sqeIssueNs, long cqePostNs, long puntNs,
-    long workerCreateNs, long workerLoopNs) {
+    long workerCreateNs, long workerLoopNs, long workerIdleTimeoutNs) {
+
+  /** {@code WORKER_IDLE_TIMEOUT} in io_uring/io-wq.c: {@code 5 * HZ} jiffies, 5 s at any HZ. */
+  public static final long DEFAULT_WORKER_IDLE_TIMEOUT_NS = 5_000_000_000L;
 
   public IoUringParams {
     for (long v : new long[] {enterNs, sqeIssueNs, cqePostNs, puntNs, workerCreateNs,
-        workerLoopNs}) {
+        workerLoopNs, workerIdleTimeoutNs}) {
       if (v < 0) {
         throw new IllegalArgumentException("io_uring costs must be >= 0, was " + v);
       }
     }
+  }
+
+  /** These costs with the default idle timeout. */
+  public IoUringParams(long enterNs, long sqeIssueNs, long cqePostNs, long puntNs,
+      long workerCreateNs, long workerLoopNs) {
+    this(enterNs, sqeIssueNs, cqePostNs, puntNs, workerCreateNs, workerLoopNs,
+        DEFAULT_WORKER_IDLE_TIMEOUT_NS);
   }
 }

@@ -12,13 +12,19 @@ import java.util.List;
  *
  * <p>Enqueue appends the work, then wakes a free (idle) worker if there is one
  * ({@code io_wq_activate_free_worker()}); if none is free, a new worker is created only when no
- * worker of the class is running ({@code nr_running == 0}) and the class is below its limit. When
- * the last running worker blocks while work is pending, another is created
- * ({@code io_wq_dec_running()}). Free workers sit on a LIFO list.
+ * worker of the class is running ({@code nr_running == 0}) and the class is below its limit
+ * ({@code io_wq_create_worker()}). Free workers sit on a LIFO list; a new worker joins it at once
+ * ({@code io_init_new_worker()}) and leaves it when it takes work ({@code __io_worker_busy()}).
+ * Whenever the class's running count drops to zero while work is pending, because a worker
+ * blocked or went idle, another worker is created if the class is below its limit
+ * ({@code io_wq_dec_running()} → {@code create_worker_cb()}). A worker that sleeps idle for the
+ * idle timeout exits unless it is the class's last worker ({@code io_wq_worker()}'s
+ * {@code last_timeout}).
  *
- * <p>Simplified: only the bounded class (block I/O) is modelled; workers run on the submitting
- * task's CPU (they are unbound threads of the process; with one busy job per CPU the scheduler
- * keeps them there) and never exit on idle timeout (runs are far shorter than the 5 s timeout).
+ * <p>Simplified: only the bounded class (block I/O) is modelled (the unbounded class serves
+ * non-block files, which no workload here uses); workers run on the submitting task's CPU (they
+ * are unbound threads of the process; blksim's tasks do not migrate); the creation that the
+ * kernel queues as task_work on the submitter happens at once here, with the creation delay.
  * Owned by the submitting task's {@link CpuComponent}.
  */
 public final class IoWq {
@@ -33,6 +39,7 @@ public final class IoWq {
   private final List<IoWqWorker> workers = new ArrayList<>();
   private int nrRunning;
   private long workersCreated;
+  private long workersExited;
 
   /**
    * @param ownerTid thread id of the submitting task (workers are named {@code iou-wrk-<tid>})
@@ -81,6 +88,7 @@ public final class IoWq {
     workers.add(w);
     workersCreated++;
     nrRunning++;
+    free.push(w);
     cpu.spawn(w, params.workerCreateNs());
   }
 
@@ -98,12 +106,57 @@ public final class IoWq {
     if (!free.contains(w)) {
       free.push(w);
     }
+    w.idleSinceNs = cpu.now();
+    long timeout = params.workerIdleTimeoutNs();
+    if (timeout > 0 && !w.idleTimerArmed) {
+      w.idleTimerArmed = true;
+      cpu.callAfter(timeout, () -> idleTimer(w));
+    }
+  }
+
+  /**
+   * The worker's {@code schedule_timeout(WORKER_IDLE_TIMEOUT)} expiring. One timer per worker
+   * stands for the kernel's one per sleep: it fires at the end of the first idle sleep that
+   * could have timed out and re-arms for the sleep in progress.
+   */
+  private void idleTimer(IoWqWorker w) {
+    w.idleTimerArmed = false;
+    if (!free.contains(w) || w.state() != blksim.kernel.sched.TaskState.BLOCKED) {
+      return;
+    }
+    long due = w.idleSinceNs + params.workerIdleTimeoutNs();
+    long now = cpu.now();
+    if (now < due) {
+      w.idleTimerArmed = true;
+      cpu.callAfter(due - now, () -> idleTimer(w));
+      return;
+    }
+    w.timedOut = true;
+    cpu.wake(w);
+  }
+
+  /** Whether a worker whose idle sleep timed out exits: not the class's last worker. */
+  boolean mayExit() {
+    return workers.size() > 1;
+  }
+
+  /** A worker exits ({@code io_worker_exit()}): off the lists, then one fewer running. */
+  void exited(IoWqWorker w) {
+    free.remove(w);
+    workers.remove(w);
+    workersExited++;
+    decRunning();
   }
 
   /** A worker blocks ({@code io_wq_worker_sleeping()} → {@code io_wq_dec_running()}). */
   void workerSleeping() {
+    decRunning();
+  }
+
+  /** {@code io_wq_dec_running()}: the last running worker leaves work behind: create one. */
+  private void decRunning() {
     nrRunning--;
-    if (nrRunning == 0 && !work.isEmpty() && free.isEmpty() && workers.size() < maxWorkers) {
+    if (nrRunning == 0 && !work.isEmpty() && workers.size() < maxWorkers) {
       createWorker();
     }
   }
@@ -134,7 +187,12 @@ public final class IoWq {
     return workersCreated;
   }
 
-  /** The workers, in creation order. */
+  /** Workers that exited after an idle timeout. */
+  public long workersExited() {
+    return workersExited;
+  }
+
+  /** The live workers, in creation order. */
   public List<IoWqWorker> workers() {
     return List.copyOf(workers);
   }

@@ -13,7 +13,7 @@ import blksim.kernel.sched.TaskCpu;
  *
  * <p>A request completed during its issue is posted to the CQ by the worker; one completed later
  * by an interrupt is posted from that interrupt. With no work left the worker goes on the free
- * list and sleeps.
+ * list and sleeps; if that sleep timed out, it exits instead, unless it is the last worker.
  */
 public final class IoWqWorker extends Task {
   private enum Phase {
@@ -30,6 +30,12 @@ public final class IoWqWorker extends Task {
   private boolean inIssue;
   private boolean inlineDone;
   private int inlineResult;
+  /** When the worker last went idle. */
+  long idleSinceNs;
+  /** Whether its idle timer is pending. */
+  boolean idleTimerArmed;
+  /** {@code last_timeout}: its last idle sleep timed out. */
+  boolean timedOut;
 
   IoWqWorker(IoWq wq, String name) {
     super(name, 0, 0);
@@ -43,6 +49,12 @@ public final class IoWqWorker extends Task {
         case NEXT: {
           current = wq.take(this);
           if (current == null) {
+            if (timedOut && wq.mayExit()) {
+              wq.exited(this);
+              cpu.exit();
+              return;
+            }
+            timedOut = false;
             wq.idle(this);
             cpu.sleep();
             return;

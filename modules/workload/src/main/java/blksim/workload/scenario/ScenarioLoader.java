@@ -345,7 +345,8 @@ public final class ScenarioLoader {
     IoUringParams ioUring = new IoUringParams(v.getDuration("costs.io-uring.enter"),
         v.getDuration("costs.io-uring.sqe-issue"), v.getDuration("costs.io-uring.cqe-post"),
         v.getDuration("costs.io-uring.punt"), v.getDuration("costs.io-uring.worker-create"),
-        v.getDuration("costs.io-uring.worker-loop"));
+        v.getDuration("costs.io-uring.worker-loop"),
+        v.getDuration("kernel.io-wq-idle-timeout"));
     FioEnvironment env = new FioEnvironment(topo.cpuCount(), v.getSize("machine.memory") >> 20,
         4096);
     List<String> texts = v.getStringList("fio.jobs");

@@ -69,6 +69,9 @@ public final class ScenarioSchema {
               + " one nice-0 kworker wakeup per CPU per period (0: none)"),
       Param.num("costs.sched.housekeeping-work", "cpu", DURATION, "ns", "5us", 0,
           1_000_000_000L, "system time of one background kworker wakeup"),
+      Param.num("kernel.io-wq-idle-timeout", "io_uring", DURATION, "ns", "5s", 0,
+          1_000_000_000_000L, "an idle io-wq worker exits after sleeping this long, unless it"
+              + " is the last of its class (WORKER_IDLE_TIMEOUT, 5 s; 0: never)"),
       Param.num("kernel.wq-monitor-interval", "workqueue", DURATION, "ns", "0", 0,
           1_000_000_000_000L, "sample wq_monitor statistics at this virtual interval (0: off;"
               + " run --wq-monitor sets it)"),

@@ -9,10 +9,12 @@ import blksim.engine.Model;
 import blksim.engine.Partitioning;
 import blksim.engine.ProgressListener;
 import blksim.engine.RunOutcome;
+import blksim.kernel.iouring.IoWq;
 import blksim.kernel.iouring.IoWqWorker;
 import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.workqueue.WorkqueueCpu;
 import blksim.kernel.sched.Task;
+import blksim.kernel.sched.TaskState;
 import blksim.workload.fio.stats.JobStats;
 import blksim.workload.fio.stats.RunResult;
 import blksim.workload.fio.stats.ThreadStat;
@@ -166,6 +168,44 @@ class AsyncFioThreadTest {
         "ioengine=io_uring\nfilename=/dev/nullb0\niodepth=4");
     assertTrue(workers(r) >= 1, "-EAGAIN on a tag miss is punted to io-wq");
     assertTrue(ios(r.job()) > 50);
+  }
+
+  @Test
+  void ioWqWorkers_multiplyWhileTheyBlock_andExitAfterTheIdleTimeout_allButTheLast()
+      throws IOException {
+    Path p = dir.resolve("idle.conf");
+    Files.writeString(p, "blksim {\n"
+        + "  machine { cores-per-llc = 1, threads-per-core = 1 }\n"
+        + "  kernel.io-wq-idle-timeout = 1ms\n"
+        + "  devices = [ { type = null_blk, name = nullb0, size = 1G, irqmode = timer,"
+        + " completion-nsec = 20us, hw-queue-depth = 1 },\n"
+        + "    { type = null_blk, name = nullb1, size = 1G, irqmode = none } ]\n"
+        + "  fio.jobs = [\"\"\"\n[global]\ndirect=1\nbs=4k\nrw=randread\ntime_based\n"
+        + "[burst]\nioengine=io_uring\nfilename=/dev/nullb0\niodepth=8\nruntime=2ms\n"
+        + "[long]\nioengine=psync\nfilename=/dev/nullb1\nruntime=6ms\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    Model m = new ScenarioModelFactory().build(s.spec());
+    LocalRunner.run(m, Partitioning.ONE, 1, ProgressListener.NONE);
+    AsyncFioThread burst = null;
+    for (Component c : m.components()) {
+      CpuComponent cpu = c instanceof WorkqueueCpu w ? w.cpu() : (CpuComponent) c;
+      for (Task t : cpu.tasks()) {
+        if (t instanceof AsyncFioThread a) {
+          burst = a;
+        }
+      }
+    }
+    IoWq wq = burst.ioWq();
+    assertTrue(wq.workersCreated() >= 2,
+        "a worker blocked on a tag with work pending makes another: " + wq.workersCreated());
+    assertEquals(wq.workersCreated() - 1, wq.workersExited(),
+        "idle for 1 ms after the burst, all but the last exit");
+    assertEquals(1, wq.workers().size());
+    long dead = wq.workersExited();
+    long deadTasks = m.components().stream()
+        .flatMap(c -> (c instanceof WorkqueueCpu w ? w.cpu() : (CpuComponent) c).tasks().stream())
+        .filter(t -> t instanceof IoWqWorker && t.state() == TaskState.DEAD).count();
+    assertEquals(dead, deadTasks, "the exited workers' threads ended");
   }
 
   @Test

@@ -77,6 +77,12 @@ final class RunCommand implements Callable<Integer> {
           + " blksim.threads")
   boolean threads;
 
+  @Option(names = "--timehist", paramLabel = "CPUS[@FROM..TO]",
+      description = "record every context switch of these CPUs (a list such as 0-3,8), in"
+          + " simulated time FROM..TO if given (e.g. 0@100ms..100.2ms), and print them with"
+          + " perf sched timehist's columns after fio's text; the JSON gets sched_timehist")
+  String timehist;
+
   @Option(names = "--join", paramLabel = "HOST:PORT",
       description = "run on a multi-JVM cluster: this JVM joins the cluster of this seed node"
           + " (started with 'blksim node') and partitions spread over all members (repeatable)")
@@ -108,6 +114,9 @@ final class RunCommand implements Callable<Integer> {
     }
     if (wqMonitor != null) {
       overrides.add("blksim.kernel.wq-monitor-interval=" + wqMonitor);
+    }
+    if (timehist != null) {
+      overrides.addAll(timehistOverrides(timehist));
     }
     Scenario s = ScenarioLoader.load(scenario, overrides);
     Partitioning p = Partitioning.parse(s.partitions());
@@ -147,8 +156,12 @@ final class RunCommand implements Callable<Integer> {
     boolean wq = wqMonitor != null;
     String json = wq ? WqReport.addToJson(FioJsonReporter.render(r), o)
         : FioJsonReporter.render(r);
+    if (timehist != null) {
+      json = TimehistReport.addToJson(json, o);
+    }
     String normal = FioTextReporter.render(r) + (wq ? WqReport.text(o) : "")
-        + (threads ? ThreadReport.text(r) : "");
+        + (threads ? ThreadReport.text(r) : "")
+        + (timehist != null ? TimehistReport.text(o) : "");
     String text = format.equals("json") ? json : normal;
     if (output != null) {
       Outputs.writeAll(output, List.of(
@@ -160,6 +173,29 @@ final class RunCommand implements Callable<Integer> {
     out.print(text);
     out.flush();
     return 0;
+  }
+
+  /** {@code --timehist CPUS[@FROM..TO]} as scenario overrides (validated by the loader). */
+  static List<String> timehistOverrides(String spec) {
+    String cpus = spec;
+    List<String> o = new ArrayList<>();
+    int at = spec.indexOf('@');
+    if (at >= 0) {
+      cpus = spec.substring(0, at);
+      String[] w = spec.substring(at + 1).split("\\.\\.", -1);
+      if (w.length != 2 || w[0].isBlank() || w[1].isBlank()) {
+        throw new InputException(null, 0, "--timehist", "the window must be FROM..TO, such as"
+            + " 100ms..101ms, was '" + spec.substring(at + 1) + "'");
+      }
+      o.add("blksim.trace.timehist-from=" + w[0].trim());
+      o.add("blksim.trace.timehist-to=" + w[1].trim());
+    }
+    if (cpus.isBlank()) {
+      throw new InputException(null, 0, "--timehist", "name the CPUs to trace, such as 0 or 0-3,"
+          + " was '" + spec + "'");
+    }
+    o.add("blksim.trace.timehist-cpus=\"" + cpus.trim() + "\"");
+    return o;
   }
 
   static Simulator.Host parseHost(String host) {

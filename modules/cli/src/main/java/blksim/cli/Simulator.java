@@ -6,6 +6,8 @@ import blksim.engine.Partitioning;
 import blksim.engine.ProgressListener;
 import blksim.engine.RunOutcome;
 import blksim.engine.pekko.ClusterRunner;
+import blksim.kernel.sched.CpuReport;
+import blksim.kernel.sched.SwitchRecord;
 import blksim.kernel.workqueue.WorkqueueSystem;
 import blksim.kernel.workqueue.WqDump;
 import blksim.kernel.workqueue.WqMonitorSnapshot;
@@ -53,11 +55,14 @@ public final class Simulator {
   }
 
   /**
-   * Everything a run produced: fio's results, and the workqueue statistics (wq_monitor samples
-   * at the scenario's interval, the totals at the end, and a wq_dump-style summary).
+   * Everything a run produced: fio's results, the workqueue statistics (wq_monitor samples at
+   * the scenario's interval, the totals at the end, and a wq_dump-style summary), and the context
+   * switches of the CPUs that recorded them ({@code trace.timehist-cpus}) in time order, with the
+   * number dropped over the line limit.
    */
   public record Outcome(RunResult fio, List<WqMonitorSnapshot> wqSamples,
-      WqMonitorSnapshot wqFinal, String wqDump) {}
+      WqMonitorSnapshot wqFinal, String wqDump, List<SwitchRecord> timehist,
+      long timehistDropped) {}
 
   /** Runs {@code s} with the given partitioning. */
   public static RunResult run(Scenario s, Partitioning partitioning, Host host,
@@ -86,12 +91,24 @@ public final class Simulator {
     outcome.reports().forEach(r -> reports.add(r.report()));
     WorkqueueSystem wqs = machine.workqueues();
     RunResult fio = ScenarioResults.toRunResult(outcome, wallStart);
+    List<SwitchRecord> hist = new ArrayList<>();
+    long dropped = 0;
+    for (ComponentReport r : reports) {
+      if (r.kind().equals(CpuReport.KIND)) {
+        CpuReport c = CpuReport.decode(r.payload());
+        hist.addAll(c.timehist());
+        dropped += c.timehistDropped();
+      }
+    }
+    // Time order; at equal times by CPU: the same order whatever the partitioning.
+    hist.sort(java.util.Comparator.comparingLong(SwitchRecord::timeNs)
+        .thenComparingInt(SwitchRecord::cpu));
     if (wqs == null) {
       return new Outcome(fio, List.of(), new WqMonitorSnapshot(outcome.stats().simulatedTimeNs(),
-          List.of()), "");
+          List.of()), "", hist, dropped);
     }
     return new Outcome(fio, wqs.monitorSamples(reports),
         wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
-        WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)));
+        WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped);
   }
 }

@@ -56,9 +56,13 @@ final class WqReport {
     w.endArray();
     w.name("wq_dump").value(o.wqDump());
     w.endObject();
-    // Splice the two members into fio's root object, before its closing brace.
-    String extra = w.toString().trim();
-    String members = extra.substring(1, extra.length() - 1).replaceAll("^\\s+|\\s+$", "");
+    return splice(fioJson, w.toString());
+  }
+
+  /** Splices the members of JSON object {@code extra} into fio's root object, at its end. */
+  static String splice(String fioJson, String extra) {
+    String e = extra.trim();
+    String members = e.substring(1, e.length() - 1).replaceAll("^\\s+|\\s+$", "");
     int end = fioJson.lastIndexOf('}');
     String head = fioJson.substring(0, end).replaceAll("\\s+$", "");
     return head + ",\n  " + members + "\n}\n";

@@ -142,6 +142,21 @@ class DeterminismTest {
   }
 
   @Test
+  void switchTraces_andThreadStatistics_doNotDependOnThePartitioning() {
+    Scenario s = ScenarioLoader.load(MainTest.resource("det/nowait.conf"), List.of(
+        "blksim.trace.timehist-cpus=\"0-7\"", "blksim.trace.timehist-to=2ms"));
+    Simulator.Outcome one = Simulator.runFull(s, Partitioning.parse("one"), Simulator.Host.LOCAL,
+        ProgressListener.NONE);
+    assertTrue(one.timehist().size() > 1000, "every CPU traced for 2 ms");
+    for (String p : new String[] {"cpu", "3"}) {
+      Simulator.Outcome o = Simulator.runFull(s, Partitioning.parse(p), Simulator.Host.LOCAL,
+          ProgressListener.NONE);
+      assertEquals(one.timehist(), o.timehist(), "partitioning " + p);
+      assertEquals(one.fio().threads(), o.fio().threads(), "partitioning " + p);
+    }
+  }
+
+  @Test
   void textOutput_isIdenticalAcrossPartitionings() {
     Scenario s = scenario();
     RunResult one = ScenarioResults.toRunResult(local(s, "one", 1), FIXED_WALL_CLOCK);

@@ -199,6 +199,37 @@ class MainTest {
   }
 
   @Test
+  void timehist_printsTheTracedCpusSwitches_inTheWindow_andAddsThemToTheJson() {
+    String scen = resource("det/nowait.conf").toString();
+    Result text = cli("run", scen, "--host", "local", "--timehist", "5@1ms..1.1ms");
+    assertEquals(0, text.code(), text.err());
+    String table = text.out().substring(text.out().indexOf("\nsched timehist"));
+    List<String> lines = table.lines().filter(l -> l.matches("\\s+\\d+\\.\\d{9} \\[.*"))
+        .toList();
+    assertTrue(lines.size() > 5, table);
+    for (String l : lines) {
+      assertTrue(l.contains("[0005]"), "only CPU 5: " + l);
+      double t = Double.parseDouble(l.trim().split(" ")[0]);
+      assertTrue(t >= 0.001 && t < 0.0011, "in the window: " + l);
+    }
+    assertTrue(table.contains("iou-wrk-"), "the io-wq worker's turns: " + table);
+    Result json = cli("run", scen, "--host", "local", "--timehist", "4-5@1ms..1.1ms",
+        "--output-format=json");
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> m =
+        (java.util.Map<String, Object>) blksim.report.json.JsonReader.parse(json.out());
+    java.util.Map<?, ?> th = (java.util.Map<?, ?>) m.get("sched_timehist");
+    List<?> sw = (List<?>) th.get("switches");
+    assertTrue(sw.size() > lines.size(), "two CPUs record more than one");
+    Result bad = cli("run", scen, "--host", "local", "--timehist", "0-99");
+    assertEquals(2, bad.code());
+    assertTrue(bad.err().contains("trace.timehist-cpus"), bad.err());
+    Result badWindow = cli("run", scen, "--host", "local", "--timehist", "0@2ms..1ms");
+    assertEquals(2, badWindow.code());
+    assertTrue(badWindow.err().contains("trace.timehist-to"), badWindow.err());
+  }
+
+  @Test
   void dmTableError_namesTheScenarioLineAndTheTableField() throws IOException {
     Path s = tmp.resolve("dm.conf");
     Files.writeString(s, "blksim {\n"

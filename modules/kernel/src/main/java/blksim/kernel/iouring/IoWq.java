@@ -33,6 +33,7 @@ public final class IoWq {
   private final CompletionRing ring;
   private final IoUringParams params;
   private final String ownerName;
+  private final int ownerTid;
   private final int maxWorkers;
   private final ArrayDeque<IoRequest> work = new ArrayDeque<>();
   private final ArrayDeque<IoWqWorker> free = new ArrayDeque<>();
@@ -55,6 +56,7 @@ public final class IoWq {
     this.ring = ring;
     this.params = params;
     this.ownerName = "iou-wrk-" + ownerTid;
+    this.ownerTid = ownerTid;
     this.maxWorkers = maxWorkers;
   }
 
@@ -84,7 +86,7 @@ public final class IoWq {
   }
 
   private void createWorker() {
-    IoWqWorker w = new IoWqWorker(this, ownerName);
+    IoWqWorker w = new IoWqWorker(this, ownerName, ownerTid * 1000 + (int) workersCreated + 1);
     workers.add(w);
     workersCreated++;
     nrRunning++;

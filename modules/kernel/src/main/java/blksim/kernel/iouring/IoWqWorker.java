@@ -37,8 +37,12 @@ public final class IoWqWorker extends Task {
   /** {@code last_timeout}: its last idle sleep timed out. */
   boolean timedOut;
 
-  IoWqWorker(IoWq wq, String name) {
-    super(name, 0, 0);
+  /**
+   * @param tid its thread id; blksim numbers an io-wq's workers after their submitter's tid
+   *     ({@code tid * 1000 + n}), as thread ids are allocated machine-wide in the kernel
+   */
+  IoWqWorker(IoWq wq, String name, int tid) {
+    super(name, tid, 0);
     this.wq = wq;
   }
 

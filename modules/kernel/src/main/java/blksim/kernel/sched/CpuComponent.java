@@ -104,6 +104,9 @@ public final class CpuComponent implements Component {
   private long nvcsw;
   private long nivcsw;
   private long ticks;
+  private TimehistParams timehist = TimehistParams.NONE;
+  private List<SwitchRecord> trace;
+  private long traceDropped;
 
   private final Runnable onBurstEnd = this::burstEnd;
   private final Runnable onDispatch = this::dispatch;
@@ -500,6 +503,7 @@ public final class CpuComponent implements Component {
     }
     prev.nivcsw++;
     nivcsw++;
+    switchedOut(prev, 'R');
     switchTo(next, inEvent);
   }
 
@@ -507,8 +511,11 @@ public final class CpuComponent implements Component {
   private void switchTo(Task next, boolean inEvent) {
     current = next;
     // sched_info_arrive(): the wait on the run queue ends.
-    next.runDelayNs += ctx.now() - next.lastQueuedNs;
+    long now = ctx.now();
+    next.sliceSchDelayNs = now - next.lastQueuedNs;
+    next.runDelayNs += next.sliceSchDelayNs;
     next.pcount++;
+    next.lastSwitchInNs = now;
     contextSwitches++;
     if (params.ctxSwitchNs() == 0 && inEvent) {
       switchedIn();
@@ -638,7 +645,35 @@ public final class CpuComponent implements Component {
     t.slept = true;
     t.nvcsw++;
     nvcsw++;
+    switchedOut(t, 'S');
     leaveCpu();
+  }
+
+  /** The task leaves the CPU ({@code sched_switch}): recorded if this CPU traces switches. */
+  private void switchedOut(Task t, char state) {
+    long now = ctx.now();
+    if (trace != null && timehist.inWindow(now)) {
+      if (trace.size() < timehist.maxLines()) {
+        trace.add(new SwitchRecord(now, cpu.id(), t.pid(), t.comm(),
+            t.lastSwitchInNs - t.lastSwitchOutNs, t.sliceSchDelayNs, now - t.lastSwitchInNs,
+            state));
+      } else {
+        traceDropped++;
+      }
+    }
+    t.lastSwitchOutNs = now;
+  }
+
+  /**
+   * Records every context switch on this CPU within {@code p}'s window ({@code perf sched
+   * timehist}); only before the run starts.
+   */
+  public void traceSwitches(TimehistParams p) {
+    if (ctx != null) {
+      throw new IllegalStateException(id + ": tracing is set up before the run starts");
+    }
+    timehist = p;
+    trace = new ArrayList<>();
   }
 
   private void leaveCpu() {
@@ -688,7 +723,7 @@ public final class CpuComponent implements Component {
       threads.add(t.stat());
     }
     CpuReport r = new CpuReport(cpu.id(), userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw,
-        endNs, reports, disks, threads);
+        endNs, reports, disks, threads, trace == null ? List.of() : trace, traceDropped);
     return new ComponentReport(id, CpuReport.KIND, r.encode());
   }
 
@@ -811,6 +846,7 @@ public final class CpuComponent implements Component {
       Task t = current;
       policy.dequeueCurr(ctx.now());
       t.state = TaskState.DEAD;
+      switchedOut(t, 'X');
       if (t.keepsRunAlive() && --liveTasks == 0) {
         ctx.done();
       }

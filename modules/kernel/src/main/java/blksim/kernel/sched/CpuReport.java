@@ -24,22 +24,34 @@ import java.util.List;
  * @param tasks task reports, in order of task creation
  * @param disks this CPU's share of each attached disk's statistics
  * @param threads scheduler statistics of every task placed on this CPU, in order of placement
+ * @param timehist the context switches this CPU recorded, in time order (empty unless traced)
+ * @param timehistDropped switches in the window not recorded because of the line limit
  */
 public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long contextSwitches,
     long nvcsw, long nivcsw, long elapsedNs, List<TaskReport> tasks,
-    List<DiskCounters.Snapshot> disks, List<TaskStat> threads) {
+    List<DiskCounters.Snapshot> disks, List<TaskStat> threads, List<SwitchRecord> timehist,
+    long timehistDropped) {
 
   /** Copies the lists. */
   public CpuReport {
     tasks = List.copyOf(tasks);
     disks = List.copyOf(disks);
     threads = List.copyOf(threads);
+    timehist = List.copyOf(timehist);
+  }
+
+  /** A report without a switch trace. */
+  public CpuReport(int cpu, long userNs, long sysNs, long irqNs, long contextSwitches,
+      long nvcsw, long nivcsw, long elapsedNs, List<TaskReport> tasks,
+      List<DiskCounters.Snapshot> disks, List<TaskStat> threads) {
+    this(cpu, userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw, elapsedNs, tasks, disks,
+        threads, List.of(), 0);
   }
 
   /** This report with other task reports (the rest unchanged). */
   public CpuReport withTasks(List<TaskReport> otherTasks) {
     return new CpuReport(cpu, userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw, elapsedNs,
-        otherTasks, disks, threads);
+        otherTasks, disks, threads, timehist, timehistDropped);
   }
 
   /** The {@link blksim.engine.ComponentReport#kind()} of a CPU report. */
@@ -85,6 +97,11 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
       for (TaskStat t : threads) {
         t.write(out);
       }
+      out.writeInt(timehist.size());
+      for (SwitchRecord r : timehist) {
+        r.write(out);
+      }
+      out.writeLong(timehistDropped);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -121,7 +138,14 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
       for (int k = 0; k < nt; k++) {
         threads.add(TaskStat.read(in));
       }
-      return new CpuReport(cpu, u, s, i, cs, vol, invol, el, tasks, disks, threads);
+      int nh = in.readInt();
+      List<SwitchRecord> hist = new ArrayList<>(nh);
+      for (int k = 0; k < nh; k++) {
+        hist.add(SwitchRecord.read(in));
+      }
+      long dropped = in.readLong();
+      return new CpuReport(cpu, u, s, i, cs, vol, invol, el, tasks, disks, threads, hist,
+          dropped);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -37,6 +37,12 @@ public abstract class Task {
   long pcount;
   /** {@code sched_info.last_queued}: when the task last joined the run queue. */
   long lastQueuedNs;
+  /** When the task was last switched in (start of its current or last timeslice). */
+  long lastSwitchInNs;
+  /** When the task was last switched out (0 before its first timeslice). */
+  long lastSwitchOutNs;
+  /** How long it waited on the run queue before its current or last timeslice. */
+  long sliceSchDelayNs;
   /** Per-CPU id, -1 until the task is placed on a CPU. */
   int taskId = -1;
   /** The CPU the task belongs to, {@code null} until placed. */

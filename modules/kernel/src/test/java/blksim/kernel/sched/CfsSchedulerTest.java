@@ -73,6 +73,41 @@ class CfsSchedulerTest {
   }
 
   @Test
+  void traceSwitches_recordsPerfTimehistColumns_withinTheWindowOnly() {
+    CpuComponent cpu = cpu(0, P);
+    cpu.traceSwitches(new TimehistParams(List.of(0), 0, 0, 1000));
+    ScriptedTask k = kworker();
+    ScriptedTask a = new ScriptedTask("a", 0, true).then(c -> {
+      wakeAt(c, k, WAKE_AT);
+      c.runFor(CpuMode.USER, 10 * MS);
+    });
+    cpu.addTask(k);
+    cpu.addTask(a);
+    RunOutcome out = run(P, Long.MAX_VALUE, cpu);
+    List<SwitchRecord> h = CpuReport.decode(out.reports().get(0).report().payload()).timehist();
+    assertEquals(new SwitchRecord(SW, 0, k.pid(), "kworker/0:1H", 0, 0, SW, 'S'), h.get(0));
+    assertEquals(new SwitchRecord(WAKE_AT, 0, a.pid(), "a", SW, SW, WAKE_AT - SW, 'R'), h.get(1),
+        "a waited behind k's first turn, then ran until k's wakeup preempted it");
+    assertEquals(new SwitchRecord(WAKE_AT + SW + K_WORK, 0, k.pid(), "kworker/0:1H",
+        WAKE_AT - SW, 0, SW + K_WORK, 'S'), h.get(2), "k slept 3 ms, ran at once");
+    assertEquals('X', h.get(h.size() - 1).state(), "a's script ends: it exits");
+    // A window keeps only what it covers; a limit drops and counts the rest.
+    CpuComponent cpu2 = cpu(0, P);
+    cpu2.traceSwitches(new TimehistParams(List.of(0), WAKE_AT, WAKE_AT + 1, 1000));
+    ScriptedTask k2 = kworker();
+    cpu2.addTask(k2);
+    cpu2.addTask(new ScriptedTask("a", 0, true).then(c -> {
+      wakeAt(c, k2, WAKE_AT);
+      c.runFor(CpuMode.USER, 10 * MS);
+    }));
+    CpuReport r2 = CpuReport.decode(run(P, Long.MAX_VALUE, cpu2).reports().get(0).report()
+        .payload());
+    assertEquals(1, r2.timehist().size(), r2.timehist().toString());
+    assertEquals('R', r2.timehist().get(0).state());
+    assertEquals(r2, CpuReport.decode(r2.encode()));
+  }
+
+  @Test
   void niceZeroWakee_withinWakeupGranularity_doesNotPreempt() {
     CpuComponent cpu = cpu(0, P);
     ScriptedTask b = new ScriptedTask("b", 0, false).then(TaskCpu::sleep)

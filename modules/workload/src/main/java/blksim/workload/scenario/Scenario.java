@@ -5,6 +5,7 @@ import blksim.kernel.device.DeviceParams;
 import blksim.kernel.dm.DmTable;
 import blksim.kernel.iouring.IoUringParams;
 import blksim.kernel.sched.SchedParams;
+import blksim.kernel.sched.TimehistParams;
 import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.thread.FioCostParams;
@@ -34,6 +35,7 @@ import java.util.List;
  * @param blockLayer generic block-layer costs
  * @param devices devices, in scenario order
  * @param jobs fio jobs (numjobs expanded), in run order
+ * @param timehist which CPUs record their context switches, and when
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
@@ -41,7 +43,7 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     long housekeepingWorkNs, SchedParams sched, FioCostParams fioCosts, PageCacheParams pageCache,
     IoUringParams ioUring, BlockLayerParams blockLayer,
     List<DeviceParams> devices,
-    List<FioJob> jobs) {
+    List<FioJob> jobs, TimehistParams timehist) {
 
   /** The device named by a fio {@code filename} ({@code nullb0} or {@code /dev/nullb0}). */
   public DeviceParams device(String filename) {

@@ -14,6 +14,7 @@ import blksim.kernel.dm.DmParams;
 import blksim.kernel.dm.DmTable;
 import blksim.kernel.dm.DmTableException;
 import blksim.kernel.iouring.IoUringParams;
+import blksim.kernel.sched.TimehistParams;
 import blksim.kernel.sched.PreemptModel;
 import blksim.kernel.sched.SchedParams;
 import blksim.kernel.topology.TopologyParams;
@@ -378,7 +379,40 @@ public final class ScenarioLoader {
         v.getDuration("costs.sched.housekeeping-work"), sched, fioCosts,
         new PageCacheParams(v.getDuration("costs.page-cache.miss"),
             v.getDuration("costs.page-cache.copy")), ioUring,
-        blockLayer, List.copyOf(devices), List.copyOf(jobs));
+        blockLayer, List.copyOf(devices), List.copyOf(jobs), timehist(v, topo.cpuCount()));
+  }
+
+  /** {@code trace.timehist-*}: a CPU list such as {@code 0-3,8} and a window. */
+  private static TimehistParams timehist(Values v, int nCpus) {
+    String key = "trace.timehist-cpus";
+    String list = v.getString(key).trim();
+    long from = v.getDuration("trace.timehist-from");
+    long to = v.getDuration("trace.timehist-to");
+    if (to != 0 && to <= from) {
+      throw v.error("trace.timehist-to", "must be after trace.timehist-from"
+          + " (or 0 for the end of the run), was " + to + " ns <= " + from + " ns");
+    }
+    java.util.TreeSet<Integer> cpus = new java.util.TreeSet<>();
+    if (!list.isEmpty()) {
+      for (String part : list.split(",")) {
+        String p = part.trim();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(?:-(\\d+))?")
+            .matcher(p);
+        if (!m.matches()) {
+          throw v.error(key, "must be a CPU list such as 0-3,8, was '" + list + "'");
+        }
+        int a = Integer.parseInt(m.group(1));
+        int b = m.group(2) == null ? a : Integer.parseInt(m.group(2));
+        if (b < a || b >= nCpus) {
+          throw v.error(key, "CPUs must be 0.." + (nCpus - 1) + " in increasing ranges,"
+              + " was '" + p + "'");
+        }
+        for (int c = a; c <= b; c++) {
+          cpus.add(c);
+        }
+      }
+    }
+    return new TimehistParams(List.copyOf(cpus), from, to, v.getInt("trace.timehist-max-lines"));
   }
 
   private static DmParams dmDevice(String name, Values dv, Values v, Config d,

@@ -76,6 +76,9 @@ public final class ScenarioModelFactory implements ModelFactory {
     Map<String, List<BlockQueue>> queues = new LinkedHashMap<>();
     for (Cpu c : topo.cpus()) {
       CpuComponent cpu = new CpuComponent(c, s.sched());
+      if (s.timehist().traces(c.id())) {
+        cpu.traceSwitches(s.timehist());
+      }
       Map<String, BlockQueue> onCpu = new LinkedHashMap<>();
       for (DeviceParams d : s.devices()) {
         BlockQueue q;

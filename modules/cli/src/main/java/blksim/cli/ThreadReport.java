@@ -26,6 +26,7 @@ final class ThreadReport {
     long nvcsw;
     long nivcsw;
     long runDelay;
+    long migrations;
   }
 
   /** The table, or an empty string when the run has no thread statistics. */
@@ -45,21 +46,24 @@ final class ThreadReport {
       g.nvcsw += t.nvcsw();
       g.nivcsw += t.nivcsw();
       g.runDelay += t.runDelayNs();
+      g.migrations += t.migrations();
     }
     StringBuilder b = new StringBuilder();
     b.append("\nThreads (all simulated threads, grouped by name; per-thread averages over ")
         .append(String.format(Locale.ROOT, "%.3f", elapsed / 1e9)).append(" s;\n")
         .append("  CPUs = CPU time of the whole group in CPUs' worth; wait = runnable but not"
-            + " running):\n");
-    b.append(String.format(Locale.ROOT, "  %-20s %7s %6s %8s %7s %7s %10s %10s %7s%n", "name",
-        "threads", "on", "CPUs", "usr%", "sys%", "vctx/s", "ivctx/s", "wait%"));
+            + " running;\n  on = the CPUs the threads were placed on):\n");
+    b.append(String.format(Locale.ROOT, "  %-20s %7s %6s %8s %7s %7s %10s %10s %7s %10s%n",
+        "name", "threads", "on", "CPUs", "usr%", "sys%", "vctx/s", "ivctx/s", "wait%", "migr/s"));
     double seconds = elapsed / 1e9;
     for (Map.Entry<String, Group> e : groups.entrySet()) {
       Group g = e.getValue();
       double per = 100.0 / (elapsed * g.n);
-      b.append(String.format(Locale.ROOT, "  %-20s %7d %6s %8.2f %7.2f %7.2f %10.0f %10.0f %7.2f%n",
+      b.append(String.format(Locale.ROOT,
+          "  %-20s %7d %6s %8.2f %7.2f %7.2f %10.0f %10.0f %7.2f %10.0f%n",
           e.getKey(), g.n, cpuSpan(g.cpus), (g.usr + g.sys) / elapsed, g.usr * per, g.sys * per,
-          g.nvcsw / seconds / g.n, g.nivcsw / seconds / g.n, g.runDelay * per));
+          g.nvcsw / seconds / g.n, g.nivcsw / seconds / g.n, g.runDelay * per,
+          g.migrations / seconds / g.n));
     }
     return b.toString();
   }

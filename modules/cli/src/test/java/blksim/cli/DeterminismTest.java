@@ -157,6 +157,21 @@ class DeterminismTest {
   }
 
   @Test
+  void wakePlacementInTheLlc_givesIdenticalResults_forPartitioningsThatKeepLlcsWhole() {
+    Scenario s = ScenarioLoader.load(MainTest.resource("det/placement.conf"), List.of());
+    RunOutcome one = local(s, "one", 1);
+    RunResult r = ScenarioResults.toRunResult(one, FIXED_WALL_CLOCK);
+    long moves = r.threads().stream().mapToLong(t -> t.migrations()).sum();
+    assertTrue(moves > 100, "tasks did move between CPUs: " + moves);
+    String reference = json(one);
+    for (String p : new String[] {"node", "llc"}) {
+      RunOutcome o = local(s, p, 2);
+      assertTrue(o.stats().partitions() > 1, p);
+      assertEquals(reference, json(o), "partitioning " + p);
+    }
+  }
+
+  @Test
   void textOutput_isIdenticalAcrossPartitionings() {
     Scenario s = scenario();
     RunResult one = ScenarioResults.toRunResult(local(s, "one", 1), FIXED_WALL_CLOCK);

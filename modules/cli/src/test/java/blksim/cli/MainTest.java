@@ -230,6 +230,19 @@ class MainTest {
   }
 
   @Test
+  void wakePlacementInTheLlc_refusesPartitioningsThatSplitAnLlc() {
+    String scen = resource("det/nowait.conf").toString();
+    Result r = cli("run", scen, "--host", "local", "--set", "kernel.wake-placement=llc",
+        "--partitions", "cpu");
+    assertEquals(2, r.code(), r.out());
+    assertTrue(r.err().contains("kernel.wake-placement") && r.err().contains("one, node or llc"),
+        r.err());
+    Result ok = cli("run", scen, "--host", "local", "--set", "kernel.wake-placement=llc",
+        "--partitions", "node");
+    assertEquals(0, ok.code(), ok.err());
+  }
+
+  @Test
   void dmTableError_namesTheScenarioLineAndTheTableField() throws IOException {
     Path s = tmp.resolve("dm.conf");
     Files.writeString(s, "blksim {\n"

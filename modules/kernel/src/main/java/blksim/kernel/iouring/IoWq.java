@@ -22,8 +22,9 @@ import java.util.List;
  * {@code last_timeout}).
  *
  * <p>Simplified: only the bounded class (block I/O) is modelled (the unbounded class serves
- * non-block files, which no workload here uses); workers run on the submitting task's CPU (they
- * are unbound threads of the process; blksim's tasks do not migrate); the creation that the
+ * non-block files, which no workload here uses); workers are created on the CPU the io-wq was
+ * set up on and, like the submitter, move within the LLC only if the scenario lets unbound
+ * threads migrate ({@code kernel.wake-placement}); the creation that the
  * kernel queues as task_work on the submitter happens at once here, with the creation delay.
  * Owned by the submitting task's {@link CpuComponent}.
  */
@@ -34,6 +35,7 @@ public final class IoWq {
   private final IoUringParams params;
   private final String ownerName;
   private final int ownerTid;
+  private final boolean unbound;
   private final int maxWorkers;
   private final ArrayDeque<IoRequest> work = new ArrayDeque<>();
   private final ArrayDeque<IoWqWorker> free = new ArrayDeque<>();
@@ -45,9 +47,10 @@ public final class IoWq {
   /**
    * @param ownerTid thread id of the submitting task (workers are named {@code iou-wrk-<tid>})
    * @param maxWorkers the bounded class's limit, min(SQ entries, 4 × online CPUs)
+   * @param unbound whether the workers, like the submitter, may move within their LLC
    */
   public IoWq(CpuComponent cpu, BlockQueue queue, CompletionRing ring, IoUringParams params,
-      int ownerTid, int maxWorkers) {
+      int ownerTid, int maxWorkers, boolean unbound) {
     if (maxWorkers < 1) {
       throw new IllegalArgumentException("maxWorkers must be >= 1, was " + maxWorkers);
     }
@@ -57,6 +60,7 @@ public final class IoWq {
     this.params = params;
     this.ownerName = "iou-wrk-" + ownerTid;
     this.ownerTid = ownerTid;
+    this.unbound = unbound;
     this.maxWorkers = maxWorkers;
   }
 
@@ -87,6 +91,7 @@ public final class IoWq {
 
   private void createWorker() {
     IoWqWorker w = new IoWqWorker(this, ownerName, ownerTid * 1000 + (int) workersCreated + 1);
+    w.setUnbound(unbound);
     workers.add(w);
     workersCreated++;
     nrRunning++;

@@ -32,10 +32,10 @@ import java.util.TreeSet;
  *
  * <p>Simplified: no group scheduling (one flat {@code cfs_rq}, so {@code h_nr_running ==
  * nr_running}), no SCHED_BATCH/SCHED_IDLE, no skip buddy ({@code sched_yield()} is not modelled),
- * no {@code NEXT_BUDDY} (off by default), no PELT load tracking, no migration (so vruntimes are
- * never renormalised against another CPU's {@code min_vruntime}); weights divide exactly (see
- * {@link LoadWeight}). Ties in the timeline break on the task's per-CPU id (creation order), never
- * on identity. Owned by one {@link CpuComponent}.
+ * no {@code NEXT_BUDDY} (off by default), no PELT load tracking; a task that migrates at wakeup
+ * is renormalised by its CPU ({@code migrate_task_rq_fair()}, see {@link CpuComponent}); weights
+ * divide exactly (see {@link LoadWeight}). Ties in the timeline break on the task's home CPU and
+ * per-CPU id (creation order), never on identity. Owned by one {@link CpuComponent}.
  */
 public final class CfsPolicy implements SchedPolicy {
   /**
@@ -43,7 +43,7 @@ public final class CfsPolicy implements SchedPolicy {
    * the kernel's rb-tree order for equal keys (a later insert goes right).
    */
   private static final Comparator<Task> ENTITY_BEFORE =
-      Comparator.comparingLong((Task t) -> t.se.vruntime).thenComparingInt(Task::taskId);
+      Comparator.comparingLong((Task t) -> t.se.vruntime).thenComparingLong(Task::orderKey);
 
   private final long latencyNs;
   private final long minGranularityNs;
@@ -271,6 +271,7 @@ public final class CfsPolicy implements SchedPolicy {
   }
 
   /** {@code cfs_rq->min_vruntime}, ns of virtual time. */
+  @Override
   public long minVruntime() {
     return minVruntime;
   }

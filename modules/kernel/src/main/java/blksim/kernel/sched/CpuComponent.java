@@ -45,13 +45,22 @@ import java.util.function.LongSupplier;
  *       {@link #spawn} adds a task during the run, runnable at once or after a creation delay.
  * </ul>
  *
- * <p>Simplified: tasks never migrate (there is no load balancing and no wakeup CPU selection; a
- * task wakes on the CPU it was placed on, so io-wq workers and kworkers are created on the CPU
- * that needs them); interrupt time is charged to the interrupted task and delays its current
- * burst, as a kernel without {@code CONFIG_IRQ_TIME_ACCOUNTING} does; interrupts on one CPU are
- * serialised; a burst is never cut while an interrupt is in progress (need-resched acts on the
- * interrupt's exit). All state here is owned by this component; other per-CPU objects (device
- * queues) live inside it and act only while it handles a message.
+ * <p>Wakeup placement (kernel-model.md §1.3): a CPU that {@link #joinLlc joined its LLC} places
+ * woken {@link Task#setUnbound unbound} tasks (user threads, io-wq workers) on their previous CPU
+ * if idle, else on the first idle CPU of the LLC after it, else on the previous CPU; a move costs
+ * the wakeup latency and renormalises the vruntime. The CPUs of an LLC then call each other
+ * directly, so a partitioning must keep each LLC whole. Bound tasks (kworkers, kthreads) always
+ * wake where they were placed.
+ *
+ * <p>Simplified: no load balancing (periodic, idle or new-idle), no {@code wake_affine()} pull
+ * towards the waker's CPU and no SMT or cache-hotness preference in the idle scan; new tasks
+ * start on the CPU that creates them (io-wq workers on their submitter's first CPU); a migrated
+ * task keeps using its home CPU's device queues; interrupt time is charged to the interrupted
+ * task and delays its current burst, as a kernel without {@code CONFIG_IRQ_TIME_ACCOUNTING}
+ * does; interrupts on one CPU are serialised; a burst is never cut while an interrupt is in
+ * progress (need-resched acts on the interrupt's exit). All state here is owned by this
+ * component or, with wakeup placement, by its LLC; other per-CPU objects (device queues) live
+ * inside it.
  */
 public final class CpuComponent implements Component {
   /** Placeholder for a cancelled callback slot. */
@@ -104,6 +113,10 @@ public final class CpuComponent implements Component {
   private long nvcsw;
   private long nivcsw;
   private long ticks;
+  private List<CpuComponent> llc = List.of();
+  private int selfIndex = -1;
+  private int incoming;
+  private long migrationsIn;
   private TimehistParams timehist = TimehistParams.NONE;
   private List<SwitchRecord> trace;
   private long traceDropped;
@@ -203,7 +216,13 @@ public final class CpuComponent implements Component {
           + t.rq.id());
     }
     t.rq = this;
+    t.home = this;
     t.taskId = tasks.size();
+    t.orderKey = ((long) cpu.id() << 32) | t.taskId;
+    if (t.unbound && llc.isEmpty()) {
+      throw new IllegalStateException(id + ": task " + t.comm() + " is unbound but this CPU"
+          + " knows no LLC to place it in (joinLlc)");
+    }
     tasks.add(t);
   }
 
@@ -270,6 +289,10 @@ public final class CpuComponent implements Component {
       r.run();
     } else if (message instanceof TaskWakeup w) {
       wake(task(w.taskId()));
+    } else if (message instanceof MigrateWake m) {
+      arriveWaking(m.task());
+    } else if (message instanceof LiveTaskExited) {
+      liveTaskGone();
     } else {
       throw new IllegalStateException(id + ": unexpected message " + message);
     }
@@ -302,7 +325,8 @@ public final class CpuComponent implements Component {
       slot = slotHigh++;
     }
     slots[slot] = callback;
-    ctx.schedule(delayNs, new CpuTimer(slot));
+    // To this CPU, not to the component running: a task that migrated may arm timers here.
+    ctx.send(index(), new CpuTimer(slot), delayNs);
     return slot;
   }
 
@@ -336,10 +360,19 @@ public final class CpuComponent implements Component {
    * before it sleeps cancels its next sleep; waking a runnable task does nothing.
    */
   public void wake(Task t) {
+    if (t.unbound) {
+      tryToWakeUp(t);
+      return;
+    }
     if (t.rq != this) {
       throw new IllegalStateException(id + ": task " + t.comm() + " belongs to "
           + (t.rq == null ? "no CPU" : t.rq.id()) + "; wake it with wakeRemote() or wakeUp()");
     }
+    wakeHere(t);
+  }
+
+  /** The wakeup on the CPU the task is on: enqueue and check preemption, or mark it pending. */
+  private void wakeHere(Task t) {
     if (t.newborn) {
       return;
     }
@@ -368,12 +401,150 @@ public final class CpuComponent implements Component {
    * {@link #wakeRemote} to its CPU.
    */
   public void wakeUp(Task t) {
-    if (t.rq == this) {
+    if (t.unbound) {
+      if (t.home.inLlcOfRunning()) {
+        tryToWakeUp(t);
+      } else {
+        wakeRemote(t.home.index(), t.taskId);
+      }
+    } else if (t.rq == this) {
       wake(t);
     } else if (t.rq == null) {
       throw new IllegalStateException(id + ": task " + t.comm() + " is on no CPU");
     } else {
       wakeRemote(ctx.indexOf(t.rq.id()), t.taskId);
+    }
+  }
+
+  // ---- wakeup placement (kernel-model.md §1.3) ---------------------------------------------
+
+  /**
+   * Lets this CPU place woken unbound tasks on {@code peers}, the CPUs of its LLC (this one
+   * included, in CPU order), which must all share a partition: the placement reads their state
+   * and moves tasks between them directly. Only before the run starts.
+   */
+  public void joinLlc(List<CpuComponent> peers) {
+    if (ctx != null) {
+      throw new IllegalStateException(id + ": the LLC is set before the run starts");
+    }
+    if (!peers.contains(this)) {
+      throw new IllegalArgumentException(id + ": an LLC's CPUs include this one");
+    }
+    for (CpuComponent c : peers) {
+      if (c.cpu.llc() != cpu.llc()) {
+        throw new IllegalArgumentException(id + ": " + c.id + " is not in LLC " + cpu.llc());
+      }
+    }
+    llc = List.copyOf(peers);
+  }
+
+  /** This component's index in the run. */
+  private int index() {
+    if (selfIndex < 0) {
+      selfIndex = ctx.indexOf(id);
+    }
+    return selfIndex;
+  }
+
+  /** Whether the component now handling a message is a CPU of this CPU's LLC. */
+  private boolean inLlcOfRunning() {
+    int running = ctx.self();
+    for (CpuComponent c : llc) {
+      if (c.index() == running) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code available_idle_cpu()}: nothing runs or waits, and no wakeup is on its way. */
+  private boolean idleForPlacement() {
+    return current == null && policy.nrRunning() == 0 && !dispatchPending && incoming == 0
+        && irqBusyUntil <= ctx.now();
+  }
+
+  /**
+   * {@code try_to_wake_up()} for an unbound task, called while a CPU of its LLC handles a
+   * message: a blocked task goes to its previous CPU if idle, else to the first idle CPU of the
+   * LLC after it ({@code select_idle_cpu()}'s scan), else back to its previous CPU; the chosen
+   * CPU gets it at once if it is the CPU running this code, else after the wakeup latency (the
+   * IPI). A task already being woken, runnable or running is left to that.
+   */
+  private void tryToWakeUp(Task t) {
+    if (!t.home.inLlcOfRunning()) {
+      throw new IllegalStateException(id + ": unbound task " + t.comm() + " of "
+          + t.home.id + " woken from outside its LLC without wakeUp()");
+    }
+    if (t.newborn || t.waking) {
+      return;
+    }
+    if (t.state != TaskState.BLOCKED) {
+      t.rq.wakeHere(t);
+      return;
+    }
+    CpuComponent target = t.rq.selectTaskRq(t);
+    if (target.index() == ctx.self()) {
+      target.migrateIn(t);
+      target.wakeHere(t);
+      return;
+    }
+    t.waking = true;
+    target.incoming++;
+    ctx.send(target.index(), new MigrateWake(t), params.wakeupLatencyNs());
+  }
+
+  /** {@code select_task_rq_fair()} as kernel-model.md §1.3 states it; called on the prev CPU. */
+  private CpuComponent selectTaskRq(Task t) {
+    if (idleForPlacement()) {
+      return this;
+    }
+    int n = llc.size();
+    int start = llc.indexOf(this);
+    for (int i = 1; i < n; i++) {
+      CpuComponent c = llc.get((start + i) % n);
+      if (c.idleForPlacement()) {
+        return c;
+      }
+    }
+    return this;
+  }
+
+  /** A placed wakeup arrives ({@code ttwu_queue_wakelist()}'s IPI). */
+  private void arriveWaking(Task t) {
+    incoming--;
+    t.waking = false;
+    if (t.state == TaskState.BLOCKED && !t.newborn) {
+      migrateIn(t);
+      wakeHere(t);
+    } else {
+      t.rq.wakeHere(t);
+    }
+  }
+
+  /**
+   * Moves a blocked task to this CPU ({@code migrate_task_rq_fair()} +
+   * {@code enqueue_entity()}): its vruntime keeps its distance to {@code min_vruntime}.
+   */
+  private void migrateIn(Task t) {
+    CpuComponent from = t.rq;
+    if (from == this) {
+      return;
+    }
+    t.se.vruntime = t.se.vruntime - from.policy.minVruntime() + policy.minVruntime();
+    t.rq = this;
+    t.migrations++;
+    migrationsIn++;
+  }
+
+  /** A wakeup of an unbound task on its way to this CPU. */
+  public record MigrateWake(Task task) implements Message {}
+
+  /** A task that kept the run alive exited on another CPU of this one's LLC. */
+  public record LiveTaskExited() implements Message {}
+
+  private void liveTaskGone() {
+    if (--liveTasks == 0) {
+      ctx.done();
     }
   }
 
@@ -847,8 +1018,12 @@ public final class CpuComponent implements Component {
       policy.dequeueCurr(ctx.now());
       t.state = TaskState.DEAD;
       switchedOut(t, 'X');
-      if (t.keepsRunAlive() && --liveTasks == 0) {
-        ctx.done();
+      if (t.keepsRunAlive()) {
+        if (t.home == CpuComponent.this) {
+          liveTaskGone();
+        } else {
+          ctx.send(t.home.index(), new LiveTaskExited(), 0);
+        }
       }
       leaveCpu();
     }

@@ -57,6 +57,12 @@ public interface SchedPolicy {
   /** Runnable tasks, the current one included. */
   int nrRunning();
 
+  /**
+   * The queue's virtual-time reference ({@code cfs_rq->min_vruntime}): a task that migrates
+   * keeps its distance to it.
+   */
+  long minVruntime();
+
   /** The current task, or {@code null}. */
   Task curr();
 }

@@ -16,9 +16,11 @@ package blksim.kernel.sched;
  * yielded while runnable) context switches.
  *
  * <p>Identity: a task gets a per-CPU id ({@link #taskId()}) when it is added to or spawned on a
- * {@link CpuComponent}: 0, 1, 2... in order of addition. Remote wakeups name a task by (CPU
- * component index, task id). Owned by the {@link CpuComponent} it runs on; in this model a task
- * never migrates.
+ * {@link CpuComponent}, its home: 0, 1, 2... in order of addition. Remote wakeups name a task by
+ * (home CPU component index, task id). A task stays on its home CPU unless it is
+ * {@link #setUnbound unbound} and the scenario places wakeups in the LLC: then it may run on any
+ * CPU of its home's LLC ({@link #cpu()}), and is still reported by its home. Owned by the
+ * {@link CpuComponent} it runs on.
  */
 public abstract class Task {
   private final String comm;
@@ -35,6 +37,8 @@ public abstract class Task {
   long runDelayNs;
   /** {@code sched_info.pcount}: times the task was switched in. */
   long pcount;
+  /** {@code se.nr_migrations}: times it moved to another CPU. */
+  long migrations;
   /** {@code sched_info.last_queued}: when the task last joined the run queue. */
   long lastQueuedNs;
   /** When the task was last switched in (start of its current or last timeslice). */
@@ -45,8 +49,16 @@ public abstract class Task {
   long sliceSchDelayNs;
   /** Per-CPU id, -1 until the task is placed on a CPU. */
   int taskId = -1;
-  /** The CPU the task belongs to, {@code null} until placed. */
+  /** The CPU the task runs on or is queued on, {@code null} until placed. */
   CpuComponent rq;
+  /** The CPU the task was placed on and is reported by; {@code rq} differs once it migrated. */
+  CpuComponent home;
+  /** Whether the task may move to another CPU of its LLC when woken (kernel-model.md §1.3). */
+  boolean unbound;
+  /** A wakeup is on its way to a CPU chosen for it ({@code TASK_WAKING}). */
+  boolean waking;
+  /** Tie-break of equal vruntimes: home CPU id, then per-CPU id. */
+  long orderKey;
   /** Mode of the burst to resume when the task next runs, {@code null} if none. */
   CpuMode pendingMode;
   /** Length of the burst to resume when the task next runs. */
@@ -120,12 +132,39 @@ public abstract class Task {
     return se.weight;
   }
 
+  /**
+   * Lets the task move, when woken, to an idle CPU of its LLC (user threads and io-wq workers
+   * are not pinned); only before it is placed, and only on a CPU that knows its LLC
+   * ({@link CpuComponent#joinLlc}).
+   */
+  public void setUnbound(boolean unbound) {
+    if (rq != null) {
+      throw new IllegalStateException(comm + ": affinity is set before the task is placed");
+    }
+    this.unbound = unbound;
+  }
+
+  /** Whether the task may migrate within its LLC when woken. */
+  public boolean unbound() {
+    return unbound;
+  }
+
+  /** The CPU the task was placed on (where it is reported), {@code null} before. */
+  public CpuComponent home() {
+    return home;
+  }
+
+  /** The tie-break key among equal vruntimes. */
+  long orderKey() {
+    return orderKey;
+  }
+
   /** The per-CPU id given when the task was placed on its CPU, -1 before. */
   public int taskId() {
     return taskId;
   }
 
-  /** The CPU the task belongs to, {@code null} before it is placed. */
+  /** The CPU the task runs on or waits on (its home unless it migrated), {@code null} before. */
   public CpuComponent cpu() {
     return rq;
   }
@@ -168,9 +207,15 @@ public abstract class Task {
     return pcount;
   }
 
+  /** {@code se.nr_migrations}: times the task moved to another CPU. */
+  public long migrations() {
+    return migrations;
+  }
+
   /** The task's scheduler statistics now, as {@code /proc/<tid>/stat} and schedstat show them. */
   public TaskStat stat() {
-    return new TaskStat(pid, comm, nice, utimeNs, stimeNs, nvcsw, nivcsw, runDelayNs, pcount);
+    return new TaskStat(pid, comm, nice, utimeNs, stimeNs, nvcsw, nivcsw, runDelayNs, pcount,
+        migrations);
   }
 
   /** {@code se.vruntime}: virtual runtime, ns, as last charged. */

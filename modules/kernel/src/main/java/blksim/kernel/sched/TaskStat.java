@@ -20,9 +20,10 @@ import java.io.IOException;
  * @param nivcsw involuntary context switches (it was preempted while runnable)
  * @param runDelayNs time spent runnable on a run queue, waiting for the CPU, ns
  * @param pcount times switched in
+ * @param migrations times it moved to another CPU ({@code se.nr_migrations})
  */
 public record TaskStat(int tid, String comm, int nice, long utimeNs, long stimeNs, long nvcsw,
-    long nivcsw, long runDelayNs, long pcount) {
+    long nivcsw, long runDelayNs, long pcount, long migrations) {
 
   void write(DataOutputStream out) throws IOException {
     out.writeInt(tid);
@@ -34,10 +35,11 @@ public record TaskStat(int tid, String comm, int nice, long utimeNs, long stimeN
     out.writeLong(nivcsw);
     out.writeLong(runDelayNs);
     out.writeLong(pcount);
+    out.writeLong(migrations);
   }
 
   static TaskStat read(DataInputStream in) throws IOException {
     return new TaskStat(in.readInt(), in.readUTF(), in.readInt(), in.readLong(), in.readLong(),
-        in.readLong(), in.readLong(), in.readLong(), in.readLong());
+        in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong());
   }
 }

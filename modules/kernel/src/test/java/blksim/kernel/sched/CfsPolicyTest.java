@@ -17,6 +17,7 @@ class CfsPolicyTest {
     Idle(String name, int nice, int id) {
       super(name, id, nice);
       taskId = id;
+      orderKey = id;
     }
 
     @Override

@@ -176,7 +176,7 @@ class CpuComponentTest {
     assertEquals(1, t.pcount());
     assertEquals(0, t.runDelayNs());
     CpuReport full = new CpuReport(3, 1, 2, 3, 4, 5, 6, 100, List.of(), List.of(),
-        List.of(new TaskStat(7, "iou-wrk-7", -5, 1, 2, 3, 4, 5, 6)));
+        List.of(new TaskStat(7, "iou-wrk-7", -5, 1, 2, 3, 4, 5, 6, 7)));
     assertEquals(full, CpuReport.decode(full.encode()));
   }
 }

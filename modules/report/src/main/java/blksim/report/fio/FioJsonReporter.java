@@ -278,6 +278,7 @@ public final class FioJsonReporter {
             w.name("nivcsw").value(t.nivcsw());
             w.name("run_delay_ns").value(t.runDelayNs());
             w.name("pcount").value(t.pcount());
+            w.name("nr_migrations").value(t.migrations());
             w.endObject();
         }
         w.endArray();

@@ -36,6 +36,8 @@ import java.util.List;
  * @param devices devices, in scenario order
  * @param jobs fio jobs (numjobs expanded), in run order
  * @param timehist which CPUs record their context switches, and when
+ * @param wakePlacement {@code none} (tasks stay where placed) or {@code llc} (kernel-model.md
+ *     §1.3 for user threads and io-wq workers)
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
@@ -43,7 +45,12 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     long housekeepingWorkNs, SchedParams sched, FioCostParams fioCosts, PageCacheParams pageCache,
     IoUringParams ioUring, BlockLayerParams blockLayer,
     List<DeviceParams> devices,
-    List<FioJob> jobs, TimehistParams timehist) {
+    List<FioJob> jobs, TimehistParams timehist, String wakePlacement) {
+
+  /** Whether woken user threads and io-wq workers may move within their LLC. */
+  public boolean migratesInLlc() {
+    return wakePlacement.equals("llc");
+  }
 
   /** The device named by a fio {@code filename} ({@code nullb0} or {@code /dev/nullb0}). */
   public DeviceParams device(String filename) {

@@ -379,7 +379,25 @@ public final class ScenarioLoader {
         v.getDuration("costs.sched.housekeeping-work"), sched, fioCosts,
         new PageCacheParams(v.getDuration("costs.page-cache.miss"),
             v.getDuration("costs.page-cache.copy")), ioUring,
-        blockLayer, List.copyOf(devices), List.copyOf(jobs), timehist(v, topo.cpuCount()));
+        blockLayer, List.copyOf(devices), List.copyOf(jobs), timehist(v, topo.cpuCount()),
+        wakePlacement(v, partitions));
+  }
+
+  /**
+   * {@code kernel.wake-placement}: with {@code llc}, tasks move between the CPUs of an LLC
+   * through direct calls, so a partition must never split an LLC.
+   */
+  private static String wakePlacement(Values v, String partitions) {
+    String wp = v.getString("kernel.wake-placement");
+    if (wp.equals("llc")) {
+      String p = partitions.trim().toLowerCase(java.util.Locale.ROOT);
+      if (!p.equals("one") && !p.equals("node") && !p.equals("llc")) {
+        throw v.error("kernel.wake-placement", "llc moves tasks between the CPUs of an LLC,"
+            + " which must then share a partition: use partitions one, node or llc, not '"
+            + partitions + "'");
+      }
+    }
+    return wp;
   }
 
   /** {@code trace.timehist-*}: a CPU list such as {@code 0-3,8} and a window. */

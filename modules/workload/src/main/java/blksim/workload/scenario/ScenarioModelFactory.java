@@ -100,6 +100,15 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
       cpus.add(cpu);
     }
+    if (s.migratesInLlc()) {
+      Map<Integer, List<CpuComponent>> byLlc = new java.util.TreeMap<>();
+      for (CpuComponent c : cpus) {
+        byLlc.computeIfAbsent(c.cpu().llc(), k -> new ArrayList<>()).add(c);
+      }
+      for (CpuComponent c : cpus) {
+        c.joinLlc(byLlc.get(c.cpu().llc()));
+      }
+    }
     long expectedEnd = 0;
     List<FioJob> jobs = s.jobs();
     for (int k = 0; k < jobs.size(); k++) {
@@ -108,7 +117,9 @@ public final class ScenarioModelFactory implements ModelFactory {
       DeviceParams dev = s.device(j.filename());
       BlockQueue q = queues.get(dev.name()).get(cpuId);
       JobStats stats = new JobStats(info(j));
-      cpus.get(cpuId).addTask(thread(s, j, k, q, stats, cpus.size()));
+      FioJobThread t = thread(s, j, k, q, stats, cpus.size());
+      t.setUnbound(s.migratesInLlc());
+      cpus.get(cpuId).addTask(t);
       if (j.runtimeNs() > 0) {
         expectedEnd = Math.max(expectedEnd, j.startDelayNs() + j.rampTimeNs() + j.runtimeNs());
       }

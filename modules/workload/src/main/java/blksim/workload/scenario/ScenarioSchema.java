@@ -78,6 +78,11 @@ public final class ScenarioSchema {
               + " one nice-0 kworker wakeup per CPU per period (0: none)"),
       Param.num("costs.sched.housekeeping-work", "cpu", DURATION, "ns", "5us", 0,
           1_000_000_000L, "system time of one background kworker wakeup"),
+      Param.choice("kernel.wake-placement", "cpu", "none", List.of("none", "llc"),
+          "where a woken user thread or io-wq worker runs: none keeps every task on the CPU it"
+              + " was placed on (as if pinned); llc applies kernel-model.md §1.3 (previous CPU if"
+              + " idle, else an idle CPU of its LLC, else the previous CPU) and needs partitions"
+              + " one, node or llc"),
       Param.num("kernel.io-wq-idle-timeout", "io_uring", DURATION, "ns", "5s", 0,
           1_000_000_000_000L, "an idle io-wq worker exits after sleeping this long, unless it"
               + " is the last of its class (WORKER_IDLE_TIMEOUT, 5 s; 0: never)"),

@@ -109,7 +109,7 @@ public final class AsyncFioThread extends FioJobThread {
     if (ring == null) {
       ring = new CompletionRing(this, cpu.cpu());
       if (engine == Engine.IO_URING) {
-        ioWq = new IoWq(cpu.cpu(), queue, ring, uring, pid(), maxWorkers);
+        ioWq = new IoWq(cpu.cpu(), queue, ring, uring, pid(), maxWorkers, unbound());
       }
     }
     while (true) {

@@ -2,12 +2,14 @@ package blksim.kernel.iouring;
 
 import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.sched.Task;
+import blksim.kernel.sched.WaitQueue;
 import java.util.ArrayDeque;
 
 /**
  * A completion queue a task reaps: io_uring's CQ ring, or a libaio context's event ring. Posting a
  * completion wakes the owner if it sleeps waiting for at least {@code minComplete} of them
- * ({@code io_cqring_wait()} / {@code read_events()}).
+ * ({@code io_cqring_wait()} / {@code read_events()}): the owner waits on the ring's wait queue
+ * ({@code ctx->cq_wait}) with a wake function that checks the count ({@code io_wake_function()}).
  *
  * <p>Owned by the submitting task's CPU; completions are posted on that CPU (inline, from its
  * interrupts, or by io-wq workers, which run on the same CPU in this model).
@@ -16,7 +18,7 @@ public final class CompletionRing {
   private final ArrayDeque<IoRequest> entries = new ArrayDeque<>();
   private final Task owner;
   private final CpuComponent cpu;
-  private int waitingFor;
+  private final WaitQueue cqWait = new WaitQueue();
 
   public CompletionRing(Task owner, CpuComponent cpu) {
     this.owner = owner;
@@ -27,10 +29,7 @@ public final class CompletionRing {
   public void post(IoRequest req, int result) {
     req.complete(result);
     entries.add(req);
-    if (waitingFor > 0 && entries.size() >= waitingFor) {
-      waitingFor = 0;
-      cpu.wakeUp(owner);
-    }
+    cqWait.wakeUp(cpu);
   }
 
   /** Completions ready to reap. */
@@ -49,9 +48,10 @@ public final class CompletionRing {
    */
   public boolean prepareWait(int min) {
     if (entries.size() >= min) {
+      cqWait.finishWait(owner);
       return false;
     }
-    waitingFor = min;
+    cqWait.prepareToWait(owner, () -> entries.size() >= min);
     return true;
   }
 }

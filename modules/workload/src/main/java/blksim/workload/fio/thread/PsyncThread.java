@@ -3,6 +3,7 @@ package blksim.workload.fio.thread;
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.ReqOp;
+import blksim.kernel.sched.Completion;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.TaskCpu;
 import blksim.workload.fio.FioJob;
@@ -41,7 +42,8 @@ public final class PsyncThread extends FioJobThread {
   private long issueNs;
   private Bio bio;
   private Bio deviceBio;
-  private boolean completed;
+  /** The bio's completion ({@code submit_bio_wait()} / the direct-I/O wait). */
+  private final Completion done = new Completion();
   private int error;
 
   public PsyncThread(FioJob job, int globalJobNumber, int pid, BlockQueue queue,
@@ -81,7 +83,7 @@ public final class PsyncThread extends FioJobThread {
         issue(cpu);
         return;
       case WAIT:
-        ioDone(cpu);
+        waitForIo(cpu);
         return;
       case RETURN:
         if (measuring()) {
@@ -109,16 +111,21 @@ public final class PsyncThread extends FioJobThread {
   }
 
   private void issue(TaskCpu cpu) {
-    completed = false;
+    done.reinit();
     if (!queue.issue(deviceBio, (b, err) -> onComplete(cpu, err),
         () -> cpu.cpu().wake(this))) {
       cpu.sleep();
       return;
     }
-    if (completed) {
+    phase = Phase.WAIT;
+    waitForIo(cpu);
+  }
+
+  /** {@code wait_for_completion()}: on at once if the bio completed inline, else sleep. */
+  private void waitForIo(TaskCpu cpu) {
+    if (done.tryWait(this)) {
       ioDone(cpu);
     } else {
-      phase = Phase.WAIT;
       cpu.sleep();
     }
   }
@@ -138,8 +145,7 @@ public final class PsyncThread extends FioJobThread {
   }
 
   private void onComplete(TaskCpu cpu, int err) {
-    completed = true;
     error = err;
-    cpu.cpu().wake(this);
+    done.complete(cpu.cpu());
   }
 }

@@ -36,6 +36,14 @@ class CfsSchedulerTest {
         .loop(TaskCpu::sleep);
   }
 
+  /** A nice-0 user task "a" that arms {@code k}'s wakeup at {@link #WAKE_AT} and runs 10 ms. */
+  static ScriptedTask wakerOf(ScriptedTask k) {
+    return new ScriptedTask("a", 0, true).then(c -> {
+      wakeAt(c, k, WAKE_AT);
+      c.runFor(CpuMode.USER, 10 * MS);
+    });
+  }
+
   static void wakeAt(TaskCpu c, Task t, long at) {
     CpuComponent cpu = c.cpu();
     cpu.callAfter(at - c.now(), () -> cpu.wake(t));
@@ -45,10 +53,7 @@ class CfsSchedulerTest {
   void niceMinus20Wakeup_cutsAUserBurst_andTheRemainderResumesLater() {
     CpuComponent cpu = cpu(0, P);
     ScriptedTask k = kworker();
-    ScriptedTask a = new ScriptedTask("a", 0, true).then(c -> {
-      wakeAt(c, k, WAKE_AT);
-      c.runFor(CpuMode.USER, 10 * MS);
-    });
+    ScriptedTask a = wakerOf(k);
     cpu.addTask(k);
     cpu.addTask(a);
     run(P, Long.MAX_VALUE, cpu);
@@ -77,10 +82,7 @@ class CfsSchedulerTest {
     CpuComponent cpu = cpu(0, P);
     cpu.traceSwitches(new TimehistParams(List.of(0), 0, 0, 1000));
     ScriptedTask k = kworker();
-    ScriptedTask a = new ScriptedTask("a", 0, true).then(c -> {
-      wakeAt(c, k, WAKE_AT);
-      c.runFor(CpuMode.USER, 10 * MS);
-    });
+    ScriptedTask a = wakerOf(k);
     cpu.addTask(k);
     cpu.addTask(a);
     RunOutcome out = run(P, Long.MAX_VALUE, cpu);
@@ -96,10 +98,7 @@ class CfsSchedulerTest {
     cpu2.traceSwitches(new TimehistParams(List.of(0), WAKE_AT, WAKE_AT + 1, 1000));
     ScriptedTask k2 = kworker();
     cpu2.addTask(k2);
-    cpu2.addTask(new ScriptedTask("a", 0, true).then(c -> {
-      wakeAt(c, k2, WAKE_AT);
-      c.runFor(CpuMode.USER, 10 * MS);
-    }));
+    cpu2.addTask(wakerOf(k2));
     CpuReport r2 = CpuReport.decode(run(P, Long.MAX_VALUE, cpu2).reports().get(0).report()
         .payload());
     assertEquals(1, r2.timehist().size(), r2.timehist().toString());

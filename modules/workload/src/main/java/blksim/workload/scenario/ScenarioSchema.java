@@ -51,7 +51,7 @@ public final class ScenarioSchema {
           "first switch time recorded"),
       Param.num("trace.timehist-to", "trace", DURATION, "ns", "0", 0, Long.MAX_VALUE,
           "switches from this time on are not recorded (0: the end of the run)"),
-      Param.num("trace.timehist-max-lines", "trace", INT, "", "100000", 1, 10_000_000,
+      Param.num("trace.timehist-max-lines", "trace", INT, "", "10000", 1, 10_000_000,
           "most switches recorded per CPU; the rest are counted as dropped"),
       Param.num("machine.sockets", "machine", INT, "", "1", 1, 64, "physical packages"),
       Param.num("machine.nodes-per-socket", "machine", INT, "", "1", 1, 64,

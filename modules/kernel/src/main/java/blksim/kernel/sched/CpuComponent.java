@@ -219,6 +219,10 @@ public final class CpuComponent implements Component {
     t.home = this;
     t.taskId = tasks.size();
     t.orderKey = ((long) cpu.id() << 32) | t.taskId;
+    if (!t.allowedOn(cpu.id())) {
+      throw new IllegalStateException(id + ": task " + t.comm() + " is not allowed on CPU "
+          + cpu.id());
+    }
     if (t.unbound && llc.isEmpty()) {
       throw new IllegalStateException(id + ": task " + t.comm() + " is unbound but this CPU"
           + " knows no LLC to place it in (joinLlc)");
@@ -493,7 +497,10 @@ public final class CpuComponent implements Component {
     ctx.send(target.index(), new MigrateWake(t), params.wakeupLatencyNs());
   }
 
-  /** {@code select_task_rq_fair()} as kernel-model.md §1.3 states it; called on the prev CPU. */
+  /**
+   * {@code select_task_rq_fair()} as kernel-model.md §1.3 states it, within the task's affinity;
+   * called on the prev CPU.
+   */
   private CpuComponent selectTaskRq(Task t) {
     if (idleForPlacement()) {
       return this;
@@ -502,7 +509,7 @@ public final class CpuComponent implements Component {
     int start = llc.indexOf(this);
     for (int i = 1; i < n; i++) {
       CpuComponent c = llc.get((start + i) % n);
-      if (c.idleForPlacement()) {
+      if (t.allowedOn(c.cpu.id()) && c.idleForPlacement()) {
         return c;
       }
     }

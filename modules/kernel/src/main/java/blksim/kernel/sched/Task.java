@@ -55,6 +55,8 @@ public abstract class Task {
   CpuComponent home;
   /** Whether the task may move to another CPU of its LLC when woken (kernel-model.md §1.3). */
   boolean unbound;
+  /** CPU ids it may run on ({@code cpus_ptr}), ascending; null: all. */
+  int[] allowedCpus;
   /** A wakeup is on its way to a CPU chosen for it ({@code TASK_WAKING}). */
   boolean waking;
   /** Tie-break of equal vruntimes: home CPU id, then per-CPU id. */
@@ -142,6 +144,22 @@ public abstract class Task {
       throw new IllegalStateException(comm + ": affinity is set before the task is placed");
     }
     this.unbound = unbound;
+  }
+
+  /**
+   * {@code sched_setaffinity()}: the CPU ids the task may run on (ascending), {@code null} for
+   * all. Only before it is placed; wakeup placement never moves it outside the set.
+   */
+  public void setAllowedCpus(int[] cpuIds) {
+    if (rq != null) {
+      throw new IllegalStateException(comm + ": affinity is set before the task is placed");
+    }
+    allowedCpus = cpuIds == null ? null : cpuIds.clone();
+  }
+
+  /** Whether CPU {@code cpuId} is in the task's affinity mask. */
+  boolean allowedOn(int cpuId) {
+    return allowedCpus == null || java.util.Arrays.binarySearch(allowedCpus, cpuId) >= 0;
   }
 
   /** Whether the task may migrate within its LLC when woken. */

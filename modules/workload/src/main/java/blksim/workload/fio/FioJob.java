@@ -258,6 +258,24 @@ public final class FioJob {
     return s.thinktimeSpinNs;
   }
 
+  /**
+   * {@code cpus_allowed} or {@code cpumask}: the CPUs the job may run on, ascending, or
+   * {@code null} when it may run anywhere. A copy.
+   */
+  public int[] cpusAllowed() {
+    return s.cpusAllowed == null ? null : s.cpusAllowed.clone();
+  }
+
+  /** {@code cpus_allowed_policy=split}: each job is bound to one CPU of the set. */
+  public boolean cpusAllowedSplit() {
+    return s.cpusAllowedSplit;
+  }
+
+  /** {@code nice}: the job's nice value. */
+  public int nice() {
+    return s.nice;
+  }
+
   /** {@code thread}: threads instead of processes. */
   public boolean thread() {
     return s.thread;

@@ -80,6 +80,13 @@ final class FioJobSettings implements Cloneable {
   boolean registerfiles;
   boolean sqthreadPoll;
   boolean nonvectored;
+  /** {@code cpus_allowed} / {@code cpumask}: the CPUs the job may run on, ascending; null: all. */
+  int[] cpusAllowed;
+  /** {@code cpus_allowed_policy=split}: each job gets one CPU of the set. */
+  boolean cpusAllowedSplit;
+  int nice;
+  /** The machine's CPU count, for checking CPU numbers as fio does. */
+  int ncpus = Integer.MAX_VALUE;
   /** Where each option was last set, for errors that involve several options. */
   Map<String, FioJobFile.Origin> origins = new LinkedHashMap<>();
 
@@ -93,6 +100,7 @@ final class FioJobSettings implements Cloneable {
     }
     c.bs = bs.clone();
     c.percentileList = percentileList.clone();
+    c.cpusAllowed = cpusAllowed == null ? null : cpusAllowed.clone();
     c.origins = new LinkedHashMap<>(origins);
     return c;
   }
@@ -164,6 +172,11 @@ final class FioJobSettings implements Cloneable {
       case "registerfiles" -> registerfiles = flag(value);
       case "sqthread_poll" -> sqthreadPoll = flag(value);
       case "nonvectored" -> nonvectored = flag(value);
+      case "cpus_allowed" -> cpusAllowed = cpuList(string(value));
+      case "cpumask" -> cpusAllowed = cpuMask(string(value));
+      case "cpus_allowed_policy" ->
+          cpusAllowedSplit = onlyValue(value, "shared", "split").equals("split");
+      case "nice" -> nice = signedInteger(value, -20, 19);
       default -> throw new IllegalStateException("modelled fio option without a handler: " + key);
     }
   }
@@ -332,6 +345,67 @@ final class FioJobSettings implements Cloneable {
     throw new BadValue(allowed.length == 1
         ? v + " is not modelled by blksim; only " + allowed[0] + " is"
         : "must be one of " + String.join(", ", allowed) + ", was " + v);
+  }
+
+  /**
+   * fio's {@code set_cpus_allowed()}: CPU numbers and ranges separated by commas
+   * ({@code 0,5,8-15}), each below the machine's CPU count.
+   */
+  private int[] cpuList(String value) {
+    java.util.TreeSet<Integer> cpus = new java.util.TreeSet<>();
+    for (String part : value.split(",")) {
+      String p = part.trim();
+      java.util.regex.Matcher m = Pattern.compile("(\\d+)(?:-(\\d+))?").matcher(p);
+      if (!m.matches()) {
+        throw new BadValue("must be CPU numbers and ranges such as 0,5,8-15, was " + value);
+      }
+      long a = Long.parseLong(m.group(1));
+      long b = m.group(2) == null ? a : Long.parseLong(m.group(2));
+      if (b < a) {
+        throw new BadValue("invalid range " + p + " (fio: the first CPU must not exceed the"
+            + " last)");
+      }
+      if (b >= ncpus) {
+        throw new BadValue("CPU " + b + " too large (max=" + (ncpus - 1) + ")");
+      }
+      for (long c = a; c <= b; c++) {
+        cpus.add((int) c);
+      }
+    }
+    return cpus.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /** {@code cpumask}: a bit mask of allowed CPUs, decimal or 0x hexadecimal. */
+  private int[] cpuMask(String value) {
+    long mask;
+    try {
+      mask = value.startsWith("0x") || value.startsWith("0X")
+          ? Long.parseUnsignedLong(value.substring(2), 16) : Long.parseUnsignedLong(value);
+    } catch (NumberFormatException e) {
+      throw new BadValue("must be a bit mask of CPUs such as 0x5 or 5, was " + value);
+    }
+    if (mask == 0) {
+      throw new BadValue("allows no CPU");
+    }
+    int highest = 63 - Long.numberOfLeadingZeros(mask);
+    if (highest >= ncpus) {
+      throw new BadValue("CPU " + highest + " too large (max=" + (ncpus - 1) + ")");
+    }
+    return java.util.stream.IntStream.range(0, 64).filter(c -> (mask >>> c & 1) != 0).toArray();
+  }
+
+  private static int signedInteger(String value, int min, int max) {
+    String v = string(value).trim();
+    int n;
+    try {
+      n = Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new BadValue("must be a whole number in [" + min + ", " + max + "], was " + v);
+    }
+    if (n < min || n > max) {
+      throw new BadValue("must be in [" + min + ", " + max + "], was " + v);
+    }
+    return n;
   }
 
   private int integer(String value, int min, int max) {

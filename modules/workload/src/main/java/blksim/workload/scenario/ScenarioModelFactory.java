@@ -113,12 +113,16 @@ public final class ScenarioModelFactory implements ModelFactory {
     List<FioJob> jobs = s.jobs();
     for (int k = 0; k < jobs.size(); k++) {
       FioJob j = jobs.get(k);
-      int cpuId = k % cpus.size();
+      int[] allowed = allowedCpus(j, k);
+      // fio forks the job; the kernel places it. Here: job k on CPU k, or on the k-th CPU of its
+      // cpus_allowed set (round robin), which with cpus_allowed_policy=split is its only CPU.
+      int cpuId = allowed == null ? k % cpus.size() : allowed[k % allowed.length];
       DeviceParams dev = s.device(j.filename());
       BlockQueue q = queues.get(dev.name()).get(cpuId);
       JobStats stats = new JobStats(info(j));
       FioJobThread t = thread(s, j, k, q, stats, cpus.size());
-      t.setUnbound(s.migratesInLlc());
+      t.setAllowedCpus(allowed);
+      t.setUnbound(s.migratesInLlc() && (allowed == null || allowed.length > 1));
       cpus.get(cpuId).addTask(t);
       if (j.runtimeNs() > 0) {
         expectedEnd = Math.max(expectedEnd, j.startDelayNs() + j.rampTimeNs() + j.runtimeNs());
@@ -140,6 +144,19 @@ public final class ScenarioModelFactory implements ModelFactory {
         ? AsyncFioThread.Engine.IO_URING : AsyncFioThread.Engine.LIBAIO;
     return new AsyncFioThread(j, k, pid, q, s.fioCosts(), s.ioUring(), engine, nCpus, stats,
         s.seed());
+  }
+
+  /**
+   * The CPUs job {@code k} (its global number, fio's {@code thread_number - 1}) may run on:
+   * {@code cpus_allowed}, cut to its {@code k}-th CPU by {@code cpus_allowed_policy=split}
+   * ({@code fio_cpus_split()}); {@code null} for all.
+   */
+  static int[] allowedCpus(FioJob j, int k) {
+    int[] set = j.cpusAllowed();
+    if (set == null) {
+      return null;
+    }
+    return j.cpusAllowedSplit() ? new int[] {set[k % set.length]} : set;
   }
 
   /** The reporting identity of a job. */

@@ -54,8 +54,23 @@ class FioJobFileErrorTest {
     rejects("[global]\nunified_rw_reporting=1\n[j]\n", 2, "unified_rw_reporting",
         "not modelled");
     rejects("[j]\nioscheduler=none\n", 2, "ioscheduler", "not modelled");
-    rejects("[j]\ncpus_allowed=0-3\n", 2, "cpus_allowed", "not modelled");
+    rejects("[j]\nnuma_cpu_nodes=0\n", 2, "numa_cpu_nodes", "not modelled");
     rejects("[j]\nfilename_format=f.$jobnum\n", 2, "filename_format", "not modelled");
+  }
+
+  @Test
+  void cpuAffinityAndNice_checkTheirRules_likeFio() {
+    int n = FioJobFileTest.ENV.ncpus();
+    rejects("[j]\ncpus_allowed=0-" + n + "\n", 2, "cpus_allowed",
+        "CPU " + n + " too large (max=" + (n - 1) + ")");
+    rejects("[j]\ncpus_allowed=3-1\n", 2, "cpus_allowed", "invalid range 3-1");
+    rejects("[j]\ncpus_allowed=a\n", 2, "cpus_allowed", "CPU numbers and ranges");
+    rejects("[j]\ncpumask=0\n", 2, "cpumask", "allows no CPU");
+    rejects("[j]\ncpumask=zz\n", 2, "cpumask", "bit mask");
+    rejects("[j]\ncpus_allowed_policy=spread\n", 2, "cpus_allowed_policy",
+        "must be one of shared, split");
+    rejects("[j]\nnice=-21\n", 2, "nice", "must be in [-20, 19]");
+    rejects("[j]\nnice=20\n", 2, "nice", "must be in [-20, 19]");
   }
 
   @Test

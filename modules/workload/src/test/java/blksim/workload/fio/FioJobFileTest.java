@@ -34,6 +34,20 @@ class FioJobFileTest {
   }
 
   @Test
+  void cpuAffinityAndNice_areParsedAsFioReadsThem() {
+    List<FioJob> jobs = parse("[global]\ncpus_allowed=0,5,6-7\n[a]\nnice=-5\n"
+        + "[b]\ncpumask=0x5\ncpus_allowed_policy=split\n[c]\n");
+    assertArrayEquals(new int[] {0, 5, 6, 7}, jobs.get(0).cpusAllowed());
+    assertEquals(-5, jobs.get(0).nice());
+    assertFalse(jobs.get(0).cpusAllowedSplit());
+    assertArrayEquals(new int[] {0, 2}, jobs.get(1).cpusAllowed(), "cpumask bits 0 and 2");
+    assertTrue(jobs.get(1).cpusAllowedSplit());
+    assertEquals(0, jobs.get(1).nice());
+    assertArrayEquals(new int[] {0, 5, 6, 7}, jobs.get(2).cpusAllowed(), "from [global]");
+    assertNull(parse("[d]\n").get(0).cpusAllowed(), "no mask: any CPU");
+  }
+
+  @Test
   void emptyJob_hasFioDefaults() {
     FioJob j = only("[j]\n");
     assertEquals("j", j.name());

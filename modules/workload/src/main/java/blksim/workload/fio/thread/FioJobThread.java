@@ -55,7 +55,7 @@ public abstract class FioJobThread extends Task {
    */
   protected FioJobThread(FioJob job, int globalJobNumber, int pid, BlockQueue queue,
       FioCostParams costs, JobStats stats, long runSeed) {
-    super(job.name(), pid, 0);
+    super(job.name(), pid, job.nice());
     this.job = job;
     this.jobNumber = globalJobNumber;
     this.queue = queue;

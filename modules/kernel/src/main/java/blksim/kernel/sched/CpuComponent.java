@@ -52,8 +52,11 @@ import java.util.function.LongSupplier;
  * directly, so a partitioning must keep each LLC whole. Bound tasks (kworkers, kthreads) always
  * wake where they were placed.
  *
- * <p>Simplified: no load balancing (periodic, idle or new-idle), no {@code wake_affine()} pull
- * towards the waker's CPU and no SMT or cache-hotness preference in the idle scan; new tasks
+ * <p>Simplified: no load balancing (periodic, idle or new-idle: the kernel skips new-idle
+ * balancing while a CPU's average idle period is below {@code sysctl_sched_migration_cost}, 0.5
+ * ms, as in the microsecond-scale I/O workloads here, and its periodic balancing moves only tasks
+ * that have not run for that long), no {@code wake_affine()} pull towards the waker's CPU and no
+ * SMT or cache-hotness preference in the idle scan; new tasks
  * start on the CPU that creates them (io-wq workers on their submitter's first CPU); a migrated
  * task keeps using its home CPU's device queues; interrupt time is charged to the interrupted
  * task and delays its current burst, as a kernel without {@code CONFIG_IRQ_TIME_ACCOUNTING}

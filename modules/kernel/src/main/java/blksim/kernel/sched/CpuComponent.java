@@ -135,7 +135,8 @@ public final class CpuComponent implements Component {
     this.id = "cpu/" + cpu.id();
     this.params = params;
     this.locality = new Locality(cpu.node(), cpu.llc(), cpu.id());
-    this.policy = new CfsPolicy(params);
+    this.policy = params.scheduler() == SchedParams.SchedClass.EEVDF ? new EevdfPolicy(params)
+        : new CfsPolicy(params);
     this.tickNs = params.tickNs();
   }
 

@@ -18,6 +18,13 @@ final class SchedEntity {
   long execStart;
   /** {@code on_rq}: runnable (queued or current). */
   boolean onRq;
+  /** EEVDF {@code deadline}: virtual deadline of the current request. */
+  long deadline;
+  /**
+   * EEVDF {@code vlag}: lag at the last dequeue, carried across the sleep; while the task is
+   * current it holds the deadline it was picked with (RUN_TO_PARITY's slice protection).
+   */
+  long vlag;
 
   SchedEntity(long weight) {
     this.weight = weight;

@@ -21,10 +21,28 @@ package blksim.kernel.sched;
  *     {@code sysctl_sched_base_slice} by EEVDF in 6.6): the shortest slice
  * @param wakeupGranularityNs {@code sysctl_sched_wakeup_granularity}: how much less virtual
  *     runtime (converted by the wakee's weight) a woken task needs to preempt the current one
+ *     (CFS only)
+ * @param scheduler the fair scheduler's algorithm, CFS (to 6.5) or EEVDF (6.6 on)
  */
 public record SchedParams(long ctxSwitchNs, long idleExitNs, long wakeupLatencyNs,
     PreemptModel preempt, int hz, long schedLatencyNs, long minGranularityNs,
-    long wakeupGranularityNs) {
+    long wakeupGranularityNs, SchedClass scheduler) {
+
+  /** The fair scheduler's algorithm: CFS up to Linux 6.5, EEVDF from 6.6. */
+  public enum SchedClass {
+    /** The Completely Fair Scheduler ({@link CfsPolicy}). */
+    CFS,
+    /** Earliest Eligible Virtual Deadline First ({@link EevdfPolicy}). */
+    EEVDF
+  }
+
+  /** These tunables with CFS. */
+  public SchedParams(long ctxSwitchNs, long idleExitNs, long wakeupLatencyNs,
+      PreemptModel preempt, int hz, long schedLatencyNs, long minGranularityNs,
+      long wakeupGranularityNs) {
+    this(ctxSwitchNs, idleExitNs, wakeupLatencyNs, preempt, hz, schedLatencyNs,
+        minGranularityNs, wakeupGranularityNs, SchedClass.CFS);
+  }
 
   /** {@code normalized_sysctl_sched_latency}: 6 ms before scaling (kernel/sched/fair.c). */
   public static final long NORMALIZED_SCHED_LATENCY_NS = 6_000_000L;
@@ -73,6 +91,23 @@ public record SchedParams(long ctxSwitchNs, long idleExitNs, long wakeupLatencyN
       throw new IllegalArgumentException("wakeupGranularityNs must be >= 0, was "
           + wakeupGranularityNs);
     }
+    if (scheduler == null) {
+      throw new IllegalArgumentException("scheduler must be set");
+    }
+  }
+
+  /** The same parameters with the fair scheduler {@code s}. */
+  public SchedParams withScheduler(SchedClass s) {
+    return new SchedParams(ctxSwitchNs, idleExitNs, wakeupLatencyNs, preempt, hz, schedLatencyNs,
+        minGranularityNs, wakeupGranularityNs, s);
+  }
+
+  /**
+   * EEVDF's {@code sysctl_sched_base_slice}: 0.75 ms scaled like the CFS tunables (it replaced
+   * {@code sysctl_sched_min_granularity}, with the same value), so {@link #minGranularityNs}.
+   */
+  public long baseSliceNs() {
+    return minGranularityNs;
   }
 
   /**
@@ -112,19 +147,19 @@ public record SchedParams(long ctxSwitchNs, long idleExitNs, long wakeupLatencyN
   /** The same parameters with preemption model {@code p}. */
   public SchedParams withPreempt(PreemptModel p) {
     return new SchedParams(ctxSwitchNs, idleExitNs, wakeupLatencyNs, p, hz, schedLatencyNs,
-        minGranularityNs, wakeupGranularityNs);
+        minGranularityNs, wakeupGranularityNs, scheduler);
   }
 
   /** The same parameters with {@code CONFIG_HZ} = {@code newHz}. */
   public SchedParams withHz(int newHz) {
     return new SchedParams(ctxSwitchNs, idleExitNs, wakeupLatencyNs, preempt, newHz,
-        schedLatencyNs, minGranularityNs, wakeupGranularityNs);
+        schedLatencyNs, minGranularityNs, wakeupGranularityNs, scheduler);
   }
 
   /** The same parameters with the given (already scaled) fair-scheduler tunables. */
   public SchedParams withTunables(long latencyNs, long minGranNs, long wakeupGranNs) {
     return new SchedParams(ctxSwitchNs, idleExitNs, wakeupLatencyNs, preempt, hz, latencyNs,
-        minGranNs, wakeupGranNs);
+        minGranNs, wakeupGranNs, scheduler);
   }
 
   /** {@code TICK_NSEC}: the tick period, {@code (NSEC_PER_SEC + HZ/2) / HZ}. */

@@ -308,7 +308,8 @@ public final class ScenarioLoader {
     SchedParams sched = SchedParams.forCpus(topo.cpuCount(),
         PreemptModel.parse(v.getString("kernel.preempt")), hz,
         v.getDuration("costs.sched.ctx-switch"), v.getDuration("costs.sched.idle-exit"),
-        v.getDuration("costs.sched.wakeup-latency"));
+        v.getDuration("costs.sched.wakeup-latency"))
+        .withScheduler(schedClass(v.getString("kernel.scheduler"), v.getString("kernel.mode")));
     FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"),
         v.getDuration("costs.fio.syscall"), v.getDuration("costs.fio.syscall-return"));
     long nbSubmit = v.getDuration("costs.null-blk.submit");
@@ -381,6 +382,19 @@ public final class ScenarioLoader {
             v.getDuration("costs.page-cache.copy")), ioUring,
         blockLayer, List.copyOf(devices), List.copyOf(jobs), timehist(v, topo.cpuCount()),
         wakePlacement(v, partitions));
+  }
+
+  /** {@code kernel.scheduler}: auto follows the kernel mode (EEVDF from 6.6). */
+  static SchedParams.SchedClass schedClass(String scheduler, String mode) {
+    switch (scheduler) {
+      case "cfs":
+        return SchedParams.SchedClass.CFS;
+      case "eevdf":
+        return SchedParams.SchedClass.EEVDF;
+      default:
+        return mode.equals("V6_9") || mode.equals("V6_9_RC") ? SchedParams.SchedClass.EEVDF
+            : SchedParams.SchedClass.CFS;
+    }
   }
 
   /**

@@ -78,6 +78,10 @@ public final class ScenarioSchema {
               + " one nice-0 kworker wakeup per CPU per period (0: none)"),
       Param.num("costs.sched.housekeeping-work", "cpu", DURATION, "ns", "5us", 0,
           1_000_000_000L, "system time of one background kworker wakeup"),
+      Param.choice("kernel.scheduler", "cpu", "auto", List.of("auto", "cfs", "eevdf"),
+          "the fair scheduler: cfs (Linux up to 6.5) or eevdf (6.6 on); auto picks eevdf for"
+              + " kernel.mode V6_9_RC and V6_9, cfs for the others (V6_5_TO_6_8 spans both: set"
+              + " eevdf for 6.6 to 6.8)"),
       Param.choice("kernel.wake-placement", "cpu", "none", List.of("none", "llc"),
           "where a woken user thread or io-wq worker runs: none keeps every task on the CPU it"
               + " was placed on (as if pinned); llc applies kernel-model.md §1.3 (previous CPU if"

@@ -29,26 +29,29 @@ class EevdfSchedulerTest {
     return t;
   }
 
-  @Test
-  void twoHogs_alternateAboutEveryTick_whereCfsGivesThemLongerSlices() {
-    CpuComponent e = cpu(0, P);
+  /** Two nice-0 hogs of 20 x 5 ms on one CPU with {@code p}, run to the end. */
+  static ScriptedTask[] twoHogs(SchedParams p) {
+    CpuComponent c = cpu(0, p);
     ScriptedTask a = hog("a", 0, 20, 5);
     ScriptedTask b = hog("b", 0, 20, 5);
-    e.addTask(a);
-    e.addTask(b);
-    run(P, Long.MAX_VALUE, e);
+    c.addTask(a);
+    c.addTask(b);
+    run(p, Long.MAX_VALUE, c);
+    return new ScriptedTask[] {a, b};
+  }
+
+  @Test
+  void twoHogs_alternateAboutEveryTick_whereCfsGivesThemLongerSlices() {
+    ScriptedTask[] ab = twoHogs(P);
+    ScriptedTask a = ab[0];
+    ScriptedTask b = ab[1];
     // Each request is one base slice (0.75 ms); the 1 ms tick notices its end.
     assertTrue(a.nivcsw() >= 80 && b.nivcsw() >= 80, a.nivcsw() + " / " + b.nivcsw());
     long aEnd = a.stepTimes.get(a.stepTimes.size() - 1);
     long bEnd = b.stepTimes.get(b.stepTimes.size() - 1);
     assertTrue(Math.abs(aEnd - bEnd) < 2 * MS, "they share the CPU evenly: " + aEnd + " "
         + bEnd);
-    CpuComponent c = cpu(0, CFS);
-    ScriptedTask ca = hog("a", 0, 20, 5);
-    ScriptedTask cb = hog("b", 0, 20, 5);
-    c.addTask(ca);
-    c.addTask(cb);
-    run(CFS, Long.MAX_VALUE, c);
+    ScriptedTask ca = twoHogs(CFS)[0];
     assertTrue(ca.nivcsw() <= 40, "CFS: 3 ms slices (6 ms latency / 2): " + ca.nivcsw());
   }
 

@@ -22,7 +22,7 @@ import java.util.Map;
  * mayday timer armed; creation is serial ({@code POOL_MANAGER_ACTIVE}).
  *
  * <p>New workers are placed round-robin on the pod's CPUs ({@code cpumask_any_distribute()}, the
- * kernel's choice of {@code wake_cpu}) and stay there: tasks never migrate in this model, so
+ * kernel's choice of {@code wake_cpu}) and stay there: kworkers never migrate in this model, so
  * workers are never outside their pod and {@code REPATRIATED} stays 0. The pool's first worker
  * exists from creation ({@code get_unbound_pool()} creates it), with the spare a used pool keeps
  * ({@link WorkqueueParams#initialWorkers}); their tasks are made on first use.

@@ -31,8 +31,8 @@ import java.util.ArrayDeque;
  *       {@code RESCUER_BATCH}; for unbound pools its host hands it the items.
  * </ul>
  *
- * <p>Simplified: a worker never migrates (tasks are pinned in this model), so an unbound worker
- * stays on the pod CPU it was created on and repatriation never happens; items are run by a
+ * <p>Simplified: a worker never migrates (kworkers are bound tasks here, even unbound ones), so
+ * an unbound worker stays on the pod CPU it was created on and repatriation never happens; items are run by a
  * {@link WorkRun} state machine instead of a function call; CPU time is sampled at the ticks that
  * fall inside the item's bursts as issued. Owned by the {@link WorkqueueCpu} of its CPU.
  */

@@ -115,7 +115,8 @@
  * <h2>Simplified or left out</h2>
  * Kworkers never migrate (wakeup placement moves only user threads and io-wq workers), so
  * unbound workers stay on the pod CPU they were created on and {@code REPATRIATED} stays 0;
- * one rescuer per (wq, owner) instead of one per wq; idle-worker reaping, CPU hotplug, {@code workqueue_set_max_active()} at run time, freezing, BH workqueues,
+ * one rescuer per (wq, owner) instead of one per wq; idle-worker reaping, CPU hotplug,
+ * {@code workqueue_set_max_active()} at run time, freezing, BH workqueues,
  * {@code cancel_work_sync()} of a queued item and the stealing in {@code mod_delayed_work()} are
  * not modelled; worker creation never fails, it can only be slow
  * ({@link blksim.kernel.workqueue.WorkqueueParams#kthreadCreateNs}).

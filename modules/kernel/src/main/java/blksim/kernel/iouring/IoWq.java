@@ -2,57 +2,87 @@ package blksim.kernel.iouring;
 
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.sched.TaskState;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 /**
- * The io-wq of one io_uring task context: its bounded work list and worker threads
- * ({@code io_uring/io-wq.c}, kernel-model.md §6.3).
+ * The io-wq of one io_uring task context: its two accounting classes, their work lists, and the
+ * worker threads ({@code io_uring/io-wq.c}, kernel-model.md §6.3).
  *
- * <p>Enqueue appends the work, then wakes a free (idle) worker if there is one
- * ({@code io_wq_activate_free_worker()}); if none is free, a new worker is created only when no
- * worker of the class is running ({@code nr_running == 0}) and the class is below its limit
- * ({@code io_wq_create_worker()}). Free workers sit on a LIFO list; a new worker joins it at once
- * ({@code io_init_new_worker()}) and leaves it when it takes work ({@code __io_worker_busy()}).
- * Whenever the class's running count drops to zero while work is pending, because a worker
- * blocked or went idle, another worker is created if the class is below its limit
- * ({@code io_wq_dec_running()} → {@code create_worker_cb()}). A worker that sleeps idle for the
- * idle timeout exits unless it is the class's last worker ({@code io_wq_worker()}'s
- * {@code last_timeout}).
+ * <p>Work is <em>bounded</em> (block and regular-file I/O, whose execution time is bounded) or
+ * <em>unbounded</em> (I/O that may wait for ever: sockets, pipes); each class ({@code struct
+ * io_wq_acct}) has its own work list, running count and worker limit: bounded
+ * min(SQ entries, 4 × online CPUs), unbounded RLIMIT_NPROC. A worker serves one class.
  *
- * <p>Simplified: only the bounded class (block I/O) is modelled (the unbounded class serves
- * non-block files, which no workload here uses); workers are created on the CPU the io-wq was
- * set up on and, like the submitter, move within the LLC only if the scenario lets unbound
- * threads migrate ({@code kernel.wake-placement}); the creation that the
- * kernel queues as task_work on the submitter happens at once here, with the creation delay.
- * Owned by the submitting task's {@link CpuComponent}.
+ * <p>Enqueue appends the work to its class, then wakes a free (idle) worker of that class if
+ * there is one ({@code io_wq_activate_free_worker()}); if none is free, a new worker is created
+ * only when no worker of the class is running ({@code nr_running == 0}) and the class is below
+ * its limit ({@code io_wq_create_worker()}). Free workers of both classes sit on one LIFO list; a
+ * new worker joins it at once ({@code io_init_new_worker()}) and leaves it when it takes work
+ * ({@code __io_worker_busy()}). Whenever a class's running count drops to zero while it has work
+ * pending, because a worker blocked or went idle, another worker of the class is created if the
+ * class is below its limit ({@code io_wq_dec_running()} → {@code create_worker_cb()}). A worker
+ * that sleeps idle for the idle timeout exits unless it is its class's last worker
+ * ({@code io_wq_worker()}'s {@code last_timeout}).
+ *
+ * <p>Simplified: no hashed work (serialised buffered writes to one inode) and no linked
+ * requests; workers are created on the CPU the io-wq was set up on and, like the submitter,
+ * move within the LLC only if the scenario lets unbound threads migrate
+ * ({@code kernel.wake-placement}); the creation that the kernel queues as task_work on the
+ * submitter happens at once here, with the creation delay. Owned by the submitting task's
+ * {@link CpuComponent}.
  */
 public final class IoWq {
+  /** An accounting class ({@code IO_WQ_ACCT_BOUND} / {@code IO_WQ_ACCT_UNBOUND}). */
+  public enum WorkClass {
+    /** Block and regular-file I/O. */
+    BOUNDED,
+    /** I/O that may block indefinitely ({@code IO_WQ_WORK_UNBOUND}). */
+    UNBOUNDED
+  }
+
+  /** {@code struct io_wq_acct}. */
+  private static final class Acct {
+    final WorkClass kind;
+    final int maxWorkers;
+    final ArrayDeque<IoRequest> work = new ArrayDeque<>();
+    int nrWorkers;
+    int nrRunning;
+
+    Acct(WorkClass kind, int maxWorkers) {
+      this.kind = kind;
+      this.maxWorkers = maxWorkers;
+    }
+  }
+
   private final CpuComponent cpu;
   private final BlockQueue queue;
   private final CompletionRing ring;
   private final IoUringParams params;
   private final String ownerName;
   private final int ownerTid;
-  private final boolean unbound;
-  private final int maxWorkers;
-  private final ArrayDeque<IoRequest> work = new ArrayDeque<>();
+  private final boolean workersMayMove;
+  private final Acct bounded;
+  private final Acct unbounded;
   private final ArrayDeque<IoWqWorker> free = new ArrayDeque<>();
   private final List<IoWqWorker> workers = new ArrayList<>();
-  private int nrRunning;
   private long workersCreated;
   private long workersExited;
 
   /**
    * @param ownerTid thread id of the submitting task (workers are named {@code iou-wrk-<tid>})
-   * @param maxWorkers the bounded class's limit, min(SQ entries, 4 × online CPUs)
-   * @param unbound whether the workers, like the submitter, may move within their LLC
+   * @param maxBounded the bounded class's limit, min(SQ entries, 4 × online CPUs)
+   * @param maxUnbounded the unbounded class's limit (RLIMIT_NPROC)
+   * @param workersMayMove whether the workers, like the submitter, may move within their LLC
    */
   public IoWq(CpuComponent cpu, BlockQueue queue, CompletionRing ring, IoUringParams params,
-      int ownerTid, int maxWorkers, boolean unbound) {
-    if (maxWorkers < 1) {
-      throw new IllegalArgumentException("maxWorkers must be >= 1, was " + maxWorkers);
+      int ownerTid, int maxBounded, int maxUnbounded, boolean workersMayMove) {
+    if (maxBounded < 1 || maxUnbounded < 1) {
+      throw new IllegalArgumentException("worker limits must be >= 1, were " + maxBounded
+          + " and " + maxUnbounded);
     }
     this.cpu = cpu;
     this.queue = queue;
@@ -60,8 +90,9 @@ public final class IoWq {
     this.params = params;
     this.ownerName = "iou-wrk-" + ownerTid;
     this.ownerTid = ownerTid;
-    this.unbound = unbound;
-    this.maxWorkers = maxWorkers;
+    this.workersMayMove = workersMayMove;
+    this.bounded = new Acct(WorkClass.BOUNDED, maxBounded);
+    this.unbounded = new Acct(WorkClass.UNBOUNDED, maxUnbounded);
   }
 
   /** The bounded limit for an io_uring with {@code sqEntries} SQ entries on {@code cpus} CPUs. */
@@ -69,39 +100,53 @@ public final class IoWq {
     return Math.min(sqEntries, 4 * cpus);
   }
 
-  /** Queues a punted request (mirrors {@code io_wq_enqueue()}). */
+  private Acct acct(WorkClass c) {
+    return c == WorkClass.BOUNDED ? bounded : unbounded;
+  }
+
+  /** Queues a punted block request, bounded work (mirrors {@code io_wq_enqueue()}). */
   public void enqueue(IoRequest req) {
-    work.add(req);
-    if (activateFreeWorker()) {
+    enqueue(req, WorkClass.BOUNDED);
+  }
+
+  /** Queues a punted request of class {@code c} (mirrors {@code io_wq_enqueue()}). */
+  public void enqueue(IoRequest req, WorkClass c) {
+    Acct a = acct(c);
+    a.work.add(req);
+    if (activateFreeWorker(a)) {
       return;
     }
-    if (nrRunning == 0 && workers.size() < maxWorkers) {
-      createWorker();
+    if (a.nrRunning == 0 && a.nrWorkers < a.maxWorkers) {
+      createWorker(a);
     }
   }
 
-  private boolean activateFreeWorker() {
-    IoWqWorker w = free.peek();
-    if (w == null) {
-      return false;
+  /** The first free worker of the class, from the head of the LIFO list, is woken. */
+  private boolean activateFreeWorker(Acct a) {
+    for (IoWqWorker w : free) {
+      if (w.workClass() == a.kind) {
+        cpu.wakeUp(w);
+        return true;
+      }
     }
-    cpu.wakeUp(w);
-    return true;
+    return false;
   }
 
-  private void createWorker() {
-    IoWqWorker w = new IoWqWorker(this, ownerName, ownerTid * 1000 + (int) workersCreated + 1);
-    w.setUnbound(unbound);
+  private void createWorker(Acct a) {
+    IoWqWorker w = new IoWqWorker(this, ownerName, ownerTid * 1000 + (int) workersCreated + 1,
+        a.kind);
+    w.setUnbound(workersMayMove);
     workers.add(w);
     workersCreated++;
-    nrRunning++;
+    a.nrWorkers++;
+    a.nrRunning++;
     free.push(w);
     cpu.spawn(w, params.workerCreateNs());
   }
 
-  /** A worker takes the next request, leaving the free list; {@code null} if there is none. */
+  /** A worker takes its class's next request, leaving the free list; {@code null} if none. */
   IoRequest take(IoWqWorker w) {
-    IoRequest r = work.poll();
+    IoRequest r = acct(w.workClass()).work.poll();
     if (r != null) {
       free.remove(w);
     }
@@ -128,7 +173,7 @@ public final class IoWq {
    */
   private void idleTimer(IoWqWorker w) {
     w.idleTimerArmed = false;
-    if (!free.contains(w) || w.state() != blksim.kernel.sched.TaskState.BLOCKED) {
+    if (!free.contains(w) || w.state() != TaskState.BLOCKED) {
       return;
     }
     long due = w.idleSinceNs + params.workerIdleTimeoutNs();
@@ -142,9 +187,9 @@ public final class IoWq {
     cpu.wake(w);
   }
 
-  /** Whether a worker whose idle sleep timed out exits: not the class's last worker. */
-  boolean mayExit() {
-    return workers.size() > 1;
+  /** Whether a worker whose idle sleep timed out exits: not its class's last worker. */
+  boolean mayExit(IoWqWorker w) {
+    return acct(w.workClass()).nrWorkers > 1;
   }
 
   /** A worker exits ({@code io_worker_exit()}): off the lists, then one fewer running. */
@@ -152,25 +197,27 @@ public final class IoWq {
     free.remove(w);
     workers.remove(w);
     workersExited++;
-    decRunning();
+    Acct a = acct(w.workClass());
+    a.nrWorkers--;
+    decRunning(a);
   }
 
   /** A worker blocks ({@code io_wq_worker_sleeping()} → {@code io_wq_dec_running()}). */
-  void workerSleeping() {
-    decRunning();
+  void workerSleeping(IoWqWorker w) {
+    decRunning(acct(w.workClass()));
   }
 
   /** {@code io_wq_dec_running()}: the last running worker leaves work behind: create one. */
-  private void decRunning() {
-    nrRunning--;
-    if (nrRunning == 0 && !work.isEmpty() && workers.size() < maxWorkers) {
-      createWorker();
+  private void decRunning(Acct a) {
+    a.nrRunning--;
+    if (a.nrRunning == 0 && !a.work.isEmpty() && a.nrWorkers < a.maxWorkers) {
+      createWorker(a);
     }
   }
 
   /** A worker that blocked runs again ({@code io_wq_worker_running()}). */
-  void workerRunning() {
-    nrRunning++;
+  void workerRunning(IoWqWorker w) {
+    acct(w.workClass()).nrRunning++;
   }
 
   CpuComponent cpu() {
@@ -204,8 +251,32 @@ public final class IoWq {
     return List.copyOf(workers);
   }
 
-  /** Requests waiting for a worker. */
+  /** The live workers of class {@code c}. */
+  public int workers(WorkClass c) {
+    return acct(c).nrWorkers;
+  }
+
+  /** Requests waiting for a worker, both classes. */
   public int pending() {
-    return work.size();
+    return bounded.work.size() + unbounded.work.size();
+  }
+
+  /** Requests of class {@code c} waiting for a worker. */
+  public int pending(WorkClass c) {
+    return acct(c).work.size();
+  }
+
+  /** Workers of class {@code c} counted as running ({@code nr_running}). */
+  public int running(WorkClass c) {
+    return acct(c).nrRunning;
+  }
+
+  /** The free workers, head (most recently idle) first. */
+  List<IoWqWorker> freeWorkers() {
+    List<IoWqWorker> l = new ArrayList<>();
+    for (Iterator<IoWqWorker> it = free.iterator(); it.hasNext(); ) {
+      l.add(it.next());
+    }
+    return l;
   }
 }

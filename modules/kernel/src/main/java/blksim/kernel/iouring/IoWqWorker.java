@@ -24,6 +24,7 @@ public final class IoWqWorker extends Task {
   }
 
   private final IoWq wq;
+  private final IoWq.WorkClass workClass;
   private Phase phase = Phase.NEXT;
   private IoRequest current;
   private Bio bio;
@@ -41,9 +42,10 @@ public final class IoWqWorker extends Task {
    * @param tid its thread id; blksim numbers an io-wq's workers after their submitter's tid
    *     ({@code tid * 1000 + n}), as thread ids are allocated machine-wide in the kernel
    */
-  IoWqWorker(IoWq wq, String name, int tid) {
+  IoWqWorker(IoWq wq, String name, int tid, IoWq.WorkClass workClass) {
     super(name, tid, 0);
     this.wq = wq;
+    this.workClass = workClass;
   }
 
   @Override
@@ -53,7 +55,7 @@ public final class IoWqWorker extends Task {
         case NEXT: {
           current = wq.take(this);
           if (current == null) {
-            if (timedOut && wq.mayExit()) {
+            if (timedOut && wq.mayExit(this)) {
               wq.exited(this);
               cpu.exit();
               return;
@@ -118,14 +120,19 @@ public final class IoWqWorker extends Task {
     }
   }
 
+  /** The accounting class this worker serves. */
+  public IoWq.WorkClass workClass() {
+    return workClass;
+  }
+
   @Override
   protected long schedSubmitWork(TaskCpu cpu) {
-    wq.workerSleeping();
+    wq.workerSleeping(this);
     return 0;
   }
 
   @Override
   protected void schedUpdateWorker(TaskCpu cpu) {
-    wq.workerRunning();
+    wq.workerRunning(this);
   }
 }

@@ -71,6 +71,11 @@ public final class AsyncFioThread extends FioJobThread {
   private final ArrayList<IoRequest> batch = new ArrayList<>();
   private int commitIdx;
   private final int maxWorkers;
+  /**
+   * The unbounded class's limit, RLIMIT_NPROC: no block I/O is unbounded work, so fio's
+   * io_uring jobs never use it; the default soft limit of a large machine [A].
+   */
+  static final int UNBOUNDED_MAX = 4096;
   private CompletionRing ring;
   private IoWq ioWq;
   private Phase phase = Phase.LOOP;
@@ -109,7 +114,8 @@ public final class AsyncFioThread extends FioJobThread {
     if (ring == null) {
       ring = new CompletionRing(this, cpu.cpu());
       if (engine == Engine.IO_URING) {
-        ioWq = new IoWq(cpu.cpu(), queue, ring, uring, pid(), maxWorkers, unbound());
+        ioWq = new IoWq(cpu.cpu(), queue, ring, uring, pid(), maxWorkers, UNBOUNDED_MAX,
+            unbound());
       }
     }
     while (true) {

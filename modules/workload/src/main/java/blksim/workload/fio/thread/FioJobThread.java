@@ -106,6 +106,8 @@ public abstract class FioJobThread extends Task {
     return false;
   }
 
+  private boolean finished;
+
   private void beginMeasuring(long now) {
     measuring = true;
     usr0 = utimeNs();
@@ -159,17 +161,28 @@ public abstract class FioJobThread extends Task {
 
   /** Ends the job: closes its statistics and exits. */
   protected final void finish(TaskCpu cpu) {
-    long now = cpu.now();
+    closeStats(cpu.now());
+    cpu.exit();
+  }
+
+  private void closeStats(long now) {
     if (!measuring) {
       beginMeasuring(now);
     }
     stats.finish(now);
     stats.setCpu(utimeNs() - usr0, stimeNs() - sys0, nvcsw() + nivcsw() - ctx0);
-    cpu.exit();
+    finished = true;
   }
 
+  /**
+   * The job's statistics. A job still running when the run stopped ({@code max-time}) reports
+   * what it did up to the end, as fio does when it is interrupted.
+   */
   @Override
   public TaskReport report(long endNs) {
+    if (!finished) {
+      closeStats(endNs);
+    }
     return new TaskReport(reportName(jobNumber), KIND, stats.encode());
   }
 

@@ -209,6 +209,26 @@ class AsyncFioThreadTest {
   }
 
   @Test
+  void jobStillRunningAtMaxTime_reportsWhatItDidUpToThen() throws IOException {
+    Path p = dir.resolve("cut.conf");
+    Files.writeString(p, "blksim {\n"
+        + "  machine { cores-per-llc = 1, threads-per-core = 1 }\n"
+        + "  max-time = 1ms\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M, nowait = true } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\nioengine=io_uring\nfilename=/dev/ram0\ndirect=1\n"
+        + "bs=4k\nrw=randread\nruntime=10ms\ntime_based\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    JobStats j = ScenarioResults.toRunResult(out, 0).jobs().get(0);
+    assertTrue(ios(j) > 100, "I/Os up to the cut: " + ios(j));
+    assertTrue(j.sysNs() > 0, "and their CPU time");
+    double iops = ios(j) / 0.001;
+    assertTrue(iops > 1e9 / (BRD_READ + 5_000) && iops < 1e9 / BRD_READ,
+        "a rate over the 1 ms it ran: " + iops);
+  }
+
+  @Test
   void batchedSubmitAndReap_commitIodepthBatchSubmitIosPerSystemCall() throws IOException {
     Run r = run("{ type = null_blk, name = nullb0, size = 1G, irqmode = timer,"
         + " completion-nsec = 20us }", "ioengine=libaio\nfilename=/dev/nullb0\niodepth=8\n"

@@ -90,7 +90,10 @@ public final class Simulator {
     List<ComponentReport> reports = new ArrayList<>();
     outcome.reports().forEach(r -> reports.add(r.report()));
     WorkqueueSystem wqs = machine.workqueues();
-    RunResult fio = ScenarioResults.toRunResult(outcome, wallStart);
+    RunResult raw = ScenarioResults.toRunResult(outcome, wallStart);
+    // fio's JSON "global options": the [global] section of the (first) job file.
+    RunResult fio = new RunResult(raw.jobs(), raw.disks(), raw.engine(), raw.wallClockEpochMs(),
+        raw.blksimVersion(), s.jobs().get(0).globalOptions(), raw.cpus(), raw.threads());
     List<SwitchRecord> hist = new ArrayList<>();
     long dropped = 0;
     for (ComponentReport r : reports) {

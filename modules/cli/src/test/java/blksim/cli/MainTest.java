@@ -186,6 +186,9 @@ class MainTest {
     @SuppressWarnings("unchecked")
     java.util.Map<String, Object> m =
         (java.util.Map<String, Object>) blksim.report.json.JsonReader.parse(json.out());
+    java.util.Map<?, ?> globals = (java.util.Map<?, ?>) m.get("global options");
+    assertEquals("io_uring", globals.get("ioengine"), "fio's [global] section: " + globals);
+    assertEquals("5ms", globals.get("runtime"));
     @SuppressWarnings("unchecked")
     java.util.Map<String, Object> b = (java.util.Map<String, Object>) m.get("blksim");
     List<?> threads = (List<?>) b.get("threads");

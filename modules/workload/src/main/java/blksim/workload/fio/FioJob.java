@@ -22,22 +22,32 @@ public final class FioJob {
   private final String file;
   private final int line;
   private final Map<String, String> options;
+  private final Map<String, String> globalOptions;
   private final FioJobSettings s;
 
   FioJob(String sectionName, int jobIndex, int groupId, String file, int line,
-      Map<String, String> options, FioJobSettings settings) {
+      Map<String, String> options, Map<String, String> globalOptions, FioJobSettings settings) {
     this.sectionName = sectionName;
     this.jobIndex = jobIndex;
     this.groupId = groupId;
     this.file = file;
     this.line = line;
     this.options = options;
+    this.globalOptions = globalOptions;
     this.s = settings;
   }
 
   /** This job in reporting group {@code groupId} (used when job files are joined). */
   public FioJob withGroupId(int groupId) {
-    return new FioJob(sectionName, jobIndex, groupId, file, line, options, s);
+    return new FioJob(sectionName, jobIndex, groupId, file, line, options, globalOptions, s);
+  }
+
+  /**
+   * The options of its job file's {@code [global]} sections above it, as fio's JSON
+   * {@code "global options"} shows them; a fresh copy.
+   */
+  public LinkedHashMap<String, String> globalOptions() {
+    return new LinkedHashMap<>(globalOptions);
   }
 
   /** The display name: the {@code name=} option if given, else the section name (as in fio). */

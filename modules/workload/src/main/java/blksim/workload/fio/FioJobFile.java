@@ -158,8 +158,11 @@ public final class FioJobFile {
         }
         implicitStonewall = false;
         Map<String, String> frozen = Collections.unmodifiableMap(options);
+        Map<String, String> globals =
+            Collections.unmodifiableMap(new LinkedHashMap<>(globalOptions));
         for (int k = 0; k < s.numjobs; k++) {
-          jobs.add(new FioJob(sec.name(), k, groupId, sec.at().file(), sec.at().line(), frozen, s));
+          jobs.add(new FioJob(sec.name(), k, groupId, sec.at().file(), sec.at().line(), frozen,
+              globals, s));
           groupJobs++;
         }
       }

@@ -19,6 +19,10 @@ public final class CompletionRing {
   private final Task owner;
   private final CpuComponent cpu;
   private final WaitQueue cqWait = new WaitQueue();
+  /** How many entries the owner waits for; read by {@link #enough}. */
+  private int waitingFor;
+  /** {@code io_should_wake()}: one wake condition for every wait, no allocation per wait. */
+  private final java.util.function.BooleanSupplier enough = () -> entries.size() >= waitingFor;
 
   public CompletionRing(Task owner, CpuComponent cpu) {
     this.owner = owner;
@@ -51,7 +55,8 @@ public final class CompletionRing {
       cqWait.finishWait(owner);
       return false;
     }
-    cqWait.prepareToWait(owner, () -> entries.size() >= min);
+    waitingFor = min;
+    cqWait.prepareToWait(owner, enough);
     return true;
   }
 }

@@ -5,7 +5,6 @@ import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.sched.TaskState;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -123,6 +122,14 @@ public final class IoWq {
 
   /** The first free worker of the class, from the head of the LIFO list, is woken. */
   private boolean activateFreeWorker(Acct a) {
+    IoWqWorker head = free.peek();
+    if (head == null) {
+      return false;
+    }
+    if (head.workClass() == a.kind) {
+      cpu.wakeUp(head);
+      return true;
+    }
     for (IoWqWorker w : free) {
       if (w.workClass() == a.kind) {
         cpu.wakeUp(w);
@@ -259,24 +266,5 @@ public final class IoWq {
   /** Requests waiting for a worker, both classes. */
   public int pending() {
     return bounded.work.size() + unbounded.work.size();
-  }
-
-  /** Requests of class {@code c} waiting for a worker. */
-  public int pending(WorkClass c) {
-    return acct(c).work.size();
-  }
-
-  /** Workers of class {@code c} counted as running ({@code nr_running}). */
-  public int running(WorkClass c) {
-    return acct(c).nrRunning;
-  }
-
-  /** The free workers, head (most recently idle) first. */
-  List<IoWqWorker> freeWorkers() {
-    List<IoWqWorker> l = new ArrayList<>();
-    for (Iterator<IoWqWorker> it = free.iterator(); it.hasNext(); ) {
-      l.add(it.next());
-    }
-    return l;
   }
 }

@@ -117,6 +117,8 @@ public final class CpuComponent implements Component {
   private long nivcsw;
   private long ticks;
   private List<CpuComponent> llc = List.of();
+  /** The component indices of {@link #llc}, sorted; built on first use. */
+  private int[] llcIndices;
   private int selfIndex = -1;
   private int incoming;
   private long migrationsIn;
@@ -456,13 +458,10 @@ public final class CpuComponent implements Component {
 
   /** Whether the component now handling a message is a CPU of this CPU's LLC. */
   private boolean inLlcOfRunning() {
-    int running = ctx.self();
-    for (CpuComponent c : llc) {
-      if (c.index() == running) {
-        return true;
-      }
+    if (llcIndices == null) {
+      llcIndices = llc.stream().mapToInt(CpuComponent::index).sorted().toArray();
     }
-    return false;
+    return Arrays.binarySearch(llcIndices, ctx.self()) >= 0;
   }
 
   /** {@code available_idle_cpu()}: nothing runs or waits, and no wakeup is on its way. */

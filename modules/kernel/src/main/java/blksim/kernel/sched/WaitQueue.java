@@ -68,6 +68,9 @@ public final class WaitQueue {
     if (nrExclusive < 0) {
       throw new IllegalArgumentException("nrExclusive must be >= 0, was " + nrExclusive);
     }
+    if (entries.isEmpty()) {
+      return 0;
+    }
     int woken = 0;
     int exclusiveLeft = nrExclusive;
     Iterator<Entry> it = entries.iterator();

@@ -1,6 +1,7 @@
 package blksim.workload.fio;
 
 import blksim.engine.InputException;
+import blksim.kernel.topology.CpuList;
 import blksim.workload.fio.FioValues.BadValue;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -347,32 +348,13 @@ final class FioJobSettings implements Cloneable {
         : "must be one of " + String.join(", ", allowed) + ", was " + v);
   }
 
-  /**
-   * fio's {@code set_cpus_allowed()}: CPU numbers and ranges separated by commas
-   * ({@code 0,5,8-15}), each below the machine's CPU count.
-   */
+  /** fio's {@code set_cpus_allowed()}: a CPU list, each CPU below the machine's count. */
   private int[] cpuList(String value) {
-    java.util.TreeSet<Integer> cpus = new java.util.TreeSet<>();
-    for (String part : value.split(",")) {
-      String p = part.trim();
-      java.util.regex.Matcher m = Pattern.compile("(\\d+)(?:-(\\d+))?").matcher(p);
-      if (!m.matches()) {
-        throw new BadValue("must be CPU numbers and ranges such as 0,5,8-15, was " + value);
-      }
-      long a = Long.parseLong(m.group(1));
-      long b = m.group(2) == null ? a : Long.parseLong(m.group(2));
-      if (b < a) {
-        throw new BadValue("invalid range " + p + " (fio: the first CPU must not exceed the"
-            + " last)");
-      }
-      if (b >= ncpus) {
-        throw new BadValue("CPU " + b + " too large (max=" + (ncpus - 1) + ")");
-      }
-      for (long c = a; c <= b; c++) {
-        cpus.add((int) c);
-      }
+    try {
+      return CpuList.parse(value, ncpus);
+    } catch (IllegalArgumentException e) {
+      throw new BadValue(e.getMessage());
     }
-    return cpus.stream().mapToInt(Integer::intValue).toArray();
   }
 
   /** {@code cpumask}: a bit mask of allowed CPUs, decimal or 0x hexadecimal. */

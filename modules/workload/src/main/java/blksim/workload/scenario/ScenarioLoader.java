@@ -17,6 +17,7 @@ import blksim.kernel.iouring.IoUringParams;
 import blksim.kernel.sched.TimehistParams;
 import blksim.kernel.sched.PreemptModel;
 import blksim.kernel.sched.SchedParams;
+import blksim.kernel.topology.CpuList;
 import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.FioEnvironment;
@@ -424,27 +425,16 @@ public final class ScenarioLoader {
       throw v.error("trace.timehist-to", "must be after trace.timehist-from"
           + " (or 0 for the end of the run), was " + to + " ns <= " + from + " ns");
     }
-    java.util.TreeSet<Integer> cpus = new java.util.TreeSet<>();
+    int[] cpus = new int[0];
     if (!list.isEmpty()) {
-      for (String part : list.split(",")) {
-        String p = part.trim();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(?:-(\\d+))?")
-            .matcher(p);
-        if (!m.matches()) {
-          throw v.error(key, "must be a CPU list such as 0-3,8, was '" + list + "'");
-        }
-        int a = Integer.parseInt(m.group(1));
-        int b = m.group(2) == null ? a : Integer.parseInt(m.group(2));
-        if (b < a || b >= nCpus) {
-          throw v.error(key, "CPUs must be 0.." + (nCpus - 1) + " in increasing ranges,"
-              + " was '" + p + "'");
-        }
-        for (int c = a; c <= b; c++) {
-          cpus.add(c);
-        }
+      try {
+        cpus = CpuList.parse(list, nCpus);
+      } catch (IllegalArgumentException e) {
+        throw v.error(key, e.getMessage());
       }
     }
-    return new TimehistParams(List.copyOf(cpus), from, to, v.getInt("trace.timehist-max-lines"));
+    return new TimehistParams(java.util.Arrays.stream(cpus).boxed().toList(), from, to,
+        v.getInt("trace.timehist-max-lines"));
   }
 
   private static DmParams dmDevice(String name, Values dv, Values v, Config d,

@@ -5,10 +5,11 @@ package blksim.kernel.sched;
  * {@code struct cfs_rq}. The {@link CpuComponent} owns one instance and calls it; the policy never
  * schedules events or touches tasks' accounting beyond their {@link SchedEntity}.
  *
- * <p>Implemented by {@link CfsPolicy} (CFS, kernels up to 6.5). EEVDF (6.6 and later) is meant to
- * be a second implementation behind this interface: its pick is by eligible virtual deadline, and
- * its tick and wakeup checks answer the same two questions (should the current task give way?).
- * Implementations live in this package because they work on the package-private entity.
+ * <p>Implemented by {@link CfsPolicy} (CFS, kernels up to 6.5) and {@link EevdfPolicy} (EEVDF,
+ * 6.6 and later; chosen with {@link SchedParams#withScheduler}): EEVDF picks by eligible virtual
+ * deadline, and its tick and wakeup checks answer the same two questions (should the current task
+ * give way?). Implementations live in this package because they work on the package-private
+ * entity.
  *
  * <p>Terms: the <em>current</em> task is the one on the CPU and is not in the ordered timeline;
  * {@link #nrRunning()} counts it while it is runnable ({@code cfs_rq->nr_running}).

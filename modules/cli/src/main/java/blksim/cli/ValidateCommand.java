@@ -118,6 +118,7 @@ final class ValidateCommand implements Callable<Integer> {
         rows.addAll(runExperiment(e, h));
       }
       print(out, rows);
+      summarise(out, rows, chosen);
       for (Path e : chosen) {
         runSweeps(e, h, out);
       }
@@ -240,6 +241,34 @@ final class ValidateCommand implements Callable<Integer> {
           pred ? "-" : String.format(Locale.ROOT, "%.3f", r.simulated() / r.published()),
           pred ? "-" : String.format(Locale.ROOT, "%.0f%%", r.tolerance() * 100),
           r.verdict() + (r.kind().equals("calibration") ? " (calibration)" : ""));
+    }
+    out.flush();
+  }
+
+  /**
+   * One paragraph per experiment after the table: how many compared figures are within
+   * tolerance, how many are predictions, each failure spelled out, and the experiment's
+   * README.md (where its known deviations are explained) when something failed.
+   */
+  static void summarise(PrintWriter out, List<Row> rows, List<Path> experiments) {
+    for (Path e : experiments) {
+      String name = e.getFileName().toString();
+      List<Row> mine = rows.stream().filter(r -> r.experiment().equals(name)).toList();
+      long compared = mine.stream().filter(r -> !r.kind().equals("prediction")).count();
+      List<Row> failed = mine.stream().filter(r -> r.verdict().equals("FAIL")).toList();
+      long predictions = mine.size() - compared;
+      out.println();
+      out.printf(Locale.ROOT, "%s: %d of %d compared figures within tolerance, %d prediction%s%n",
+          name, compared - failed.size(), compared, predictions, predictions == 1 ? "" : "s");
+      for (Row r : failed) {
+        out.printf(Locale.ROOT, "  FAIL %s %s: simulated %s is %.3f of published %s"
+            + " (tolerance %.0f%%)%n", r.scenario(), r.label(), num(r.simulated()),
+            r.simulated() / r.published(), num(r.published()), r.tolerance() * 100);
+      }
+      Path readme = e.resolve("README.md");
+      if (!failed.isEmpty() && Files.isRegularFile(readme)) {
+        out.println("  what is and is not reproduced, and why: " + readme);
+      }
     }
     out.flush();
   }

@@ -139,12 +139,19 @@ class MainTest {
         resource("selfcheck/small.conf").getParent().getParent().toString(), "selfcheck");
     assertEquals(1, r.code(), "one figure is out of tolerance: " + r.out() + r.err());
     List<String> lines = r.out().lines().toList();
-    assertEquals(5, lines.size(), r.out());
+    assertEquals(9, lines.size(), r.out());
     assertTrue(lines.get(1).contains("PASS (calibration)"), lines.get(1));
     assertTrue(lines.get(2).contains("PASS"), "one context switch per psync I/O: " + lines.get(2));
     assertTrue(lines.get(3).contains("FAIL"), lines.get(3));
     assertTrue(lines.get(4).contains("(withheld)") && lines.get(4).contains("PREDICTION"),
         lines.get(4));
+    assertEquals("", lines.get(5));
+    assertEquals("selfcheck: 2 of 3 compared figures within tolerance, 1 prediction",
+        lines.get(6));
+    assertTrue(lines.get(7).startsWith("  FAIL small.conf never: simulated ")
+        && lines.get(7).endsWith(" of published 1.000 (tolerance 1%)"), lines.get(7));
+    assertTrue(lines.get(8).endsWith("selfcheck" + java.io.File.separator + "README.md"),
+        "points to the experiment's README when a figure fails: " + lines.get(8));
   }
 
   @Test

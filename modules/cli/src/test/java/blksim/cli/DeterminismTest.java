@@ -174,6 +174,23 @@ class DeterminismTest {
   }
 
   @Test
+  void aMovedTask_submitsToTheQueueOfTheCpuItRunsOn() {
+    Scenario s = ScenarioLoader.load(MainTest.resource("det/mover.conf"), List.of());
+    RunResult r = ScenarioResults.toRunResult(local(s, "one", 1), FIXED_WALL_CLOCK);
+    assertTrue(r.threads().stream().filter(t -> t.tid() >= 1000).mapToLong(t -> t.migrations())
+        .sum() > 0, "the jobs moved");
+    // CPUs 2 and 3 host no job at the start; once a job runs there, its I/Os go to their
+    // hardware queues, whose completion timers fire there (blk_mq_map_queue() of the submitting
+    // CPU). With the home CPU's queue they would show no interrupt time at all.
+    for (int cpu = 2; cpu <= 3; cpu++) {
+      var u = r.cpus().get(cpu);
+      assertEquals(cpu, u.cpu());
+      assertTrue(u.sysNs() > 0, "a job ran on CPU " + cpu);
+      assertTrue(u.irqNs() > 0, "its completions fired on CPU " + cpu + ": " + u);
+    }
+  }
+
+  @Test
   void textOutput_isIdenticalAcrossPartitionings() {
     Scenario s = scenario();
     RunResult one = ScenarioResults.toRunResult(local(s, "one", 1), FIXED_WALL_CLOCK);

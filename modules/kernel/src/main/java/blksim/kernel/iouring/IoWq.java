@@ -6,6 +6,7 @@ import blksim.kernel.sched.TaskState;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * The io-wq of one io_uring task context: its two accounting classes, their work lists, and the
@@ -58,7 +59,7 @@ public final class IoWq {
   }
 
   private final CpuComponent cpu;
-  private final BlockQueue queue;
+  private final IntFunction<BlockQueue> queues;
   private final CompletionRing ring;
   private final IoUringParams params;
   private final String ownerName;
@@ -72,19 +73,21 @@ public final class IoWq {
   private long workersExited;
 
   /**
+   * @param queues the device's queue on each CPU, by CPU id (a worker submits on its own CPU's)
    * @param ownerTid thread id of the submitting task (workers are named {@code iou-wrk-<tid>})
    * @param maxBounded the bounded class's limit, min(SQ entries, 4 × online CPUs)
    * @param maxUnbounded the unbounded class's limit (RLIMIT_NPROC)
    * @param workersMayMove whether the workers, like the submitter, may move within their LLC
    */
-  public IoWq(CpuComponent cpu, BlockQueue queue, CompletionRing ring, IoUringParams params,
-      int ownerTid, int maxBounded, int maxUnbounded, boolean workersMayMove) {
+  public IoWq(CpuComponent cpu, IntFunction<BlockQueue> queues, CompletionRing ring,
+      IoUringParams params, int ownerTid, int maxBounded, int maxUnbounded,
+      boolean workersMayMove) {
     if (maxBounded < 1 || maxUnbounded < 1) {
       throw new IllegalArgumentException("worker limits must be >= 1, were " + maxBounded
           + " and " + maxUnbounded);
     }
     this.cpu = cpu;
-    this.queue = queue;
+    this.queues = queues;
     this.ring = ring;
     this.params = params;
     this.ownerName = "iou-wrk-" + ownerTid;
@@ -231,8 +234,9 @@ public final class IoWq {
     return cpu;
   }
 
-  BlockQueue queue() {
-    return queue;
+  /** The device queue of CPU {@code c}: a worker submits on the CPU it runs on. */
+  BlockQueue queue(CpuComponent c) {
+    return queues.apply(c.cpu().id());
   }
 
   CompletionRing ring() {

@@ -78,14 +78,14 @@ public final class IoWqWorker extends Task {
           phase = Phase.ISSUE;
           IoUringParams p = wq.params();
           cpu.runFor(CpuMode.SYSTEM,
-              p.workerLoopNs() + p.sqeIssueNs() + wq.queue().submitCostNs(bio));
+              p.workerLoopNs() + p.sqeIssueNs() + wq.queue(cpu.cpu()).submitCostNs(bio));
           return;
         }
         case ISSUE: {
           IoRequest req = current;
           inIssue = true;
           inlineDone = false;
-          boolean issued = wq.queue().issue(bio, (b, err) -> ended(req, err),
+          boolean issued = wq.queue(cpu.cpu()).issue(bio, (b, err) -> ended(req, err),
               () -> wq.cpu().wake(this));
           inIssue = false;
           if (!issued) {

@@ -57,8 +57,9 @@ import java.util.function.LongSupplier;
  * ms, as in the microsecond-scale I/O workloads here, and its periodic balancing moves only tasks
  * that have not run for that long), no {@code wake_affine()} pull towards the waker's CPU and no
  * SMT or cache-hotness preference in the idle scan; new tasks
- * start on the CPU that creates them (io-wq workers on their submitter's first CPU); a migrated
- * task keeps using its home CPU's device queues; interrupt time is charged to the interrupted
+ * start on the CPU that creates them (io-wq workers on their submitter's first CPU); a task
+ * submits to the device queues of the CPU it runs on, a migrated one to its new CPU's (its home
+ * CPU stays its owner for reports); interrupt time is charged to the interrupted
  * task and delays its current burst, as a kernel without {@code CONFIG_IRQ_TIME_ACCOUNTING}
  * does; interrupts on one CPU are serialised; a burst is never cut while an interrupt is in
  * progress (need-resched acts on the interrupt's exit). All state here is owned by this

@@ -102,7 +102,8 @@ class IoWqTest {
     CpuComponent cpu = new CpuComponent(new Cpu(0, 0, 0, 0, 0), P);
     Submitter sub = new Submitter();
     CompletionRing ring = new CompletionRing(sub, cpu);
-    IoWq wq = new IoWq(cpu, new InlineQueue(), ring, new IoUringParams(300, 1300, 200, 1000,
+    InlineQueue q = new InlineQueue();
+    IoWq wq = new IoWq(cpu, c -> q, ring, new IoUringParams(300, 1300, 200, 1000,
         50_000, 500), 1000, 4, 4, false);
     int[] seen = new int[8];
     sub.steps.add(c -> {

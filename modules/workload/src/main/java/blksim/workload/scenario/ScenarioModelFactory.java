@@ -118,7 +118,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       // cpus_allowed set (round robin), which with cpus_allowed_policy=split is its only CPU.
       int cpuId = allowed == null ? k % cpus.size() : allowed[k % allowed.length];
       DeviceParams dev = s.device(j.filename());
-      BlockQueue q = queues.get(dev.name()).get(cpuId);
+      List<BlockQueue> q = queues.get(dev.name());
       JobStats stats = new JobStats(info(j));
       FioJobThread t = thread(s, j, k, q, stats, cpus.size());
       t.setAllowedCpus(allowed);
@@ -134,15 +134,15 @@ public final class ScenarioModelFactory implements ModelFactory {
         new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed()), wqs);
   }
 
-  private static FioJobThread thread(Scenario s, FioJob j, int k, BlockQueue q, JobStats stats,
-      int nCpus) {
+  private static FioJobThread thread(Scenario s, FioJob j, int k, List<BlockQueue> q,
+      JobStats stats, int nCpus) {
     int pid = 1000 + k;
     if (j.ioengine().isSync()) {
-      return new PsyncThread(j, k, pid, q, s.fioCosts(), s.pageCache(), stats, s.seed());
+      return new PsyncThread(j, k, pid, q::get, s.fioCosts(), s.pageCache(), stats, s.seed());
     }
     AsyncFioThread.Engine engine = j.ioengine() == FioEngine.IO_URING
         ? AsyncFioThread.Engine.IO_URING : AsyncFioThread.Engine.LIBAIO;
-    return new AsyncFioThread(j, k, pid, q, s.fioCosts(), s.ioUring(), engine, nCpus, stats,
+    return new AsyncFioThread(j, k, pid, q::get, s.fioCosts(), s.ioUring(), engine, nCpus, stats,
         s.seed());
   }
 

@@ -12,6 +12,7 @@ import blksim.kernel.sched.TaskCpu;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.stats.JobStats;
 import java.util.ArrayList;
+import java.util.function.IntFunction;
 
 /**
  * A fio job thread with an asynchronous engine, {@code io_uring} or {@code libaio}: keeps up to
@@ -92,10 +93,10 @@ public final class AsyncFioThread extends FioJobThread {
    *     {@code cqePostNs} for posting an event)
    * @param onlineCpus CPUs of the machine, for io-wq's bounded worker limit
    */
-  public AsyncFioThread(FioJob job, int globalJobNumber, int pid, BlockQueue queue,
+  public AsyncFioThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
       FioCostParams costs, IoUringParams uring, Engine engine, int onlineCpus, JobStats stats,
       long runSeed) {
-    super(job, globalJobNumber, pid, queue, costs, stats, runSeed);
+    super(job, globalJobNumber, pid, queues, costs, stats, runSeed);
     this.engine = engine;
     this.uring = uring;
     this.depth = Math.max(1, job.iodepth());
@@ -114,7 +115,7 @@ public final class AsyncFioThread extends FioJobThread {
     if (ring == null) {
       ring = new CompletionRing(this, cpu.cpu());
       if (engine == Engine.IO_URING) {
-        ioWq = new IoWq(cpu.cpu(), queue, ring, uring, pid(), maxWorkers, UNBOUNDED_MAX,
+        ioWq = new IoWq(cpu.cpu(), queues(), ring, uring, pid(), maxWorkers, UNBOUNDED_MAX,
             unbound());
       }
     }
@@ -224,7 +225,7 @@ public final class AsyncFioThread extends FioJobThread {
       issuedBio = bio;
     }
     phase = Phase.SUBMIT_ISSUE;
-    cpu.runFor(CpuMode.SYSTEM, uring.sqeIssueNs() + queue.submitCostNs(issuedBio));
+    cpu.runFor(CpuMode.SYSTEM, uring.sqeIssueNs() + queue(cpu).submitCostNs(issuedBio));
   }
 
   /** Issues the request to the device. True when an action was taken. */
@@ -232,7 +233,8 @@ public final class AsyncFioThread extends FioJobThread {
     IoRequest r = req;
     inIssue = true;
     inlineDone = false;
-    boolean issued = queue.issue(issuedBio, (b, err) -> ended(r, err), () -> cpu.cpu().wake(this));
+    boolean issued = queue(cpu).issue(issuedBio, (b, err) -> ended(r, err),
+        () -> cpu.cpu().wake(this));
     inIssue = false;
     if (!issued) {
       // libaio without a free tag: io_submit() sleeps in the block layer.

@@ -11,6 +11,7 @@ import blksim.workload.fio.FioJob;
 import blksim.workload.fio.FioRw;
 import blksim.workload.fio.stats.JobStats;
 import java.util.SplittableRandom;
+import java.util.function.IntFunction;
 
 /**
  * What every simulated fio job thread shares, whatever its engine: the access pattern, the
@@ -26,7 +27,7 @@ public abstract class FioJobThread extends Task {
   public static final String KIND = "fio-job";
 
   protected final FioJob job;
-  protected final BlockQueue queue;
+  private final IntFunction<BlockQueue> queues;
   protected final FioCostParams costs;
   protected final JobStats stats;
   private final int jobNumber;
@@ -50,21 +51,22 @@ public abstract class FioJobThread extends Task {
    * @param job the fio job
    * @param globalJobNumber the job's number among all jobs of the run (fio's thread number)
    * @param pid its thread id
-   * @param queue the device queue the job submits to, on its CPU
+   * @param queues the device's queue on each CPU, by CPU id: the job submits to the queue of the
+   *     CPU it runs on, as {@code blk_mq_map_queue()} maps the submitting CPU
    * @param runSeed the run seed (used unless the job sets {@code randseed})
    */
-  protected FioJobThread(FioJob job, int globalJobNumber, int pid, BlockQueue queue,
+  protected FioJobThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
       FioCostParams costs, JobStats stats, long runSeed) {
     super(job.name(), pid, job.nice());
     this.job = job;
     this.jobNumber = globalJobNumber;
-    this.queue = queue;
+    this.queues = queues;
     this.costs = costs;
     this.stats = stats;
     long seed = job.randseedSet() ? job.randseed() : runSeed;
     this.random = new SplittableRandom(
         Seeds.forComponent(seed, "fio/" + job.name() + "/" + globalJobNumber));
-    long capacity = queue.capacityBytes();
+    long capacity = queues.apply(0).capacityBytes();
     long offset = job.offsetBytes();
     long size = job.sizeBytes() > 0 ? job.sizeBytes()
         : job.sizePercent() > 0 ? (long) (capacity * job.sizePercent() / 100.0)
@@ -199,5 +201,18 @@ public abstract class FioJobThread extends Task {
   /** The statistics this thread records into. */
   public JobStats stats() {
     return stats;
+  }
+
+  /**
+   * The device queue of the CPU this thread now runs on. A thread that moved since its last I/O
+   * (wakeup placement) submits to its new CPU's hardware queue.
+   */
+  protected final BlockQueue queue(TaskCpu cpu) {
+    return queues.apply(cpu.cpu().cpu().id());
+  }
+
+  /** The device queue on each CPU, by CPU id (for io-wq workers, which may run elsewhere). */
+  protected final IntFunction<BlockQueue> queues() {
+    return queues;
   }
 }

@@ -8,6 +8,7 @@ import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.TaskCpu;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.stats.JobStats;
+import java.util.function.IntFunction;
 
 /**
  * A fio job thread with a synchronous engine ({@code psync}, {@code sync}, {@code pvsync}): one
@@ -46,9 +47,9 @@ public final class PsyncThread extends FioJobThread {
   private final Completion done = new Completion();
   private int error;
 
-  public PsyncThread(FioJob job, int globalJobNumber, int pid, BlockQueue queue,
+  public PsyncThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
       FioCostParams costs, PageCacheParams pageCache, JobStats stats, long runSeed) {
-    super(job, globalJobNumber, pid, queue, costs, stats, runSeed);
+    super(job, globalJobNumber, pid, queues, costs, stats, runSeed);
     this.pageCache = pageCache;
   }
 
@@ -73,10 +74,10 @@ public final class PsyncThread extends FioJobThread {
           deviceBio = new Bio(bio.op(), bio.sector(), bio.sizeBytes(),
               bio.flags() | Bio.REQ_RAHEAD);
           cpu.runFor(CpuMode.SYSTEM, costs.syscallNs() + pageCache.missNs()
-              + queue.submitCostNs(deviceBio));
+              + queue(cpu).submitCostNs(deviceBio));
         } else {
           deviceBio = bio;
-          cpu.runFor(CpuMode.SYSTEM, costs.syscallNs() + queue.submitCostNs(bio));
+          cpu.runFor(CpuMode.SYSTEM, costs.syscallNs() + queue(cpu).submitCostNs(bio));
         }
         return;
       case ISSUE:
@@ -112,7 +113,7 @@ public final class PsyncThread extends FioJobThread {
 
   private void issue(TaskCpu cpu) {
     done.reinit();
-    if (!queue.issue(deviceBio, (b, err) -> onComplete(cpu, err),
+    if (!queue(cpu).issue(deviceBio, (b, err) -> onComplete(cpu, err),
         () -> cpu.cpu().wake(this))) {
       cpu.sleep();
       return;
@@ -136,7 +137,7 @@ public final class PsyncThread extends FioJobThread {
       // The page is not up to date: ->read_folio() reads it without REQ_RAHEAD and waits again.
       deviceBio = new Bio(bio.op(), bio.sector(), bio.sizeBytes(), bio.flags());
       phase = Phase.ISSUE;
-      cpu.runFor(CpuMode.SYSTEM, queue.submitCostNs(deviceBio));
+      cpu.runFor(CpuMode.SYSTEM, queue(cpu).submitCostNs(deviceBio));
       return;
     }
     phase = Phase.RETURN;

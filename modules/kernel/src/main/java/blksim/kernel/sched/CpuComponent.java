@@ -465,10 +465,13 @@ public final class CpuComponent implements Component {
     return Arrays.binarySearch(llcIndices, ctx.self()) >= 0;
   }
 
-  /** {@code available_idle_cpu()}: nothing runs or waits, and no wakeup is on its way. */
+  /**
+   * {@code available_idle_cpu()} / {@code idle_cpu()}: nothing runs or waits, and no wakeup is on
+   * its way ({@code ttwu_pending}). An interrupt in progress does not count: the kernel's test
+   * looks at {@code rq->curr}, which is still the idle task while an interrupt runs on it.
+   */
   private boolean idleForPlacement() {
-    return current == null && policy.nrRunning() == 0 && !dispatchPending && incoming == 0
-        && irqBusyUntil <= ctx.now();
+    return current == null && policy.nrRunning() == 0 && !dispatchPending && incoming == 0;
   }
 
   /**

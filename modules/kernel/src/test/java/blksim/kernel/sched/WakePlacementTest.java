@@ -88,6 +88,31 @@ class WakePlacementTest {
   }
 
   @Test
+  void previousCpuInAnInterrupt_countsAsIdle_soTheTaskStays() {
+    // Woken from a completion interrupt of its own, idle CPU while a second interrupt is still
+    // queued there: idle_cpu() sees the idle task as rq->curr, so the task is not moved.
+    ScriptedTask a = new ScriptedTask("a", 0, true);
+    a.setUnbound(true);
+    a.then(c -> {
+      CpuComponent cpu = c.cpu();
+      cpu.callAfter(WAKE_AT - c.now(), () -> {
+        cpu.interrupt(1_000, () -> cpu.wake(a));
+        cpu.interrupt(50_000, () -> { });
+      });
+      c.sleep();
+    }).then(c -> {
+      ranOn.add(c.cpu());
+      c.runFor(CpuMode.USER, 1_000);
+    });
+    c0.addTask(a);
+    run(P, Long.MAX_VALUE, c0, c1, c2);
+    assertEquals(List.of(c0), ranOn);
+    assertEquals(0, a.migrations());
+    assertTrue(a.stepTimes.get(1) >= WAKE_AT + 51_000,
+        "runs once both interrupts are over: " + a.stepTimes.get(1));
+  }
+
+  @Test
   void wholeLlcBusy_staysQueuedOnThePreviousCpu() {
     ScriptedTask a = sleeper();
     c0.addTask(a);

@@ -311,6 +311,7 @@ public final class ScenarioLoader {
         v.getDuration("costs.sched.ctx-switch"), v.getDuration("costs.sched.idle-exit"),
         v.getDuration("costs.sched.wakeup-latency"))
         .withScheduler(schedClass(v.getString("kernel.scheduler"), v.getString("kernel.mode")));
+    sched = tunables(v, sched);
     FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"),
         v.getDuration("costs.fio.syscall"), v.getDuration("costs.fio.syscall-return"));
     long nbSubmit = v.getDuration("costs.null-blk.submit");
@@ -396,6 +397,26 @@ public final class ScenarioLoader {
         return mode.equals("V6_9") || mode.equals("V6_9_RC") ? SchedParams.SchedClass.EEVDF
             : SchedParams.SchedClass.CFS;
     }
+  }
+
+  /**
+   * The fair scheduler's tunables as set in debugfs ({@code kernel.sched-*}): each {@code auto}
+   * keeps the kernel's default scaled by the CPU count; a value is the one in force (the kernel
+   * does not scale what is written). Latency must not be below the minimum granularity.
+   */
+  private static SchedParams tunables(Values v, SchedParams s) {
+    long lat = v.getDurationOrAuto("kernel.sched-latency");
+    long min = v.getDurationOrAuto("kernel.sched-min-granularity");
+    long wake = v.getDurationOrAuto("kernel.sched-wakeup-granularity");
+    long latency = lat < 0 ? s.schedLatencyNs() : lat;
+    long minGran = min < 0 ? s.minGranularityNs() : min;
+    long wakeGran = wake < 0 ? s.wakeupGranularityNs() : wake;
+    if (latency < minGran) {
+      throw v.error(lat >= 0 ? "kernel.sched-latency" : "kernel.sched-min-granularity",
+          "kernel.sched-latency (" + latency + " ns) must not be below"
+              + " kernel.sched-min-granularity (" + minGran + " ns)");
+    }
+    return s.withTunables(latency, minGran, wakeGran);
   }
 
   /**

@@ -82,6 +82,18 @@ public final class ScenarioSchema {
           "the fair scheduler: cfs (Linux up to 6.5) or eevdf (6.6 on); auto picks eevdf for"
               + " kernel.mode V6_9_RC and V6_9, cfs for the others (V6_5_TO_6_8 spans both: set"
               + " eevdf for 6.6 to 6.8)"),
+      Param.num("kernel.sched-latency", "cpu", DURATION, "ns", "auto", 1, 1_000_000_000L,
+          "CFS sched_latency_ns (debugfs sched/latency_ns): the period in which each runnable"
+              + " task runs once; auto: 6 ms x (1 + log2(min(CPUs, 8))), 24 ms on 8 or more CPUs"),
+      Param.num("kernel.sched-min-granularity", "cpu", DURATION, "ns", "auto", 1,
+          1_000_000_000L, "CFS sched_min_granularity_ns, EEVDF's base_slice_ns (debugfs"
+              + " sched/min_granularity_ns, base_slice_ns): the shortest slice; auto: 0.75 ms"
+              + " x (1 + log2(min(CPUs, 8))), 3 ms on 8 or more CPUs"),
+      Param.num("kernel.sched-wakeup-granularity", "cpu", DURATION, "ns", "auto", 0,
+          1_000_000_000L, "CFS sched_wakeup_granularity_ns (debugfs"
+              + " sched/wakeup_granularity_ns): the vruntime lead a woken task needs to preempt;"
+              + " auto: 1 ms x (1 + log2(min(CPUs, 8))), 4 ms on 8 or more CPUs (EEVDF ignores"
+              + " it)"),
       Param.choice("kernel.wake-placement", "cpu", "none", List.of("none", "llc"),
           "where a woken user thread or io-wq worker runs: none keeps every task on the CPU it"
               + " was placed on (as if pinned); llc applies kernel-model.md §1.3 (previous CPU if"

@@ -153,6 +153,15 @@ final class Values {
     return checkRange(key, Math.round(num * scale));
   }
 
+  /** {@link #getDuration}, or -1 when the value is {@code auto}. */
+  long getDurationOrAuto(String key) {
+    ConfigValue v = raw(key);
+    if (v.valueType() == ConfigValueType.STRING && "auto".equals(v.unwrapped())) {
+      return -1;
+    }
+    return getDuration(key);
+  }
+
   /** A size in bytes: a number, or HOCON's size syntax (4k, 1G; powers of 1024). */
   long getSize(String key) {
     ConfigValue v = raw(key);

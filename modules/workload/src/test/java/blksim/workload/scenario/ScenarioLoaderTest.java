@@ -85,6 +85,36 @@ class ScenarioLoaderTest {
   }
 
   @Test
+  void schedTunables_autoScalesByCpuCount_andAValueIsTakenAsInForce() throws IOException {
+    Scenario auto = ScenarioLoader.load(scenario(""), List.of(), Map.of());
+    // Two CPUs: factor 1 + ilog2(2) = 2.
+    assertEquals(12_000_000, auto.sched().schedLatencyNs());
+    assertEquals(1_500_000, auto.sched().minGranularityNs());
+    assertEquals(2_000_000, auto.sched().wakeupGranularityNs());
+    Scenario set = ScenarioLoader.load(scenario(""), List.of("kernel.sched-latency=30ms",
+        "kernel.sched-min-granularity=10ms", "kernel.sched-wakeup-granularity=15ms"), Map.of());
+    assertEquals(30_000_000, set.sched().schedLatencyNs());
+    assertEquals(10_000_000, set.sched().minGranularityNs());
+    assertEquals(15_000_000, set.sched().wakeupGranularityNs());
+    assertEquals(3, set.sched().schedNrLatency(), "DIV_ROUND_UP(30 ms, 10 ms)");
+    Scenario zero = ScenarioLoader.load(scenario("kernel.sched-wakeup-granularity = 0"),
+        List.of(), Map.of());
+    assertEquals(0, zero.sched().wakeupGranularityNs());
+    assertEquals(12_000_000, zero.sched().schedLatencyNs(), "the others stay auto");
+  }
+
+  @Test
+  void schedLatencyBelowMinGranularity_isRefusedWithBothValues() throws IOException {
+    InputException e = fails(scenario("kernel.sched-latency = 1ms"));
+    assertEquals("blksim.kernel.sched-latency", e.key());
+    assertTrue(e.getMessage().contains("1000000 ns") && e.getMessage().contains("1500000 ns"),
+        e.getMessage());
+    InputException unit = fails(scenario("kernel.sched-min-granularity = 3"));
+    assertEquals("blksim.kernel.sched-min-granularity", unit.key());
+    assertTrue(unit.getMessage().contains("needs a unit"), unit.getMessage());
+  }
+
+  @Test
   void unknownKey_namesFileLineAndKey() throws IOException {
     InputException e = fails(scenario("machine.coress = 4"));
     assertTrue(e.file().endsWith("s.conf"), e.getMessage());

@@ -35,7 +35,10 @@ import picocli.CommandLine.Spec;
             + " whatever the partitioning."},
     footer = {"", "Examples:",
         "  ./blksim run scenarios/quickstart/nullblk-psync.conf",
-        "  ./blksim run scenarios/quickstart/nullblk-psync.conf --set devices.0.irqmode=none",
+        "  ./blksim run scenarios/quickstart/nullblk-psync.conf \\",
+        "      --set devices.0.irqmode=none",
+        "  ./blksim run scenarios/nowait/brd-nowait-off.conf --threads \\",
+        "      --timehist 0@100ms..100.02ms",
         "  ./blksim run SCENARIO --output-format=json --output results/ --partitions=node"})
 final class RunCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;

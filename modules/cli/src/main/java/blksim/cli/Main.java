@@ -19,8 +19,9 @@ import picocli.CommandLine.Command;
 @Command(name = "blksim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = {"Discrete-event simulator of the Linux block I/O stack.",
         "Runs fio job files on a simulated machine and prints fio's output."},
-    subcommands = {RunCommand.class, ValidateCommand.class, DescribeCommand.class,
-        BenchCommand.class, NodeCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {RunCommand.class, SweepCommand.class, ValidateCommand.class,
+        DescribeCommand.class, BenchCommand.class, NodeCommand.class,
+        CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   /** Exit code of bad input. */
   public static final int EXIT_INPUT = 2;

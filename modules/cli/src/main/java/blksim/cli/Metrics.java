@@ -1,6 +1,11 @@
 package blksim.cli;
 
 import blksim.engine.InputException;
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.report.fio.FioJsonReporter;
+import blksim.report.json.JsonReader;
+import blksim.workload.scenario.Scenario;
 import java.util.List;
 import java.util.Map;
 
@@ -10,6 +15,15 @@ import java.util.Map;
  */
 final class Metrics {
   private Metrics() {}
+
+  /** Runs {@code s} with its own partitioning and returns fio's JSON output, parsed. */
+  static Map<String, Object> runToJson(Scenario s, Simulator.Host host) {
+    String text = FioJsonReporter.render(Simulator.run(s, Partitioning.parse(s.partitions()),
+        host, ProgressListener.NONE));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> json = (Map<String, Object>) JsonReader.parse(text);
+    return json;
+  }
 
   static double evaluate(Map<String, Object> json, String metric, String file, int line) {
     int slash = metric.indexOf(" / ");

@@ -7,6 +7,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +22,16 @@ final class Outputs {
   /** A file to write: its name in the output directory and its text. */
   record File(String name, String text) {}
 
+  /**
+   * Temporary files are created owner-only (0600); a result file is an ordinary file, so it gets
+   * 0644 like one written by a shell with the usual umask.
+   */
+  private static void readableByAll(Path p) throws IOException {
+    if (p.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rw-r--r--"));
+    }
+  }
+
   static void writeAll(Path dir, List<File> files) throws IOException {
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw new InputException(null, 0, "--output", dir + " exists and is not a directory");
@@ -32,6 +43,7 @@ final class Outputs {
         Path tmp = Files.createTempFile(dir, "." + f.name(), ".tmp");
         temps.add(tmp);
         Files.writeString(tmp, f.text(), StandardCharsets.UTF_8);
+        readableByAll(tmp);
       }
       for (int i = 0; i < files.size(); i++) {
         Path target = dir.resolve(files.get(i).name());

@@ -1,11 +1,6 @@
 package blksim.cli;
 
 import blksim.engine.InputException;
-import blksim.engine.Partitioning;
-import blksim.engine.ProgressListener;
-import blksim.report.fio.FioJsonReporter;
-import blksim.report.json.JsonReader;
-import blksim.workload.scenario.Scenario;
 import blksim.workload.scenario.ScenarioLoader;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
@@ -162,11 +157,8 @@ final class ValidateCommand implements Callable<Integer> {
         for (Config col : cols) {
           List<String> sets = new ArrayList<>(col.getStringList("set"));
           sets.add(rowKey + "=\"" + String.format(template, rv) + "\"");
-          Scenario s = ScenarioLoader.load(dir.resolve(scen), sets);
-          String text = FioJsonReporter.render(Simulator.run(s,
-              Partitioning.parse(s.partitions()), host, ProgressListener.NONE));
-          @SuppressWarnings("unchecked")
-          Map<String, Object> json = (Map<String, Object>) JsonReader.parse(text);
+          Map<String, Object> json = Metrics.runToJson(
+              ScenarioLoader.load(dir.resolve(scen), sets), host);
           line2.append(String.format(Locale.ROOT, " %16s",
               num(Metrics.evaluate(json, metric, pub.toString(), line))));
         }
@@ -208,14 +200,8 @@ final class ValidateCommand implements Callable<Integer> {
         published = f.getDouble("published");
         tol = f.hasPath("tolerance") ? f.getDouble("tolerance") : 0.15;
       }
-      Map<String, Object> json = cache.computeIfAbsent(scen, k -> {
-        Scenario s = ScenarioLoader.load(dir.resolve(k), List.of());
-        String text = FioJsonReporter.render(Simulator.run(s, Partitioning.parse(s.partitions()),
-            host, ProgressListener.NONE));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> m = (Map<String, Object>) JsonReader.parse(text);
-        return m;
-      });
+      Map<String, Object> json = cache.computeIfAbsent(scen,
+          k -> Metrics.runToJson(ScenarioLoader.load(dir.resolve(k), List.of()), host));
       double sim = Metrics.evaluate(json, metric, pub.toString(), line);
       rows.add(new Row(name, scen, f.hasPath("label") ? f.getString("label") : metric, metric,
           published, sim, tol, kind));

@@ -115,8 +115,68 @@ class MainTest {
   }
 
   @Test
+  void sweep_runsEveryCombination_inOrder_andTheFiguresFollowTheVariedKey() {
+    Result r = cli("sweep", resource("selfcheck/small.conf").toString(), "--host", "local",
+        "--vary", "devices.0.completion-nsec=10us,40us", "--vary", "kernel.preempt=none,full");
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = r.out().lines().toList();
+    assertEquals(5, lines.size(), r.out());
+    assertTrue(lines.get(0).startsWith("devices.0.completion-nsec  kernel.preempt")
+        && lines.get(0).contains("IOPS") && lines.get(0).contains("clat ns"), lines.get(0));
+    assertTrue(lines.get(1).startsWith("10us") && lines.get(1).contains("none"), lines.get(1));
+    assertTrue(lines.get(2).startsWith("10us") && lines.get(2).contains("full"), lines.get(2));
+    assertTrue(lines.get(4).startsWith("40us") && lines.get(4).contains("full"), lines.get(4));
+    double clat10 = lastNumber(lines.get(1));
+    double clat40 = lastNumber(lines.get(3));
+    assertEquals(30_000, clat40 - clat10, 1, "a psync read waits out the timer: " + r.out());
+    assertTrue(r.err().contains("sweep: run 4 of 4 (devices.0.completion-nsec=40us,"
+        + " kernel.preempt=full)"), r.err());
+  }
+
+  private static double lastNumber(String line) {
+    String[] f = line.trim().split("\\s+");
+    return Double.parseDouble(f[f.length - 1]);
+  }
+
+  @Test
+  void sweep_csvWithChosenMetrics_goesToStdoutAndAtomicallyToTheFile() throws Exception {
+    Path file = tmp.resolve("out/sweep.csv");
+    Result r = cli("sweep", resource("selfcheck/small.conf").toString(), "--host", "local",
+        "--vary", "devices.0.irqmode=none,timer", "--format", "csv", "--output", file.toString(),
+        "--metric", "iops=jobs.0.read.iops", "--metric", "jobs.0.ctx / jobs.0.read.total_ios");
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = r.out().lines().toList();
+    assertEquals("devices.0.irqmode,iops,\"jobs.0.ctx / jobs.0.read.total_ios\"", lines.get(0));
+    assertTrue(lines.get(1).startsWith("none,") && lines.get(1).endsWith(",0"),
+        "no context switch when null_blk completes inline: " + lines.get(1));
+    assertTrue(lines.get(2).startsWith("timer,") && lines.get(2).endsWith(",1"),
+        "one per I/O with timer completions: " + lines.get(2));
+    assertEquals(r.out(), Files.readString(file));
+    try (var s = Files.list(file.getParent())) {
+      assertEquals(List.of(file), s.toList(), "no temporary file left behind");
+    }
+  }
+
+  @Test
+  void sweep_badValue_stopsBeforeAnyRun_withExit2_namingTheVaryOption() {
+    Result r = cli("sweep", resource("selfcheck/small.conf").toString(), "--host", "local",
+        "--vary", "devices.0.irqmode=none,bogus");
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("--vary devices.0.irqmode=bogus")
+        && r.err().contains("none|softirq|timer"), r.err());
+    assertFalse(r.err().contains("sweep: run"), "nothing ran: " + r.err());
+    assertEquals("", r.out());
+    assertEquals(2, cli("sweep", resource("selfcheck/small.conf").toString(), "--vary",
+        "devices.0.irqmode").code());
+    assertEquals(2, cli("sweep", resource("selfcheck/small.conf").toString(), "--vary",
+        "devices.0.irqmode=none,,timer").code());
+    assertEquals(2, cli("sweep", resource("selfcheck/small.conf").toString(), "--host", "local",
+        "--vary", "devices.0.irqmode=none", "--metric", "jobs.0.nope").code());
+  }
+
+  @Test
   void help_isAvailableOnEveryCommand() {
-    for (String c : new String[] {"run", "validate", "describe", "bench"}) {
+    for (String c : new String[] {"run", "sweep", "validate", "describe", "bench"}) {
       Result r = cli(c, "--help");
       assertEquals(0, r.code(), c);
       assertTrue(r.out().contains("Usage: blksim " + c), r.out());

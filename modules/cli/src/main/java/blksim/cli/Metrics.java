@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a figure out of fio's JSON output: a dotted path ({@code jobs.0.read.iops}), or the
+ * Reads a figure out of fio's JSON output: a dotted path ({@code jobs.0.read.iops}; keys that
+ * contain dots are found too, as in {@code jobs.0.read.clat_ns.percentile.99.000000}), or the
  * quotient of two paths ({@code jobs.0.ctx / jobs.0.read.total_ios}).
  */
 final class Metrics {
@@ -33,9 +34,23 @@ final class Metrics {
       return b == 0 ? Double.NaN : a / b;
     }
     Object cur = json;
-    for (String part : metric.split("\\.")) {
-      if (cur instanceof Map<?, ?> m && m.containsKey(part)) {
-        cur = m.get(part);
+    String[] parts = metric.split("\\.");
+    for (int i = 0; i < parts.length; i++) {
+      String part = parts[i];
+      if (cur instanceof Map<?, ?> m) {
+        // A key may itself contain dots (fio's percentiles: "99.000000"): take the shortest
+        // run of parts that names a key.
+        int j = i;
+        String key = part;
+        while (!m.containsKey(key) && j + 1 < parts.length) {
+          key = key + "." + parts[++j];
+        }
+        if (!m.containsKey(key)) {
+          throw new InputException(file, line, "metric", "'" + metric + "' does not name a"
+              + " value in fio's JSON output (no '" + part + "')");
+        }
+        cur = m.get(key);
+        i = j;
       } else if (cur instanceof List<?> l && part.matches("\\d+")
           && Integer.parseInt(part) < l.size()) {
         cur = l.get(Integer.parseInt(part));

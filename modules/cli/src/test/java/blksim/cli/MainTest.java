@@ -143,14 +143,20 @@ class MainTest {
     Path file = tmp.resolve("out/sweep.csv");
     Result r = cli("sweep", resource("selfcheck/small.conf").toString(), "--host", "local",
         "--vary", "devices.0.irqmode=none,timer", "--format", "csv", "--output", file.toString(),
-        "--metric", "iops=jobs.0.read.iops", "--metric", "jobs.0.ctx / jobs.0.read.total_ios");
+        "--metric", "iops=jobs.0.read.iops", "--metric", "jobs.0.ctx / jobs.0.read.total_ios",
+        "--metric", "p99=jobs.0.read.clat_ns.percentile.99.000000");
     assertEquals(0, r.code(), r.err());
     List<String> lines = r.out().lines().toList();
-    assertEquals("devices.0.irqmode,iops,\"jobs.0.ctx / jobs.0.read.total_ios\"", lines.get(0));
-    assertTrue(lines.get(1).startsWith("none,") && lines.get(1).endsWith(",0"),
-        "no context switch when null_blk completes inline: " + lines.get(1));
-    assertTrue(lines.get(2).startsWith("timer,") && lines.get(2).endsWith(",1"),
-        "one per I/O with timer completions: " + lines.get(2));
+    assertEquals("devices.0.irqmode,iops,\"jobs.0.ctx / jobs.0.read.total_ios\",p99",
+        lines.get(0));
+    String[] none = lines.get(1).split(",");
+    String[] timer = lines.get(2).split(",");
+    assertEquals("none", none[0]);
+    assertEquals("0", none[2], "no context switch when null_blk completes inline");
+    assertEquals("timer", timer[0]);
+    assertEquals("1", timer[2], "one per I/O with timer completions");
+    assertTrue(Double.parseDouble(timer[3]) >= 10_000,
+        "a percentile key with dots is found; the 10 us timer bounds it: " + lines.get(2));
     assertEquals(r.out(), Files.readString(file));
     try (var s = Files.list(file.getParent())) {
       assertEquals(List.of(file), s.toList(), "no temporary file left behind");

@@ -94,9 +94,7 @@ final class SweepCommand implements Callable<Integer> {
     List<Scenario> scenarios = new ArrayList<>();
     for (List<String> combo : combos) {
       List<String> all = new ArrayList<>(sets);
-      for (int i = 0; i < axes.size(); i++) {
-        all.add(axes.get(i).key() + "=" + combo.get(i));
-      }
+      all.addAll(assignments(axes, combo));
       try {
         scenarios.add(ScenarioLoader.load(scenario, all));
       } catch (InputException e) {
@@ -120,7 +118,7 @@ final class SweepCommand implements Callable<Integer> {
         }
         rows.add(row);
         err.printf(Locale.ROOT, "sweep: run %d of %d (%s) in %.1f s%n", r + 1, scenarios.size(),
-            describe(axes, combos.get(r)), (System.nanoTime() - t0) / 1e9);
+            String.join(", ", assignments(axes, combos.get(r))), (System.nanoTime() - t0) / 1e9);
         err.flush();
       }
     }
@@ -137,13 +135,20 @@ final class SweepCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** {@code key=value} for each varied key of one combination. */
+  static List<String> assignments(List<Axis> axes, List<String> combo) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < axes.size(); i++) {
+      out.add(axes.get(i).key() + "=" + combo.get(i));
+    }
+    return out;
+  }
+
   /** An error in an override that came from a --vary value names --vary, not --set. */
   private static InputException relabel(InputException e, List<Axis> axes, List<String> combo) {
-    for (int i = 0; i < axes.size(); i++) {
-      String set = "--set " + axes.get(i).key() + "=" + combo.get(i);
-      if (set.equals(e.file())) {
-        return new InputException("--vary " + axes.get(i).key() + "=" + combo.get(i), e.line(),
-            e.key(), e.rule());
+    for (String a : assignments(axes, combo)) {
+      if ((ScenarioLoader.OVERRIDE_ORIGIN_PREFIX + a).equals(e.file())) {
+        return new InputException("--vary " + a, e.line(), e.key(), e.rule());
       }
     }
     return e;
@@ -204,14 +209,6 @@ final class SweepCommand implements Callable<Integer> {
         new Metric("sys%", "jobs.0.sys_cpu"),
         new Metric("ctx/IO", "jobs.0.ctx / " + j + "total_ios"),
         new Metric("slat ns", j + "slat_ns.mean"), new Metric("clat ns", j + "clat_ns.mean"));
-  }
-
-  private static String describe(List<Axis> axes, List<String> combo) {
-    List<String> parts = new ArrayList<>();
-    for (int i = 0; i < axes.size(); i++) {
-      parts.add(axes.get(i).key() + "=" + combo.get(i));
-    }
-    return String.join(", ", parts);
   }
 
   /** Significant digits for a table cell: integers as such, others with 4 significant digits. */

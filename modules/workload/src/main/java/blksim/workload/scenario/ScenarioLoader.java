@@ -152,6 +152,12 @@ public final class ScenarioLoader {
   }
 
   /**
+   * How an override names itself in errors: {@code "--set " + key=value} is the file part of an
+   * {@link InputException} about it.
+   */
+  public static final String OVERRIDE_ORIGIN_PREFIX = "--set ";
+
+  /**
    * Applies one {@code --set key=value}. Paths may index lists ({@code devices.0.irqmode}), which
    * HOCON paths cannot, so the value is set by walking the tree.
    */
@@ -166,7 +172,7 @@ public final class ScenarioLoader {
     if (!key.equals("blksim") && !key.startsWith("blksim.")) {
       key = "blksim." + key;
     }
-    ConfigParseOptions opts = ConfigParseOptions.defaults().setOriginDescription("--set " + o);
+    ConfigParseOptions opts = ConfigParseOptions.defaults().setOriginDescription(OVERRIDE_ORIGIN_PREFIX + o);
     ConfigValue v;
     try {
       v = ConfigFactory.parseString("v = " + value, opts).getValue("v");

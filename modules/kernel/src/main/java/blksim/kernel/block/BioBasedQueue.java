@@ -1,6 +1,5 @@
 package blksim.kernel.block;
 
-import blksim.kernel.sched.CpuComponent;
 
 /**
  * A synchronous bio-based driver as one CPU sees it: the path {@code submit_bio()} →
@@ -18,7 +17,7 @@ import blksim.kernel.sched.CpuComponent;
  * {@code bio_end_io_acct()} at exit, as zram does). Simplified: if the submitter is preempted in
  * the middle of the copy, the kernel's ticks would include the time off the CPU; these do not.
  *
- * <p>Owned by its {@link CpuComponent}; no state is shared between CPUs, so anything a real
+ * <p>Owned by its {@link DriverCpu}; no state is shared between CPUs, so anything a real
  * driver keeps per device (brd's page tree, zram's slot table) is a parameter here, not state.
  */
 public abstract class BioBasedQueue implements BlockQueue {
@@ -27,7 +26,7 @@ public abstract class BioBasedQueue implements BlockQueue {
   private final int logicalBlockSize;
   private final boolean nowait;
   private final BlockLayerParams blockLayer;
-  private final CpuComponent cpu;
+  private final DriverCpu cpu;
   private final DiskCounters counters;
 
   /**
@@ -39,7 +38,7 @@ public abstract class BioBasedQueue implements BlockQueue {
    * @param cpu the CPU this queue belongs to
    */
   protected BioBasedQueue(String diskName, long capacityBytes, int logicalBlockSize,
-      boolean nowait, BlockLayerParams blockLayer, CpuComponent cpu) {
+      boolean nowait, BlockLayerParams blockLayer, DriverCpu cpu) {
     this.diskName = diskName;
     this.capacityBytes = capacityBytes;
     this.logicalBlockSize = logicalBlockSize;

@@ -1,7 +1,7 @@
 package blksim.kernel.device;
 
 import blksim.kernel.block.BlockLayerParams;
-import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.block.DriverCpu;
 import java.util.SplittableRandom;
 
 /**
@@ -85,7 +85,7 @@ public record BrdParams(String name, long sizeBytes, boolean nowait, long fixedC
 
   /** A {@link BrdQueue} on {@code cpu}; brd draws no random numbers. */
   @Override
-  public BrdQueue newQueue(CpuComponent cpu, BlockLayerParams blockLayer,
+  public BrdQueue newQueue(DriverCpu cpu, BlockLayerParams blockLayer,
       SplittableRandom random) {
     return new BrdQueue(this, blockLayer, cpu);
   }

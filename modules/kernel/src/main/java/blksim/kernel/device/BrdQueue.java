@@ -3,7 +3,7 @@ package blksim.kernel.device;
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.BioBasedQueue;
 import blksim.kernel.block.BlockLayerParams;
-import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.block.DriverCpu;
 
 /**
  * A brd RAM disk as one CPU submits to it: mirrors {@code brd_submit_bio()}, which walks the
@@ -36,7 +36,7 @@ import blksim.kernel.sched.CpuComponent;
  *       -EOPNOTSUPP); here a DISCARD succeeds at the fixed cost.</li>
  * </ul>
  *
- * <p>Owned by its {@link CpuComponent}; stateless apart from its disk counters.
+ * <p>Owned by its {@link DriverCpu}; stateless apart from its disk counters.
  */
 public final class BrdQueue extends BioBasedQueue {
   private final BrdParams params;
@@ -44,7 +44,7 @@ public final class BrdQueue extends BioBasedQueue {
   /** brd's logical block size: the block layer's default of 512 bytes (the physical is 4 KiB). */
   public static final int LOGICAL_BLOCK_SIZE = 512;
 
-  public BrdQueue(BrdParams params, BlockLayerParams blockLayer, CpuComponent cpu) {
+  public BrdQueue(BrdParams params, BlockLayerParams blockLayer, DriverCpu cpu) {
     super(params.name(), params.sizeBytes(), LOGICAL_BLOCK_SIZE, params.nowait(), blockLayer,
         cpu);
     this.params = params;

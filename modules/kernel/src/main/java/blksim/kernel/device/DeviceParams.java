@@ -2,7 +2,7 @@ package blksim.kernel.device;
 
 import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.block.BlockQueue;
-import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.block.DriverCpu;
 import java.util.SplittableRandom;
 
 /**
@@ -36,5 +36,5 @@ public sealed interface DeviceParams
    *     pages with one draw; give every CPU's queue of a device the same seed so that they agree);
    *     devices that need none ignore it
    */
-  BlockQueue newQueue(CpuComponent cpu, BlockLayerParams blockLayer, SplittableRandom random);
+  BlockQueue newQueue(DriverCpu cpu, BlockLayerParams blockLayer, SplittableRandom random);
 }

@@ -1,7 +1,7 @@
 package blksim.kernel.device;
 
 import blksim.kernel.block.BlockLayerParams;
-import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.block.DriverCpu;
 import java.util.SplittableRandom;
 
 /**
@@ -49,7 +49,7 @@ public record NullBlkParams(String name, long sizeBytes, int blockSize, int hwQu
 
   /** A {@link NullBlkQueue} on {@code cpu}; null_blk uses neither argument. */
   @Override
-  public NullBlkQueue newQueue(CpuComponent cpu, BlockLayerParams blockLayer,
+  public NullBlkQueue newQueue(DriverCpu cpu, BlockLayerParams blockLayer,
       SplittableRandom random) {
     return new NullBlkQueue(this, cpu);
   }

@@ -5,7 +5,7 @@ import blksim.kernel.block.BioEndIo;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.DiskCounters;
 import blksim.kernel.block.Errno;
-import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.block.DriverCpu;
 import java.util.ArrayDeque;
 
 /**
@@ -25,16 +25,16 @@ import java.util.ArrayDeque;
  *
  * <p>Simplified: every CPU has its own hardware context with {@code hw_queue_depth} tags
  * (null_blk with {@code submit_queues} = nr_cpus); tags shared between CPUs are not modelled.
- * Owned by its {@link CpuComponent}.
+ * Owned by its {@link DriverCpu}.
  */
 public final class NullBlkQueue implements BlockQueue {
   private final NullBlkParams params;
-  private final CpuComponent cpu;
+  private final DriverCpu cpu;
   private final DiskCounters counters;
   private final ArrayDeque<Runnable> tagWaiters = new ArrayDeque<>();
   private int tagsInUse;
 
-  public NullBlkQueue(NullBlkParams params, CpuComponent cpu) {
+  public NullBlkQueue(NullBlkParams params, DriverCpu cpu) {
     this.params = params;
     this.cpu = cpu;
     this.counters = new DiskCounters(params.name());

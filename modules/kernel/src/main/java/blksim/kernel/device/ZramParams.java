@@ -1,7 +1,7 @@
 package blksim.kernel.device;
 
 import blksim.kernel.block.BlockLayerParams;
-import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.block.DriverCpu;
 import java.util.SplittableRandom;
 
 /**
@@ -110,7 +110,7 @@ public record ZramParams(String name, long sizeBytes, boolean nowait, double sam
 
   /** A {@link ZramQueue} on {@code cpu}, fixing its page kinds with one draw from {@code random}. */
   @Override
-  public ZramQueue newQueue(CpuComponent cpu, BlockLayerParams blockLayer,
+  public ZramQueue newQueue(DriverCpu cpu, BlockLayerParams blockLayer,
       SplittableRandom random) {
     return new ZramQueue(this, blockLayer, cpu, random);
   }

@@ -5,7 +5,7 @@ import blksim.kernel.block.Bio;
 import blksim.kernel.block.BioBasedQueue;
 import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.block.ReqOp;
-import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.block.DriverCpu;
 import java.util.SplittableRandom;
 
 /**
@@ -48,7 +48,7 @@ import java.util.SplittableRandom;
  * small region or overlap sequentially would contend and are not served by this model; writeback to a backing device, recompression and the
  * {@code zs_malloc()} retry that may sleep are not modelled.
  *
- * <p>Owned by its {@link CpuComponent}; stateless apart from its disk counters.
+ * <p>Owned by its {@link DriverCpu}; stateless apart from its disk counters.
  */
 public final class ZramQueue extends BioBasedQueue {
 
@@ -78,7 +78,7 @@ public final class ZramQueue extends BioBasedQueue {
    * @param random a seeded stream from the caller; one value is drawn from it, at construction,
    *     to fix the kinds of the device's pages
    */
-  public ZramQueue(ZramParams params, BlockLayerParams blockLayer, CpuComponent cpu,
+  public ZramQueue(ZramParams params, BlockLayerParams blockLayer, DriverCpu cpu,
       SplittableRandom random) {
     super(params.name(), params.sizeBytes(), LOGICAL_BLOCK_SIZE, params.nowait(), blockLayer,
         cpu);

@@ -2,6 +2,7 @@ package blksim.kernel.dm;
 
 import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.block.BlockQueue;
+import blksim.kernel.block.DriverCpu;
 import blksim.kernel.device.DeviceParams;
 import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.timer.TimerParams;
@@ -17,7 +18,7 @@ import java.util.function.Function;
  * before it, and build its queue on each CPU with
  * {@link #newQueue(CpuComponent, BlockLayerParams, TimerParams, Function)}, giving the queues of
  * those devices on the same CPU. The generic
- * {@link #newQueue(CpuComponent, BlockLayerParams, SplittableRandom)} cannot resolve them and
+ * {@link #newQueue(DriverCpu, BlockLayerParams, SplittableRandom)} cannot resolve them and
  * refuses.
  *
  * <table>
@@ -101,11 +102,11 @@ public record DmParams(String name, DmTable table, int blockSize, DelayVersion d
    * {@link #newQueue(CpuComponent, BlockLayerParams, TimerParams, Function)}.
    */
   @Override
-  public BlockQueue newQueue(CpuComponent cpu, BlockLayerParams blockLayer,
+  public BlockQueue newQueue(DriverCpu cpu, BlockLayerParams blockLayer,
       SplittableRandom random) {
     throw new IllegalStateException("dm device " + name + " maps " + table.underlyingDevices()
         + "; build it with newQueue(cpu, blockLayer, timers, devices) and their queues on "
-        + (cpu == null ? "its CPU" : cpu.id()));
+        + (cpu == null ? "its CPU" : "cpu/" + cpu.cpuId()));
   }
 
   /**

@@ -7,6 +7,7 @@ import blksim.engine.Locality;
 import blksim.engine.Message;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.DiskCounters;
+import blksim.kernel.block.DriverCpu;
 import blksim.kernel.topology.Cpu;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,7 +67,7 @@ import java.util.function.LongSupplier;
  * component or, with wakeup placement, by its LLC; other per-CPU objects (device queues) live
  * inside it.
  */
-public final class CpuComponent implements Component {
+public final class CpuComponent implements Component, DriverCpu {
   /** Placeholder for a cancelled callback slot. */
   private static final Runnable CANCELLED = () -> { };
 
@@ -146,6 +147,11 @@ public final class CpuComponent implements Component {
   /** The CPU this component simulates. */
   public Cpu cpu() {
     return cpu;
+  }
+
+  @Override
+  public int cpuId() {
+    return cpu.id();
   }
 
   /** Scheduler costs and tunables in force. */
@@ -310,6 +316,7 @@ public final class CpuComponent implements Component {
   }
 
   /** Current virtual time, ns. */
+  @Override
   public long now() {
     return ctx.now();
   }
@@ -320,6 +327,7 @@ public final class CpuComponent implements Component {
   }
 
   /** Runs {@code callback} on this CPU after {@code delayNs} (an hrtimer or a local event). */
+  @Override
   public void callAfter(long delayNs, Runnable callback) {
     arm(delayNs, callback);
   }
@@ -346,6 +354,7 @@ public final class CpuComponent implements Component {
    * context (it may wake tasks). Interrupts are serialised. A running task is delayed by the cost
    * and charged for it; an idle CPU first pays its idle-exit latency.
    */
+  @Override
   public void interrupt(long costNs, Runnable handler) {
     irqNs += costNs;
     long now = ctx.now();

@@ -1,6 +1,7 @@
 package blksim.kernel.iouring;
 
 import blksim.kernel.block.Bio;
+import blksim.kernel.block.ReqOp;
 
 /**
  * One asynchronous I/O in flight: an io_uring SQE turned request ({@code struct io_kiocb}) or a
@@ -21,6 +22,15 @@ public final class IoRequest {
   public IoRequest(Bio bio, int tag) {
     this.bio = bio;
     this.tag = tag;
+  }
+
+  /**
+   * A read or write of {@code len} bytes at {@code offsetBytes} of the ring's file, as a task
+   * prepares it ({@code io_uring_prep_read()} / {@code io_prep_pread()}); the kernel turns it into
+   * a REQ_SYNC bio of that range (O_DIRECT on a block device).
+   */
+  public static IoRequest prep(ReqOp op, long offsetBytes, int len, int tag) {
+    return new IoRequest(new Bio(op, offsetBytes >>> 9, len, Bio.REQ_SYNC), tag);
   }
 
   /** The I/O. */

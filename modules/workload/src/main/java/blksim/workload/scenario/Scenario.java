@@ -8,8 +8,9 @@ import blksim.kernel.sched.SchedParams;
 import blksim.kernel.sched.TimehistParams;
 import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioJob;
+import blksim.kernel.mm.PageCacheParams;
+import blksim.kernel.syscall.SyscallParams;
 import blksim.workload.fio.thread.FioCostParams;
-import blksim.workload.fio.thread.PageCacheParams;
 import java.util.List;
 
 /**
@@ -29,7 +30,8 @@ import java.util.List;
  * @param wqMonitorIntervalNs wq_monitor sampling interval, 0 for none
  * @param housekeepingWorkNs system time of one background kworker wakeup
  * @param sched scheduler costs
- * @param fioCosts fio and system-call costs
+ * @param fioCosts fio's own (user-space) costs
+ * @param syscalls the system-call paths' costs
  * @param pageCache costs of buffered reads
  * @param ioUring io_uring, io-wq and libaio costs
  * @param blockLayer generic block-layer costs
@@ -42,7 +44,8 @@ import java.util.List;
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
     String kernelMode, long housekeepingIntervalNs, long wqMonitorIntervalNs,
-    long housekeepingWorkNs, SchedParams sched, FioCostParams fioCosts, PageCacheParams pageCache,
+    long housekeepingWorkNs, SchedParams sched, FioCostParams fioCosts, SyscallParams syscalls,
+    PageCacheParams pageCache,
     IoUringParams ioUring, BlockLayerParams blockLayer,
     List<DeviceParams> devices,
     List<FioJob> jobs, TimehistParams timehist, String wakePlacement) {

@@ -23,8 +23,9 @@ import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.FioEnvironment;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.FioJobFile;
+import blksim.kernel.mm.PageCacheParams;
+import blksim.kernel.syscall.SyscallParams;
 import blksim.workload.fio.thread.FioCostParams;
-import blksim.workload.fio.thread.PageCacheParams;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
@@ -318,8 +319,9 @@ public final class ScenarioLoader {
         v.getDuration("costs.sched.wakeup-latency"))
         .withScheduler(schedClass(v.getString("kernel.scheduler"), v.getString("kernel.mode")));
     sched = tunables(v, sched);
-    FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"),
-        v.getDuration("costs.fio.syscall"), v.getDuration("costs.fio.syscall-return"));
+    FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"));
+    SyscallParams syscalls = new SyscallParams(v.getDuration("costs.fio.syscall"),
+        v.getDuration("costs.fio.syscall-return"));
     long nbSubmit = v.getDuration("costs.null-blk.submit");
     long nbComplete = v.getDuration("costs.null-blk.complete");
     List<DeviceParams> devices = new ArrayList<>();
@@ -385,7 +387,7 @@ public final class ScenarioLoader {
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
         v.getString("kernel.preempt"), v.getString("kernel.mode"),
         v.getDuration("kernel.housekeeping-interval"), v.getDuration("kernel.wq-monitor-interval"),
-        v.getDuration("costs.sched.housekeeping-work"), sched, fioCosts,
+        v.getDuration("costs.sched.housekeeping-work"), sched, fioCosts, syscalls,
         new PageCacheParams(v.getDuration("costs.page-cache.miss"),
             v.getDuration("costs.page-cache.copy")), ioUring,
         blockLayer, List.copyOf(devices), List.copyOf(jobs), timehist(v, topo.cpuCount()),

@@ -138,12 +138,13 @@ public final class ScenarioModelFactory implements ModelFactory {
       JobStats stats, int nCpus) {
     int pid = 1000 + k;
     if (j.ioengine().isSync()) {
-      return new PsyncThread(j, k, pid, q::get, s.fioCosts(), s.pageCache(), stats, s.seed());
+      return new PsyncThread(j, k, pid, q::get, s.fioCosts(), s.syscalls(), s.pageCache(), stats,
+          s.seed());
     }
     AsyncFioThread.Engine engine = j.ioengine() == FioEngine.IO_URING
         ? AsyncFioThread.Engine.IO_URING : AsyncFioThread.Engine.LIBAIO;
-    return new AsyncFioThread(j, k, pid, q::get, s.fioCosts(), s.ioUring(), engine, nCpus, stats,
-        s.seed());
+    return new AsyncFioThread(j, k, pid, q::get, s.fioCosts(), s.syscalls(), s.pageCache(),
+        s.ioUring(), engine, nCpus, stats, s.seed());
   }
 
   /**

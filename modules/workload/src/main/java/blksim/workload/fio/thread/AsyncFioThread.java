@@ -1,14 +1,18 @@
 package blksim.workload.fio.thread;
 
-import blksim.kernel.block.Bio;
+import blksim.kernel.aio.KioCtx;
 import blksim.kernel.block.BlockQueue;
-import blksim.kernel.block.Errno;
 import blksim.kernel.iouring.CompletionRing;
 import blksim.kernel.iouring.IoRequest;
+import blksim.kernel.iouring.IoRing;
 import blksim.kernel.iouring.IoUringParams;
 import blksim.kernel.iouring.IoWq;
+import blksim.kernel.iouring.WaitCall;
+import blksim.kernel.mm.PageCacheParams;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.TaskCpu;
+import blksim.kernel.syscall.SyscallParams;
+import blksim.kernel.syscall.SystemCall;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.stats.JobStats;
 import java.util.ArrayList;
@@ -23,27 +27,17 @@ import java.util.function.IntFunction;
  * <p>fio's loop: prepare an I/O (user time) and commit it with one submit system call
  * ({@code iodepth_batch_submit}, default 1); when {@code iodepth} I/Os are in flight, reap at least
  * {@code iodepth_batch_complete_min} completions before submitting more. {@code slat} runs to the
- * return of the submit call; {@code clat} from there to
- * the reap. fio's start_time is taken here when the prepared I/O is handed to the engine, just
- * before the submit call [A: the published slat of inline brd reads, 7.6 µs, is close to the
- * submit call's system time alone].
+ * return of the submit call; {@code clat} from there to the reap. fio's start_time is taken here
+ * when the prepared I/O is handed to the engine, just before the submit call [A: the published
+ * slat of inline brd reads, 7.6 µs, is close to the submit call's system time alone].
  *
- * <p>io_uring ({@code io_uring_enter()}, §6.3): each SQE is first issued inline with REQ_NOWAIT.
- * A device that takes it runs it right there (brd or zram do their whole copy inside the system
- * call) or completes it later by interrupt; one that refuses (-EOPNOTSUPP without nowait support,
- * -EAGAIN without a free tag) gets it punted to io-wq, whose workers issue it in blocking mode.
- * Completions already in the CQ ring are reaped in user space without a system call.
- *
- * <p>libaio ({@code io_submit()} / {@code io_getevents()}, §6.2): each iocb is issued in blocking
- * mode inside {@code io_submit()}, so a synchronous driver completes it there; reaping is always
- * a system call.
+ * <p>The calls are the kernel's: io_uring's {@code io_uring_enter()} ({@link IoRing}; completions
+ * already in the CQ ring are reaped in user space without a call) and libaio's
+ * {@code io_submit()} / {@code io_getevents()} ({@link KioCtx}; reaping is always a call).
  *
  * <p>{@code iodepth_batch_submit} I/Os are queued before one submit call commits them (fio also
  * commits what is queued before it waits for completions); {@code iodepth_batch_complete_max}
  * completions at most are reaped at once.
- *
- * <p>Simplified: completions of interrupt-completed requests are posted to the ring in the
- * interrupt (the kernel defers part of it to task work).
  */
 public final class AsyncFioThread extends FioJobThread {
   /** Which asynchronous engine. */
@@ -55,37 +49,27 @@ public final class AsyncFioThread extends FioJobThread {
   private enum Phase {
     LOOP,
     QUEUED,
-    COMMIT_NEXT,
-    SUBMIT_ISSUE,
-    SUBMIT_POSTED,
-    PUNTED,
+    SUBMIT,
     RETURNED,
-    REAP_ENTERED,
-    REAP_WOKEN
+    REAP
   }
 
   private final Engine engine;
   private final IoUringParams uring;
+  private final SyscallParams syscalls;
+  private final int onlineCpus;
   private final int depth;
   private final int completeMin;
   private final int batchSubmit;
   private final ArrayList<IoRequest> batch = new ArrayList<>();
-  private int commitIdx;
-  private final int maxWorkers;
-  /**
-   * The unbounded class's limit, RLIMIT_NPROC: no block I/O is unbounded work, so fio's
-   * io_uring jobs never use it; the default soft limit of a large machine [A].
-   */
-  static final int UNBOUNDED_MAX = 4096;
+  private IoRing ioRing;
+  private KioCtx kioCtx;
   private CompletionRing ring;
-  private IoWq ioWq;
+  private SystemCall call;
+  private WaitCall waitCall;
   private Phase phase = Phase.LOOP;
   private int inFlight;
   private IoRequest req;
-  private Bio issuedBio;
-  private boolean inIssue;
-  private boolean inlineDone;
-  private int inlineResult;
   private int nextTag;
 
   /**
@@ -94,17 +78,16 @@ public final class AsyncFioThread extends FioJobThread {
    * @param onlineCpus CPUs of the machine, for io-wq's bounded worker limit
    */
   public AsyncFioThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
-      FioCostParams costs, IoUringParams uring, Engine engine, int onlineCpus, JobStats stats,
-      long runSeed) {
-    super(job, globalJobNumber, pid, queues, costs, stats, runSeed);
+      FioCostParams costs, SyscallParams syscalls, PageCacheParams pageCache, IoUringParams uring,
+      Engine engine, int onlineCpus, JobStats stats, long runSeed) {
+    super(job, globalJobNumber, pid, queues, costs, syscalls, pageCache, stats, runSeed);
     this.engine = engine;
     this.uring = uring;
+    this.syscalls = syscalls;
+    this.onlineCpus = onlineCpus;
     this.depth = Math.max(1, job.iodepth());
     this.completeMin = Math.max(1, Math.min(job.iodepthBatchCompleteMin(), depth));
     this.batchSubmit = Math.max(1, Math.min(job.iodepthBatchSubmit(), depth));
-    // io_uring sizes its SQ to iodepth rounded up to a power of two.
-    int sqEntries = Integer.highestOneBit(Math.max(1, depth - 1)) << 1;
-    this.maxWorkers = IoWq.boundedMax(Math.max(sqEntries, depth), onlineCpus);
   }
 
   @Override
@@ -113,10 +96,13 @@ public final class AsyncFioThread extends FioJobThread {
       return;
     }
     if (ring == null) {
-      ring = new CompletionRing(this, cpu.cpu());
+      // fio's engine init: io_uring_setup(iodepth) or io_setup(iodepth).
       if (engine == Engine.IO_URING) {
-        ioWq = new IoWq(cpu.cpu(), queues(), ring, uring, pid(), maxWorkers, UNBOUNDED_MAX,
-            unbound());
+        ioRing = IoRing.setup(this, cpu.cpu(), file, uring, syscalls, depth, onlineCpus);
+        ring = ioRing.ring();
+      } else {
+        kioCtx = KioCtx.setup(this, cpu.cpu(), file, uring, syscalls);
+        ring = kioCtx.ring();
       }
     }
     while (true) {
@@ -137,38 +123,26 @@ public final class AsyncFioThread extends FioJobThread {
           }
           phase = Phase.LOOP;
           continue;
-        case COMMIT_NEXT:
-          commitNext(cpu);
-          return;
-        case SUBMIT_ISSUE:
-          if (submitIssue(cpu)) {
+        case SUBMIT:
+          if (!call.step(cpu)) {
             return;
           }
-          continue;
-        case SUBMIT_POSTED:
-          ring.post(req, inlineResult);
-          phase = Phase.COMMIT_NEXT;
-          continue;
-        case PUNTED:
-          ioWq.enqueue(req);
-          phase = Phase.COMMIT_NEXT;
-          continue;
+          submitted(cpu);
+          return;
         case RETURNED:
           returned();
           continue;
-        case REAP_ENTERED:
-          if (ring.prepareWait(completeMin)) {
-            phase = Phase.REAP_WOKEN;
-            cpu.sleep();
+        case REAP:
+          if (!waitCall.step(cpu)) {
             return;
           }
+          // The wait returned: fio reaps what it found, or, after a wakeup, looks again in its
+          // loop (which reads io_uring's CQ ring in user space).
           phase = Phase.LOOP;
-          reap(cpu);
+          if (!waitCall.wokeUp()) {
+            reap(cpu);
+          }
           continue;
-        case REAP_WOKEN:
-          phase = Phase.LOOP;
-          cpu.runFor(CpuMode.SYSTEM, costs.syscallReturnNs());
-          return;
         default:
           throw new IllegalStateException(job.name() + ": phase " + phase);
       }
@@ -180,7 +154,8 @@ public final class AsyncFioThread extends FioJobThread {
     long now = cpu.now();
     boolean more = mayIssue(now);
     if (more && inFlight + batch.size() < depth) {
-      req = new IoRequest(nextBio(), nextTag++);
+      nextIo();
+      req = IoRequest.prep(ioOp, ioOffset, ioLen, nextTag++);
       phase = Phase.QUEUED;
       cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2);
       return true;
@@ -199,68 +174,21 @@ public final class AsyncFioThread extends FioJobThread {
       reap(cpu);
       return false;
     }
-    phase = Phase.REAP_ENTERED;
-    cpu.runFor(CpuMode.SYSTEM, uring.enterNs());
-    return true;
+    waitCall = engine == Engine.IO_URING ? ioRing.waitFor(completeMin)
+        : kioCtx.ioGetevents(completeMin);
+    phase = Phase.REAP;
+    if (!waitCall.step(cpu)) {
+      return true;
+    }
+    throw new IllegalStateException(job.name() + ": a wait call returned without its entry");
   }
 
   /** One submit system call for the queued batch ({@code td_io_commit()}). */
   private void startCommit(TaskCpu cpu) {
-    commitIdx = 0;
-    phase = Phase.COMMIT_NEXT;
-    cpu.runFor(CpuMode.SYSTEM, uring.enterNs());
-  }
-
-  /** Issues the batch's next request inside the submit call, or returns to user space. */
-  private void commitNext(TaskCpu cpu) {
-    if (commitIdx == batch.size()) {
+    call = engine == Engine.IO_URING ? ioRing.submit(batch) : kioCtx.ioSubmit(batch);
+    phase = Phase.SUBMIT;
+    if (call.step(cpu)) {
       submitted(cpu);
-      return;
-    }
-    req = batch.get(commitIdx++);
-    Bio bio = req.bio();
-    if (engine == Engine.IO_URING) {
-      issuedBio = new Bio(bio.op(), bio.sector(), bio.sizeBytes(), bio.flags() | Bio.REQ_NOWAIT);
-    } else {
-      issuedBio = bio;
-    }
-    phase = Phase.SUBMIT_ISSUE;
-    cpu.runFor(CpuMode.SYSTEM, uring.sqeIssueNs() + queue(cpu).submitCostNs(issuedBio));
-  }
-
-  /** Issues the request to the device. True when an action was taken. */
-  private boolean submitIssue(TaskCpu cpu) {
-    IoRequest r = req;
-    inIssue = true;
-    inlineDone = false;
-    boolean issued = queue(cpu).issue(issuedBio, (b, err) -> ended(r, err),
-        () -> cpu.cpu().wake(this));
-    inIssue = false;
-    if (!issued) {
-      // libaio without a free tag: io_submit() sleeps in the block layer.
-      cpu.sleep();
-      return true;
-    }
-    if (inlineDone && (inlineResult == -Errno.EOPNOTSUPP || inlineResult == -Errno.EAGAIN)) {
-      phase = Phase.PUNTED;
-      cpu.runFor(CpuMode.SYSTEM, uring.puntNs());
-      return true;
-    }
-    if (inlineDone) {
-      phase = Phase.SUBMIT_POSTED;
-      cpu.runFor(CpuMode.SYSTEM, uring.cqePostNs());
-      return true;
-    }
-    phase = Phase.COMMIT_NEXT;
-    return false;
-  }
-
-  private void ended(IoRequest r, int err) {
-    if (inIssue) {
-      inlineDone = true;
-      inlineResult = err;
-    } else {
-      ring.post(r, err);
     }
   }
 
@@ -301,9 +229,9 @@ public final class AsyncFioThread extends FioJobThread {
       inFlight--;
       n++;
       if (measuring()) {
-        Bio b = done.bio();
         long slat = done.issueNs() - done.startNs();
-        stats.recordIo(ddir(b), b.sizeBytes(), slat, now - done.issueNs(), now);
+        stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(), slat,
+            now - done.issueNs(), now);
       }
     }
     if (n > 0 && measuring()) {
@@ -311,8 +239,8 @@ public final class AsyncFioThread extends FioJobThread {
     }
   }
 
-  /** The io-wq of this thread (io_uring only; null before the first step). */
+  /** The io-wq of this thread's ring (io_uring only; null before the first step). */
   public IoWq ioWq() {
-    return ioWq;
+    return ioRing == null ? null : ioRing.ioWq();
   }
 }

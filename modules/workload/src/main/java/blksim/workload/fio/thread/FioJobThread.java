@@ -1,12 +1,14 @@
 package blksim.workload.fio.thread;
 
 import blksim.engine.Seeds;
-import blksim.kernel.block.Bio;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.ReqOp;
+import blksim.kernel.fs.BlockDeviceFile;
+import blksim.kernel.mm.PageCacheParams;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
 import blksim.kernel.sched.TaskReport;
+import blksim.kernel.syscall.SyscallParams;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.FioRw;
 import blksim.workload.fio.stats.JobStats;
@@ -16,7 +18,8 @@ import java.util.function.IntFunction;
 /**
  * What every simulated fio job thread shares, whatever its engine: the access pattern, the
  * run-time and size limits, ramp time, and the statistics (mirrors the engine-independent parts
- * of fio's {@code thread_main()} and {@code do_io()}).
+ * of fio's {@code thread_main()} and {@code do_io()}). A fio thread is user space only: it opens
+ * its device ({@link BlockDeviceFile}) and makes system calls on it; the kernel does the rest.
  *
  * <p>Simplified: offsets of random patterns are drawn uniformly with replacement (fio's random
  * map, which visits each block once per loop, is not modelled: {@code norandommap} behaviour);
@@ -27,7 +30,8 @@ public abstract class FioJobThread extends Task {
   public static final String KIND = "fio-job";
 
   protected final FioJob job;
-  private final IntFunction<BlockQueue> queues;
+  /** The job's file: its block device, opened when the thread is created. */
+  protected final BlockDeviceFile file;
   protected final FioCostParams costs;
   protected final JobStats stats;
   private final int jobNumber;
@@ -43,6 +47,10 @@ public abstract class FioJobThread extends Task {
   private boolean started;
   private long issuedBytes;
   private long seqPos;
+  /** The next I/O, from {@link #nextIo}: its direction, offset and length (fio's io_u). */
+  protected ReqOp ioOp;
+  protected long ioOffset;
+  protected int ioLen;
   private long usr0;
   private long sys0;
   private long ctx0;
@@ -51,22 +59,26 @@ public abstract class FioJobThread extends Task {
    * @param job the fio job
    * @param globalJobNumber the job's number among all jobs of the run (fio's thread number)
    * @param pid its thread id
-   * @param queues the device's queue on each CPU, by CPU id: the job submits to the queue of the
-   *     CPU it runs on, as {@code blk_mq_map_queue()} maps the submitting CPU
+   * @param queues the device's queue on each CPU, by CPU id: the kernel submits to the queue of
+   *     the CPU the job runs on, as {@code blk_mq_map_queue()} maps the submitting CPU
+   * @param syscalls the kernel's system-call costs
+   * @param pageCache the page cache's costs (buffered reads)
    * @param runSeed the run seed (used unless the job sets {@code randseed})
    */
   protected FioJobThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
-      FioCostParams costs, JobStats stats, long runSeed) {
+      FioCostParams costs, SyscallParams syscalls, PageCacheParams pageCache, JobStats stats,
+      long runSeed) {
     super(job.name(), pid, job.nice());
     this.job = job;
     this.jobNumber = globalJobNumber;
-    this.queues = queues;
+    // fio opens the job's file before its first I/O (open costs no CPU time in the model).
+    this.file = BlockDeviceFile.open(this, queues, job.direct(), syscalls, pageCache);
     this.costs = costs;
     this.stats = stats;
     long seed = job.randseedSet() ? job.randseed() : runSeed;
     this.random = new SplittableRandom(
         Seeds.forComponent(seed, "fio/" + job.name() + "/" + globalJobNumber));
-    long capacity = queues.apply(0).capacityBytes();
+    long capacity = file.sizeBytes();
     long offset = job.offsetBytes();
     long size = job.sizeBytes() > 0 ? job.sizeBytes()
         : job.sizePercent() > 0 ? (long) (capacity * job.sizePercent() / 100.0)
@@ -133,8 +145,8 @@ public abstract class FioJobThread extends Task {
     return measuring;
   }
 
-  /** The next I/O of the job's pattern. */
-  protected final Bio nextBio() {
+  /** The next I/O of the job's pattern, into {@link #ioOp}, {@link #ioOffset}, {@link #ioLen}. */
+  protected final void nextIo() {
     FioRw rw = job.rw();
     boolean read;
     if (rw.reads() && rw.writes()) {
@@ -153,12 +165,14 @@ public abstract class FioJobThread extends Task {
       seqPos++;
     }
     issuedBytes += bs;
-    return new Bio(op, offset >>> 9, (int) bs, Bio.REQ_SYNC);
+    ioOp = op;
+    ioOffset = offset;
+    ioLen = (int) bs;
   }
 
-  /** fio's ddir of a bio: 0 read, 1 write. */
-  protected static int ddir(Bio bio) {
-    return bio.op() == ReqOp.READ ? 0 : 1;
+  /** fio's ddir of an operation: 0 read, 1 write. */
+  protected static int ddir(ReqOp op) {
+    return op == ReqOp.READ ? 0 : 1;
   }
 
   /** Ends the job: closes its statistics and exits. */
@@ -201,18 +215,5 @@ public abstract class FioJobThread extends Task {
   /** The statistics this thread records into. */
   public JobStats stats() {
     return stats;
-  }
-
-  /**
-   * The device queue of the CPU this thread now runs on. A thread that moved since its last I/O
-   * (wakeup placement) submits to its new CPU's hardware queue.
-   */
-  protected final BlockQueue queue(TaskCpu cpu) {
-    return queues.apply(cpu.cpu().cpu().id());
-  }
-
-  /** The device queue on each CPU, by CPU id (for io-wq workers, which may run elsewhere). */
-  protected final IntFunction<BlockQueue> queues() {
-    return queues;
   }
 }

@@ -1,0 +1,267 @@
+package blksim.kernel.fs;
+
+import blksim.kernel.block.Bio;
+import blksim.kernel.block.BlockQueue;
+import blksim.kernel.block.ReqOp;
+import blksim.kernel.mm.PageCacheParams;
+import blksim.kernel.sched.Completion;
+import blksim.kernel.sched.CpuMode;
+import blksim.kernel.sched.Task;
+import blksim.kernel.sched.TaskCpu;
+import blksim.kernel.syscall.SyscallParams;
+import blksim.kernel.syscall.SystemCall;
+import java.util.function.IntFunction;
+
+/**
+ * A block device opened by a task: a {@code struct file} on the device's inode, with
+ * {@code def_blk_fops} ({@code block/fops.c}); what {@code open("/dev/nullb0")} returns. Its
+ * calls are {@link #pread}, {@link #pwrite}, {@link #read}, {@link #write}, {@link #fsync},
+ * {@link #fdatasync} and {@link #close}.
+ *
+ * <p>Reads and writes, {@code blkdev_read_iter()} / {@code blkdev_write_iter()}:
+ * <ul>
+ * <li>O_DIRECT ({@code __blkdev_direct_IO_simple()}): one bio of the requested range, flagged
+ *     REQ_SYNC, submitted from the caller's context ({@code submit_bio_wait()}); the task sleeps
+ *     until its completion, unless the driver completed it inline (brd, zram), then the call
+ *     returns. A submitter that finds no driver tag sleeps until one is freed and retries.
+ * <li>Buffered reads ({@code filemap_read()}, kernel-model.md §5.6): a page-cache miss starts
+ *     readahead for the page, a bio flagged REQ_RAHEAD; the task waits for it; if it failed (a
+ *     device that kills readahead, dm-zero), {@code ->read_folio()} reads the page again without
+ *     REQ_RAHEAD and the task waits again; then the data is copied to the user buffer.
+ * </ul>
+ *
+ * <p>Costs: the call's entry ({@link SyscallParams#rwEntryNs}), plus the miss cost of a buffered
+ * read, plus the block layer's and driver's submission cost, as one burst of system time before
+ * the issue; after the completion, the return ({@link SyscallParams#wakeReturnNs}) plus the copy
+ * of a buffered read. As fio measures it, the whole call is its completion latency.
+ *
+ * <p>Simplified: the page cache keeps no pages, so every buffered read misses and readahead is
+ * limited to the requested page (fio sets POSIX_FADV_RANDOM for random jobs; sequential readahead
+ * windows are not modelled); buffered writes need writeback and are refused when the scenario is
+ * loaded; a file holds no volatile-cache state, so {@code fsync} only pays its entry cost (none of
+ * today's devices has a volatile write cache and no page is ever dirty); {@code open} and
+ * {@code close} cost no CPU time. The device is submitted to on the queue of the CPU the task
+ * runs on ({@code blk_mq_map_queue()} of the submitting CPU). One call is in progress at a time:
+ * the file's call object is reused.
+ */
+public final class BlockDeviceFile {
+  private final Task task;
+  private final IntFunction<BlockQueue> queues;
+  private final boolean direct;
+  private final SyscallParams syscalls;
+  private final PageCacheParams pageCache;
+  private final ReadWrite rw = new ReadWrite();
+  private final Sync sync = new Sync();
+  private long pos;
+  private boolean closed;
+
+  private BlockDeviceFile(Task task, IntFunction<BlockQueue> queues, boolean direct,
+      SyscallParams syscalls, PageCacheParams pageCache) {
+    this.task = task;
+    this.queues = queues;
+    this.direct = direct;
+    this.syscalls = syscalls;
+    this.pageCache = pageCache;
+  }
+
+  /**
+   * {@code open()} of a block device by {@code task}: with O_DIRECT when {@code direct}.
+   *
+   * @param queues the device's queue on each CPU, by CPU id
+   */
+  public static BlockDeviceFile open(Task task, IntFunction<BlockQueue> queues, boolean direct,
+      SyscallParams syscalls, PageCacheParams pageCache) {
+    return new BlockDeviceFile(task, queues, direct, syscalls, pageCache);
+  }
+
+  /** The device's size in bytes ({@code i_size} of the block device inode). */
+  public long sizeBytes() {
+    return queues.apply(0).capacityBytes();
+  }
+
+  /** Whether the file was opened with O_DIRECT. */
+  public boolean direct() {
+    return direct;
+  }
+
+  /** The device's queue on each CPU, by CPU id (an io_uring's workers submit on theirs). */
+  public IntFunction<BlockQueue> queues() {
+    return queues;
+  }
+
+  /** {@code pread(fd, buf, len, offset)}: returns {@code len} or a negative errno. */
+  public SystemCall pread(long offsetBytes, int len) {
+    return rw.arm(ReqOp.READ, offsetBytes, len);
+  }
+
+  /** {@code pwrite(fd, buf, len, offset)}. */
+  public SystemCall pwrite(long offsetBytes, int len) {
+    return rw.arm(ReqOp.WRITE, offsetBytes, len);
+  }
+
+  /** {@code read(fd, buf, len)} at the file position, which advances. */
+  public SystemCall read(int len) {
+    SystemCall c = rw.arm(ReqOp.READ, pos, len);
+    pos += len;
+    return c;
+  }
+
+  /** {@code write(fd, buf, len)} at the file position, which advances. */
+  public SystemCall write(int len) {
+    SystemCall c = rw.arm(ReqOp.WRITE, pos, len);
+    pos += len;
+    return c;
+  }
+
+  /** {@code lseek(fd, offset, SEEK_SET)} (costs no CPU time here). */
+  public void seek(long offsetBytes) {
+    pos = offsetBytes;
+  }
+
+  /** {@code fsync(fd)} ({@code blkdev_fsync()}): see the class comment. */
+  public SystemCall fsync() {
+    return sync.arm();
+  }
+
+  /** {@code fdatasync(fd)}: on a block device the same as {@link #fsync}. */
+  public SystemCall fdatasync() {
+    return sync.arm();
+  }
+
+  /** {@code close(fd)}. Further calls are refused. */
+  public void close() {
+    closed = true;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException(task.comm() + ": call on a closed block device file");
+    }
+  }
+
+  /** The bio of an O_DIRECT transfer, or the page read of a buffered one. */
+  private static Bio bio(ReqOp op, long offsetBytes, int len, int extraFlags) {
+    return new Bio(op, offsetBytes >>> 9, len, Bio.REQ_SYNC | extraFlags);
+  }
+
+  /** One read or write system call; see the class comment. */
+  private final class ReadWrite extends SystemCall {
+    private static final int ENTER = 0;
+    private static final int ISSUE = 1;
+    private static final int WAIT = 2;
+    private static final int RETURN = 3;
+
+    private int phase;
+    private ReqOp op;
+    private long offset;
+    private int len;
+    private boolean buffered;
+    private Bio deviceBio;
+    private int error;
+    /** The bio's completion ({@code submit_bio_wait()} / the page lock of a buffered read). */
+    private final Completion done = new Completion();
+
+    SystemCall arm(ReqOp op, long offsetBytes, int len) {
+      checkOpen();
+      if (op == ReqOp.WRITE && !direct) {
+        throw new IllegalStateException(task.comm()
+            + ": buffered writes need the writeback model (refused at load time)");
+      }
+      this.op = op;
+      this.offset = offsetBytes;
+      this.len = len;
+      this.buffered = !direct && op == ReqOp.READ;
+      this.phase = ENTER;
+      return this;
+    }
+
+    @Override
+    public boolean step(TaskCpu cpu) {
+      switch (phase) {
+        case ENTER:
+          phase = ISSUE;
+          BlockQueue q = queues.apply(cpu.cpu().cpu().id());
+          if (buffered) {
+            // Page-cache miss: readahead of the one page, flagged REQ_RAHEAD.
+            deviceBio = bio(op, offset, len, Bio.REQ_RAHEAD);
+            cpu.runFor(CpuMode.SYSTEM,
+                syscalls.rwEntryNs() + pageCache.missNs() + q.submitCostNs(deviceBio));
+          } else {
+            deviceBio = bio(op, offset, len, 0);
+            cpu.runFor(CpuMode.SYSTEM, syscalls.rwEntryNs() + q.submitCostNs(deviceBio));
+          }
+          return false;
+        case ISSUE:
+          issue(cpu);
+          return false;
+        case WAIT:
+          waitForIo(cpu);
+          return false;
+        case RETURN:
+          return returned(error == 0 ? len : error);
+        default:
+          throw new IllegalStateException(task.comm() + ": read/write in phase " + phase);
+      }
+    }
+
+    private void issue(TaskCpu cpu) {
+      done.reinit();
+      BlockQueue q = queues.apply(cpu.cpu().cpu().id());
+      if (!q.issue(deviceBio, (b, err) -> onComplete(cpu, err), () -> cpu.cpu().wake(task))) {
+        cpu.sleep();
+        return;
+      }
+      phase = WAIT;
+      waitForIo(cpu);
+    }
+
+    /** {@code wait_for_completion()}: on at once if the bio completed inline, else sleep. */
+    private void waitForIo(TaskCpu cpu) {
+      if (done.tryWait(task)) {
+        ioDone(cpu);
+      } else {
+        cpu.sleep();
+      }
+    }
+
+    /** The device I/O finished: retry a failed readahead synchronously, or return. */
+    private void ioDone(TaskCpu cpu) {
+      if (buffered && (deviceBio.flags() & Bio.REQ_RAHEAD) != 0 && error != 0) {
+        // The page is not up to date: ->read_folio() reads it without REQ_RAHEAD and waits again.
+        deviceBio = bio(op, offset, len, 0);
+        phase = ISSUE;
+        cpu.runFor(CpuMode.SYSTEM, queues.apply(cpu.cpu().cpu().id()).submitCostNs(deviceBio));
+        return;
+      }
+      phase = RETURN;
+      long copy = buffered ? pageCache.copyNs(len) : 0;
+      cpu.runFor(CpuMode.SYSTEM, syscalls.wakeReturnNs() + copy);
+    }
+
+    private void onComplete(TaskCpu cpu, int err) {
+      error = err;
+      done.complete(cpu.cpu());
+    }
+  }
+
+  /** {@code fsync} / {@code fdatasync}: the entry cost, nothing to write back (class comment). */
+  private final class Sync extends SystemCall {
+    private boolean entered;
+
+    SystemCall arm() {
+      checkOpen();
+      entered = false;
+      return this;
+    }
+
+    @Override
+    public boolean step(TaskCpu cpu) {
+      if (!entered) {
+        entered = true;
+        cpu.runFor(CpuMode.SYSTEM, syscalls.rwEntryNs());
+        return false;
+      }
+      return returned(0);
+    }
+  }
+}

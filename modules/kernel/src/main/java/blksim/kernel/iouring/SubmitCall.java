@@ -1,0 +1,162 @@
+package blksim.kernel.iouring;
+
+import blksim.kernel.block.Bio;
+import blksim.kernel.block.BlockQueue;
+import blksim.kernel.block.Errno;
+import blksim.kernel.sched.CpuMode;
+import blksim.kernel.sched.Task;
+import blksim.kernel.sched.TaskCpu;
+import blksim.kernel.syscall.SystemCall;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/**
+ * The submission half of an asynchronous system call: {@code io_uring_enter(to_submit)} or
+ * libaio's {@code io_submit()}. One entry cost, then per request the issue path up to and
+ * through the driver (kernel-model.md §6.2, §6.3):
+ *
+ * <ul>
+ * <li>io_uring ({@code io_submit_sqes()} → {@code io_issue_sqe()}): the request is issued inline
+ *     with REQ_NOWAIT. A device that takes it runs it right there (brd and zram do their whole
+ *     copy inside the call) or completes it later by interrupt; one that refuses (-EOPNOTSUPP
+ *     without nowait support, -EAGAIN without a free tag) gets it punted to io-wq
+ *     ({@code io_queue_iowq()}), whose workers issue it in blocking mode.
+ * <li>libaio ({@code io_submit_one()}): each iocb is issued in blocking mode; a synchronous
+ *     driver completes it there, and a submitter that finds no driver tag sleeps until one is
+ *     freed.
+ * </ul>
+ *
+ * A request completed inside the call has its completion posted to the ring before the next one
+ * is issued. The call returns, taking no action, after the last request.
+ *
+ * <p>Simplified: completions of interrupt-completed requests are posted to the ring in the
+ * interrupt (the kernel defers part of it to task work).
+ */
+public final class SubmitCall extends SystemCall {
+  private static final int ENTER = 0;
+  private static final int NEXT = 1;
+  private static final int ISSUE = 2;
+  private static final int POSTED = 3;
+  private static final int PUNTED = 4;
+
+  private final Task task;
+  private final IntFunction<BlockQueue> queues;
+  private final CompletionRing ring;
+  private final IoUringParams costs;
+  /** io_uring's io-wq, where refused requests are punted; {@code null} for libaio. */
+  private final IoWq ioWq;
+  private int phase;
+  private List<IoRequest> batch;
+  private int idx;
+  private IoRequest req;
+  private Bio issuedBio;
+  private boolean inIssue;
+  private boolean inlineDone;
+  private int inlineResult;
+
+  /**
+   * @param queues the device's queue on each CPU, by CPU id (issued on the caller's CPU)
+   * @param ioWq where io_uring punts what the device refuses; {@code null} for libaio, whose
+   *     requests are issued in blocking mode
+   */
+  public SubmitCall(Task task, IntFunction<BlockQueue> queues, CompletionRing ring, IoUringParams costs,
+      IoWq ioWq) {
+    this.task = task;
+    this.queues = queues;
+    this.ring = ring;
+    this.costs = costs;
+    this.ioWq = ioWq;
+  }
+
+  /** Arms the call for {@code toSubmit}, in order; returns it. */
+  public SystemCall arm(List<IoRequest> toSubmit) {
+    batch = toSubmit;
+    idx = 0;
+    phase = ENTER;
+    return this;
+  }
+
+  @Override
+  public boolean step(TaskCpu cpu) {
+    while (true) {
+      switch (phase) {
+        case ENTER:
+          phase = NEXT;
+          cpu.runFor(CpuMode.SYSTEM, costs.enterNs());
+          return false;
+        case NEXT:
+          if (idx == batch.size()) {
+            return returned(batch.size());
+          }
+          next(cpu);
+          return false;
+        case ISSUE:
+          if (issue(cpu)) {
+            return false;
+          }
+          continue;
+        case POSTED:
+          ring.post(req, inlineResult);
+          phase = NEXT;
+          continue;
+        case PUNTED:
+          ioWq.enqueue(req);
+          phase = NEXT;
+          continue;
+        default:
+          throw new IllegalStateException(task.comm() + ": submit in phase " + phase);
+      }
+    }
+  }
+
+  private BlockQueue queue(TaskCpu cpu) {
+    return queues.apply(cpu.cpu().cpu().id());
+  }
+
+  /** Prepares the next request and pays its issue cost. */
+  private void next(TaskCpu cpu) {
+    req = batch.get(idx++);
+    Bio bio = req.bio();
+    issuedBio = ioWq != null
+        ? new Bio(bio.op(), bio.sector(), bio.sizeBytes(), bio.flags() | Bio.REQ_NOWAIT)
+        : bio;
+    phase = ISSUE;
+    cpu.runFor(CpuMode.SYSTEM, costs.sqeIssueNs() + queue(cpu).submitCostNs(issuedBio));
+  }
+
+  /** Issues the request to the device. True when an action was taken. */
+  private boolean issue(TaskCpu cpu) {
+    IoRequest r = req;
+    inIssue = true;
+    inlineDone = false;
+    boolean issued = queue(cpu).issue(issuedBio, (b, err) -> ended(r, err),
+        () -> cpu.cpu().wake(task));
+    inIssue = false;
+    if (!issued) {
+      // No free tag and the bio may block: the call sleeps in the block layer.
+      cpu.sleep();
+      return true;
+    }
+    if (inlineDone && (inlineResult == -Errno.EOPNOTSUPP || inlineResult == -Errno.EAGAIN)) {
+      phase = PUNTED;
+      cpu.runFor(CpuMode.SYSTEM, costs.puntNs());
+      return true;
+    }
+    if (inlineDone) {
+      phase = POSTED;
+      cpu.runFor(CpuMode.SYSTEM, costs.cqePostNs());
+      return true;
+    }
+    phase = NEXT;
+    return false;
+  }
+
+  private void ended(IoRequest r, int err) {
+    if (inIssue) {
+      inlineDone = true;
+      inlineResult = err;
+    } else {
+      ring.post(r, err);
+    }
+  }
+}

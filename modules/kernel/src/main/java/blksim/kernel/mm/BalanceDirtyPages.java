@@ -299,6 +299,22 @@ public final class BalanceDirtyPages {
   }
 
   /**
+   * {@code wb_over_bg_thresh(wb)}: whether background writeback of the wb goes on. It does while
+   * the global reclaimable pages (dirty, not under writeback) exceed {@code bg_thresh}, or while
+   * the wb's reclaimable pages exceed its share of {@code thresh}. In 4.3 that share is
+   * {@code __wb_calc_thresh()} of the throttling threshold, not of the background one.
+   *
+   * @param reclaimablePages global {@code NR_FILE_DIRTY + NR_UNSTABLE_NFS}
+   * @param wbReclaimablePages the wb's {@code WB_RECLAIMABLE}
+   * @param limits the global thresholds
+   * @param wbThreshPages the wb's share of {@code thresh} ({@link #wbCalcThresh})
+   */
+  public static boolean wbOverBgThresh(long reclaimablePages, long wbReclaimablePages,
+      DirtyLimits limits, long wbThreshPages) {
+    return reclaimablePages > limits.backgroundThreshPages() || wbReclaimablePages > wbThreshPages;
+  }
+
+  /**
    * One iteration of {@code balance_dirty_pages()}'s loop for a task that has dirtied
    * {@code pagesDirtied} pages since its last decision.
    *

@@ -64,7 +64,8 @@
  *       {@link blksim.kernel.mm.DirtySnapshot}
  *   <li>{@code balance_dirty_pages()} (one loop iteration), {@code pos_ratio_polynom()},
  *       {@code wb_position_ratio()}, {@code wb_max_pause()}, {@code wb_min_pause()},
- *       {@code dirty_poll_interval()}, {@code __wb_calc_thresh()}, {@code wb_stat_error()},
+ *       {@code dirty_poll_interval()}, {@code __wb_calc_thresh()},
+ *       {@code wb_over_bg_thresh()}, {@code wb_stat_error()},
  *       {@code writeback_set_ratelimit()} / {@code ratelimit_pages},
  *       {@code balance_dirty_pages_ratelimited()}, {@code MAX_PAUSE},
  *       {@code BANDWIDTH_INTERVAL}, {@code DIRTY_POLL_THRESH}, {@code RATELIMIT_CALC_SHIFT} ↔

@@ -197,6 +197,15 @@ class BalanceDirtyPagesTest {
     assertEquals(1000, BalanceDirtyPages.wbCalcThresh(1000, 7, 5), "numerator capped");
   }
 
+  @Test
+  void wbOverBgThresh_globalReclaimableOrTheWbsShareOfThresh() {
+    DirtyLimits lim = new DirtyLimits(50_000, 100_000);
+    assertTrue(BalanceDirtyPages.wbOverBgThresh(50_001, 0, lim, 100_000), "above bg_thresh");
+    assertFalse(BalanceDirtyPages.wbOverBgThresh(50_000, 50_000, lim, 100_000));
+    // a wb over its share of thresh (25,000 of 100,000) keeps writing below bg_thresh
+    assertTrue(BalanceDirtyPages.wbOverBgThresh(30_000, 25_001, lim, 25_000));
+  }
+
   // ---- one iteration of balance_dirty_pages(), HZ 1000, 4 CPUs ----
   // thresh 100,000, bg 50,000: freerun 75,000; hard limit 100,000; setpoint 87,500.
   // The wb: avg bw 25,600, dirty_ratelimit 6400, stamp 0 (no re-estimate before jiffy 201).

@@ -87,9 +87,9 @@ public final class BalanceDirtyPages {
   /**
    * {@code __wb_calc_thresh()} with {@code bdi_min_ratio}, {@code min_ratio} 0 and
    * {@code max_ratio} 100: the wb's share of {@code thresh} in proportion to its fraction
-   * {@code numerator / denominator} of recent writeout completions ({@code fprop_fraction_percpu()};
-   * a denominator of 0 gives 0, a numerator above the denominator counts as 1). A single wb that
-   * has completed any writeback owns all of {@code thresh}.
+   * {@code numerator / denominator} of recent writeout completions ({@code
+   * fprop_fraction_percpu()}; a denominator of 0 gives 0, a numerator above the denominator counts
+   * as 1). A single wb that has completed any writeback owns all of {@code thresh}.
    */
   public static long wbCalcThresh(long threshPages, long numerator, long denominator) {
     if (denominator <= 0) {
@@ -210,8 +210,8 @@ public final class BalanceDirtyPages {
 
   /**
    * {@code wb_min_pause()}: the target pause is 10 ms plus 10 ms per doubling of
-   * {@code avg_write_bandwidth / dirty_ratelimit}, capped at {@code 1 + max_pause/2}; the next check
-   * interval is {@code dirty_ratelimit * t / roundup_pow_of_two(HZ)} pages, stretched toward
+   * {@code avg_write_bandwidth / dirty_ratelimit}, capped at {@code 1 + max_pause/2}; the next
+   * check interval is {@code dirty_ratelimit * t / roundup_pow_of_two(HZ)} pages, stretched toward
    * {@code max_pause} to reach {@link #DIRTY_POLL_THRESH} pages, and shrunk when the pause at
    * {@code task_ratelimit} would exceed {@code max_pause}. The minimum pause is {@code 1 + t/2}, or
    * {@code t} when the interval stayed under {@link #DIRTY_POLL_THRESH}.
@@ -429,7 +429,7 @@ public final class BalanceDirtyPages {
         maxPause, minPause, kick, dirtyExceeded, loopAgain, next);
   }
 
-  /** The tail of {@code balance_dirty_pages()} after its loop; returns whether to kick writeback. */
+  /** The tail of {@code balance_dirty_pages()} after its loop; true: kick writeback. */
   private static boolean endOfLoop(WbBandwidth wb, boolean dirtyExceeded, DirtySnapshot s) {
     if (!dirtyExceeded && wb.dirtyExceeded()) {
       wb.setDirtyExceeded(false);

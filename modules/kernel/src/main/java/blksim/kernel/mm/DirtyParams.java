@@ -1,18 +1,19 @@
 package blksim.kernel.mm;
 
 /**
- * The {@code vm.dirty_*} sysctls of the simulated kernel (kernel-model.md §9.1; their variables and
- * defaults in 4.3's mm/page-writeback.c, their limits in kernel/sysctl.c).
+ * The {@code vm.dirty_*} sysctls of the simulated kernel (kernel-model.md §9.1; their variables
+ * and defaults in 4.3's mm/page-writeback.c, their limits in kernel/sysctl.c).
  *
- * <p>A byte value of 0 means "not set": the ratio is used. When a byte value is set it wins over the
- * ratio ({@code domain_dirty_limits()}). The kernel keeps only one of each pair by zeroing the other
- * when one is written; a scenario may give both, and then the bytes win as in the kernel's
+ * <p>A byte value of 0 means "not set": the ratio is used. When a byte value is set it wins over
+ * the ratio ({@code domain_dirty_limits()}). The kernel keeps only one of each pair by zeroing the
+ * other when one is written; a scenario may give both, and then the bytes win as in the kernel's
  * arithmetic.
  *
- * <p>Beyond the kernel's own sysctl limits, the constructor refuses a background threshold above the
- * throttling threshold when both are in the same unit: the kernel would silently use half the
- * throttling threshold instead (kernel-model.md §15.4.2), which a scenario almost certainly did not
- * mean. An equal pair, or a pair in different units, is accepted and halved as in the kernel
+ * <p>Beyond the kernel's own sysctl limits, the constructor refuses a background threshold above
+ * the throttling threshold when both are in the same unit: the kernel would silently use half
+ * the throttling threshold instead (kernel-model.md §15.4.2), which a scenario almost certainly
+ * did not mean. An equal pair, or a pair in different units, is accepted; when the background
+ * threshold then reaches the other, it is halved as in the kernel
  * ({@link DirtyLimits#domainDirtyLimits}).
  *
  * @param dirtyBackgroundRatio {@code vm.dirty_background_ratio}, percent of dirtyable memory, in
@@ -48,8 +49,8 @@ public record DirtyParams(int dirtyBackgroundRatio, long dirtyBackgroundBytes, i
     requireRatio("dirtyBackgroundRatio", dirtyBackgroundRatio);
     requireRatio("dirtyRatio", dirtyRatio);
     if (dirtyBackgroundBytes < 0) {
-      throw new IllegalArgumentException("dirtyBackgroundBytes must be 0 (use the ratio) or >= 1, was "
-          + dirtyBackgroundBytes);
+      throw new IllegalArgumentException(
+          "dirtyBackgroundBytes must be 0 (use the ratio) or >= 1, was " + dirtyBackgroundBytes);
     }
     if (dirtyBytes != 0 && dirtyBytes < DIRTY_BYTES_MIN) {
       throw new IllegalArgumentException("dirtyBytes must be 0 (use the ratio) or >= "

@@ -6,10 +6,10 @@ package blksim.kernel.mm;
  * {@code copy_process()} in kernel/fork.c, updated by {@code balance_dirty_pages()}).
  *
  * <p>The kernel marks "never paused" with {@code dirty_paused_when == 0}; its jiffies start five
- * minutes before the wrap, so 0 is otherwise a time long past. The model's jiffies start at 0, so it
- * uses {@link #NEVER_PAUSED}, a time far in the past that stays in the past when a period is added
- * to it (the debt path), which is how 0 behaves in a kernel that has been up for more than five
- * minutes.
+ * minutes before the wrap, so 0 is otherwise a time long past. The model's jiffies start at 0, so
+ * it uses {@link #NEVER_PAUSED}, a time far in the past that stays in the past when a period is
+ * added to it (the debt path), which is how 0 behaves in a kernel that has been up for more than
+ * five minutes.
  *
  * @param nrDirtied {@code nr_dirtied}: pages dirtied since the last throttling decision, >= 0
  * @param nrDirtiedPause {@code nr_dirtied_pause}: pages to dirty before the next check, >= 0

@@ -1,15 +1,15 @@
 package blksim.kernel.mm;
 
 /**
- * The bandwidth and rate-limit estimates of one {@code struct bdi_writeback}: {@code bw_time_stamp},
- * {@code dirtied_stamp}, {@code written_stamp}, {@code write_bandwidth},
+ * The bandwidth and rate-limit estimates of one {@code struct bdi_writeback}: {@code
+ * bw_time_stamp}, {@code dirtied_stamp}, {@code written_stamp}, {@code write_bandwidth},
  * {@code avg_write_bandwidth}, {@code dirty_ratelimit}, {@code balanced_dirty_ratelimit} and
  * {@code dirty_exceeded} (kernel-model.md §15.4.2; 4.3's mm/page-writeback.c
  * {@code __wb_update_bandwidth()}, {@code wb_update_write_bandwidth()},
  * {@code wb_update_dirty_ratelimit()}, and {@code wb_init()} in mm/backing-dev.c).
  *
- * <p>All rates are in pages per second, all times in jiffies of {@link #hz()}. The arithmetic is the
- * kernel's integer arithmetic, so the estimates round as they do there.
+ * <p>All rates are in pages per second, all times in jiffies of {@link #hz()}. The arithmetic is
+ * the kernel's integer arithmetic, so the estimates round as they do there.
  *
  * <p>The caller owns the wb's cumulative counters {@code WB_DIRTIED} (pages ever dirtied against
  * the wb, incremented by {@code account_page_dirtied()}) and {@code WB_WRITTEN} (pages whose
@@ -172,7 +172,8 @@ public final class WbBandwidth {
    * @param dom the global domain
    * @param dirtyPages {@code gdtc->dirty}: global dirty + writeback pages
    * @param limits {@code gdtc->thresh} and {@code bg_thresh}
-   * @param posRatio {@code gdtc->pos_ratio} just computed ({@link BalanceDirtyPages#wbPositionRatio})
+   * @param posRatio {@code gdtc->pos_ratio} just computed
+   *     ({@link BalanceDirtyPages#wbPositionRatio})
    */
   public boolean update(long nowJiffies, long dirtiedPages, long writtenPages,
       long startTimeJiffies, WbDomain dom, long dirtyPages, DirtyLimits limits, long posRatio) {
@@ -201,8 +202,8 @@ public final class WbBandwidth {
   /**
    * {@code wb_update_write_bandwidth(wb, elapsed, written)}: folds the completions since
    * {@link #writtenStamp()} into {@link #writeBandwidth()} as a moving average over
-   * {@code period = roundup_pow_of_two(3 * HZ)}, and moves {@link #avgWriteBandwidth()} an eighth of
-   * the way toward it when both estimates agree on the direction. Stamps are not touched.
+   * {@code period = roundup_pow_of_two(3 * HZ)}, and moves {@link #avgWriteBandwidth()} an eighth
+   * of the way toward it when both estimates agree on the direction. Stamps are not touched.
    */
   public void updateWriteBandwidth(long elapsedJiffies, long writtenPages) {
     long period = BalanceDirtyPages.roundupPowOfTwo(3L * hz);

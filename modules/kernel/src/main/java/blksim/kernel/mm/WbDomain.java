@@ -6,9 +6,9 @@ package blksim.kernel.mm;
  * {@code hard_dirty_limit()}, {@code update_dirty_limit()} and {@code domain_update_bandwidth()}
  * (mm/page-writeback.c).
  *
- * <p>{@code dirty_limit} follows a rising threshold at once and a falling one by 1/32 of the gap per
- * {@code BANDWIDTH_INTERVAL}, never below the dirty pages, so that a sudden drop of the threshold
- * does not throttle everybody to a standstill.
+ * <p>{@code dirty_limit} follows a rising threshold at once and a falling one by 1/32 of the gap
+ * per {@code BANDWIDTH_INTERVAL}, never below the dirty pages, so that a sudden drop of the
+ * threshold does not throttle everybody to a standstill.
  *
  * <p>Simplified: the domain's writeout-completion proportions ({@code completions},
  * {@code period_timer}) are not kept here; a single-wb caller passes the wb's share of
@@ -58,7 +58,7 @@ public final class WbDomain {
     return dirtyLimitTstamp;
   }
 
-  /** {@code writeback_set_ratelimit()}'s reset on a sysctl write: the limit jumps to the threshold. */
+  /** {@code writeback_set_ratelimit()} on a sysctl write: the limit jumps to the threshold. */
   public void setDirtyLimit(long dirtyThreshPages) {
     if (dirtyThreshPages < 0) {
       throw new IllegalArgumentException("dirtyThreshPages must be >= 0, was " + dirtyThreshPages);
@@ -72,8 +72,9 @@ public final class WbDomain {
   }
 
   /**
-   * {@code update_dirty_limit()}: follow a higher {@code thresh} in one step; otherwise move down by
-   * {@code (limit - max(thresh, dirty)) >> 5} toward the higher of the threshold and the dirty pages.
+   * {@code update_dirty_limit()}: follow a higher {@code thresh} in one step; otherwise move down
+   * by {@code (limit - max(thresh, dirty)) >> 5} toward the higher of the threshold and the dirty
+   * pages.
    */
   public void updateDirtyLimit(long threshPages, long dirtyPages) {
     long limit = dirtyLimit;

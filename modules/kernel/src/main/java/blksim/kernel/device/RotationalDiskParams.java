@@ -39,8 +39,9 @@ package blksim.kernel.device;
  * @param rpm spindle speed, revolutions per minute
  * @param surfaces recording surfaces (heads), the tracks of one cylinder
  * @param trackSeekNs seek time over one cylinder (track-to-track)
- * @param averageSeekNs seek time over one third of the full stroke (the average over random
- *     seeks as data sheets quote it)
+ * @param averageSeekNs seek time over one third of the full stroke, the mean distance of a
+ *     random seek, where data sheets' average seek is placed (the mean time over random seeks
+ *     comes out lower, see {@link RotationalDisk})
  * @param fullStrokeSeekNs seek time from the first to the last cylinder
  * @param outerMediaBytesPerSec media rate at the outer edge, where LBA 0 lies
  * @param innerMediaBytesPerSec media rate at the inner edge, where the last LBA lies

@@ -112,6 +112,13 @@ public record FsMarkOptions(
       if (policy == FsMarkDirPolicy.NO_SUBDIRS && count != 0) {
         throw new IllegalArgumentException("policy NO_SUBDIRS needs count 0, was " + count);
       }
+      if (policy == FsMarkDirPolicy.TIME_HASH && count == 0) {
+        throw new IllegalArgumentException("policy TIME_HASH needs a count of at least 2, was 0");
+      }
+      if (count == 0 && filesPerSubdir > 0) {
+        throw new IllegalArgumentException(
+            "filesPerSubdir needs a count of at least 2, was " + filesPerSubdir + " with count 0");
+      }
     }
   }
 

@@ -127,6 +127,16 @@ class FsMarkOptionsTest {
   }
 
   @Test
+  void subdirsRecord_refusesLayoutsThatWouldDivideByZero() {
+    assertThrows(IllegalArgumentException.class,
+        () -> new FsMarkOptions.Subdirs(FsMarkDirPolicy.TIME_HASH, 0, 0));
+    assertThrows(IllegalArgumentException.class,
+        () -> new FsMarkOptions.Subdirs(FsMarkDirPolicy.ROUND_ROBIN, 0, 5));
+    assertThrows(IllegalArgumentException.class,
+        () -> new FsMarkOptions.Names(10, 11));
+  }
+
+  @Test
   void fewerThreadsThanDirectories_meansOnePerDirectory() {
     assertEquals(3, parse("-d /a -d /b -d /c -t 2").threads());
     assertEquals(2, parse("-d /a -d /b -t 0").threads());

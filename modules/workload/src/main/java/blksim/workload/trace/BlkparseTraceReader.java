@@ -4,7 +4,8 @@ import java.nio.file.Path;
 
 /**
  * blkparse's default text output (no {@code -f}/{@code -F} format), as {@code blkparse_fmt.c
- * process_default()} prints each event: the header {@code "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s "}
+ * process_default()} prints each event: the header
+ * {@code "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s "}
  * (device major,minor; CPU; sequence; seconds.nanoseconds since the first event; pid; action;
  * RWBS), then by action {@code sector + nsectors [process]} for Q/D/I/B/M/F/G/S,
  * {@code sector + nsectors [error]} for C/R, with {@code (elapsed)} inserted under {@code -t};
@@ -194,7 +195,8 @@ public final class BlkparseTraceReader implements TraceReader {
         return null; // a passthrough completion: "(cdb) [error]"
       }
     } else if (!first.startsWith("[")) {
-      sector = f.nonNegativeLongTimes(t, "sector", BlkEvent.SECTOR_BYTES) / BlkEvent.SECTOR_BYTES;
+      sector = f.nonNegativeLongTimes(t, "sector", BlkEvent.SECTOR_BYTES)
+          / BlkEvent.SECTOR_BYTES;
       if (t + 1 < f.count() && f.get(t + 1).equals("+")) {
         if (t + 2 >= f.count()) {
           throw f.error("nsectors", "nsectors is missing after '+'");

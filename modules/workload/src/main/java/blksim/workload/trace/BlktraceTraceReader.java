@@ -93,7 +93,7 @@ public final class BlktraceTraceReader implements TraceReader {
     this.genesisNs = genesis == Long.MAX_VALUE ? 0 : genesis;
   }
 
-  /** Opens {@code path} and its per-CPU siblings, choosing the arrival when the options leave it. */
+  /** Opens {@code path} and its per-CPU siblings; chooses the arrival if the options leave it. */
   static BlktraceTraceReader open(Path path, TraceOptions options) {
     List<Path> paths = cpuFiles(path);
     BlkArrival a = options.arrival();

@@ -3,8 +3,8 @@ package blksim.workload.trace;
 import java.nio.file.Path;
 
 /**
- * SYSTOR '17 traces (SNIA IOTTA 4964): a header row {@code Timestamp,Response,IOType,LUN,Offset,Size}
- * then one CSV line per request.
+ * SYSTOR '17 traces (SNIA IOTTA 4964): a header row
+ * {@code Timestamp,Response,IOType,LUN,Offset,Size} then one CSV line per request.
  *
  * <p>Timestamp is Unix seconds with a fractional part (to the ns) and becomes absolute Unix-epoch
  * ns, converted exactly from the decimal text; Response is the response time in seconds, possibly

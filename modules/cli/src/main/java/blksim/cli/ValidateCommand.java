@@ -3,7 +3,6 @@ package blksim.cli;
 import blksim.engine.InputException;
 import blksim.workload.scenario.ScenarioLoader;
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -33,6 +32,7 @@ import picocli.CommandLine.Spec;
  * figures = [
  *   { scenario = "brd-nowait-on.conf", label = "IOPS", metric = "jobs.0.read.iops",
  *     published = 1234567, tolerance = 0.15, kind = calibration }
+ *   { scenario = "chris-plug-flush.conf", label = "ctx/s", metric = "...", max = 3000 }
  *   { scenario = "zram-nowait-off.conf", label = "IOPS", metric = "jobs.0.read.iops",
  *     kind = prediction }
  * ]
@@ -40,12 +40,22 @@ import picocli.CommandLine.Spec;
  * {@code metric} is a path into fio's JSON output, or a quotient of two paths
  * ({@code "jobs.0.ctx / jobs.0.read.total_ios"}). {@code kind} is {@code calibration} (the model was
  * fitted on it), {@code validation} (it was not) or {@code prediction} (the figure is withheld:
- * blksim's value is printed, never compared).
+ * blksim's value is printed, never compared). A compared figure gives either {@code published}
+ * (and a relative {@code tolerance}, default 0.15) or a bound, {@code min} and/or {@code max}
+ * (see {@link Figure}).
+ *
+ * <p>The table has one line per figure, columns experiment, scenario, label, published,
+ * simulated, ratio, tol and verdict, each separated from the next by at least two spaces. An
+ * experiment with a {@code predictions.conf} ({@link PinnedPredictions}) gets its predictions
+ * again in a second table, the pinned value (and its commit) next to the current one. Every
+ * published.conf and predictions.conf is read and checked before the first run.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
     description = {"Run the reference experiments and compare simulated with published figures.",
-        "Prints experiment, metric, published, simulated, ratio, tolerance and verdict; exits 1"
-            + " if a figure is outside its tolerance."},
+        "Prints experiment, scenario, label, published, simulated, ratio, tolerance and verdict;"
+            + " exits 1 if a figure is outside its tolerance or bound. Predictions pinned in an"
+            + " experiment's predictions.conf are shown in a second table, pinned next to"
+            + " current."},
     footer = {"", "Examples:", "  ./blksim validate", "  ./blksim validate nowait"})
 final class ValidateCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -63,15 +73,37 @@ final class ValidateCommand implements Callable<Integer> {
       description = "where partitions run (see run --help)")
   String host;
 
-  /** One row of the table. */
-  record Row(String experiment, String scenario, String label, String metric, Double published,
-      double simulated, double tolerance, String kind) {
+  /** An experiment's folder, its figures and its pinned predictions (null if none). */
+  record Experiment(Path dir, List<Figure> figures, PinnedPredictions pinned) {
+    String name() {
+      return dir.getFileName().toString();
+    }
+
+    /** Reads and checks the experiment's published.conf and predictions.conf. */
+    static Experiment load(Path dir) {
+      List<Figure> figures = Figure.load(dir);
+      return new Experiment(dir, figures, PinnedPredictions.load(dir, figures));
+    }
+  }
+
+  /** One row of the table: a figure and its simulated value. */
+  record Row(Figure figure, double simulated) {
+
+    /** Whether a compared figure is out of its tolerance or bound (never for a prediction). */
+    boolean failed() {
+      return !figure.expected().passes(simulated);
+    }
 
     String verdict() {
-      if (kind.equals("prediction")) {
+      if (figure.isPrediction()) {
         return "PREDICTION";
       }
-      return Math.abs(simulated / published - 1) <= tolerance ? "PASS" : "FAIL";
+      String pass = failed() ? "FAIL" : "PASS";
+      boolean calibration = figure.kind() == Figure.Kind.CALIBRATION;
+      if (figure.expected() instanceof Figure.Bound) {
+        return pass + (calibration ? " (bound, calibration)" : " (bound)");
+      }
+      return pass + (calibration ? " (calibration)" : "");
     }
   }
 
@@ -106,14 +138,20 @@ final class ValidateCommand implements Callable<Integer> {
       out.flush();
       return 0;
     }
+    // Every input file is checked before the first run: a typo costs a second, not a run.
+    List<Experiment> loaded = new ArrayList<>();
+    for (Path e : chosen) {
+      loaded.add(Experiment.load(e));
+    }
     Simulator.Host h = RunCommand.parseHost(host);
     List<Row> rows = new ArrayList<>();
     try (AutoCloseable node = h == Simulator.Host.CLUSTER ? Simulator.sharedNode() : () -> { }) {
-      for (Path e : chosen) {
+      for (Experiment e : loaded) {
         rows.addAll(runExperiment(e, h));
       }
       print(out, rows);
       summarise(out, rows, chosen);
+      printPinned(out, rows, loaded);
       for (Path e : chosen) {
         runSweeps(e, h, out);
       }
@@ -122,7 +160,7 @@ final class ValidateCommand implements Callable<Integer> {
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
-    return rows.stream().anyMatch(r -> r.verdict().equals("FAIL")) ? Main.EXIT_FAILED : 0;
+    return rows.stream().anyMatch(Row::failed) ? Main.EXIT_FAILED : 0;
   }
 
   /**
@@ -168,43 +206,16 @@ final class ValidateCommand implements Callable<Integer> {
     }
   }
 
-  static List<Row> runExperiment(Path dir, Simulator.Host host) {
-    Path pub = dir.resolve("published.conf");
-    Config c;
-    try {
-      c = ConfigFactory.parseFile(pub.toFile());
-    } catch (ConfigException e) {
-      throw new InputException(pub.toString(), e.origin() == null ? 0 : e.origin().lineNumber(),
-          null, e.getMessage());
-    }
-    String name = dir.getFileName().toString();
+  /** Runs each scenario of an experiment once and evaluates its figures. */
+  static List<Row> runExperiment(Experiment e, Simulator.Host host) {
+    Path pub = e.dir().resolve("published.conf");
+    // Only looked up by key, never iterated: the rows keep the figures' order.
     Map<String, Map<String, Object>> cache = new HashMap<>();
     List<Row> rows = new ArrayList<>();
-    if (!c.hasPath("figures")) {
-      throw new InputException(pub.toString(), 1, "figures", "published.conf needs a figures"
-          + " list");
-    }
-    for (Config f : c.getConfigList("figures")) {
-      int line = f.origin().lineNumber();
-      String scen = req(f, "scenario", pub, line);
-      String metric = req(f, "metric", pub, line);
-      String kind = f.hasPath("kind") ? f.getString("kind") : "validation";
-      if (!List.of("calibration", "validation", "prediction").contains(kind)) {
-        throw new InputException(pub.toString(), line, "kind", "kind must be calibration,"
-            + " validation or prediction, was '" + kind + "'");
-      }
-      Double published = null;
-      double tol = 0;
-      if (!kind.equals("prediction")) {
-        req(f, "published", pub, line);
-        published = f.getDouble("published");
-        tol = f.hasPath("tolerance") ? f.getDouble("tolerance") : 0.15;
-      }
-      Map<String, Object> json = cache.computeIfAbsent(scen,
-          k -> Metrics.runToJson(ScenarioLoader.load(dir.resolve(k), List.of()), host));
-      double sim = Metrics.evaluate(json, metric, pub.toString(), line);
-      rows.add(new Row(name, scen, f.hasPath("label") ? f.getString("label") : metric, metric,
-          published, sim, tol, kind));
+    for (Figure f : e.figures()) {
+      Map<String, Object> json = cache.computeIfAbsent(f.scenario(),
+          k -> Metrics.runToJson(ScenarioLoader.load(e.dir().resolve(k), List.of()), host));
+      rows.add(new Row(f, Metrics.evaluate(json, f.metric(), pub.toString(), f.line())));
     }
     return rows;
   }
@@ -216,40 +227,55 @@ final class ValidateCommand implements Callable<Integer> {
     return f.getString(key);
   }
 
+  /**
+   * The table: one line per figure; a prediction shows {@code (withheld)} as its published value,
+   * a bound its limits, and neither has a ratio or a tolerance.
+   */
   static void print(PrintWriter out, List<Row> rows) {
-    String fmt = "%-12s %-34s %-14s %14s %14s %7s %6s  %s%n";
-    out.printf(fmt, "experiment", "scenario", "metric", "published", "simulated", "ratio", "tol",
-        "verdict");
+    TextTable t = new TextTable(List.of("experiment", "scenario", "label", "published",
+        "simulated", "ratio", "tol", "verdict"), false, false, false, true, true, true, true,
+        false);
     for (Row r : rows) {
-      boolean pred = r.kind().equals("prediction");
-      out.printf(Locale.ROOT, fmt, r.experiment(), r.scenario(), r.label(),
-          pred ? "(withheld)" : num(r.published()), num(r.simulated()),
-          pred ? "-" : String.format(Locale.ROOT, "%.3f", r.simulated() / r.published()),
-          pred ? "-" : String.format(Locale.ROOT, "%.0f%%", r.tolerance() * 100),
-          r.verdict() + (r.kind().equals("calibration") ? " (calibration)" : ""));
+      Figure f = r.figure();
+      String ratio = "-";
+      String tol = "-";
+      if (f.expected() instanceof Figure.Point p) {
+        ratio = String.format(Locale.ROOT, "%.3f", r.simulated() / p.published());
+        tol = String.format(Locale.ROOT, "%.0f%%", p.tolerance() * 100);
+      }
+      t.add(f.experiment(), f.scenario(), f.label(), f.expected().publishedText(),
+          num(r.simulated()), ratio, tol, r.verdict());
     }
+    t.print(out);
     out.flush();
   }
 
   /**
    * One paragraph per experiment after the table: how many compared figures are within
-   * tolerance, how many are predictions, each failure spelled out, and the experiment's
-   * README.md (where its known deviations are explained) when something failed.
+   * tolerance (or their bound), how many are predictions, each failure spelled out, and the
+   * experiment's README.md (where its known deviations are explained) when something failed.
    */
   static void summarise(PrintWriter out, List<Row> rows, List<Path> experiments) {
     for (Path e : experiments) {
       String name = e.getFileName().toString();
-      List<Row> mine = rows.stream().filter(r -> r.experiment().equals(name)).toList();
-      long compared = mine.stream().filter(r -> !r.kind().equals("prediction")).count();
-      List<Row> failed = mine.stream().filter(r -> r.verdict().equals("FAIL")).toList();
+      List<Row> mine = rows.stream().filter(r -> r.figure().experiment().equals(name)).toList();
+      long compared = mine.stream().filter(r -> !r.figure().isPrediction()).count();
+      List<Row> failed = mine.stream().filter(Row::failed).toList();
       long predictions = mine.size() - compared;
       out.println();
       out.printf(Locale.ROOT, "%s: %d of %d compared figures within tolerance, %d prediction%s%n",
           name, compared - failed.size(), compared, predictions, predictions == 1 ? "" : "s");
       for (Row r : failed) {
-        out.printf(Locale.ROOT, "  FAIL %s %s: simulated %s is %.3f of published %s"
-            + " (tolerance %.0f%%)%n", r.scenario(), r.label(), num(r.simulated()),
-            r.simulated() / r.published(), num(r.published()), r.tolerance() * 100);
+        Figure f = r.figure();
+        if (f.expected() instanceof Figure.Point p) {
+          out.printf(Locale.ROOT, "  FAIL %s %s: simulated %s is %.3f of published %s"
+              + " (tolerance %.0f%%)%n", f.scenario(), f.label(), num(r.simulated()),
+              r.simulated() / p.published(), num(p.published()), p.tolerance() * 100);
+        } else {
+          out.printf(Locale.ROOT, "  FAIL %s %s: simulated %s is outside the published bound"
+              + " %s%n", f.scenario(), f.label(), num(r.simulated()),
+              f.expected().publishedText());
+        }
       }
       Path readme = e.resolve("README.md");
       if (!failed.isEmpty() && Files.isRegularFile(readme)) {
@@ -259,7 +285,59 @@ final class ValidateCommand implements Callable<Integer> {
     out.flush();
   }
 
-  private static String num(double v) {
+  /**
+   * The second table, for the experiments with a predictions.conf: each prediction's pinned
+   * value (with its commit) next to the current one and their ratio, or "not pinned"; then per
+   * experiment how many pinned values are unchanged (exactly) and each one that moved.
+   */
+  static void printPinned(PrintWriter out, List<Row> rows, List<Experiment> experiments) {
+    List<Experiment> pinned = experiments.stream().filter(e -> e.pinned() != null).toList();
+    if (pinned.isEmpty()) {
+      return;
+    }
+    TextTable t = new TextTable(List.of("experiment", "scenario", "label", "pinned", "current",
+        "current/pinned"), false, false, false, true, true, true);
+    List<String> summary = new ArrayList<>();
+    for (Experiment e : pinned) {
+      PinnedPredictions p = e.pinned();
+      int predictions = 0;
+      int unchanged = 0;
+      List<String> moved = new ArrayList<>();
+      for (Row r : rows) {
+        Figure f = r.figure();
+        if (!f.isPrediction() || !f.experiment().equals(e.name())) {
+          continue;
+        }
+        predictions++;
+        PinnedPredictions.Entry pin = p.find(f);
+        if (pin == null) {
+          t.add(f.experiment(), f.scenario(), f.label(), "not pinned", num(r.simulated()), "-");
+          continue;
+        }
+        String ratio = String.format(Locale.ROOT, "%.4f", r.simulated() / pin.value());
+        t.add(f.experiment(), f.scenario(), f.label(),
+            num(pin.value()) + " (" + p.shortCommit() + ")", num(r.simulated()), ratio);
+        if (Double.compare(r.simulated(), pin.value()) == 0) {
+          unchanged++;
+        } else {
+          moved.add(String.format(Locale.ROOT, "  MOVED %s %s: current %s is %s of pinned %s",
+              f.scenario(), f.label(), num(r.simulated()), ratio, num(pin.value())));
+        }
+      }
+      summary.add(String.format(Locale.ROOT, "%s: %d of %d predictions pinned at %s (%s),"
+          + " %d unchanged", e.name(), p.entries().size(), predictions, p.shortCommit(),
+          e.dir().getParent().relativize(p.file()), unchanged));
+      summary.addAll(moved);
+    }
+    out.println();
+    t.print(out);
+    out.println();
+    summary.forEach(out::println);
+    out.flush();
+  }
+
+  /** A figure as the tables print it: whole above 1000, else four significant digits. */
+  static String num(double v) {
     if (Math.abs(v) >= 1000) {
       return String.format(Locale.ROOT, "%.0f", v);
     }

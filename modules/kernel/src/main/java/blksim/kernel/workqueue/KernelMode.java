@@ -4,6 +4,10 @@ package blksim.kernel.workqueue;
  * The kernel version whose workqueue rules the model follows (kernel-model.md §0, §4.2, §4.7).
  *
  * <ul>
+ *   <li>{@link #V4_3_RC1}: 4.3-rc1 (2015, thread 4 of kernel-model.md §12.4): the workqueue rules
+ *       of {@link #PRE_6_5}; its block and writeback differences (the plug flushed at 16
+ *       requests, nr_requests 128, 4.3's writeback and dirty throttling) are selected by
+ *       {@link #isV4_3()}.
  *   <li>{@link #PRE_6_5}: up to 6.4. Unbound wqs have one pwq per NUMA node over per-node pools
  *       (workers confined to the node); max_active applies per pwq, so per node.
  *   <li>{@link #V6_5_TO_6_8}: 6.5 to 6.8 (636b927eba5b). Affinity scopes and pods; one pwq per
@@ -16,11 +20,22 @@ package blksim.kernel.workqueue;
  * </ul>
  */
 public enum KernelMode {
+  V4_3_RC1,
   PRE_6_5,
   V6_5_TO_6_8,
   V6_9_RC,
   V6_9,
   V6_13;
+
+  /** Whether unbound wqs follow the pre-6.5 rules: one pwq per node, no affinity scopes. */
+  public boolean perNodeUnbound() {
+    return this == V4_3_RC1 || this == PRE_6_5;
+  }
+
+  /** Whether this is the 4.3 kernel of the writeback experiment. */
+  public boolean isV4_3() {
+    return this == V4_3_RC1;
+  }
 
   /** {@code WQ_MAX_ACTIVE}: 512 up to 6.12, 2048 from 6.13 (include/linux/workqueue.h). */
   public int wqMaxActive() {
@@ -34,12 +49,12 @@ public enum KernelMode {
 
   /** Whether unbound wqs have pods and affinity scopes (6.5+). */
   public boolean hasAffinityScopes() {
-    return this != PRE_6_5;
+    return !perNodeUnbound();
   }
 
   /** Whether unbound wqs have one pwq per CPU (6.5+) rather than one per node. */
   public boolean perCpuUnboundPwqs() {
-    return this != PRE_6_5;
+    return !perNodeUnbound();
   }
 
   /** Whether unbound max_active is enforced system-wide by per-node counters (6.9+). */
@@ -49,7 +64,7 @@ public enum KernelMode {
 
   /** Whether per-CPU pools detect CPU-hogging items automatically (6.5+, §4.8). */
   public boolean detectsCpuIntensive() {
-    return this != PRE_6_5;
+    return !perNodeUnbound();
   }
 
   /**

@@ -402,8 +402,8 @@ public final class ScenarioLoader {
       case "eevdf":
         return SchedParams.SchedClass.EEVDF;
       default:
-        return mode.equals("V6_9") || mode.equals("V6_9_RC") ? SchedParams.SchedClass.EEVDF
-            : SchedParams.SchedClass.CFS;
+        return mode.equals("V6_9") || mode.equals("V6_9_RC") || mode.equals("V6_13")
+            ? SchedParams.SchedClass.EEVDF : SchedParams.SchedClass.CFS;
     }
   }
 

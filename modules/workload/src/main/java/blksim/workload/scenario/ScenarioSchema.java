@@ -30,7 +30,7 @@ public final class ScenarioSchema {
 
   /** Allowed kernel modes (kernel-model.md §0). */
   public static final List<String> KERNEL_MODES =
-      List.of("PRE_6_5", "V6_5_TO_6_8", "V6_9_RC", "V6_9", "V6_13");
+      List.of("V4_3_RC1", "PRE_6_5", "V6_5_TO_6_8", "V6_9_RC", "V6_9", "V6_13");
 
   /** Keys under {@code blksim}, in display order. */
   public static final List<Param> KEYS = List.of(
@@ -80,7 +80,7 @@ public final class ScenarioSchema {
           1_000_000_000L, "system time of one background kworker wakeup"),
       Param.choice("kernel.scheduler", "cpu", "auto", List.of("auto", "cfs", "eevdf"),
           "the fair scheduler: cfs (Linux up to 6.5) or eevdf (6.6 on); auto picks eevdf for"
-              + " kernel.mode V6_9_RC and V6_9, cfs for the others (V6_5_TO_6_8 spans both: set"
+              + " kernel.mode V6_9_RC, V6_9 and V6_13, cfs for the others (V6_5_TO_6_8 spans both: set"
               + " eevdf for 6.6 to 6.8)"),
       Param.num("kernel.sched-latency", "cpu", DURATION, "ns", "auto", 1, 1_000_000_000L,
           "CFS sched_latency_ns (debugfs sched/latency_ns): the period in which each runnable"

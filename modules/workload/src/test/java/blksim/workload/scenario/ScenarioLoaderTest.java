@@ -44,6 +44,19 @@ class ScenarioLoaderTest {
   }
 
   @Test
+  void schedulerAuto_followsTheKernelMode() {
+    // EEVDF replaced CFS in 6.6: every mode from 6.9 on is EEVDF, 4.3 and up to 6.4 are CFS.
+    for (String mode : List.of("V6_9_RC", "V6_9", "V6_13")) {
+      assertEquals(blksim.kernel.sched.SchedParams.SchedClass.EEVDF,
+          ScenarioLoader.schedClass("auto", mode), mode);
+    }
+    for (String mode : List.of("V4_3_RC1", "PRE_6_5", "V6_5_TO_6_8")) {
+      assertEquals(blksim.kernel.sched.SchedParams.SchedClass.CFS,
+          ScenarioLoader.schedClass("auto", mode), mode);
+    }
+  }
+
+  @Test
   void validScenario_loadsWithDefaultsAndJobs() throws IOException {
     Scenario s = ScenarioLoader.load(scenario(""), List.of(), Map.of());
     assertEquals(2, s.topology().cpuCount());
@@ -147,7 +160,7 @@ class ScenarioLoaderTest {
   @Test
   void wrongEnumValue_listsTheChoices() throws IOException {
     InputException e = fails(scenario("kernel.mode = V7"));
-    assertTrue(e.getMessage().contains("PRE_6_5|V6_5_TO_6_8|V6_9_RC|V6_9|V6_13"), e.getMessage());
+    assertTrue(e.getMessage().contains("V4_3_RC1|PRE_6_5|V6_5_TO_6_8|V6_9_RC|V6_9|V6_13"), e.getMessage());
   }
 
   @Test

@@ -162,7 +162,11 @@ final class RunCommand implements Callable<Integer> {
     if (timehist != null) {
       json = TimehistReport.addToJson(json, o);
     }
-    String normal = FioTextReporter.render(r) + (wq ? WqReport.text(o) : "")
+    if (o.mm() != null) {
+      json = MmText.addToJson(json, o.mm());
+    }
+    String normal = FioTextReporter.render(r) + (o.mm() != null ? MmText.text(o.mm()) : "")
+        + (wq ? WqReport.text(o) : "")
         + (threads ? ThreadReport.text(r) : "")
         + (timehist != null ? TimehistReport.text(o) : "");
     String text = format.equals("json") ? json : normal;

@@ -12,6 +12,8 @@ import blksim.kernel.workqueue.WorkqueueSystem;
 import blksim.kernel.workqueue.WqDump;
 import blksim.kernel.workqueue.WqMonitorSnapshot;
 import blksim.workload.fio.stats.RunResult;
+import blksim.kernel.mm.MmComponent;
+import blksim.kernel.mm.MmReport;
 import java.util.ArrayList;
 import org.apache.pekko.actor.typed.ActorSystem;
 import java.util.List;
@@ -62,7 +64,7 @@ public final class Simulator {
    */
   public record Outcome(RunResult fio, List<WqMonitorSnapshot> wqSamples,
       WqMonitorSnapshot wqFinal, String wqDump, List<SwitchRecord> timehist,
-      long timehistDropped) {}
+      long timehistDropped, MmReport mm) {}
 
   /** Runs {@code s} with the given partitioning. */
   public static RunResult run(Scenario s, Partitioning partitioning, Host host,
@@ -96,7 +98,11 @@ public final class Simulator {
         raw.blksimVersion(), s.jobs().get(0).globalOptions(), raw.cpus(), raw.threads());
     List<SwitchRecord> hist = new ArrayList<>();
     long dropped = 0;
+    MmReport mm = null;
     for (ComponentReport r : reports) {
+      if (r.kind().equals(MmComponent.KIND)) {
+        mm = MmReport.decode(r.payload());
+      }
       if (r.kind().equals(CpuReport.KIND)) {
         CpuReport c = CpuReport.decode(r.payload());
         hist.addAll(c.timehist());
@@ -108,10 +114,10 @@ public final class Simulator {
         .thenComparingInt(SwitchRecord::cpu));
     if (wqs == null) {
       return new Outcome(fio, List.of(), new WqMonitorSnapshot(outcome.stats().simulatedTimeNs(),
-          List.of()), "", hist, dropped);
+          List.of()), "", hist, dropped, mm);
     }
     return new Outcome(fio, wqs.monitorSamples(reports),
         wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
-        WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped);
+        WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped, mm);
   }
 }

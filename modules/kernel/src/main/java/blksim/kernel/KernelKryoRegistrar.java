@@ -45,5 +45,7 @@ public final class KernelKryoRegistrar implements KryoRegistrar {
     KryoRegistrar.register(kryo, WorkStep.CondResched.class, 1125);
     KryoRegistrar.register(kryo, WqMonitorSnapshot.class, 1130);
     KryoRegistrar.register(kryo, WqMonitorSnapshot.Row.class, 1131);
+    // Memory management (blksim.kernel.mm), ids 1200-1219.
+    KryoRegistrar.register(kryo, blksim.kernel.mm.MmComponent.VmstatTick.class, 1200);
   }
 }

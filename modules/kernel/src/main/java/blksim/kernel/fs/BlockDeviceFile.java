@@ -3,7 +3,12 @@ package blksim.kernel.fs;
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.ReqOp;
+import blksim.kernel.mm.AddressSpace;
+import blksim.kernel.mm.BufferedWrite;
+import blksim.kernel.mm.FsyncCall;
+import blksim.kernel.mm.PageCache;
 import blksim.kernel.mm.PageCacheParams;
+import blksim.kernel.mm.WritebackParams;
 import blksim.kernel.sched.Completion;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
@@ -28,6 +33,10 @@ import java.util.function.IntFunction;
  *     readahead for the page, a bio flagged REQ_RAHEAD; the task waits for it; if it failed (a
  *     device that kills readahead, dm-zero), {@code ->read_folio()} reads the page again without
  *     REQ_RAHEAD and the task waits again; then the data is copied to the user buffer.
+ *
+ * <li>Buffered writes ({@code generic_perform_write()}): into the device's page cache, with
+ *     dirty throttling, written back by the device's flusher ({@link BufferedWrite}); fsync and
+ *     fdatasync write and wait for the file's dirty pages ({@link FsyncCall}).
  * </ul>
  *
  * <p>Costs: the call's entry ({@link SyscallParams#rwEntryNs}), plus the miss cost of a buffered
@@ -35,12 +44,11 @@ import java.util.function.IntFunction;
  * the issue; after the completion, the return ({@link SyscallParams#wakeReturnNs}) plus the copy
  * of a buffered read. As fio measures it, the whole call is its completion latency.
  *
- * <p>Simplified: the page cache keeps no pages, so every buffered read misses and readahead is
- * limited to the requested page (fio sets POSIX_FADV_RANDOM for random jobs; sequential readahead
- * windows are not modelled); buffered writes need writeback and are refused when the scenario is
- * loaded; a file holds no volatile-cache state, so {@code fsync} only pays its entry cost (none of
- * today's devices has a volatile write cache and no page is ever dirty); {@code open} and
- * {@code close} cost no CPU time. The device is submitted to on the queue of the CPU the task
+ * <p>Simplified: buffered reads do not consult the page cache, so every one misses and
+ * readahead is limited to the requested page (fio sets POSIX_FADV_RANDOM for random jobs;
+ * sequential readahead windows are not modelled); without a page cache (no buffered writer in the
+ * scenario) {@code fsync} only pays its entry cost; {@code open} and {@code close} cost no CPU
+ * time, and the last close does not write the device's dirty pages back. The device is submitted to on the queue of the CPU the task
  * runs on ({@code blk_mq_map_queue()} of the submitting CPU). One call is in progress at a time:
  * the file's call object is reused.
  */
@@ -52,16 +60,36 @@ public final class BlockDeviceFile {
   private final PageCacheParams pageCache;
   private final ReadWrite rw = new ReadWrite();
   private final Sync sync = new Sync();
+  /** The device's page cache, null when the scenario has no buffered writer. */
+  private final AddressSpace mapping;
+  private final BufferedWrite bufferedWrite;
+  private final FsyncCall fsync;
   private long pos;
   private boolean closed;
 
   private BlockDeviceFile(Task task, IntFunction<BlockQueue> queues, boolean direct,
-      SyscallParams syscalls, PageCacheParams pageCache) {
+      SyscallParams syscalls, PageCacheParams pageCache, PageCache pc, AddressSpace mapping,
+      WritebackParams wbCosts) {
     this.task = task;
     this.queues = queues;
     this.direct = direct;
     this.syscalls = syscalls;
     this.pageCache = pageCache;
+    this.mapping = mapping;
+    this.bufferedWrite = mapping == null ? null
+        : new BufferedWrite(task, pc, mapping, wbCosts, syscalls.rwEntryNs());
+    this.fsync = mapping == null ? null
+        : new FsyncCall(task, mapping, syscalls.rwEntryNs(), syscalls.wakeReturnNs());
+  }
+
+  /**
+   * {@code open()} of a block device whose page cache is {@code mapping} in {@code pc} (buffered
+   * writes go there).
+   */
+  public static BlockDeviceFile open(Task task, IntFunction<BlockQueue> queues, boolean direct,
+      SyscallParams syscalls, PageCacheParams pageCache, PageCache pc, AddressSpace mapping,
+      WritebackParams wbCosts) {
+    return new BlockDeviceFile(task, queues, direct, syscalls, pageCache, pc, mapping, wbCosts);
   }
 
   /**
@@ -71,7 +99,7 @@ public final class BlockDeviceFile {
    */
   public static BlockDeviceFile open(Task task, IntFunction<BlockQueue> queues, boolean direct,
       SyscallParams syscalls, PageCacheParams pageCache) {
-    return new BlockDeviceFile(task, queues, direct, syscalls, pageCache);
+    return new BlockDeviceFile(task, queues, direct, syscalls, pageCache, null, null, null);
   }
 
   /** The device's size in bytes ({@code i_size} of the block device inode). */
@@ -96,6 +124,10 @@ public final class BlockDeviceFile {
 
   /** {@code pwrite(fd, buf, len, offset)}. */
   public SystemCall pwrite(long offsetBytes, int len) {
+    if (!direct && mapping != null) {
+      checkOpen();
+      return bufferedWrite.arm(offsetBytes, len);
+    }
     return rw.arm(ReqOp.WRITE, offsetBytes, len);
   }
 
@@ -108,7 +140,7 @@ public final class BlockDeviceFile {
 
   /** {@code write(fd, buf, len)} at the file position, which advances. */
   public SystemCall write(int len) {
-    SystemCall c = rw.arm(ReqOp.WRITE, pos, len);
+    SystemCall c = pwrite(pos, len);
     pos += len;
     return c;
   }
@@ -120,12 +152,13 @@ public final class BlockDeviceFile {
 
   /** {@code fsync(fd)} ({@code blkdev_fsync()}): see the class comment. */
   public SystemCall fsync() {
-    return sync.arm();
+    checkOpen();
+    return fsync != null ? fsync.arm() : sync.arm();
   }
 
   /** {@code fdatasync(fd)}: on a block device the same as {@link #fsync}. */
   public SystemCall fdatasync() {
-    return sync.arm();
+    return fsync();
   }
 
   /** {@code close(fd)}. Further calls are refused. */
@@ -165,7 +198,7 @@ public final class BlockDeviceFile {
       checkOpen();
       if (op == ReqOp.WRITE && !direct) {
         throw new IllegalStateException(task.comm()
-            + ": buffered writes need the writeback model (refused at load time)");
+            + ": a buffered write to a block device opened without its page cache");
       }
       this.op = op;
       this.offset = offsetBytes;

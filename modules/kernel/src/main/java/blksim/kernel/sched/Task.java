@@ -69,6 +69,11 @@ public abstract class Task {
   boolean slept;
   /** Spawned with a creation delay and not yet runnable: wakeups are ignored. */
   boolean newborn;
+  /**
+   * The task's memory-management state ({@code nr_dirtied}, {@code nr_dirtied_pause},
+   * {@code dirty_paused_when} of {@code task_struct}), owned by the mm package and opaque here.
+   */
+  private Object mmState;
 
   /**
    * @param comm the task's name as {@code ps} shows it
@@ -112,6 +117,16 @@ public abstract class Task {
   /** The task's results at the end of the run, or {@code null}. */
   public TaskReport report(long endNs) {
     return null;
+  }
+
+  /** The mm package's per-task state, or null before the task first dirties a page. */
+  public Object mmState() {
+    return mmState;
+  }
+
+  /** Sets the mm package's per-task state. */
+  public void setMmState(Object state) {
+    mmState = state;
   }
 
   /** The task's name. */

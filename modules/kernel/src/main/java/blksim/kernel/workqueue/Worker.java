@@ -550,6 +550,11 @@ public final class Worker extends Task {
     }
 
     @Override
+    public boolean needResched() {
+      return tc.needResched();
+    }
+
+    @Override
     public void finish() {
       if (acted) {
         throw new IllegalStateException(comm() + ": " + cur.ref.name()

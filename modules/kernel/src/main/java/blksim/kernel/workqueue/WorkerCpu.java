@@ -41,6 +41,9 @@ public interface WorkerCpu {
   /** {@code cond_resched()}. */
   void condResched();
 
+  /** {@code need_resched()}: whether the CPU wants the worker to give way. Not an action. */
+  boolean needResched();
+
   /** The callback returns; the worker goes on with its next item. Not an action. */
   void finish();
 

@@ -65,6 +65,11 @@ class ConcurrencyManagementTest {
     }
 
     @Override
+    public boolean needResched() {
+      return d.needResched();
+    }
+
+    @Override
     public void finish() {
       d.finish();
     }

@@ -281,6 +281,21 @@ public final class FioJob {
     return s.cpusAllowedSplit;
   }
 
+  /** {@code fsync=N}: an fsync after every N writes (0: never). */
+  public int fsyncBlocks() {
+    return s.fsyncBlocks;
+  }
+
+  /** {@code fdatasync=N}: an fdatasync after every N writes (0: never). */
+  public int fdatasyncBlocks() {
+    return s.fdatasyncBlocks;
+  }
+
+  /** {@code end_fsync}: fsync the file when the job's writes are done. */
+  public boolean endFsync() {
+    return s.endFsync;
+  }
+
   /** {@code nice}: the job's nice value. */
   public int nice() {
     return s.nice;

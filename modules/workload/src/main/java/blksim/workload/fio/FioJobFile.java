@@ -68,6 +68,7 @@ import org.slf4j.LoggerFactory;
  *     group_reporting, exitall</td></tr>
  *   <tr><td>reporting</td><td>percentile_list, clat_percentiles, lat_percentiles,
  *     slat_percentiles, gtod_reduce</td></tr>
+ *   <tr><td>syncing</td><td>fsync, fdatasync (every N writes), end_fsync</td></tr>
  *   <tr><td>CPUs</td><td>cpus_allowed, cpumask, cpus_allowed_policy (shared, split), nice; the
  *     job starts on its {@code k}-th allowed CPU and wakeup placement keeps it in the set</td></tr>
  *   <tr><td>accepted, no effect</td><td>invalidate</td></tr>

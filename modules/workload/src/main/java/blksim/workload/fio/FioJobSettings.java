@@ -86,6 +86,9 @@ final class FioJobSettings implements Cloneable {
   /** {@code cpus_allowed_policy=split}: each job gets one CPU of the set. */
   boolean cpusAllowedSplit;
   int nice;
+  int fsyncBlocks;
+  int fdatasyncBlocks;
+  boolean endFsync;
   /** The machine's CPU count, for checking CPU numbers as fio does. */
   int ncpus = Integer.MAX_VALUE;
   /** Where each option was last set, for errors that involve several options. */
@@ -178,6 +181,9 @@ final class FioJobSettings implements Cloneable {
       case "cpus_allowed_policy" ->
           cpusAllowedSplit = onlyValue(value, "shared", "split").equals("split");
       case "nice" -> nice = signedInteger(value, -20, 19);
+      case "fsync" -> fsyncBlocks = integer(value, 0, Integer.MAX_VALUE);
+      case "fdatasync" -> fdatasyncBlocks = integer(value, 0, Integer.MAX_VALUE);
+      case "end_fsync" -> endFsync = bool(value);
       default -> throw new IllegalStateException("modelled fio option without a handler: " + key);
     }
   }

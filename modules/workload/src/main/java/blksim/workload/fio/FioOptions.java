@@ -86,7 +86,7 @@ final class FioOptions {
       random_distribution percentile_list thinktime thinktime_blocks thinktime_spin thread kb_base
       gtod_reduce clat_percentiles lat_percentiles slat_percentiles exitall invalidate
       hipri fixedbufs registerfiles sqthread_poll nonvectored
-      cpus_allowed cpumask cpus_allowed_policy nice
+      cpus_allowed cpumask cpus_allowed_policy nice fsync fdatasync end_fsync
       """.strip().split("\\s+"));
 
   private FioOptions() {}

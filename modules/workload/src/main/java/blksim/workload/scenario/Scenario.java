@@ -8,6 +8,7 @@ import blksim.kernel.sched.SchedParams;
 import blksim.kernel.sched.TimehistParams;
 import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioJob;
+import blksim.kernel.mm.MmParams;
 import blksim.kernel.mm.PageCacheParams;
 import blksim.kernel.syscall.SyscallParams;
 import blksim.workload.fio.thread.FioCostParams;
@@ -40,6 +41,7 @@ import java.util.List;
  * @param timehist which CPUs record their context switches, and when
  * @param wakePlacement {@code none} (tasks stay where placed) or {@code llc} (kernel-model.md
  *     §1.3 for user threads and io-wq workers)
+ * @param mm dirty limits, the flusher's plug policy, writeback costs
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
@@ -48,7 +50,17 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     PageCacheParams pageCache,
     IoUringParams ioUring, BlockLayerParams blockLayer,
     List<DeviceParams> devices,
-    List<FioJob> jobs, TimehistParams timehist, String wakePlacement) {
+    List<FioJob> jobs, TimehistParams timehist, String wakePlacement, MmParams mm) {
+
+  /** Whether a job writes through the page cache (so the machine needs writeback). */
+  public boolean usesPageCacheWrites() {
+    for (FioJob j : jobs) {
+      if (!j.direct() && j.rw().writes()) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   /** Whether woken user threads and io-wq workers may move within their LLC. */
   public boolean migratesInLlc() {

@@ -23,7 +23,11 @@ import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.FioEnvironment;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.FioJobFile;
+import blksim.kernel.mm.DirtyParams;
+import blksim.kernel.mm.MmParams;
 import blksim.kernel.mm.PageCacheParams;
+import blksim.kernel.mm.WbPlugPolicy;
+import blksim.kernel.mm.WritebackParams;
 import blksim.kernel.syscall.SyscallParams;
 import blksim.workload.fio.thread.FioCostParams;
 import com.typesafe.config.Config;
@@ -391,7 +395,59 @@ public final class ScenarioLoader {
         new PageCacheParams(v.getDuration("costs.page-cache.miss"),
             v.getDuration("costs.page-cache.copy")), ioUring,
         blockLayer, List.copyOf(devices), List.copyOf(jobs), timehist(v, topo.cpuCount()),
-        wakePlacement(v, partitions));
+        wakePlacement(v, partitions), mm(v, jobs, partitions));
+  }
+
+  /**
+   * The vm.dirty_* sysctls (bytes win over ratios, kernel-model.md §9.1), the flusher's plug
+   * policy ({@code auto}: 4.3-rc1's plug in V4_3_RC1, the plug with the flush-before-resched fix
+   * of 4.3-rc2 in later kernels), the reserved memory and the writeback costs. A scenario whose
+   * jobs write through the page cache must run in one partition: the page cache and the dirty
+   * accounting are shared by every CPU.
+   */
+  private static MmParams mm(Values v, List<FioJob> jobs, String partitions) {
+    int bgRatio = v.getInt("vm.dirty_background_ratio");
+    long bgBytes = v.getSize("vm.dirty_background_bytes");
+    int ratio = v.getInt("vm.dirty_ratio");
+    long bytes = v.getSize("vm.dirty_bytes");
+    if (bytes != 0 && bytes < DirtyParams.DIRTY_BYTES_MIN) {
+      throw v.error("vm.dirty_bytes", "must be 0 or at least " + DirtyParams.DIRTY_BYTES_MIN
+          + " bytes (the kernel's minimum), was " + bytes);
+    }
+    if (bgBytes != 0 && bytes != 0 && bgBytes > bytes) {
+      throw v.error("vm.dirty_background_bytes", "the background threshold "
+          + bgBytes + " is above the limit vm.dirty_bytes = " + bytes);
+    }
+    if (bgBytes == 0 && bytes == 0 && bgRatio > ratio) {
+      throw v.error("vm.dirty_background_ratio", "the background threshold " + bgRatio
+          + "% is above the limit vm.dirty_ratio = " + ratio + "%");
+    }
+    DirtyParams dirty;
+    try {
+      dirty = new DirtyParams(bgRatio, bgBytes, ratio, bytes,
+          v.getInt("vm.dirty_writeback_centisecs"), v.getInt("vm.dirty_expire_centisecs"));
+    } catch (IllegalArgumentException e) {
+      throw v.error("vm.dirty_ratio", e.getMessage());
+    }
+    String plug = v.getString("kernel.writeback-plug");
+    WbPlugPolicy policy = plug.equals("auto")
+        ? (v.getString("kernel.mode").equals("V4_3_RC1") ? WbPlugPolicy.PLUG
+            : WbPlugPolicy.PLUG_FLUSH)
+        : WbPlugPolicy.parse(plug);
+    long memory = v.getSize("machine.memory");
+    long reserved = v.getSize("machine.reserved-memory");
+    if (reserved >= memory - (1L << 20)) {
+      throw v.error("machine.reserved-memory", "must leave at least 1 MiB of machine.memory ("
+          + memory + " bytes) to the page cache, was " + reserved);
+    }
+    boolean writes = jobs.stream().anyMatch(j -> !j.direct() && j.rw().writes());
+    if (writes && !partitions.trim().equalsIgnoreCase("one")) {
+      throw v.error("partitions", "a job writes through the page cache (direct=0), whose dirty"
+          + " accounting every CPU shares: use partitions = one, not '" + partitions + "'");
+    }
+    return new MmParams(dirty, policy, reserved, v.getDuration("kernel.vmstat-interval"),
+        new WritebackParams(v.getDuration("costs.writeback.per-page"),
+            v.getDuration("costs.writeback.per-inode"), v.getDuration("costs.page-cache.write")));
   }
 
   /** {@code kernel.scheduler}: auto follows the kernel mode (EEVDF from 6.6). */
@@ -539,11 +595,6 @@ public final class ScenarioLoader {
       throw new InputException(j.file(), j.line(), "ioengine", "ioengine="
           + j.ioengine().fioName() + " is not modelled yet; blksim runs psync, sync, pvsync,"
           + " libaio and io_uring jobs");
-    }
-    if (!j.direct() && j.rw().writes()) {
-      throw new InputException(j.file(), j.line(), "direct", "job '" + j.name()
-          + "' writes through the page cache (direct=0), which needs the writeback model blksim"
-          + " does not have yet; use direct=1");
     }
     if (!j.direct() && !j.ioengine().isSync()) {
       throw new InputException(j.file(), j.line(), "direct", "job '" + j.name()

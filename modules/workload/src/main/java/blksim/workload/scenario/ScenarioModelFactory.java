@@ -8,6 +8,13 @@ import blksim.kernel.block.BlockQueue;
 import blksim.kernel.device.DeviceParams;
 import blksim.kernel.dm.DmParams;
 import blksim.kernel.dm.Kdelayd;
+import blksim.kernel.mm.AddressSpace;
+import blksim.kernel.mm.BdiWriteback;
+import blksim.kernel.mm.MmComponent;
+import blksim.kernel.mm.MmParams;
+import blksim.kernel.mm.PageCache;
+import blksim.kernel.mm.WbScheduler;
+import blksim.kernel.workqueue.DelayedWork;
 import blksim.kernel.timer.TimerParams;
 import blksim.kernel.workqueue.KernelMode;
 import blksim.kernel.workqueue.Workqueue;
@@ -66,10 +73,15 @@ public final class ScenarioModelFactory implements ModelFactory {
         .withMonitorIntervalNs(s.wqMonitorIntervalNs());
     WorkqueueSystem.Builder wb = WorkqueueSystem.builder(topo, s.sched(), timers, wqp);
     boolean hasDm = s.devices().stream().anyMatch(d -> d instanceof DmParams);
-    // Nothing else queues work yet: without dm or wq_monitor the workqueue components would only
-    // sit in every event's path (the per-CPU wrapper costs ~15% of the event rate).
-    boolean needWq = hasDm || s.wqMonitorIntervalNs() > 0;
+    boolean pageCacheWrites = s.usesPageCacheWrites();
+    // Nothing else queues work yet: without dm, writeback or wq_monitor the workqueue components
+    // would only sit in every event's path (the per-CPU wrapper costs ~15% of the event rate).
+    boolean needWq = hasDm || pageCacheWrites || s.wqMonitorIntervalNs() > 0;
     Workqueue kdelayd = hasDm ? Kdelayd.alloc(wb) : null;
+    // bdi_wq: alloc_workqueue("writeback", WQ_MEM_RECLAIM | WQ_FREEZABLE | WQ_UNBOUND |
+    // WQ_SYSFS, 0) in mm/backing-dev.c.
+    Workqueue bdiWq = pageCacheWrites ? wb.allocWorkqueue("writeback", Workqueue.WQ_MEM_RECLAIM
+        | Workqueue.WQ_FREEZABLE | Workqueue.WQ_UNBOUND | Workqueue.WQ_SYSFS, 0) : null;
     WorkqueueSystem wqs = needWq ? wb.build() : null;
     Kdelayd kd = hasDm ? Kdelayd.on(wqs, kdelayd) : Kdelayd.STANDALONE;
     List<CpuComponent> cpus = new ArrayList<>();
@@ -109,6 +121,19 @@ public final class ScenarioModelFactory implements ModelFactory {
         c.joinLlc(byLlc.get(c.cpu().llc()));
       }
     }
+    PageCache pc = null;
+    Map<String, AddressSpace> bdevMappings = new LinkedHashMap<>();
+    MmComponent mm = null;
+    if (pageCacheWrites) {
+      long pages = (s.memoryBytes() - s.mm().reservedBytes()) >>> 12;
+      pc = new PageCache(pages, s.mm().dirty(), s.hz(), cpus.size());
+      mm = new MmComponent(pc, s.mm().vmstatIntervalNs());
+      for (DeviceParams d : s.devices()) {
+        AddressSpace as = bdevMapping(pc, wqs, bdiWq, cpus.get(0), d, queues.get(d.name()),
+            s.mm());
+        bdevMappings.put(d.name(), as);
+      }
+    }
     long expectedEnd = 0;
     List<FioJob> jobs = s.jobs();
     for (int k = 0; k < jobs.size(); k++) {
@@ -120,7 +145,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       DeviceParams dev = s.device(j.filename());
       List<BlockQueue> q = queues.get(dev.name());
       JobStats stats = new JobStats(info(j));
-      FioJobThread t = thread(s, j, k, q, stats, cpus.size());
+      FioJobThread t = thread(s, j, k, q, stats, cpus.size(), pc, bdevMappings.get(dev.name()));
       t.setAllowedCpus(allowed);
       t.setUnbound(s.migratesInLlc() && (allowed == null || allowed.length > 1));
       cpus.get(cpuId).addTask(t);
@@ -129,17 +154,55 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
     }
     List<Component> components = new ArrayList<>(wqs != null ? wqs.components(cpus) : cpus);
+    if (mm != null) {
+      components.add(mm);
+    }
     long maxTime = s.maxTimeNs() > 0 ? s.maxTimeNs() : Long.MAX_VALUE;
     return new Machine(
         new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed()), wqs);
   }
 
+  /**
+   * The page cache of block device {@code d} (its bdev inode's address_space, sector = page x 8)
+   * and its bdi_writeback, whose flusher is a delayed work homed on {@code home} on the
+   * {@code writeback} workqueue.
+   */
+  private static AddressSpace bdevMapping(PageCache pc, WorkqueueSystem wqs, Workqueue bdiWq,
+      CpuComponent home, DeviceParams d, List<BlockQueue> q, MmParams mm) {
+    DelayedWork[] dwork = new DelayedWork[1];
+    BdiWriteback wb = pc.newWb(d.name(), new WbScheduler() {
+      @Override
+      public void modDelayedWork(BdiWriteback w, long delayJiffies) {
+        wqs.modDelayedWork(home, bdiWq, dwork[0], delayJiffies);
+      }
+
+      @Override
+      public void queueDelayedWork(BdiWriteback w, long delayJiffies) {
+        wqs.queueDelayedWork(home, bdiWq, dwork[0], delayJiffies);
+      }
+    });
+    dwork[0] = new DelayedWork(wqs.newWorkItem("wb_workfn/" + d.name(), wb.workFn(),
+        home.cpu().id()));
+    wb.attach(q::get, mm.plugPolicy(), mm.costs(), null);
+    return pc.newAddressSpace(new AddressSpace.Host() {
+      @Override
+      public long prepareWriteback(AddressSpace as) {
+        return 0;
+      }
+
+      @Override
+      public long sectorOf(AddressSpace as, long index) {
+        return index << 3;
+      }
+    }, wb);
+  }
+
   private static FioJobThread thread(Scenario s, FioJob j, int k, List<BlockQueue> q,
-      JobStats stats, int nCpus) {
+      JobStats stats, int nCpus, PageCache pc, AddressSpace bdevMapping) {
     int pid = 1000 + k;
     if (j.ioengine().isSync()) {
       return new PsyncThread(j, k, pid, q::get, s.fioCosts(), s.syscalls(), s.pageCache(), stats,
-          s.seed());
+          s.seed(), pc, bdevMapping, s.mm().costs());
     }
     AsyncFioThread.Engine engine = j.ioengine() == FioEngine.IO_URING
         ? AsyncFioThread.Engine.IO_URING : AsyncFioThread.Engine.LIBAIO;

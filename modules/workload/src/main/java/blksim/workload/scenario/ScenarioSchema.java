@@ -64,6 +64,31 @@ public final class ScenarioSchema {
           "SMT threads per core"),
       Param.num("machine.memory", "machine", SIZE, "bytes", "16G", 1L << 20, Long.MAX_VALUE,
           "memory size (fio's $mb_memory)"),
+      Param.num("machine.reserved-memory", "machine", SIZE, "bytes", "0", 0, Long.MAX_VALUE,
+          "memory the page cache cannot use (kernel, anonymous memory); dirtyable memory, from"
+              + " which the vm.dirty_*_ratio thresholds are taken, is machine.memory less this"),
+      Param.num("vm.dirty_background_ratio", "mm", INT, "%", "10", 0, 100,
+          "vm.dirty_background_ratio: background writeback starts above this share of"
+              + " dirtyable memory (ignored if vm.dirty_background_bytes is set)"),
+      Param.num("vm.dirty_background_bytes", "mm", SIZE, "bytes", "0", 0, Long.MAX_VALUE,
+          "vm.dirty_background_bytes: the background threshold in bytes (0: use the ratio)"),
+      Param.num("vm.dirty_ratio", "mm", INT, "%", "20", 0, 100,
+          "vm.dirty_ratio: writers are throttled toward this share of dirtyable memory"
+              + " (ignored if vm.dirty_bytes is set)"),
+      Param.num("vm.dirty_bytes", "mm", SIZE, "bytes", "0", 0, Long.MAX_VALUE,
+          "vm.dirty_bytes: the throttling limit in bytes (0: use the ratio)"),
+      Param.num("vm.dirty_writeback_centisecs", "mm", INT, "cs", "500", 0, 100_000_000,
+          "vm.dirty_writeback_centisecs: period of the flusher's kupdate pass (0: off)"),
+      Param.num("vm.dirty_expire_centisecs", "mm", INT, "cs", "3000", 0, 100_000_000,
+          "vm.dirty_expire_centisecs: kupdate writes inodes dirtied longer ago than this"),
+      Param.choice("kernel.writeback-plug", "mm", "auto",
+          List.of("auto", "none", "plug", "plug-flush"),
+          "the flusher's plug: none (no plug in wb_writeback), plug (4.3-rc1, 505a666ee3fc),"
+              + " plug-flush (plus blk_flush_plug() before cond_resched(), 590dca3a7187);"
+              + " auto: plug in V4_3_RC1, plug-flush in later kernels"),
+      Param.num("kernel.vmstat-interval", "mm", DURATION, "ns", "1s", 0, 1_000_000_000_000L,
+          "sample /proc/meminfo (Dirty, Writeback) and /proc/vmstat (nr_dirtied, nr_written)"
+              + " into the JSON at this virtual interval when the page cache is used (0: off)"),
       Param.num("kernel.hz", "kernel", INT, "Hz", String.valueOf(SchedParams.DEFAULT_HZ), 100,
           1000,
           "CONFIG_HZ: 100, 250, 300 or 1000"),
@@ -152,6 +177,13 @@ public final class ScenarioSchema {
           "a buffered read's page-cache miss: lookup, page allocation, readahead set-up"),
       cost("costs.page-cache.copy", "page_cache", 1000,
           "copying 4 KiB from the page cache to the user buffer"),
+      cost("costs.page-cache.write", "page_cache", 1000,
+          "a buffered write, per 4 KiB page: write_begin, copy from the user buffer, write_end"
+              + " [A: as a copy]"),
+      cost("costs.writeback.per-page", "writeback", 300,
+          "the flusher, per page: clear_page_dirty_for_io, set_page_writeback, add to a bio [A]"),
+      cost("costs.writeback.per-inode", "writeback", 2000,
+          "the flusher, per inode written: __writeback_single_inode() around its pages [A]"),
       cost("costs.dm.core", "dm", DmCostParams.DEFAULT_CORE_NS,
           "DM core per bio: dm_submit_bio(), clone allocation, __map_bio(), clone end_io"),
       cost("costs.dm.linear-map", "dm", DmCostParams.DEFAULT_LINEAR_MAP_NS,

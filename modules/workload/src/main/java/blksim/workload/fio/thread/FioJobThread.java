@@ -4,7 +4,10 @@ import blksim.engine.Seeds;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.ReqOp;
 import blksim.kernel.fs.BlockDeviceFile;
+import blksim.kernel.mm.AddressSpace;
+import blksim.kernel.mm.PageCache;
 import blksim.kernel.mm.PageCacheParams;
+import blksim.kernel.mm.WritebackParams;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
 import blksim.kernel.sched.TaskReport;
@@ -68,11 +71,23 @@ public abstract class FioJobThread extends Task {
   protected FioJobThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
       FioCostParams costs, SyscallParams syscalls, PageCacheParams pageCache, JobStats stats,
       long runSeed) {
+    this(job, globalJobNumber, pid, queues, costs, syscalls, pageCache, stats, runSeed, null, null,
+        null);
+  }
+
+  /**
+   * A thread whose device has a page cache ({@code mapping} in {@code pc}): buffered writes go
+   * there.
+   */
+  protected FioJobThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
+      FioCostParams costs, SyscallParams syscalls, PageCacheParams pageCache, JobStats stats,
+      long runSeed, PageCache pc, AddressSpace mapping, WritebackParams wbCosts) {
     super(job.name(), pid, job.nice());
     this.job = job;
     this.jobNumber = globalJobNumber;
     // fio opens the job's file before its first I/O (open costs no CPU time in the model).
-    this.file = BlockDeviceFile.open(this, queues, job.direct(), syscalls, pageCache);
+    this.file = BlockDeviceFile.open(this, queues, job.direct(), syscalls, pageCache, pc, mapping,
+        wbCosts);
     this.costs = costs;
     this.stats = stats;
     long seed = job.randseedSet() ? job.randseed() : runSeed;

@@ -2,7 +2,10 @@ package blksim.workload.fio.thread;
 
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.ReqOp;
+import blksim.kernel.mm.AddressSpace;
+import blksim.kernel.mm.PageCache;
 import blksim.kernel.mm.PageCacheParams;
+import blksim.kernel.mm.WritebackParams;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.TaskCpu;
 import blksim.kernel.syscall.SyscallParams;
@@ -19,13 +22,15 @@ import java.util.function.IntFunction;
  * the job's file; the kernel's side ({@link blksim.kernel.fs.BlockDeviceFile}) submits the bio,
  * sleeps until the completion unless the driver completed it inline, and returns. As in fio,
  * {@code clat} runs from just before the system call to its return, and {@code slat} is not
- * measured for synchronous engines.
+ * measured for synchronous engines. Buffered writes go into the page cache (and may be throttled
+ * there); {@code fsync=N}, {@code fdatasync=N} and {@code end_fsync} sync the file.
  */
 public final class PsyncThread extends FioJobThread {
   private enum Phase {
     PREP,
     CALL,
-    IN_CALL
+    IN_CALL,
+    IN_SYNC
   }
 
   private Phase phase = Phase.PREP;
@@ -33,11 +38,21 @@ public final class PsyncThread extends FioJobThread {
   private ReqOp op;
   private int len;
   private SystemCall call;
+  private long writes;
+  private boolean endFsyncDone;
 
   public PsyncThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
       FioCostParams costs, SyscallParams syscalls, PageCacheParams pageCache, JobStats stats,
       long runSeed) {
     super(job, globalJobNumber, pid, queues, costs, syscalls, pageCache, stats, runSeed);
+  }
+
+  /** A thread whose device has a page cache: buffered writes, fsync and end_fsync act on it. */
+  public PsyncThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
+      FioCostParams costs, SyscallParams syscalls, PageCacheParams pageCache, JobStats stats,
+      long runSeed, PageCache pc, AddressSpace mapping, WritebackParams wbCosts) {
+    super(job, globalJobNumber, pid, queues, costs, syscalls, pageCache, stats, runSeed, pc,
+        mapping, wbCosts);
   }
 
   @Override
@@ -64,6 +79,13 @@ public final class PsyncThread extends FioJobThread {
         }
         returned(cpu);
         return;
+      case IN_SYNC:
+        if (!call.step(cpu)) {
+          return;
+        }
+        call = null;
+        prep(cpu);
+        return;
       default:
         throw new IllegalStateException(job.name() + ": step in phase " + phase);
     }
@@ -71,6 +93,12 @@ public final class PsyncThread extends FioJobThread {
 
   private void prep(TaskCpu cpu) {
     if (!mayIssue(cpu.now())) {
+      if (job.endFsync() && writes > 0 && !endFsyncDone) {
+        // end_fsync: the file is synced when the writes are done, inside the job's runtime.
+        endFsyncDone = true;
+        startSync(cpu, file.fsync());
+        return;
+      }
       finish(cpu);
       return;
     }
@@ -91,6 +119,31 @@ public final class PsyncThread extends FioJobThread {
       stats.recordCompleteBatch(1);
       stats.recordIo(ddir(op), len, -1, now - issueNs, now);
     }
+    if (op == ReqOp.WRITE) {
+      writes++;
+      // fsync=N / fdatasync=N: a sync after every N writes (fio's should_fsync()).
+      if (job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0) {
+        startSync(cpu, file.fsync());
+        return;
+      }
+      if (job.fdatasyncBlocks() > 0 && writes % job.fdatasyncBlocks() == 0) {
+        startSync(cpu, file.fdatasync());
+        return;
+      }
+    }
     prep(cpu);
+  }
+
+  /**
+   * Starts an fsync or fdatasync. Simplified: its latency is not recorded (fio keeps it in its
+   * own sync statistics).
+   */
+  private void startSync(TaskCpu cpu, SystemCall sync) {
+    call = sync;
+    phase = Phase.IN_SYNC;
+    if (call.step(cpu)) {
+      call = null;
+      prep(cpu);
+    }
   }
 }

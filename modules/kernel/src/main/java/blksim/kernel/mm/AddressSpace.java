@@ -1,0 +1,146 @@
+package blksim.kernel.mm;
+
+/**
+ * The page cache of one inode ({@code struct address_space}) together with the inode's writeback
+ * state ({@code i_state}'s I_DIRTY_PAGES and I_SYNC, {@code dirtied_when}, the {@code i_io_list}
+ * link on its {@link BdiWriteback}'s lists): which pages are cached, dirty and under writeback.
+ *
+ * <p>Pages are indexed from 0 (4 KiB each); three bitmaps, grown on demand, hold the states, so a
+ * one-page file costs three one-word arrays. A page is {@code cached} once read or written; dirty
+ * and writeback pages are always cached.
+ *
+ * <p>Owned by the {@link PageCache}; every change of a page's state goes through it, so that the
+ * global and per-wb counters follow.
+ */
+public final class AddressSpace {
+  /** The host's side of writeback ({@code a_ops->writepages}): where a page goes on the disk. */
+  public interface Host {
+    /**
+     * Prepares the inode for writing back its dirty pages (a filesystem allocates the delayed
+     * extents here: {@code xfs_iomap_write_allocate()}); returns the system time it costs the
+     * writing task (per inode: allocation transaction, mapping).
+     */
+    long prepareWriteback(AddressSpace as);
+
+    /** The disk sector (512 B) of page {@code index}, valid after {@link #prepareWriteback}. */
+    long sectorOf(AddressSpace as, long index);
+  }
+
+  private static final long[] NONE = new long[0];
+
+  final long ino;
+  final Host host;
+  final BdiWriteback wb;
+  long[] cachedBits = NONE;
+  long[] dirtyBits = NONE;
+  long[] writebackBits = NONE;
+  long nrPages;
+  long nrDirty;
+  long nrWriteback;
+  /** {@code inode->dirtied_when}, ns: when the inode first became dirty (0 if clean). */
+  long dirtiedWhenNs;
+  /** I_SYNC: the inode is being written back by someone. */
+  boolean iSync;
+  /** The inode is being freed (unlinked and closed): its pages are gone. */
+  boolean freeing;
+  /** {@code mapping->writeback_index}: where a cyclic writeback resumes. */
+  long writebackIndex;
+  /** Which of the wb's lists holds the inode, or null. */
+  InodeList ioList;
+  AddressSpace ioPrev;
+  AddressSpace ioNext;
+  /** Clean-page LRU links (reclaim). */
+  AddressSpace lruPrev;
+  AddressSpace lruNext;
+  boolean onLru;
+  /** Waiters for the end of writeback of this inode ({@code wait_on_page_writeback}). */
+  Runnable writebackWaiter;
+
+  AddressSpace(long ino, Host host, BdiWriteback wb) {
+    this.ino = ino;
+    this.host = host;
+    this.wb = wb;
+  }
+
+  /** The inode number. */
+  public long ino() {
+    return ino;
+  }
+
+  /** Pages in the cache. */
+  public long nrPages() {
+    return nrPages;
+  }
+
+  /** Dirty pages. */
+  public long nrDirty() {
+    return nrDirty;
+  }
+
+  /** Pages under writeback. */
+  public long nrWriteback() {
+    return nrWriteback;
+  }
+
+  /** The wb that writes this inode back. */
+  public BdiWriteback wb() {
+    return wb;
+  }
+
+  static boolean test(long[] bits, long index) {
+    int w = (int) (index >>> 6);
+    return w < bits.length && (bits[w] & (1L << index)) != 0;
+  }
+
+  static long[] set(long[] bits, long index) {
+    int w = (int) (index >>> 6);
+    if (w >= bits.length) {
+      bits = java.util.Arrays.copyOf(bits, Math.max(w + 1, bits.length * 2));
+    }
+    bits[w] |= 1L << index;
+    return bits;
+  }
+
+  static void clear(long[] bits, long index) {
+    int w = (int) (index >>> 6);
+    if (w < bits.length) {
+      bits[w] &= ~(1L << index);
+    }
+  }
+
+  /** Whether page {@code index} is cached. */
+  public boolean cached(long index) {
+    return test(cachedBits, index);
+  }
+
+  /** Whether page {@code index} is dirty. */
+  public boolean dirty(long index) {
+    return test(dirtyBits, index);
+  }
+
+  /** Whether page {@code index} is under writeback. */
+  public boolean underWriteback(long index) {
+    return test(writebackBits, index);
+  }
+
+  /**
+   * The first dirty page at or after {@code from}, or -1 ({@code find_get_pages_tag()} with
+   * PAGECACHE_TAG_DIRTY).
+   */
+  public long nextDirty(long from) {
+    int w = (int) (from >>> 6);
+    if (w >= dirtyBits.length) {
+      return -1;
+    }
+    long word = dirtyBits[w] & (-1L << from);
+    while (true) {
+      if (word != 0) {
+        return ((long) w << 6) + Long.numberOfTrailingZeros(word);
+      }
+      if (++w == dirtyBits.length) {
+        return -1;
+      }
+      word = dirtyBits[w];
+    }
+  }
+}

@@ -1,0 +1,493 @@
+package blksim.kernel.mm;
+
+import blksim.kernel.block.Bio;
+import blksim.kernel.block.BlockQueue;
+import blksim.kernel.block.ReqOp;
+import blksim.kernel.workqueue.WorkFn;
+import blksim.kernel.workqueue.WorkRun;
+import blksim.kernel.workqueue.WorkerCpu;
+
+/**
+ * One execution of a wb's flusher work, {@code wb_workfn()} → {@code wb_do_writeback()}, on the
+ * kworker of the unbound {@code writeback} workqueue that runs it, as Linux 4.3's
+ * fs/fs-writeback.c has it (kernel-model.md §9.3, §15.4.1):
+ *
+ * <ol>
+ * <li>Queued works first, then the periodic "kupdate" flush ({@code wb_check_old_data_flush()}:
+ *     every {@code dirty_writeback_interval}, inodes dirtied more than
+ *     {@code dirty_expire_interval} ago), then background writeback
+ *     ({@code wb_check_background_flush()}: while {@code wb_over_bg_thresh()}).
+ * <li>{@code wb_writeback()}: with the plug policy's plug held around the loop (4.3-rc1), repeat:
+ *     stop when the budget is spent, when a background or kupdate work sees other works queued or
+ *     background sees dirty memory under the threshold; refill {@code b_io} ({@code queue_io()});
+ *     write inodes; update the bandwidth estimate; go on while progress is made.
+ * <li>{@code writeback_sb_inodes()}, per inode of {@code b_io}, oldest first: I_SYNC, the chunk
+ *     ({@code writeback_chunk_size()}), the host's preparation (a filesystem allocates here), then
+ *     {@code write_cache_pages()}: dirty pages from {@code writeback_index}, in batches of 14
+ *     ({@code PAGEVEC_SIZE}), each batch followed by {@code cond_resched()} (scheduling point (a));
+ *     contiguous pages go into one bio (at most 256 pages, {@code BIO_MAX_PAGES}); then
+ *     {@code requeue_inode()} and scheduling point (b): {@code cond_resched_lock()} in 4.3-rc1, or
+ *     the patch's {@code if (need_resched()) { blk_flush_plug(); cond_resched(); }}; a pass returns
+ *     to {@code wb_writeback()} after 100 ms with progress.
+ * </ol>
+ *
+ * <p>Neither {@code cond_resched()} flushes the plug; a sleep does (through the task's
+ * {@code sched_submit_work()}, wired by the owner of the plug). The flusher never waits for its
+ * I/O (WB_SYNC_NONE); a WB_SYNC_ALL work waits for each inode's writeback to end.
+ *
+ * <p>Simplified: one superblock per wb; {@code inode_sleep_on_writeback()} is not needed (one
+ * flusher per wb, and tasks' fsync runs in their own context without I_SYNC here); the inode's own
+ * metadata write ({@code write_inode}) is part of the host's per-inode cost; a bio holds pages of
+ * one inode only (merging across inodes is the block layer's job).
+ */
+final class Flusher implements WorkRun {
+  private enum Phase {
+    NEXT_WORK,
+    LOOP,
+    INODE_NEXT,
+    PAGES,
+    ISSUE,
+    BATCH_END,
+    WAIT_SYNC,
+    INODE_DONE,
+    POINT_B,
+    POINT_B_RESCHED,
+    AFTER_B,
+    PASS_END,
+    END_WORK
+  }
+
+  /** {@code PAGEVEC_SIZE}. */
+  static final int PAGEVEC_SIZE = 14;
+  /** {@code BIO_MAX_PAGES} in 4.x. */
+  static final int BIO_MAX_PAGES = 256;
+  /** Sectors per 4 KiB page. */
+  private static final int PAGE_SECTORS = 8;
+
+  private final BdiWriteback wb;
+  private final PageCache pc;
+  private Phase phase = Phase.NEXT_WORK;
+  /** 0: queued works; 1: old-data flush checked; 2: background checked. */
+  private int stage;
+  private WbWork work;
+  private boolean plugged;
+  private boolean outermostPlug;
+  private long wbStartJiffies;
+  private long workStartNs;
+  private long passStartNs;
+  private long wrote;
+  private AddressSpace inode;
+  private long chunk;
+  private long nrToWrite;
+  private long inodePages;
+  private long index;
+  private boolean wrapped;
+  private int inBatch;
+  private long pendingNs;
+  private long bioFirst;
+  private long bioSector;
+  private int bioPages;
+  private Bio bio;
+  private Phase afterIssue;
+
+  private Flusher(BdiWriteback wb) {
+    this.wb = wb;
+    this.pc = wb.pc;
+  }
+
+  /** {@code wb_workfn}: the work function of {@code wb}'s delayed work. */
+  static WorkFn workFn(BdiWriteback wb) {
+    return () -> new Flusher(wb);
+  }
+
+  @Override
+  public void step(WorkerCpu cpu) {
+    while (true) {
+      switch (phase) {
+        case NEXT_WORK:
+          if (!nextWork(cpu)) {
+            done(cpu);
+            return;
+          }
+          continue;
+        case LOOP:
+          loop(cpu);
+          continue;
+        case INODE_NEXT:
+          if (inodeNext(cpu)) {
+            return;
+          }
+          continue;
+        case PAGES:
+          if (pages(cpu)) {
+            return;
+          }
+          continue;
+        case ISSUE:
+          if (issue(cpu)) {
+            return;
+          }
+          continue;
+        case BATCH_END:
+          if (pendingNs > 0) {
+            long ns = pendingNs;
+            pendingNs = 0;
+            cpu.runFor(ns);
+            return;
+          }
+          // write_cache_pages(): cond_resched() after each pagevec (scheduling point (a)).
+          phase = Phase.PAGES;
+          inBatch = 0;
+          cpu.condResched();
+          return;
+        case WAIT_SYNC:
+          // WB_SYNC_ALL: filemap_fdatawait() for the inode's pages.
+          if (inode.nrWriteback > 0) {
+            inode.writebackWaiter = cpu.waker();
+            cpu.sleep();
+            return;
+          }
+          phase = Phase.INODE_DONE;
+          continue;
+        case INODE_DONE:
+          inodeDone();
+          continue;
+        case POINT_B:
+          if (pointB(cpu)) {
+            return;
+          }
+          continue;
+        case POINT_B_RESCHED:
+          phase = Phase.AFTER_B;
+          cpu.condResched();
+          return;
+        case AFTER_B:
+          phase = Phase.INODE_NEXT;
+          if (wrote > 0 && (cpu.now() - passStartNs >= hzTenthNs()
+              || (!work.syncAll && work.nrPages <= 0))) {
+            phase = Phase.PASS_END;
+          }
+          continue;
+        case PASS_END:
+          // wb_update_bandwidth() after each pass.
+          wb.bw.update(pc.jiffies(cpu.now()), wb.dirtied, wb.written, wbStartJiffies);
+          phase = wrote > 0 || work.only != null ? Phase.LOOP : Phase.END_WORK;
+          continue;
+        case END_WORK:
+          if (endWork(cpu)) {
+            return;
+          }
+          continue;
+        default:
+          throw new IllegalStateException(wb.name + " flusher in phase " + phase);
+      }
+    }
+  }
+
+  private long hzTenthNs() {
+    return 100_000_000L;
+  }
+
+  /**
+   * {@code wb_do_writeback()}: the next queued work, else the old-data flush if due, else
+   * background writeback if over the threshold. Starts its {@code wb_writeback()}.
+   */
+  private boolean nextWork(WorkerCpu cpu) {
+    long now = cpu.now();
+    work = null;
+    while (work == null) {
+      if (stage == 0) {
+        work = wb.works.poll();
+        if (work == null) {
+          stage = 1;
+        }
+      } else if (stage == 1) {
+        stage = 2;
+        work = oldDataFlush(now);
+      } else if (stage == 2) {
+        stage = 3;
+        if (overBackground()) {
+          work = new WbWork(Long.MAX_VALUE, false, true, false, WbWork.Reason.BACKGROUND);
+        }
+      } else if (!wb.works.isEmpty()) {
+        // wb_workfn(): do { wb_do_writeback() } while (!list_empty(&wb->work_list)).
+        stage = 0;
+      } else {
+        return false;
+      }
+    }
+    wb.running = true;
+    wb.stats.works++;
+    wbStartJiffies = pc.jiffies(now);
+    workStartNs = now;
+    plugged = wb.plugPolicy != WbPlugPolicy.NONE && wb.plug != null;
+    if (plugged) {
+      outermostPlug = wb.plug.start();
+    }
+    phase = Phase.LOOP;
+    return true;
+  }
+
+  /** {@code wb_check_old_data_flush()}. */
+  private WbWork oldDataFlush(long now) {
+    long intervalMs = pc.params().dirtyWritebackIntervalMs();
+    if (intervalMs <= 0) {
+      return null;
+    }
+    long jiffies = pc.jiffies(now);
+    if (jiffies < wb.lastOldFlushJiffies + wb.msecsToJiffies(intervalMs)) {
+      return null;
+    }
+    wb.lastOldFlushJiffies = jiffies;
+    long nr = pc.nrDirty();
+    return nr > 0 ? new WbWork(nr, false, false, true, WbWork.Reason.PERIODIC) : null;
+  }
+
+  private boolean overBackground() {
+    long wbThresh = BalanceDirtyPages.wbCalcThresh(pc.limits().threshPages(), 1, 1);
+    return BalanceDirtyPages.wbOverBgThresh(pc.nrDirty(), wb.reclaimable, pc.limits(), wbThresh);
+  }
+
+  /** The top of {@code wb_writeback()}'s loop. */
+  private void loop(WorkerCpu cpu) {
+    long now = cpu.now();
+    if (!work.syncAll && work.nrPages <= 0
+        || (work.forBackground || work.forKupdate) && !wb.works.isEmpty()
+        || work.forBackground && !overBackground()) {
+      phase = Phase.END_WORK;
+      return;
+    }
+    long olderThan;
+    if (work.forKupdate) {
+      olderThan = now - pc.params().dirtyExpireIntervalMs() * 1_000_000L;
+    } else if (work.forBackground) {
+      olderThan = now;
+    } else {
+      olderThan = workStartNs;
+    }
+    if (work.only != null) {
+      if (work.onlyDone) {
+        phase = Phase.END_WORK;
+        return;
+      }
+    } else if (wb.bIo.isEmpty()) {
+      wb.queueIo(olderThan);
+    }
+    passStartNs = now;
+    wrote = 0;
+    phase = Phase.INODE_NEXT;
+  }
+
+  /** {@code writeback_sb_inodes()}: takes the next inode of {@code b_io}. */
+  private boolean inodeNext(WorkerCpu cpu) {
+    AddressSpace as = work.only != null ? (work.onlyDone ? null : work.only) : wb.bIo.oldest();
+    if (as == null) {
+      phase = Phase.PASS_END;
+      return false;
+    }
+    if (work.only != null) {
+      work.onlyDone = true;
+    }
+    if (as.freeing) {
+      InodeList.unlink(as);
+      return false;
+    }
+    if (as.iSync && !work.syncAll) {
+      wb.requeueIo(as);
+      return false;
+    }
+    inode = as;
+    as.iSync = true;
+    chunk = wb.chunkSize(work);
+    nrToWrite = chunk;
+    inodePages = 0;
+    index = as.writebackIndex;
+    wrapped = index == 0;
+    inBatch = 0;
+    bioPages = 0;
+    wb.stats.inodes++;
+    phase = Phase.PAGES;
+    cpu.runFor(wb.costs.perInodeNs() + as.host.prepareWriteback(as));
+    return true;
+  }
+
+  /**
+   * {@code write_cache_pages()}: takes dirty pages into a bio until the pagevec is full, the
+   * budget is spent, the pages run out or the next page is not contiguous; then submits.
+   */
+  private boolean pages(WorkerCpu cpu) {
+    while (true) {
+      boolean budget = work.syncAll || nrToWrite > 0;
+      long p = budget && inBatch < PAGEVEC_SIZE ? nextDirtyPage() : -1;
+      if (p >= 0 && bioPages > 0 && (p != bioFirst + bioPages || bioPages == BIO_MAX_PAGES
+          || inode.host.sectorOf(inode, p) != bioSector + (long) bioPages * PAGE_SECTORS)) {
+        // Not contiguous: submit what is built; the page is taken afterwards.
+        return submit(cpu, Phase.PAGES);
+      }
+      if (p < 0) {
+        if (bioPages > 0) {
+          return submit(cpu, Phase.BATCH_END);
+        }
+        if (inBatch > 0) {
+          phase = Phase.BATCH_END;
+          return false;
+        }
+        phase = work.syncAll ? Phase.WAIT_SYNC : Phase.INODE_DONE;
+        return false;
+      }
+      if (bioPages == 0) {
+        bioFirst = p;
+        bioSector = inode.host.sectorOf(inode, p);
+      }
+      pc.startWriteback(inode, p);
+      bioPages++;
+      inBatch++;
+      nrToWrite--;
+      inodePages++;
+      index = p + 1;
+      pendingNs += wb.costs.perPageNs();
+      wb.stats.pages++;
+    }
+  }
+
+  /** The next dirty page from {@code index}, wrapping once ({@code range_cyclic}). */
+  private long nextDirtyPage() {
+    long p = inode.nextDirty(index);
+    if (p < 0 && !wrapped) {
+      wrapped = true;
+      index = 0;
+      p = inode.nextDirty(0);
+    }
+    return p;
+  }
+
+  /** Builds the bio of the collected pages and pays its cost; {@link #issue} follows. */
+  private boolean submit(WorkerCpu cpu, Phase then) {
+    int flags = work.syncAll ? Bio.REQ_SYNC : 0;
+    bio = new Bio(ReqOp.WRITE, bioSector, bioPages * 4096, flags);
+    afterIssue = then;
+    phase = Phase.ISSUE;
+    long ns = pendingNs + queue(cpu).submitCostNs(bio);
+    pendingNs = 0;
+    cpu.runFor(ns);
+    return true;
+  }
+
+  private BlockQueue queue(WorkerCpu cpu) {
+    return wb.queues.apply(cpu.cpu().cpu().id());
+  }
+
+  /** {@code submit_bio()}: into the plug or the queue; sleeps for a request if none is free. */
+  private boolean issue(WorkerCpu cpu) {
+    AddressSpace as = inode;
+    long first = bioFirst;
+    int n = bioPages;
+    Runnable waker = cpu.waker();
+    boolean taken = plugged
+        ? wb.plug.submit(queue(cpu), bio, (b, err) -> ended(as, first, n), waker)
+        : queue(cpu).issue(bio, (b, err) -> ended(as, first, n), waker);
+    if (!taken) {
+      wb.stats.tagSleeps++;
+      cpu.sleep();
+      return true;
+    }
+    wb.stats.bios++;
+    bioPages = 0;
+    bio = null;
+    phase = afterIssue;
+    return false;
+  }
+
+  /** {@code end_bio_bh_io_sync()} / {@code xfs_end_bio()}: the pages' writeback ends. */
+  private void ended(AddressSpace as, long first, int n) {
+    for (int i = 0; i < n; i++) {
+      pc.endWriteback(as, first + i);
+    }
+  }
+
+  /** The end of {@code __writeback_single_inode()}: accounting and {@code requeue_inode()}. */
+  private void inodeDone() {
+    AddressSpace as = inode;
+    if (!work.syncAll) {
+      work.nrPages -= inodePages;
+    }
+    wrote += inodePages;
+    if (as.nrDirty == 0) {
+      wrote++;
+    }
+    as.writebackIndex = index;
+    if (!as.freeing) {
+      if (as.nrDirty > 0) {
+        if (!work.syncAll && nrToWrite <= 0) {
+          wb.requeueIo(as);
+        } else {
+          wb.redirtyTail(as, workStartNs);
+        }
+      } else {
+        InodeList.unlink(as);
+        as.dirtiedWhenNs = 0;
+      }
+    }
+    as.iSync = false;
+    inode = null;
+    phase = Phase.POINT_B;
+  }
+
+  /** Scheduling point (b) between inodes, as the plug policy has it. */
+  private boolean pointB(WorkerCpu cpu) {
+    phase = Phase.AFTER_B;
+    boolean resched = cpu.needResched();
+    if (resched) {
+      wb.stats.reschedBetweenInodes++;
+    }
+    if (wb.plugPolicy == WbPlugPolicy.PLUG_FLUSH) {
+      if (!resched) {
+        return false;
+      }
+      if (plugged) {
+        wb.stats.flushBeforeResched++;
+        long ns = wb.plug.flush();
+        if (ns > 0) {
+          // The flush's dispatch costs CPU; cond_resched() follows it.
+          phase = Phase.POINT_B_RESCHED;
+          cpu.runFor(ns);
+          return true;
+        }
+      }
+    }
+    // cond_resched_lock(&wb->list_lock), or the patch's cond_resched().
+    cpu.condResched();
+    return true;
+  }
+
+  /** The end of {@code wb_writeback()}: the plug is finished and the work completed. */
+  private boolean endWork(WorkerCpu cpu) {
+    if (plugged) {
+      plugged = false;
+      long ns = wb.plug.finish(outermostPlug);
+      if (ns > 0) {
+        // blk_finish_plug() dispatches in the flusher's context; the work ends after it.
+        cpu.runFor(ns);
+        return true;
+      }
+    }
+    phase = Phase.NEXT_WORK;
+    Runnable done = work.done;
+    work = null;
+    if (done != null) {
+      done.run();
+    }
+    return false;
+  }
+
+  /** {@code wb_workfn()}'s end: re-queue if works came in, else re-arm kupdate if dirty. */
+  private void done(WorkerCpu cpu) {
+    wb.running = false;
+    if (!wb.works.isEmpty()) {
+      wb.wakeup();
+    } else if (wb.hasDirtyIo()) {
+      wb.wakeupDelayed();
+    }
+    cpu.finish();
+  }
+}

@@ -1,0 +1,26 @@
+package blksim.kernel.mm;
+
+/**
+ * The memory-management settings of a scenario.
+ *
+ * @param dirty the vm.dirty_* sysctls
+ * @param plugPolicy the flusher's plug policy ({@code kernel.writeback-plug})
+ * @param reservedBytes memory the page cache cannot use (kernel, anonymous memory): dirtyable
+ *     memory is the machine's memory less this ({@code machine.reserved-memory})
+ * @param vmstatIntervalNs how often /proc/meminfo and /proc/vmstat are sampled into the JSON
+ *     (0: never)
+ * @param costs writeback and buffered-write CPU costs
+ */
+public record MmParams(DirtyParams dirty, WbPlugPolicy plugPolicy, long reservedBytes,
+    long vmstatIntervalNs, WritebackParams costs) {
+
+  public MmParams {
+    if (dirty == null || plugPolicy == null || costs == null) {
+      throw new IllegalArgumentException("dirty, plugPolicy and costs must be given");
+    }
+    if (reservedBytes < 0 || vmstatIntervalNs < 0) {
+      throw new IllegalArgumentException("reservedBytes and vmstatIntervalNs must be >= 0, were "
+          + reservedBytes + " and " + vmstatIntervalNs);
+    }
+  }
+}

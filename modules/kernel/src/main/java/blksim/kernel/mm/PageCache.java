@@ -1,0 +1,313 @@
+package blksim.kernel.mm;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The machine's page cache and its global accounting: the file pages, dirty and writeback pages
+ * ({@code NR_FILE_PAGES}, {@code NR_FILE_DIRTY}, {@code NR_WRITEBACK}), the cumulative
+ * {@code nr_dirtied} and {@code nr_written} of {@code /proc/vmstat}, the dirty limits and the
+ * global writeback domain ({@link WbDomain}), the per-CPU {@code bdp_ratelimits}, and reclaim of
+ * clean pages when memory runs short.
+ *
+ * <p>Dirtyable memory ({@code global_dirtyable_memory()}) is the machine's memory less
+ * {@code kernel.reserved-memory} (kernel text, slab, anonymous memory of the workload), taken as
+ * constant: the page cache itself is reclaimable, so it does not lower it.
+ *
+ * <p>Reclaim (simplified {@code shrink_page_list()}): when file pages exceed dirtyable memory,
+ * clean pages of the least recently used inodes are dropped until 1/64 of it is free again; dirty
+ * and writeback pages stay. No CPU time is charged for it (kswapd is not modelled), and no task
+ * waits for it.
+ *
+ * <p>Shared by every CPU, the flusher and the interrupts that end writeback: a scenario with a
+ * page cache runs in one partition (the loader refuses other partitionings), so these direct
+ * calls stay deterministic.
+ */
+public final class PageCache {
+  private final long dirtyablePages;
+  private final DirtyParams params;
+  private final int hz;
+  private final int nrCpus;
+  private final DirtyLimits limits;
+  private final WbDomain domain;
+  private final long ratelimitPages;
+  private final long[] bdpRatelimits;
+  private final List<BdiWriteback> wbs = new ArrayList<>();
+  private long nrFilePages;
+  private long nrDirty;
+  private long nrWriteback;
+  private long nrDirtied;
+  private long nrWritten;
+  private long reclaimedPages;
+  private final BdpStats bdpStats = new BdpStats();
+  private long nextIno = 1;
+  private AddressSpace lruOldest;
+  private AddressSpace lruNewest;
+
+  /**
+   * @param dirtyablePages memory the page cache may use, in 4 KiB pages
+   * @param params the vm.dirty_* settings
+   * @param hz CONFIG_HZ (jiffies of the throttling arithmetic)
+   * @param nrCpus CPUs of the machine ({@code ratelimit_pages}, {@code nr_cpu_ids})
+   */
+  public PageCache(long dirtyablePages, DirtyParams params, int hz, int nrCpus) {
+    if (dirtyablePages < 1) {
+      throw new IllegalArgumentException("dirtyablePages must be >= 1, was " + dirtyablePages);
+    }
+    this.dirtyablePages = dirtyablePages;
+    this.params = params;
+    this.hz = hz;
+    this.nrCpus = nrCpus;
+    this.limits = DirtyLimits.domainDirtyLimits(params, dirtyablePages);
+    this.domain = new WbDomain(hz, 0, limits.threshPages());
+    this.ratelimitPages = BalanceDirtyPages.ratelimitPages(limits.threshPages(), nrCpus);
+    this.bdpRatelimits = new long[nrCpus];
+  }
+
+  /** A new writeback context for a block device ({@code bdi_writeback} of its bdi). */
+  public BdiWriteback newWb(String name, WbScheduler scheduler) {
+    BdiWriteback wb = new BdiWriteback(this, name, scheduler,
+        new WbBandwidth(hz, nrCpus, 0));
+    wbs.add(wb);
+    return wb;
+  }
+
+  /** A new inode's page cache, written back through {@code wb}. */
+  public AddressSpace newAddressSpace(AddressSpace.Host host, BdiWriteback wb) {
+    return new AddressSpace(nextIno++, host, wb);
+  }
+
+  public DirtyParams params() {
+    return params;
+  }
+
+  public int hz() {
+    return hz;
+  }
+
+  public DirtyLimits limits() {
+    return limits;
+  }
+
+  public WbDomain domain() {
+    return domain;
+  }
+
+  /** {@code ratelimit_pages}. */
+  public long ratelimitPages() {
+    return ratelimitPages;
+  }
+
+  /** The writeback contexts, in creation order. */
+  public List<BdiWriteback> wbs() {
+    return List.copyOf(wbs);
+  }
+
+  /** {@code NR_FILE_PAGES}. */
+  public long nrFilePages() {
+    return nrFilePages;
+  }
+
+  /** {@code NR_FILE_DIRTY}: Dirty in /proc/meminfo, in pages. */
+  public long nrDirty() {
+    return nrDirty;
+  }
+
+  /** {@code NR_WRITEBACK}: Writeback in /proc/meminfo, in pages. */
+  public long nrWriteback() {
+    return nrWriteback;
+  }
+
+  /** {@code nr_dirtied} of /proc/vmstat. */
+  public long nrDirtied() {
+    return nrDirtied;
+  }
+
+  /** {@code nr_written} of /proc/vmstat. */
+  public long nrWritten() {
+    return nrWritten;
+  }
+
+  /** What balance_dirty_pages() did. */
+  public BdpStats bdpStats() {
+    return bdpStats;
+  }
+
+  void recordBalance(BdpDecision d) {
+    bdpStats.record(d, hz);
+  }
+
+  /** Clean pages dropped by reclaim so far. */
+  public long reclaimedPages() {
+    return reclaimedPages;
+  }
+
+  /** jiffies at {@code nowNs}. */
+  public long jiffies(long nowNs) {
+    return nowNs / blksim.kernel.timer.Jiffies.tickNs(hz);
+  }
+
+  /** Page {@code index} enters the cache (read in, or about to be written). */
+  void addCached(AddressSpace as, long index) {
+    if (as.cached(index)) {
+      return;
+    }
+    as.cachedBits = AddressSpace.set(as.cachedBits, index);
+    as.nrPages++;
+    nrFilePages++;
+    touch(as);
+    if (nrFilePages > dirtyablePages) {
+      reclaim();
+    }
+  }
+
+  /**
+   * {@code __set_page_dirty_nobuffers()} / {@code account_page_dirtied()}: returns whether the
+   * page became dirty (it was clean). The first dirty page of a clean inode dirties the inode
+   * ({@code __mark_inode_dirty()}): it joins its wb's {@code b_dirty} as the newest, and a wb that
+   * had no dirty inode arms its flusher ({@code wb_wakeup_delayed()}).
+   */
+  boolean setPageDirty(AddressSpace as, long index, long nowNs, int cpuId) {
+    addCached(as, index);
+    if (as.dirty(index)) {
+      return false;
+    }
+    as.dirtyBits = AddressSpace.set(as.dirtyBits, index);
+    as.nrDirty++;
+    nrDirty++;
+    nrDirtied++;
+    BdiWriteback wb = as.wb;
+    wb.reclaimable++;
+    wb.dirtied++;
+    bdpRatelimits[cpuId]++;
+    if (as.nrDirty == 1 && as.ioList == null && !as.iSync) {
+      as.dirtiedWhenNs = nowNs;
+      boolean wasIdle = !wb.hasDirtyIo();
+      wb.bDirty.addNewest(as);
+      if (wasIdle) {
+        wb.wakeupDelayed();
+      }
+    }
+    return true;
+  }
+
+  /** {@code clear_page_dirty_for_io()} and {@code set_page_writeback()}. */
+  void startWriteback(AddressSpace as, long index) {
+    AddressSpace.clear(as.dirtyBits, index);
+    as.nrDirty--;
+    nrDirty--;
+    as.wb.reclaimable--;
+    as.writebackBits = AddressSpace.set(as.writebackBits, index);
+    as.nrWriteback++;
+    nrWriteback++;
+    as.wb.writeback++;
+  }
+
+  /** {@code end_page_writeback()} ({@code test_clear_page_writeback()}): the page is clean. */
+  void endWriteback(AddressSpace as, long index) {
+    AddressSpace.clear(as.writebackBits, index);
+    as.nrWriteback--;
+    nrWriteback--;
+    nrWritten++;
+    as.wb.writeback--;
+    as.wb.written++;
+    if (as.nrWriteback == 0 && as.writebackWaiter != null) {
+      Runnable w = as.writebackWaiter;
+      as.writebackWaiter = null;
+      w.run();
+    }
+  }
+
+  /** Drops every page of an inode that is being freed (truncate on unlink). */
+  public void truncate(AddressSpace as) {
+    for (long i = as.nextDirty(0); i >= 0; i = as.nextDirty(i + 1)) {
+      AddressSpace.clear(as.dirtyBits, i);
+      as.nrDirty--;
+      nrDirty--;
+      as.wb.reclaimable--;
+    }
+    nrFilePages -= as.nrPages - as.nrWriteback;
+    as.nrPages = as.nrWriteback;
+    as.cachedBits = as.writebackBits.clone();
+    as.freeing = true;
+    InodeList.unlink(as);
+    lruUnlink(as);
+  }
+
+  /** Whether the per-CPU ratelimit says the dirtier on {@code cpuId} should check the limits. */
+  boolean ratelimited(TaskDirtyState t, BdiWriteback wb, int cpuId) {
+    if (BalanceDirtyPages.balanceDirtyPagesRatelimited(t.nrDirtied(), t.nrDirtiedPause(),
+        wb.bw.dirtyExceeded(), bdpRatelimits[cpuId], ratelimitPages)) {
+      bdpRatelimits[cpuId] = 0;
+      return true;
+    }
+    return false;
+  }
+
+  /** What one {@code balance_dirty_pages()} iteration reads now, for {@code wb}. */
+  DirtySnapshot snapshot(BdiWriteback wb) {
+    long wbThresh = BalanceDirtyPages.wbCalcThresh(limits.threshPages(), 1, 1);
+    return new DirtySnapshot(nrDirty, nrDirty + nrWriteback, limits,
+        wb.reclaimable + wb.writeback, wbThresh, wb.dirtied, wb.written, wb.running);
+  }
+
+  private void touch(AddressSpace as) {
+    lruUnlink(as);
+    as.lruPrev = lruNewest;
+    as.lruNext = null;
+    if (lruNewest != null) {
+      lruNewest.lruNext = as;
+    } else {
+      lruOldest = as;
+    }
+    lruNewest = as;
+    as.onLru = true;
+  }
+
+  private void lruUnlink(AddressSpace as) {
+    if (!as.onLru) {
+      return;
+    }
+    if (as.lruPrev != null) {
+      as.lruPrev.lruNext = as.lruNext;
+    } else {
+      lruOldest = as.lruNext;
+    }
+    if (as.lruNext != null) {
+      as.lruNext.lruPrev = as.lruPrev;
+    } else {
+      lruNewest = as.lruPrev;
+    }
+    as.lruPrev = null;
+    as.lruNext = null;
+    as.onLru = false;
+  }
+
+  /** Drops clean pages of the least recently used inodes (class comment). */
+  private void reclaim() {
+    long target = dirtyablePages - Math.max(1, dirtyablePages / 64);
+    AddressSpace as = lruOldest;
+    while (nrFilePages > target && as != null) {
+      AddressSpace next = as.lruNext;
+      long keep = 0;
+      long[] kept = new long[Math.max(as.dirtyBits.length, as.writebackBits.length)];
+      for (int w = 0; w < kept.length; w++) {
+        long d = w < as.dirtyBits.length ? as.dirtyBits[w] : 0;
+        long b = w < as.writebackBits.length ? as.writebackBits[w] : 0;
+        kept[w] = d | b;
+        keep += Long.bitCount(kept[w]);
+      }
+      long dropped = as.nrPages - keep;
+      if (dropped > 0) {
+        as.cachedBits = kept;
+        as.nrPages = keep;
+        nrFilePages -= dropped;
+        reclaimedPages += dropped;
+      }
+      if (keep == 0) {
+        lruUnlink(as);
+      }
+      as = next;
+    }
+  }
+}

@@ -1,0 +1,23 @@
+package blksim.kernel.mm;
+
+/**
+ * CPU costs of writeback and of buffered writes, system time, from the machine profile
+ * ({@code costs.writeback.*}, {@code costs.page-cache.write}).
+ *
+ * @param perPageNs the flusher, per page written back: {@code clear_page_dirty_for_io()},
+ *     {@code set_page_writeback()}, adding the page to a bio ({@code write_cache_pages()} and
+ *     the filesystem's {@code ->writepage}), before the block layer's own submission cost
+ * @param perInodeNs the flusher, per inode: {@code __writeback_single_inode()} around the pages
+ *     (a filesystem adds its allocation cost, see {@link AddressSpace.Host#prepareWriteback})
+ * @param writePerPageNs a buffered {@code write()}, per page: {@code write_begin} (page lookup or
+ *     allocation), the copy from the user buffer, {@code write_end} and dirtying
+ */
+public record WritebackParams(long perPageNs, long perInodeNs, long writePerPageNs) {
+
+  public WritebackParams {
+    if (perPageNs < 0 || perInodeNs < 0 || writePerPageNs < 0) {
+      throw new IllegalArgumentException("writeback costs must be >= 0, were " + perPageNs + ", "
+          + perInodeNs + ", " + writePerPageNs);
+    }
+  }
+}

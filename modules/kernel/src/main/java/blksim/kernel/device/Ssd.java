@@ -1,0 +1,132 @@
+package blksim.kernel.device;
+
+import java.util.PriorityQueue;
+
+/**
+ * The service model of a solid-state drive (kernel-model.md §7.4, §15.5 T2): "a parallel server
+ * with k internal channels", with a per-device bandwidth cap. Given commands in the order they
+ * reach the device, it returns each one's completion time. The blk-mq request layer drives it;
+ * pure and deterministic; owned by whichever component owns the device.
+ *
+ * <p>Two stages, each a set of booked busy intervals ({@link BusyIntervals}):
+ * <ul>
+ *   <li><b>Flash channels</b> ({@code channels} of them, in parallel). A command is cut into the
+ *       {@code pageBytes} pages it touches; each page keeps one channel busy for the read or
+ *       write latency. Reads go where the data is: page p on channel {@code p mod channels}
+ *       (striping by LBA). Writes go to whichever channel can take the page first (the FTL
+ *       writes out of place), ties to the lowest channel.</li>
+ *   <li><b>Host link</b> (one, serial): the command's bytes at {@code bandwidthBytesPerSec}.</li>
+ * </ul>
+ * A read occupies its channels from arrival, then the link once all its pages are read; a write
+ * crosses the link first, then its pages occupy channels; the command completes at the end of
+ * its second stage. So at queue depth 1 a read of b bytes takes (pages per channel) × latency +
+ * b / bandwidth, and under load the busy stage queues: throughput levels off at the lower of the
+ * link's bandwidth and {@code channels × pageBytes / latency}, and latency grows with the queue.
+ * Each booking takes the earliest gap that fits at or after its ready time, so one command's
+ * pages may slip in ahead of an earlier command's that were booked later on; bookings are never
+ * moved (no preemption), which is where this differs from an event-by-event server.
+ *
+ * <p><b>Simplified:</b> no write cache distinct from the channels (a write is acknowledged when
+ * its pages are taken, §7.4's 10–30 µs cache acknowledgement is the write latency's to carry),
+ * no garbage collection or write amplification, no read-after-write or mixed read/write
+ * interference beyond channel sharing, no dies or planes below a channel, no link transfer
+ * overlapped with the flash stage of the same command, no per-command controller overhead
+ * distinct from the latencies, and no difference between sequential and random access.
+ */
+public final class Ssd {
+  private final SsdParams params;
+  private final BusyIntervals[] channels;
+  private final BusyIntervals link = new BusyIntervals();
+  /** Completion times of the commands in flight, earliest first. */
+  private final PriorityQueue<Long> inFlight = new PriorityQueue<>();
+  private long lastSubmitNs;
+
+  public Ssd(SsdParams params) {
+    this.params = params;
+    this.channels = new BusyIntervals[params.channels()];
+    for (int i = 0; i < channels.length; i++) {
+      channels[i] = new BusyIntervals();
+    }
+  }
+
+  /** The parameters. */
+  public SsdParams params() {
+    return params;
+  }
+
+  /** Commands submitted and not complete at {@code nowNs} (one completing at nowNs is done). */
+  public int inFlight(long nowNs) {
+    while (!inFlight.isEmpty() && inFlight.peek() <= nowNs) {
+      inFlight.poll();
+    }
+    return inFlight.size();
+  }
+
+  /** The link time of {@code bytes}: bytes / bandwidth, rounded to the nanosecond. */
+  public long linkNs(long bytes) {
+    return Math.round(bytes * 1e9 / params.bandwidthBytesPerSec());
+  }
+
+  /**
+   * Accepts a command at {@code nowNs} and books its service.
+   *
+   * @return the completion time
+   * @throws IllegalStateException if commands come out of time order or {@code queueDepth}
+   *     are already in flight
+   */
+  public long submit(long nowNs, long sector, long bytes, boolean write) {
+    if (nowNs < lastSubmitNs) {
+      throw new IllegalStateException("Ssd: command at t=" + nowNs
+          + " ns after one at t=" + lastSubmitNs + " ns");
+    }
+    long offset = sector * 512;
+    if (sector < 0 || bytes <= 0 || bytes % 512 != 0
+        || bytes > params.capacityBytes() - offset) {
+      throw new IllegalArgumentException("command must lie inside the " + params.capacityBytes()
+          + "-byte device in whole sectors, was " + bytes + " bytes at sector " + sector);
+    }
+    if (inFlight(nowNs) == params.queueDepth()) {
+      throw new IllegalStateException("Ssd: command at t=" + nowNs + " ns with all "
+          + params.queueDepth() + " tags in flight");
+    }
+    lastSubmitNs = nowNs;
+    for (BusyIntervals c : channels) {
+      c.forgetBefore(nowNs);
+    }
+    link.forgetBefore(nowNs);
+
+    long firstPage = offset / params.pageBytes();
+    long lastPage = (offset + bytes - 1) / params.pageBytes();
+    long done;
+    if (write) {
+      long linked = link.book(nowNs, linkNs(bytes));
+      done = linked;
+      for (long p = firstPage; p <= lastPage; p++) {
+        done = Math.max(done, bookLeastBusy(linked, params.writeLatencyNs()));
+      }
+    } else {
+      long read = nowNs;
+      for (long p = firstPage; p <= lastPage; p++) {
+        int channel = (int) (p % channels.length);
+        read = Math.max(read, channels[channel].book(nowNs, params.readLatencyNs()));
+      }
+      done = link.book(read, linkNs(bytes));
+    }
+    inFlight.add(done);
+    return done;
+  }
+
+  /** Books {@code durationNs} on the channel that can start it first, the lowest on ties. */
+  private long bookLeastBusy(long readyNs, long durationNs) {
+    int best = 0;
+    long bestStart = Long.MAX_VALUE;
+    for (int i = 0; i < channels.length; i++) {
+      long start = channels[i].earliestStart(readyNs, durationNs);
+      if (start < bestStart) {
+        best = i;
+        bestStart = start;
+      }
+    }
+    return channels[best].book(readyNs, durationNs);
+  }
+}

@@ -40,6 +40,8 @@ import java.util.List;
  * @param timehist which CPUs record their context switches, and when
  * @param wakePlacement {@code none} (tasks stay where placed) or {@code llc} (kernel-model.md
  *     §1.3 for user threads and io-wq workers)
+ * @param kblockdRunNs CPU time of one kblockd queue run ({@code blk_mq_run_work_fn()}), besides
+ *     the dispatches it makes
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
@@ -48,7 +50,7 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     PageCacheParams pageCache,
     IoUringParams ioUring, BlockLayerParams blockLayer,
     List<DeviceParams> devices,
-    List<FioJob> jobs, TimehistParams timehist, String wakePlacement) {
+    List<FioJob> jobs, TimehistParams timehist, String wakePlacement, long kblockdRunNs) {
 
   /** Whether woken user threads and io-wq workers may move within their LLC. */
   public boolean migratesInLlc() {

@@ -5,6 +5,11 @@ import blksim.engine.Model;
 import blksim.engine.ModelFactory;
 import blksim.engine.Seeds;
 import blksim.kernel.block.BlockQueue;
+import blksim.kernel.block.DriverCpu;
+import blksim.kernel.block.Kblockd;
+import blksim.kernel.block.RequestQueue;
+import blksim.kernel.device.RequestBasedParams;
+import blksim.kernel.workqueue.WorkItem;
 import blksim.kernel.device.DeviceParams;
 import blksim.kernel.dm.DmParams;
 import blksim.kernel.dm.Kdelayd;
@@ -68,10 +73,20 @@ public final class ScenarioModelFactory implements ModelFactory {
     boolean hasDm = s.devices().stream().anyMatch(d -> d instanceof DmParams);
     // Nothing else queues work yet: without dm or wq_monitor the workqueue components would only
     // sit in every event's path (the per-CPU wrapper costs ~15% of the event rate).
-    boolean needWq = hasDm || s.wqMonitorIntervalNs() > 0;
+    boolean hasRq = s.devices().stream().anyMatch(d -> d instanceof RequestBasedParams);
+    boolean needWq = hasDm || hasRq || s.wqMonitorIntervalNs() > 0;
     Workqueue kdelayd = hasDm ? Kdelayd.alloc(wb) : null;
     WorkqueueSystem wqs = needWq ? wb.build() : null;
     Kdelayd kd = hasDm ? Kdelayd.on(wqs, kdelayd) : Kdelayd.STANDALONE;
+    Kblockd kblockd = hasRq ? kblockd(wqs, s.kblockdRunNs()) : Kblockd.INLINE;
+    // A request-based device has one queue shared by every CPU (the loader keeps the CPUs in one
+    // partition when such a device exists).
+    Map<String, RequestQueue> shared = new LinkedHashMap<>();
+    for (DeviceParams d : s.devices()) {
+      if (d instanceof RequestBasedParams rb) {
+        shared.put(d.name(), rb.newRequestQueue(kblockd));
+      }
+    }
     List<CpuComponent> cpus = new ArrayList<>();
     Map<String, List<BlockQueue>> queues = new LinkedHashMap<>();
     for (Cpu c : topo.cpus()) {
@@ -85,6 +100,8 @@ public final class ScenarioModelFactory implements ModelFactory {
         if (d instanceof DmParams dm) {
           // A mapped device stacks on the queues of the devices declared before it, on this CPU.
           q = dm.newQueue(cpu, s.blockLayer(), timers, kd, onCpu::get);
+        } else if (d instanceof RequestBasedParams) {
+          q = shared.get(d.name()).attach(cpu);
         } else {
           // One seed per device, the same on every CPU: all CPUs agree on its contents.
           q = d.newQueue(cpu, s.blockLayer(),
@@ -132,6 +149,38 @@ public final class ScenarioModelFactory implements ModelFactory {
     long maxTime = s.maxTimeNs() > 0 ? s.maxTimeNs() : Long.MAX_VALUE;
     return new Machine(
         new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed()), wqs);
+  }
+
+  /**
+   * kblockd on the workqueue model: each (request queue, CPU) gets its run work, an item homed on
+   * the CPU ({@code INIT_DELAYED_WORK(&hctx->run_work, blk_mq_run_work_fn)}), queued on the
+   * per-CPU, WQ_HIGHPRI | WQ_MEM_RECLAIM {@code kblockd} workqueue; one run costs
+   * {@code runNs} of the kworker's system time, then dispatches.
+   */
+  static Kblockd kblockd(WorkqueueSystem wqs, long runNs) {
+    return (name, cpu, run) -> {
+      CpuComponent c = cpuComponent(cpu);
+      WorkItem item = wqs.newWorkItem("blk_mq_run_work_fn", () -> {
+        boolean[] paid = {false};
+        return w -> {
+          if (!paid[0]) {
+            paid[0] = true;
+            w.runFor(runNs);
+          } else {
+            run.run();
+            w.finish();
+          }
+        };
+      }, c.cpuId());
+      return () -> wqs.queueWork(c, wqs.kblockd(), item);
+    };
+  }
+
+  private static CpuComponent cpuComponent(DriverCpu cpu) {
+    if (cpu instanceof CpuComponent c) {
+      return c;
+    }
+    throw new IllegalStateException("kblockd binds to a scheduler CPU, got " + cpu);
   }
 
   private static FioJobThread thread(Scenario s, FioJob j, int k, List<BlockQueue> q,

@@ -123,6 +123,19 @@ class RequestDeviceRunTest {
   }
 
   @Test
+  void submittersSleepForRequestsWhenNrRequestsIsExhausted() throws IOException {
+    // nr_requests = queue_depth = 4 without a scheduler, fio asks for 32: the submitter sleeps
+    // for a request and is woken by each completion. At most 4 reads are at the device, each
+    // at least 48.4 us (40 us flash + 8.4 us link), so IOPS stay below 4 / 48.4 us = 82,645
+    // (the Ssd model itself throws if more than its 4 tags were ever in flight).
+    RunResult r = run("{ type = ssd, name = sdc, size = 64G, scheduler = none, queue-depth = 4 }",
+        "[rand]\nfilename=/dev/sdc\nrw=randread\nbs=4k\nioengine=libaio\niodepth=32\n"
+        + "runtime=50ms\n");
+    double iops = ios(r) / 0.05;
+    assertTrue(iops > 40_000 && iops < 82_645, "IOPS " + iops);
+  }
+
+  @Test
   void sameSeedTwiceGivesTheSameRun() throws IOException {
     String fio = "[rand]\nfilename=/dev/sdb\nrw=randrw\nbs=4k\nioengine=libaio\niodepth=8\n"
         + "numjobs=2\nruntime=300ms\n";

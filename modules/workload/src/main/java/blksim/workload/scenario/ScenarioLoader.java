@@ -428,8 +428,11 @@ public final class ScenarioLoader {
     int depth = dv.getInt("queue-depth");
     String nr = dv.getString("nr-requests").trim();
     int nrRequests;
+    boolean legacy = v.getString("kernel.mode").equals("V4_3_RC1");
     if (nr.equals("auto")) {
-      nrRequests = RequestQueueParams.defaultNrRequests(depth, sched);
+      // 4.3's legacy request queue: BLKDEV_MAX_RQ = 128 requests whatever the depth.
+      nrRequests = legacy && sched != RequestQueueParams.Scheduler.NONE ? 128
+          : RequestQueueParams.defaultNrRequests(depth, sched);
     } else {
       try {
         nrRequests = Integer.parseInt(nr);
@@ -453,8 +456,7 @@ public final class ScenarioLoader {
     MqDeadlineParams deadline = new MqDeadlineParams(dv.getDuration("read-expire"),
         dv.getDuration("write-expire"), dv.getInt("fifo-batch"), dv.getInt("writes-starved"),
         dv.getBoolean("front-merges"));
-    BlkMqRules rules = v.getString("kernel.mode").equals("V4_3_RC1") ? BlkMqRules.V4_3
-        : BlkMqRules.V6;
+    BlkMqRules rules = legacy ? BlkMqRules.V4_3 : BlkMqRules.V6;
     RequestQueueParams q = new RequestQueueParams(name, size, bs, depth, nrRequests, sched,
         maxBytes, dv.getInt("max-segments"), deadline, rules,
         v.getDuration("costs.blk-mq.submit"), v.getDuration("costs.blk-mq.complete"));

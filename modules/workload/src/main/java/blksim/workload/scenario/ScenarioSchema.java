@@ -301,7 +301,8 @@ public final class ScenarioSchema {
             "I/O scheduler (deadline is the legacy name of mq-deadline)"),
         Param.of("nr-requests", type, STRING, "auto",
             "scheduler tags, nr_requests (auto: 2 x min(queue-depth, 128) with a scheduler,"
-                + " queue-depth without; 4.3's legacy queue had 128)"),
+                + " queue-depth without; 128 with a scheduler in kernel.mode V4_3_RC1, 4.3's"
+                + " legacy queue)"),
         Param.num("queue-depth", type, INT, "", "32", 1, 65536,
             "driver tags of the one hardware queue, also the drive's NCQ depth"),
         Param.num("max-sectors", type, SIZE, "bytes", "512k", 512, 1L << 30,

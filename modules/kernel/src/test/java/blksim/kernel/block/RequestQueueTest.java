@@ -231,4 +231,63 @@ class RequestQueueTest {
     assertEquals(992, r.sector());
     assertEquals(3 * 4096, r.bytes());
   }
+
+  @Test
+  void completionInterruptsTheSubmittingCpuAndRestartsByTheVersionsRule() {
+    for (BlkMqRules rules : List.of(BlkMqRules.V4_3, BlkMqRules.V6)) {
+      FakeCpus l = new FakeCpus();
+      int[] irqs = new int[2];
+      List<DriverCpu> cpus = new ArrayList<>();
+      for (int id = 0; id < 2; id++) {
+        DriverCpu base = l.cpu(id);
+        int me = id;
+        cpus.add(new DriverCpu() {
+          @Override
+          public int cpuId() {
+            return me;
+          }
+
+          @Override
+          public long now() {
+            return base.now();
+          }
+
+          @Override
+          public void interrupt(long costNs, Runnable handler) {
+            irqs[me]++;
+            base.interrupt(costNs, handler);
+          }
+
+          @Override
+          public void callAfter(long delayNs, Runnable callback) {
+            base.callAfter(delayNs, callback);
+          }
+        });
+      }
+      HoldingDriver d = new HoldingDriver();
+      RecordingKblockd kb = new RecordingKblockd();
+      // queue_depth 1 under mq-deadline: the second request waits in the scheduler.
+      RequestQueue q = new RequestQueue(params(RequestQueueParams.Scheduler.MQ_DEADLINE, 1, 4,
+          512 * KIB, rules), d, kb);
+      q.attach(cpus.get(0));
+      q.attach(cpus.get(1));
+      q.submitBio(cpus.get(1), null, read(0, 4096), endIo, null);
+      q.submitBio(cpus.get(0), null, read(1000, 4096), endIo, null);
+      kb.runAll(); // 6.x inserted with an async run
+      assertEquals(1, d.got.size());
+      assertEquals(1, d.got.get(0).submitCpu().cpuId());
+      q.hardwareDone(d.got.get(0));
+      l.runAll();
+      assertEquals(1, irqs[1], "the interrupt is taken on the submitting CPU 1");
+      assertEquals(0, irqs[0]);
+      if (rules == BlkMqRules.V4_3) {
+        assertEquals(2, d.got.size(), "4.3: the completion runs the queue at once");
+      } else {
+        assertEquals(1, d.got.size(), "6.x: the restart goes through kblockd");
+        assertEquals(1, kb.queued.size());
+        kb.runAll();
+        assertEquals(2, d.got.size());
+      }
+    }
+  }
 }

@@ -51,6 +51,16 @@ public interface BlockQueue {
    */
   boolean issue(Bio bio, BioEndIo endIo, Runnable onTagFree);
 
+  /**
+   * {@link #issue(Bio, BioEndIo, Runnable)} by a task holding {@code plug} ({@code current->plug};
+   * null or not started: none). A request-based queue ({@link RequestQueue}) merges the bio into
+   * the plug or adds its request there (kernel-model.md §5.4); other drivers ignore the plug, as
+   * bio-based drivers do.
+   */
+  default boolean issue(Bio bio, BioEndIo endIo, Runnable onTagFree, Plug plug) {
+    return issue(bio, endIo, onTagFree);
+  }
+
   /** This CPU's share of the disk's statistics. */
   DiskCounters counters();
 }

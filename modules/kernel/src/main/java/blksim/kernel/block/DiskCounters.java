@@ -52,6 +52,16 @@ public final class DiskCounters {
   }
 
   /**
+   * A request was merged into another before it was dispatched: it leaves the in-flight count
+   * without being counted as an I/O (its bios are counted in the request that took them, and the
+   * merge in {@code merges}). The request that took it is still in flight, so the busy period
+   * goes on.
+   */
+  public void mergedAway() {
+    inFlight--;
+  }
+
+  /**
    * A bio that a synchronous driver served inline, in {@code serviceNs} of the submitter's CPU
    * time ending at {@code now}: {@code bio_start_io_acct()} at driver entry and
    * {@code bio_end_io_acct()} at exit, with nothing else of this share in between.

@@ -17,6 +17,19 @@
  *       {@link blksim.kernel.block.BlockQueue#supportsNowait}</li>
  *   <li>{@code struct disk_stats} ({@code /proc/diskstats}) →
  *       {@link blksim.kernel.block.DiskCounters}</li>
+ *   <li>{@code struct request} → {@link blksim.kernel.block.Request}; {@code struct
+ *       request_queue} with one hardware context, its tags and its run →
+ *       {@link blksim.kernel.block.RequestQueue} (one per device, shared by all CPUs); its
+ *       parameters ({@code nr_requests}, {@code queue_depth}, {@code max_sectors_kb}) →
+ *       {@link blksim.kernel.block.RequestQueueParams}; {@code struct blk_mq_ops} →
+ *       {@link blksim.kernel.block.MqDriver}</li>
+ *   <li>{@code struct blk_plug}, {@code blk_start_plug()}, {@code blk_finish_plug()},
+ *       {@code blk_flush_plug()} → {@link blksim.kernel.block.Plug}; the version's limits
+ *       ({@code BLK_MAX_REQUEST_COUNT}, {@code BLK_PLUG_FLUSH_SIZE}) →
+ *       {@link blksim.kernel.block.BlkMqRules}</li>
+ *   <li>elevators {@code none} and {@code mq-deadline} → {@code NoneElevator},
+ *       {@code MqDeadline} ({@link blksim.kernel.block.MqDeadlineParams})</li>
+ *   <li>{@code kblockd_mod_delayed_work_on()} → {@link blksim.kernel.block.Kblockd}</li>
  *   <li>errno values ({@code -EAGAIN}, {@code -EOPNOTSUPP}) → {@link blksim.kernel.block.Errno}</li>
  * </ul>
  */

@@ -70,8 +70,12 @@ final class Flusher implements WorkRun {
   /** 0: queued works; 1: old-data flush checked; 2: background checked. */
   private int stage;
   private WbWork work;
+  /** The wb-level plug of 4.3-rc1 is held (policy PLUG or PLUG_FLUSH). */
   private boolean plugged;
   private boolean outermostPlug;
+  /** The per-inode plug of generic_writepages() is held. */
+  private boolean inodePlugged;
+  private boolean inodeOutermost;
   private long wbStartJiffies;
   private long workStartNs;
   private long passStartNs;
@@ -222,7 +226,7 @@ final class Flusher implements WorkRun {
     workStartNs = now;
     plugged = wb.plugPolicy != WbPlugPolicy.NONE && wb.plug != null;
     if (plugged) {
-      outermostPlug = wb.plug.start();
+      outermostPlug = wb.plug.start(cpu.worker());
     }
     phase = Phase.LOOP;
     return true;
@@ -306,6 +310,12 @@ final class Flusher implements WorkRun {
     inBatch = 0;
     bioPages = 0;
     wb.stats.inodes++;
+    // generic_writepages(): blk_start_plug() around write_cache_pages() (nested under the
+    // wb-level plug, where it does nothing).
+    inodePlugged = wb.plug != null;
+    if (inodePlugged) {
+      inodeOutermost = wb.plug.start(cpu.worker());
+    }
     phase = Phase.PAGES;
     cpu.runFor(wb.costs.perInodeNs() + as.host.prepareWriteback(as));
     return true;
@@ -333,6 +343,16 @@ final class Flusher implements WorkRun {
           return false;
         }
         phase = work.syncAll ? Phase.WAIT_SYNC : Phase.INODE_DONE;
+        if (inodePlugged) {
+          // The end of generic_writepages(): blk_finish_plug(), which dispatches only without
+          // an outer plug ("noplug": each inode's bios go out at the end of the inode).
+          inodePlugged = false;
+          long ns = wb.plug.finish(cpu.worker(), inodeOutermost);
+          if (ns > 0) {
+            cpu.runFor(ns);
+            return true;
+          }
+        }
         return false;
       }
       if (bioPages == 0) {
@@ -383,7 +403,7 @@ final class Flusher implements WorkRun {
     long first = bioFirst;
     int n = bioPages;
     Runnable waker = cpu.waker();
-    boolean taken = plugged
+    boolean taken = wb.plug != null
         ? wb.plug.submit(queue(cpu), bio, (b, err) -> ended(as, first, n), waker)
         : queue(cpu).issue(bio, (b, err) -> ended(as, first, n), waker);
     if (!taken) {
@@ -446,7 +466,7 @@ final class Flusher implements WorkRun {
       }
       if (plugged) {
         wb.stats.flushBeforeResched++;
-        long ns = wb.plug.flush();
+        long ns = wb.plug.flush(cpu.cpu());
         if (ns > 0) {
           // The flush's dispatch costs CPU; cond_resched() follows it.
           phase = Phase.POINT_B_RESCHED;
@@ -464,7 +484,7 @@ final class Flusher implements WorkRun {
   private boolean endWork(WorkerCpu cpu) {
     if (plugged) {
       plugged = false;
-      long ns = wb.plug.finish(outermostPlug);
+      long ns = wb.plug.finish(cpu.worker(), outermostPlug);
       if (ns > 0) {
         // blk_finish_plug() dispatches in the flusher's context; the work ends after it.
         cpu.runFor(ns);

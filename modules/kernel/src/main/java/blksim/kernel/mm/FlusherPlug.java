@@ -8,20 +8,23 @@ package blksim.kernel.mm;
  */
 public interface FlusherPlug {
 
-  /** {@code blk_start_plug()} for the flusher's task; returns whether this is the outermost. */
-  boolean start();
+  /**
+   * {@code blk_start_plug()} by {@code owner} (the kworker running the flusher): returns whether
+   * this is the outermost start, which makes it {@code current->plug}.
+   */
+  boolean start(blksim.kernel.sched.Task owner);
 
   /**
    * {@code blk_finish_plug()} of a plug started with {@code outermost}: flushes if so. Returns the
    * system time the synchronous dispatch costs the flusher.
    */
-  long finish(boolean outermost);
+  long finish(blksim.kernel.sched.Task owner, boolean outermost);
 
   /**
    * {@code blk_flush_plug(current, false)}: dispatches what the plug holds, synchronously;
    * returns the system time it costs.
    */
-  long flush();
+  long flush(blksim.kernel.block.DriverCpu cpu);
 
   /**
    * {@code submit_bio()} by the flusher: into the plug while one is held, else straight to the

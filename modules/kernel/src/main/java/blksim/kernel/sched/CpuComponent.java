@@ -1006,6 +1006,19 @@ public final class CpuComponent implements Component, DriverCpu {
         begin(CpuMode.SYSTEM, 0);
         return;
       }
+      // sched_submit_work(): a task that blocks with plugged I/O flushes it, the queue run
+      // deferred to kblockd (blk_schedule_flush_plug()).
+      blksim.kernel.block.Plug plug = current.plug();
+      if (plug != null && plug.active()) {
+        Task self = current;
+        hook(() -> {
+          plug.flush(CpuComponent.this, true);
+          return 0;
+        });
+        if (current != self) {
+          throw new IllegalStateException(id + ": a plug flush switched tasks");
+        }
+      }
       long cost = hook(() -> current.schedSubmitWork(taskCpu));
       if (cost < 0) {
         throw new IllegalStateException(id + ": task " + current.comm()

@@ -74,6 +74,8 @@ public abstract class Task {
    * {@code dirty_paused_when} of {@code task_struct}), owned by the mm package and opaque here.
    */
   private Object mmState;
+  /** {@code current->plug}: the block plug the task holds, or null. */
+  private blksim.kernel.block.Plug plug;
 
   /**
    * @param comm the task's name as {@code ps} shows it
@@ -117,6 +119,16 @@ public abstract class Task {
   /** The task's results at the end of the run, or {@code null}. */
   public TaskReport report(long endNs) {
     return null;
+  }
+
+  /** {@code current->plug}: the block plug the task holds, or null. */
+  public blksim.kernel.block.Plug plug() {
+    return plug;
+  }
+
+  /** Sets {@code current->plug} ({@code blk_start_plug()} / {@code blk_finish_plug()}). */
+  public void setPlug(blksim.kernel.block.Plug plug) {
+    this.plug = plug;
   }
 
   /** The mm package's per-task state, or null before the task first dirties a page. */

@@ -41,6 +41,8 @@ import java.util.List;
  * @param timehist which CPUs record their context switches, and when
  * @param wakePlacement {@code none} (tasks stay where placed) or {@code llc} (kernel-model.md
  *     §1.3 for user threads and io-wq workers)
+ * @param kblockdRunNs CPU time of one kblockd queue run ({@code blk_mq_run_work_fn()}), besides
+ *     the dispatches it makes
  * @param mm dirty limits, the flusher's plug policy, writeback costs
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
@@ -50,7 +52,8 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     PageCacheParams pageCache,
     IoUringParams ioUring, BlockLayerParams blockLayer,
     List<DeviceParams> devices,
-    List<FioJob> jobs, TimehistParams timehist, String wakePlacement, MmParams mm) {
+    List<FioJob> jobs, TimehistParams timehist, String wakePlacement, long kblockdRunNs,
+    MmParams mm) {
 
   /** Whether a job writes through the page cache (so the machine needs writeback). */
   public boolean usesPageCacheWrites() {

@@ -2,7 +2,16 @@ package blksim.workload.scenario;
 
 import blksim.engine.InputException;
 import blksim.engine.Partitioning;
+import blksim.kernel.block.BlkMqRules;
 import blksim.kernel.block.BlockLayerParams;
+import blksim.kernel.block.MqDeadlineParams;
+import blksim.kernel.block.RequestQueueParams;
+import blksim.kernel.device.DiskParams;
+import blksim.kernel.device.NcqPolicy;
+import blksim.kernel.device.RequestBasedParams;
+import blksim.kernel.device.RotationalDiskParams;
+import blksim.kernel.device.SsdDeviceParams;
+import blksim.kernel.device.SsdParams;
 import blksim.kernel.device.BrdParams;
 import blksim.kernel.device.DeviceParams;
 import blksim.kernel.device.IrqMode;
@@ -350,6 +359,10 @@ public final class ScenarioLoader {
           devices.add(dmDevice(name, dv, v, d, devices));
           continue;
         }
+        if (type.equals("disk") || type.equals("ssd")) {
+          devices.add(requestBasedDevice(type, name, dv, v));
+          continue;
+        }
         try {
           devices.add(device(type, name, dv, v, nbSubmit, nbComplete));
         } catch (IllegalArgumentException e) {
@@ -357,6 +370,7 @@ public final class ScenarioLoader {
         }
       }
     }
+    sharedQueuePartitions(v, partitions, topo, devices);
     BlockLayerParams blockLayer = new BlockLayerParams(v.getDuration("costs.block.nowait-reject"));
     IoUringParams ioUring = new IoUringParams(v.getDuration("costs.io-uring.enter"),
         v.getDuration("costs.io-uring.sqe-issue"), v.getDuration("costs.io-uring.cqe-post"),
@@ -395,7 +409,8 @@ public final class ScenarioLoader {
         new PageCacheParams(v.getDuration("costs.page-cache.miss"),
             v.getDuration("costs.page-cache.copy")), ioUring,
         blockLayer, List.copyOf(devices), List.copyOf(jobs), timehist(v, topo.cpuCount()),
-        wakePlacement(v, partitions), mm(v, jobs, partitions));
+        wakePlacement(v, partitions), v.getDuration("costs.block.kblockd-run"),
+        mm(v, jobs, partitions, topo));
   }
 
   /**
@@ -405,7 +420,8 @@ public final class ScenarioLoader {
    * jobs write through the page cache must run in one partition: the page cache and the dirty
    * accounting are shared by every CPU.
    */
-  private static MmParams mm(Values v, List<FioJob> jobs, String partitions) {
+  private static MmParams mm(Values v, List<FioJob> jobs, String partitions,
+      TopologyParams topo) {
     int bgRatio = v.getInt("vm.dirty_background_ratio");
     long bgBytes = v.getSize("vm.dirty_background_bytes");
     int ratio = v.getInt("vm.dirty_ratio");
@@ -441,13 +457,134 @@ public final class ScenarioLoader {
           + memory + " bytes) to the page cache, was " + reserved);
     }
     boolean writes = jobs.stream().anyMatch(j -> !j.direct() && j.rw().writes());
-    if (writes && !partitions.trim().equalsIgnoreCase("one")) {
+    if (writes && !onePartition(partitions, topo)) {
       throw v.error("partitions", "a job writes through the page cache (direct=0), whose dirty"
           + " accounting every CPU shares: use partitions = one, not '" + partitions + "'");
     }
     return new MmParams(dirty, policy, reserved, v.getDuration("kernel.vmstat-interval"),
         new WritebackParams(v.getDuration("costs.writeback.per-page"),
             v.getDuration("costs.writeback.per-inode"), v.getDuration("costs.page-cache.write")));
+  }
+
+  /**
+   * A {@code disk} or {@code ssd} device: the shared request queue's keys, then the drive's. Its
+   * queue is shared by every CPU, so the CPUs must stay in one partition
+   * ({@link #sharedQueuePartitions}).
+   */
+  private static RequestBasedParams requestBasedDevice(String type, String name, Values dv,
+      Values v) {
+    long size = dv.getSize("size");
+    int bs = dv.getInt("bs");
+    if (bs != 512 && bs != 4096) {
+      throw dv.error("bs", "bs must be 512 or 4096, was " + bs);
+    }
+    if (size % 4096 != 0) {
+      throw dv.error("size", "size must be a multiple of 4 KiB, was " + size);
+    }
+    RequestQueueParams.Scheduler sched =
+        RequestQueueParams.Scheduler.parse(dv.getString("scheduler"));
+    int depth = dv.getInt("queue-depth");
+    String nr = dv.getString("nr-requests").trim();
+    int nrRequests;
+    boolean legacy = v.getString("kernel.mode").equals("V4_3_RC1");
+    if (nr.equals("auto")) {
+      // 4.3's legacy request queue: BLKDEV_MAX_RQ = 128 requests whatever the depth.
+      nrRequests = legacy && sched != RequestQueueParams.Scheduler.NONE ? 128
+          : RequestQueueParams.defaultNrRequests(depth, sched);
+    } else {
+      try {
+        nrRequests = Integer.parseInt(nr);
+      } catch (NumberFormatException e) {
+        throw dv.error("nr-requests", "nr-requests must be auto or a whole number in [1, 65536],"
+            + " was '" + nr + "'");
+      }
+      if (nrRequests < 1 || nrRequests > 65536) {
+        throw dv.error("nr-requests", "nr-requests must be in [1, 65536], was " + nrRequests);
+      }
+      if (sched == RequestQueueParams.Scheduler.NONE && nrRequests > depth) {
+        throw dv.error("nr-requests", "without a scheduler nr-requests cannot exceed queue-depth"
+            + " (" + depth + "), was " + nrRequests);
+      }
+    }
+    long maxBytes = dv.getSize("max-sectors");
+    if (maxBytes % 512 != 0 || maxBytes < bs) {
+      throw dv.error("max-sectors", "max-sectors must be a multiple of 512 bytes of at least bs ("
+          + bs + "), was " + maxBytes);
+    }
+    MqDeadlineParams deadline = new MqDeadlineParams(dv.getDuration("read-expire"),
+        dv.getDuration("write-expire"), dv.getInt("fifo-batch"), dv.getInt("writes-starved"),
+        dv.getBoolean("front-merges"));
+    BlkMqRules rules = legacy ? BlkMqRules.V4_3 : BlkMqRules.V6;
+    RequestQueueParams q = new RequestQueueParams(name, size, bs, depth, nrRequests, sched,
+        maxBytes, dv.getInt("max-segments"), deadline, rules,
+        v.getDuration("costs.blk-mq.submit"), v.getDuration("costs.blk-mq.complete"));
+    if (type.equals("disk")) {
+      long outer = dv.getSize("outer-rate");
+      long inner = dv.getSize("inner-rate");
+      if (inner > outer) {
+        throw dv.error("inner-rate", "inner-rate (" + inner + ") must not exceed outer-rate ("
+            + outer + ")");
+      }
+      long track = dv.getDuration("track-seek");
+      long avg = dv.getDuration("average-seek");
+      long full = dv.getDuration("full-stroke-seek");
+      if (!(track < avg && avg < full)) {
+        throw dv.error("average-seek", "seek times must grow: track-seek (" + track + " ns) <"
+            + " average-seek (" + avg + " ns) < full-stroke-seek (" + full + " ns)");
+      }
+      try {
+        RotationalDiskParams drive = new RotationalDiskParams(size, dv.getInt("rpm"),
+            dv.getInt("surfaces"), track, avg, full, outer, inner, depth,
+            dv.getDuration("command-overhead"),
+            dv.getString("ncq-policy").equals("fifo") ? NcqPolicy.FIFO : NcqPolicy.SPTF);
+        return new DiskParams(q, drive);
+      } catch (IllegalArgumentException e) {
+        throw dv.error("size", e.getMessage());
+      }
+    }
+    long page = dv.getSize("page-size");
+    if (Long.bitCount(page) != 1) {
+      throw dv.error("page-size", "page-size must be a power of two, was " + page);
+    }
+    if (size % page != 0) {
+      throw dv.error("size", "size must be a multiple of page-size (" + page + "), was " + size);
+    }
+    return new SsdDeviceParams(q, new SsdParams(size, dv.getInt("channels"),
+        dv.getSize("bandwidth"), dv.getDuration("read-latency"),
+        dv.getDuration("write-latency"), depth, (int) page));
+  }
+
+  /**
+   * A request-based device ({@code disk}, {@code ssd}) has one request queue called directly from
+   * every CPU, so all CPUs must share a partition: with such a device only a partitioning that
+   * yields one partition is accepted.
+   */
+  private static void sharedQueuePartitions(Values v, String partitions, TopologyParams topo,
+      List<DeviceParams> devices) {
+    RequestBasedParams shared = null;
+    for (DeviceParams d : devices) {
+      if (d instanceof RequestBasedParams rb) {
+        shared = rb;
+        break;
+      }
+    }
+    if (shared == null) {
+      return;
+    }
+    if (!onePartition(partitions, topo)) {
+      throw v.error("partitions", "device " + shared.name() + " has one request queue shared by"
+          + " all CPUs, which must then share a partition: use partitions = one, not '"
+          + partitions + "'");
+    }
+  }
+
+  /** Whether {@code partitions} puts every CPU of {@code topo} into one partition. */
+  static boolean onePartition(String partitions, TopologyParams topo) {
+    String p = partitions.trim().toLowerCase(java.util.Locale.ROOT);
+    int nodes = topo.sockets() * topo.nodesPerSocket();
+    int llcs = nodes * topo.llcsPerNode();
+    return p.equals("one") || p.equals("1") || (p.equals("node") && nodes == 1)
+        || (p.equals("llc") && llcs == 1) || (p.equals("cpu") && topo.cpuCount() == 1);
   }
 
   /** {@code kernel.scheduler}: auto follows the kernel mode (EEVDF from 6.6). */

@@ -5,10 +5,21 @@ import blksim.engine.Model;
 import blksim.engine.ModelFactory;
 import blksim.engine.Seeds;
 import blksim.kernel.block.BlockQueue;
+import blksim.kernel.block.DriverCpu;
+import blksim.kernel.block.Kblockd;
+import blksim.kernel.block.RequestQueue;
+import blksim.kernel.device.RequestBasedParams;
+import blksim.kernel.workqueue.WorkItem;
 import blksim.kernel.device.DeviceParams;
 import blksim.kernel.dm.DmParams;
 import blksim.kernel.dm.Kdelayd;
+import blksim.kernel.block.Bio;
+import blksim.kernel.block.BioEndIo;
+import blksim.kernel.block.BlkMqRules;
+import blksim.kernel.block.Plug;
 import blksim.kernel.mm.AddressSpace;
+import blksim.kernel.mm.FlusherPlug;
+import blksim.kernel.sched.Task;
 import blksim.kernel.mm.BdiWriteback;
 import blksim.kernel.mm.MmComponent;
 import blksim.kernel.mm.MmParams;
@@ -74,9 +85,11 @@ public final class ScenarioModelFactory implements ModelFactory {
     WorkqueueSystem.Builder wb = WorkqueueSystem.builder(topo, s.sched(), timers, wqp);
     boolean hasDm = s.devices().stream().anyMatch(d -> d instanceof DmParams);
     boolean pageCacheWrites = s.usesPageCacheWrites();
-    // Nothing else queues work yet: without dm, writeback or wq_monitor the workqueue components
-    // would only sit in every event's path (the per-CPU wrapper costs ~15% of the event rate).
-    boolean needWq = hasDm || pageCacheWrites || s.wqMonitorIntervalNs() > 0;
+    boolean hasRq = s.devices().stream().anyMatch(d -> d instanceof RequestBasedParams);
+    // Nothing else queues work yet: without dm, writeback, a request queue or wq_monitor the
+    // workqueue components would only sit in every event's path (the per-CPU wrapper costs ~15%
+    // of the event rate).
+    boolean needWq = hasDm || pageCacheWrites || hasRq || s.wqMonitorIntervalNs() > 0;
     Workqueue kdelayd = hasDm ? Kdelayd.alloc(wb) : null;
     // bdi_wq: alloc_workqueue("writeback", WQ_MEM_RECLAIM | WQ_FREEZABLE | WQ_UNBOUND |
     // WQ_SYSFS, 0) in mm/backing-dev.c.
@@ -84,6 +97,15 @@ public final class ScenarioModelFactory implements ModelFactory {
         | Workqueue.WQ_FREEZABLE | Workqueue.WQ_UNBOUND | Workqueue.WQ_SYSFS, 0) : null;
     WorkqueueSystem wqs = needWq ? wb.build() : null;
     Kdelayd kd = hasDm ? Kdelayd.on(wqs, kdelayd) : Kdelayd.STANDALONE;
+    Kblockd kblockd = hasRq ? kblockd(wqs, s.kblockdRunNs()) : Kblockd.INLINE;
+    // A request-based device has one queue shared by every CPU (the loader keeps the CPUs in one
+    // partition when such a device exists).
+    Map<String, RequestQueue> shared = new LinkedHashMap<>();
+    for (DeviceParams d : s.devices()) {
+      if (d instanceof RequestBasedParams rb) {
+        shared.put(d.name(), rb.newRequestQueue(kblockd));
+      }
+    }
     List<CpuComponent> cpus = new ArrayList<>();
     Map<String, List<BlockQueue>> queues = new LinkedHashMap<>();
     for (Cpu c : topo.cpus()) {
@@ -97,6 +119,8 @@ public final class ScenarioModelFactory implements ModelFactory {
         if (d instanceof DmParams dm) {
           // A mapped device stacks on the queues of the devices declared before it, on this CPU.
           q = dm.newQueue(cpu, s.blockLayer(), timers, kd, onCpu::get);
+        } else if (d instanceof RequestBasedParams) {
+          q = shared.get(d.name()).attach(cpu);
         } else {
           // One seed per device, the same on every CPU: all CPUs agree on its contents.
           q = d.newQueue(cpu, s.blockLayer(),
@@ -130,7 +154,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       mm = new MmComponent(pc, s.mm().vmstatIntervalNs());
       for (DeviceParams d : s.devices()) {
         AddressSpace as = bdevMapping(pc, wqs, bdiWq, cpus.get(0), d, queues.get(d.name()),
-            s.mm());
+            s.mm(), KernelMode.valueOf(s.kernelMode()).isV4_3() ? BlkMqRules.V4_3 : BlkMqRules.V6);
         bdevMappings.put(d.name(), as);
       }
     }
@@ -168,7 +192,7 @@ public final class ScenarioModelFactory implements ModelFactory {
    * {@code writeback} workqueue.
    */
   private static AddressSpace bdevMapping(PageCache pc, WorkqueueSystem wqs, Workqueue bdiWq,
-      CpuComponent home, DeviceParams d, List<BlockQueue> q, MmParams mm) {
+      CpuComponent home, DeviceParams d, List<BlockQueue> q, MmParams mm, BlkMqRules rules) {
     DelayedWork[] dwork = new DelayedWork[1];
     BdiWriteback wb = pc.newWb(d.name(), new WbScheduler() {
       @Override
@@ -183,7 +207,7 @@ public final class ScenarioModelFactory implements ModelFactory {
     });
     dwork[0] = new DelayedWork(wqs.newWorkItem("wb_workfn/" + d.name(), wb.workFn(),
         home.cpu().id()));
-    wb.attach(q::get, mm.plugPolicy(), mm.costs(), null);
+    wb.attach(q::get, mm.plugPolicy(), mm.costs(), flusherPlug(rules));
     return pc.newAddressSpace(new AddressSpace.Host() {
       @Override
       public long prepareWriteback(AddressSpace as) {
@@ -195,6 +219,76 @@ public final class ScenarioModelFactory implements ModelFactory {
         return index << 3;
       }
     }, wb);
+  }
+
+  /**
+   * kblockd on the workqueue model: each (request queue, CPU) gets its run work, an item homed on
+   * the CPU ({@code INIT_DELAYED_WORK(&hctx->run_work, blk_mq_run_work_fn)}), queued on the
+   * per-CPU, WQ_HIGHPRI | WQ_MEM_RECLAIM {@code kblockd} workqueue; one run costs
+   * {@code runNs} of the kworker's system time, then dispatches.
+   */
+  static Kblockd kblockd(WorkqueueSystem wqs, long runNs) {
+    return (name, cpu, run) -> {
+      CpuComponent c = cpuComponent(cpu);
+      WorkItem item = wqs.newWorkItem("blk_mq_run_work_fn", () -> {
+        boolean[] paid = {false};
+        return w -> {
+          if (!paid[0]) {
+            paid[0] = true;
+            w.runFor(runNs);
+          } else {
+            run.run();
+            w.finish();
+          }
+        };
+      }, c.cpuId());
+      return () -> wqs.queueWork(c, wqs.kblockd(), item);
+    };
+  }
+
+  private static CpuComponent cpuComponent(DriverCpu cpu) {
+    if (cpu instanceof CpuComponent c) {
+      return c;
+    }
+    throw new IllegalStateException("kblockd binds to a scheduler CPU, got " + cpu);
+  }
+
+  /**
+   * The flusher's plug on the block layer: one {@link Plug} per wb, made {@code current->plug}
+   * of the kworker running the flusher while its outermost start is held.
+   */
+  static FlusherPlug flusherPlug(BlkMqRules rules) {
+    Plug plug = new Plug(rules);
+    return new FlusherPlug() {
+      @Override
+      public boolean start(Task owner) {
+        boolean outermost = plug.start();
+        if (outermost) {
+          owner.setPlug(plug);
+        }
+        return outermost;
+      }
+
+      @Override
+      public long finish(Task owner, boolean outermost) {
+        plug.finish();
+        if (outermost) {
+          owner.setPlug(null);
+        }
+        return 0;
+      }
+
+      @Override
+      public long flush(DriverCpu cpu) {
+        plug.flush(cpu, false);
+        return 0;
+      }
+
+      @Override
+      public boolean submit(BlockQueue q, Bio bio, BioEndIo endIo, Runnable onTagFree) {
+        return q.issue(bio, endIo, onTagFree, plug);
+      }
+    };
   }
 
   private static FioJobThread thread(Scenario s, FioJob j, int k, List<BlockQueue> q,

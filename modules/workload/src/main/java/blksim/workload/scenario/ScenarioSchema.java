@@ -155,6 +155,16 @@ public final class ScenarioSchema {
               + " waiter"),
       cost("costs.block.nowait-reject", "block", BlockLayerParams.DEFAULT_NOWAIT_REJECT_NS,
           "submit_bio_noacct() failing a REQ_NOWAIT bio with -EOPNOTSUPP"),
+      cost("costs.blk-mq.submit", "blk-mq", 2000,
+          "[A] per bio on a disk or ssd: submit_bio() through blk_mq_submit_bio() (merge"
+              + " attempts, request allocation, insertion) and a dispatch in the same context"
+              + " (SCSI/ATA command set-up)"),
+      cost("costs.blk-mq.complete", "blk-mq", 4000,
+          "[A] per request on a disk or ssd: the completion interrupt (AHCI, scsi/ata"
+              + " completion, blk_mq_end_request(), each bio's end_io and its wakeup)"),
+      cost("costs.block.kblockd-run", "blk-mq", 2000,
+          "[A] one kblockd run of a hardware queue (blk_mq_run_work_fn()), besides the"
+              + " dispatches it makes"),
       cost("costs.brd.fixed", "brd", BrdParams.DEFAULT_FIXED_COST_NS,
           "per bio: brd_submit_bio() entry and bio_endio()"),
       cost("costs.brd.per-page-read", "brd", BrdParams.DEFAULT_PER_PAGE_READ_NS,
@@ -277,7 +287,69 @@ public final class ScenarioSchema {
             "fraction of stored pages filled with one repeated value (metadata only)"),
         Param.fraction("huge-fraction", "zram", String.valueOf(ZramParams.DEFAULT_HUGE_FRACTION),
             "fraction of stored pages that did not compress (stored as is)")));
+    m.put("disk", requestBased("disk", "a SATA rotational disk behind the blk-mq request layer",
+        "14T", List.of(
+        Param.num("rpm", "disk", INT, "rpm", "7200", 1000, 20000, "spindle speed"),
+        Param.num("surfaces", "disk", INT, "", "16", 1, 64,
+            "recording surfaces (heads): sets the cylinder count"),
+        Param.num("track-seek", "disk", DURATION, "ns", "300us", 0, 1_000_000_000L,
+            "track-to-track seek time"),
+        Param.num("average-seek", "disk", DURATION, "ns", "8200us", 0, 1_000_000_000L,
+            "seek time over a third of the stroke (the data sheet's average seek)"),
+        Param.num("full-stroke-seek", "disk", DURATION, "ns", "15ms", 0, 1_000_000_000L,
+            "seek time over the whole stroke"),
+        Param.num("outer-rate", "disk", SIZE, "bytes/s", "237M", 1, Long.MAX_VALUE,
+            "media rate at the outer edge (LBA 0), bytes per second"),
+        Param.num("inner-rate", "disk", SIZE, "bytes/s", "130M", 1, Long.MAX_VALUE,
+            "media rate at the inner edge, bytes per second"),
+        Param.num("command-overhead", "disk", DURATION, "ns", "50us", 0, 1_000_000_000L,
+            "controller time per command before the mechanism moves"),
+        Param.choice("ncq-policy", "disk", "sptf", List.of("sptf", "fifo"),
+            "how the drive picks among its queued commands: shortest positioning time or"
+                + " arrival order"))));
+    m.put("ssd", requestBased("ssd", "a SATA SSD behind the blk-mq request layer", "960000000000",
+        List.of(
+        Param.num("channels", "ssd", INT, "", "8", 1, 1024, "flash channels working in parallel"),
+        Param.num("bandwidth", "ssd", SIZE, "bytes/s", "490000000", 1, Long.MAX_VALUE,
+            "host link rate, the device's bandwidth cap, bytes per second"),
+        Param.num("read-latency", "ssd", DURATION, "ns", "40us", 0, 1_000_000_000L,
+            "channel time to read one page"),
+        Param.num("write-latency", "ssd", DURATION, "ns", "40us", 0, 1_000_000_000L,
+            "channel time to take one written page"),
+        Param.num("page-size", "ssd", SIZE, "bytes", "4k", 512, 1 << 20,
+            "flash page: the striping unit, a power of two"))));
     return m;
+  }
+
+  /** The keys every request-based device has, then {@code own}. */
+  private static List<Param> requestBased(String type, String what, String size,
+      List<Param> own) {
+    List<Param> l = new java.util.ArrayList<>(List.of(
+        Param.of("type", type, STRING, null, "device type: " + type + " (" + what + ")"),
+        Param.of("name", type, STRING, null, "disk name, as fio's filename names it (sdb)"),
+        Param.num("size", type, SIZE, "bytes", size, 4096, Long.MAX_VALUE, "capacity"),
+        Param.num("bs", type, INT, "bytes", "512", 512, 4096, "logical block size, 512 or 4096"),
+        Param.choice("scheduler", type, "mq-deadline", List.of("mq-deadline", "deadline", "none"),
+            "I/O scheduler (deadline is the legacy name of mq-deadline)"),
+        Param.of("nr-requests", type, STRING, "auto",
+            "scheduler tags, nr_requests (auto: 2 x min(queue-depth, 128) with a scheduler,"
+                + " queue-depth without; 128 with a scheduler in kernel.mode V4_3_RC1, 4.3's"
+                + " legacy queue)"),
+        Param.num("queue-depth", type, INT, "", "32", 1, 65536,
+            "driver tags of the one hardware queue, also the drive's NCQ depth"),
+        Param.num("max-sectors", type, SIZE, "bytes", "512k", 512, 1L << 30,
+            "largest request (max_sectors_kb)"),
+        Param.num("max-segments", type, INT, "", "128", 1, 65536,
+            "most physical segments (4 KiB pages) in one request"),
+        Param.num("read-expire", type, DURATION, "ns", "500ms", 0, 1_000_000_000_000L,
+            "mq-deadline read_expire"),
+        Param.num("write-expire", type, DURATION, "ns", "5s", 0, 1_000_000_000_000L,
+            "mq-deadline write_expire"),
+        Param.num("fifo-batch", type, INT, "", "16", 1, 65536, "mq-deadline fifo_batch"),
+        Param.num("writes-starved", type, INT, "", "2", 0, 65536, "mq-deadline writes_starved"),
+        Param.of("front-merges", type, BOOLEAN, "true", "mq-deadline front_merges")));
+    l.addAll(own);
+    return List.copyOf(l);
   }
 
   /** The schema entry for {@code path} under {@code blksim}, or {@code null}. */

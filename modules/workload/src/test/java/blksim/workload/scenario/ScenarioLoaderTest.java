@@ -249,14 +249,18 @@ class ScenarioLoaderTest {
   }
 
   @Test
-  void bufferedWrites_areRefusedUntilWritebackExists() throws IOException {
+  void bufferedWrites_runThroughThePageCache_butNotWithAsyncEngines() throws IOException {
     write("job.fio", JOB.replace("rw=randread", "rw=randwrite"));
     Path p = dir.resolve("s.conf");
     Files.writeString(p, "blksim { devices = [ { type = null_blk, name = nullb0 } ]\n"
         + " fio.job-files = [\"job.fio\"] }\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    assertTrue(s.usesPageCacheWrites(), "a direct=0 writer uses the page cache");
+    write("job.fio", JOB.replace("rw=randread", "rw=randwrite") + "ioengine=libaio\n");
     InputException e = assertThrows(InputException.class,
         () -> ScenarioLoader.load(p, List.of(), Map.of()));
     assertEquals("direct", e.key());
-    assertTrue(e.getMessage().contains("writeback"), e.getMessage());
+    assertTrue(e.getMessage().contains("libaio"), e.getMessage());
   }
+
 }

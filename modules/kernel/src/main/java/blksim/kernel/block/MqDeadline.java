@@ -1,0 +1,180 @@
+package blksim.kernel.block;
+
+import java.util.Comparator;
+import java.util.TreeSet;
+
+/**
+ * The mq-deadline I/O scheduler (block/mq-deadline.c; the legacy {@code deadline} of 4.3 has the
+ * same rules). Per direction (reads; writes and the rest), requests sit in a tree sorted by sector
+ * ({@code sort_list}) and in a FIFO by deadline ({@code fifo_list}, {@code fifo_time} = insertion
+ * + {@code read_expire} or {@code write_expire}).
+ *
+ * <p>Dispatch ({@code __dd_dispatch_request()}): while the current batch has fewer than
+ * {@code fifo_batch} requests and a request lies at or after the end of the last one dispatched in
+ * that direction ({@code deadline_next_request()} from {@code latest_pos}), take it. Otherwise
+ * start a batch: reads first, unless writes wait and reads have already been preferred
+ * {@code writes_starved} times ({@code dd->starved}); in the chosen direction take the FIFO's
+ * head if its deadline has passed or no request lies ahead of the last position, else the next in
+ * sector order.
+ *
+ * <p>Merges ({@code dd_bio_merge()} → {@code blk_mq_sched_try_merge()} → {@code elv_merge()}): a
+ * bio back-merges into a request ending where it starts (the request hash), else front-merges
+ * into one starting where it ends ({@code dd_request_merge()}, with {@code front_merges}); a
+ * back merge then tries to absorb the next request in sector order ({@code attempt_back_merge()}),
+ * a front merge to be absorbed by the previous one ({@code attempt_front_merge()}); a merged
+ * request keeps the earlier deadline ({@code dd_merged_requests()}). An inserted request first
+ * tries to back-merge into a queued one ({@code blk_mq_sched_try_insert_merge()}).
+ *
+ * <p>Simplified: one priority level (no I/O priority classes or aging), no zoned write locking,
+ * no {@code dd->dispatch} list of requeued requests.
+ */
+final class MqDeadline implements Elevator {
+  private static final Comparator<Request> BY_SECTOR =
+      Comparator.comparingLong(Request::sector).thenComparingLong(r -> r.insertSeq);
+  private static final Comparator<Request> BY_DEADLINE =
+      Comparator.<Request>comparingLong(r -> r.fifoTimeNs).thenComparingLong(r -> r.insertSeq);
+
+  private final RequestQueue queue;
+  private final MqDeadlineParams params;
+  @SuppressWarnings("unchecked")
+  private final TreeSet<Request>[] sorted = new TreeSet[] {
+      new TreeSet<>(BY_SECTOR), new TreeSet<>(BY_SECTOR)};
+  @SuppressWarnings("unchecked")
+  private final TreeSet<Request>[] fifo = new TreeSet[] {
+      new TreeSet<>(BY_DEADLINE), new TreeSet<>(BY_DEADLINE)};
+  private final long[] latestPos = new long[2];
+  private int lastDir;
+  private int batching;
+  private int starved;
+  private long seq;
+
+  MqDeadline(RequestQueue queue, MqDeadlineParams params) {
+    this.queue = queue;
+    this.params = params;
+  }
+
+  @Override
+  public String name() {
+    return "mq-deadline";
+  }
+
+  private static int dir(ReqOp op) {
+    return op == ReqOp.READ ? 0 : 1;
+  }
+
+  /** The request at {@code sector} or after it in direction {@code d}, or null. */
+  private Request atOrAfter(int d, long sector) {
+    Request probe = probe(sector, Long.MIN_VALUE);
+    return sorted[d].ceiling(probe);
+  }
+
+  private static Request probe(long sector, long seq) {
+    Request p = new Request(null, new Bio(ReqOp.READ, sector, 0, 0), null, null, 0);
+    p.insertSeq = seq;
+    return p;
+  }
+
+  @Override
+  public boolean bioMerge(Bio bio, BioEndIo endIo) {
+    int d = dir(bio.op());
+    // Back merge: a request ending at bio.sector (elv_rqhash_find()).
+    for (Request r : sorted[d]) {
+      if (r.endSector() == bio.sector() && r.mergeOk(bio, queue.maxBytes(), queue.maxSegments())) {
+        r.backMerge(bio, endIo);
+        queue.accountMerge(bio.op());
+        Request next = sorted[d].higher(r);
+        if (next != null && r.requestMergeOk(next, queue.maxBytes(), queue.maxSegments())) {
+          absorb(d, r, next);
+        }
+        return true;
+      }
+    }
+    if (!params.frontMerges()) {
+      return false;
+    }
+    Request r = atOrAfter(d, bio.sector() + bio.sectors());
+    if (r != null && r.sector() == bio.sector() + bio.sectors()
+        && r.mergeOk(bio, queue.maxBytes(), queue.maxSegments())) {
+      sorted[d].remove(r);
+      r.frontMerge(bio, endIo);
+      sorted[d].add(r);
+      queue.accountMerge(bio.op());
+      Request prev = sorted[d].lower(r);
+      if (prev != null && prev.requestMergeOk(r, queue.maxBytes(), queue.maxSegments())) {
+        absorb(d, prev, r);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** {@code attempt_merge()}: {@code into} takes {@code next}'s bios; {@code next} is freed. */
+  private void absorb(int d, Request into, Request next) {
+    sorted[d].remove(next);
+    fifo[d].remove(next);
+    fifo[d].remove(into);
+    into.absorb(next);
+    fifo[d].add(into);
+    queue.accountMerge(into.op());
+    queue.freeMerged(next);
+  }
+
+  @Override
+  public boolean insert(Request rq, long now) {
+    int d = dir(rq.op());
+    for (Request r : sorted[d]) {
+      if (r.requestMergeOk(rq, queue.maxBytes(), queue.maxSegments())) {
+        fifo[d].remove(r);
+        r.absorb(rq);
+        fifo[d].add(r);
+        queue.accountMerge(rq.op());
+        return true;
+      }
+    }
+    rq.insertSeq = seq++;
+    rq.fifoTimeNs = now + (d == 0 ? params.readExpireNs() : params.writeExpireNs());
+    sorted[d].add(rq);
+    fifo[d].add(rq);
+    return false;
+  }
+
+  @Override
+  public Request dispatch(long now) {
+    Request rq = atOrAfter(lastDir, latestPos[lastDir]);
+    int d;
+    if (rq != null && batching < params.fifoBatch()) {
+      d = lastDir;
+    } else {
+      boolean reads = !fifo[0].isEmpty();
+      boolean writes = !fifo[1].isEmpty();
+      if (reads) {
+        if (writes && starved++ >= params.writesStarved()) {
+          d = 1;
+          starved = 0;
+        } else {
+          d = 0;
+        }
+      } else if (writes) {
+        d = 1;
+        starved = 0;
+      } else {
+        return null;
+      }
+      Request next = atOrAfter(d, latestPos[d]);
+      Request oldest = fifo[d].first();
+      rq = next == null || oldest.fifoTimeNs <= now ? oldest : next;
+      batching = 0;
+      lastDir = d;
+    }
+    batching++;
+    sorted[d].remove(rq);
+    fifo[d].remove(rq);
+    latestPos[d] = rq.endSector();
+    return rq;
+  }
+
+  @Override
+  public int queued() {
+    return sorted[0].size() + sorted[1].size();
+  }
+}

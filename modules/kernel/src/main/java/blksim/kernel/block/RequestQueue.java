@@ -1,0 +1,351 @@
+package blksim.kernel.block;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The request queue of a request-based device ({@code struct request_queue} with one hardware
+ * context): ONE per device, shared by every CPU, as a SATA disk has one hardware queue
+ * (kernel-model.md §5.3). Each CPU submits through its {@link #attach view}, a
+ * {@link BlockQueue}.
+ *
+ * <p>Submission ({@code blk_mq_submit_bio()}): a bio first tries to merge into the submitting
+ * task's {@link Plug} ({@code blk_attempt_plug_merge()}), then into a request waiting in the
+ * scheduler ({@code blk_mq_sched_bio_merge()}); otherwise a request is allocated with a scheduler
+ * tag ({@code nr_requests} of them). With none free the submitter sleeps until a request is freed
+ * (the {@link BlockQueue#issue} protocol: false now, {@code onTagFree} later, first come first
+ * served; {@code blk_mq_get_tag()} flushes the plug from schedule before it sleeps), and a
+ * REQ_NOWAIT bio ends at once with -EAGAIN. The new request goes into the plug if one is held,
+ * else into the scheduler, and the queue is run: at once, or through {@link Kblockd} when the
+ * kernel's rules say so ({@link BlkMqRules#elevatorSubmitRunsAsync}).
+ *
+ * <p>Running the queue ({@code blk_mq_run_hw_queue()} → {@code blk_mq_sched_dispatch_requests()}):
+ * while a driver tag is free ({@code queue_depth} of them), take the scheduler's next request and
+ * hand it to the {@link MqDriver}. At the hardware completion the driver calls
+ * {@link #hardwareDone}; the completion interrupt ({@code completionCostNs}) runs on the CPU that
+ * submitted the request, where its bios end in order, its tags are freed, one tag waiter is
+ * woken per freed request, and the queue is re-run if requests wait (through kblockd or at once,
+ * {@link BlkMqRules#restartRunsAsync}). Without a scheduler, {@code nr_requests} equals the driver
+ * tags, so a request holds its driver tag from allocation as in the kernel.
+ *
+ * <p>Partitions: the queue is called directly from every CPU, which is safe only because the
+ * scenario loader refuses partitionings that put the CPUs of a machine with such a device in
+ * different partitions (as it does for LLC wake placement).
+ *
+ * <p>Statistics: the whole disk's {@link DiskCounters} belong to the first CPU's view, the others
+ * report empty counters, so the disk's busy time is measured once, as the kernel does. Simplified:
+ * one hardware queue; no BUSY/RESOURCE returns from the driver; no flush state machine
+ * ({@code blk_insert_flush()}: a FLUSH is a request like the others); requests are accounted from
+ * allocation to completion.
+ */
+public final class RequestQueue {
+  private final RequestQueueParams params;
+  private final Elevator elevator;
+  private final MqDriver driver;
+  private final Kblockd kblockd;
+  private final DiskCounters counters;
+  private final ArrayDeque<Waiter> tagWaiters = new ArrayDeque<>();
+  private final Map<Integer, Runnable> runWork = new HashMap<>();
+  private int schedTagsInUse;
+  private int driverTagsInUse;
+  private boolean runPending;
+  private boolean countersGiven;
+  private long dispatched;
+  private long kblockdRuns;
+  private long directRuns;
+
+  private record Waiter(DriverCpu cpu, Runnable wake) {}
+
+  /**
+   * A queue with its scheduler, driver and kblockd binding.
+   */
+  public RequestQueue(RequestQueueParams params, MqDriver driver, Kblockd kblockd) {
+    this.params = params;
+    this.driver = driver;
+    this.kblockd = kblockd;
+    this.counters = new DiskCounters(params.name());
+    this.elevator = params.scheduler() == RequestQueueParams.Scheduler.NONE
+        ? new NoneElevator(this) : new MqDeadline(this, params.deadline());
+  }
+
+  /** The parameters. */
+  public RequestQueueParams params() {
+    return params;
+  }
+
+  /** The scheduler's name ({@code /sys/block/DEV/queue/scheduler}). */
+  public String schedulerName() {
+    return elevator.name();
+  }
+
+  /**
+   * Maps the queue to {@code cpu} (called once per CPU while the model is built): binds the run
+   * work on it with kblockd and returns the CPU's view.
+   */
+  public BlockQueue attach(DriverCpu cpu) {
+    int id = cpu.cpuId();
+    if (runWork.containsKey(id)) {
+      throw new IllegalStateException(params.name() + " is already attached to cpu " + id);
+    }
+    runWork.put(id, kblockd.bind(params.name(), cpu, () -> {
+      runPending = false;
+      kblockdRuns++;
+      run(cpu);
+    }));
+    boolean owner = !countersGiven;
+    countersGiven = true;
+    return new View(cpu, owner ? counters : new DiskCounters(params.name()));
+  }
+
+  long maxBytes() {
+    return params.maxBytes();
+  }
+
+  int maxSegments() {
+    return params.maxSegments();
+  }
+
+  void accountMerge(ReqOp op) {
+    counters.merges[op.statGroup()]++;
+  }
+
+  /**
+   * Submits {@code bio} from {@code cpu}, with the submitting task's {@code plug} (null, or not
+   * held: no plug). Returns false only when the bio must wait for a request (see the class
+   * comment).
+   */
+  public boolean submitBio(DriverCpu cpu, Plug plug, Bio bio, BioEndIo endIo,
+      Runnable onTagFree) {
+    if (plug != null && !plug.active()) {
+      plug = null;
+    }
+    if (plug != null) {
+      plug.onCpu(cpu);
+    }
+    if (Request.mergeableOp(bio.op())) {
+      if (plug != null && plug.attemptMerge(this, bio, endIo)) {
+        return true;
+      }
+      if (elevator.bioMerge(bio, endIo)) {
+        return true;
+      }
+    }
+    if (schedTagsInUse == params.nrRequests()) {
+      if (bio.nowait()) {
+        endIo.endIo(bio, -Errno.EAGAIN);
+        return true;
+      }
+      if (plug != null) {
+        plug.flush(cpu, true);
+      }
+      tagWaiters.add(new Waiter(cpu, onTagFree));
+      return false;
+    }
+    schedTagsInUse++;
+    long now = cpu.now();
+    Request rq = new Request(this, bio, endIo, cpu, now);
+    counters.start(now);
+    if (plug != null) {
+      plug.add(rq);
+      return true;
+    }
+    boolean async = params.scheduler() != RequestQueueParams.Scheduler.NONE
+        && params.rules().elevatorSubmitRunsAsync();
+    insert(cpu, List.of(rq), async);
+    return true;
+  }
+
+  /** A plug flush hands {@code rqs} (this queue's, in order) over from a task on {@code cpu}. */
+  void insertFromPlug(DriverCpu cpu, List<Request> rqs, boolean fromSchedule) {
+    insert(cpu, rqs, fromSchedule);
+  }
+
+  private void insert(DriverCpu cpu, List<Request> rqs, boolean async) {
+    long now = cpu.now();
+    for (Request r : rqs) {
+      if (elevator.insert(r, now)) {
+        freeMerged(r);
+      }
+    }
+    if (async) {
+      runAsync(cpu);
+    } else {
+      run(cpu);
+    }
+  }
+
+  /**
+   * {@code bio_attempt_back_merge()} / {@code bio_attempt_front_merge()} of {@code bio} into
+   * {@code rq} if contiguous and within the limits; counts the merge.
+   */
+  boolean tryBioMerge(Request rq, Bio bio, BioEndIo endIo) {
+    if (!rq.mergeOk(bio, params.maxBytes(), params.maxSegments())) {
+      return false;
+    }
+    if (rq.backContiguous(bio)) {
+      rq.backMerge(bio, endIo);
+    } else if (rq.frontContiguous(bio)) {
+      rq.frontMerge(bio, endIo);
+    } else {
+      return false;
+    }
+    accountMerge(bio.op());
+    return true;
+  }
+
+  /** A request whose bios moved into another one is freed: its tag, its accounting. */
+  void freeMerged(Request r) {
+    counters.mergedAway();
+    schedTagsInUse--;
+    wakeTagWaiter();
+  }
+
+  /** {@code blk_mq_run_hw_queue(hctx, true)}: the run through kblockd on {@code cpu}. */
+  public void runAsync(DriverCpu cpu) {
+    if (runPending) {
+      return;
+    }
+    Runnable work = runWork.get(cpu.cpuId());
+    if (work == null) {
+      throw new IllegalStateException(params.name() + " is not attached to cpu " + cpu.cpuId());
+    }
+    runPending = true;
+    work.run();
+  }
+
+  /** {@code blk_mq_run_hw_queue(hctx, false)}: dispatches now, in {@code cpu}'s context. */
+  public void run(DriverCpu cpu) {
+    directRuns++;
+    long now = cpu.now();
+    while (driverTagsInUse < params.queueDepth()) {
+      Request r = elevator.dispatch(now);
+      if (r == null) {
+        return;
+      }
+      driverTagsInUse++;
+      dispatched++;
+      r.dispatched(now);
+      driver.queueRq(r, cpu);
+    }
+  }
+
+  /**
+   * The hardware finished {@code rq} (called by the driver in an event at that time): the
+   * completion interrupt runs on the request's submitting CPU.
+   */
+  public void hardwareDone(Request rq) {
+    DriverCpu cpu = rq.submitCpu();
+    cpu.interrupt(params.completionCostNs(), () -> endRequest(cpu, rq));
+  }
+
+  /** {@code blk_mq_end_request()}: bios end, tags freed, waiters woken, the queue re-run. */
+  private void endRequest(DriverCpu cpu, Request rq) {
+    counters.done(rq.op(), rq.bytes(), rq.allocNs(), cpu.now());
+    rq.endBios(0);
+    driverTagsInUse--;
+    schedTagsInUse--;
+    wakeTagWaiter();
+    if (elevator.queued() > 0) {
+      if (params.rules().restartRunsAsync()) {
+        runAsync(cpu);
+      } else {
+        run(cpu);
+      }
+    }
+  }
+
+  private void wakeTagWaiter() {
+    Waiter w = tagWaiters.poll();
+    if (w != null) {
+      w.cpu().callAfter(0, w.wake());
+    }
+  }
+
+  /** Requests allocated and not freed (scheduler tags in use). */
+  public int requestsInUse() {
+    return schedTagsInUse;
+  }
+
+  /** Requests at the driver (driver tags in use). */
+  public int driverTagsInUse() {
+    return driverTagsInUse;
+  }
+
+  /** Requests waiting in the scheduler. */
+  public int queuedInScheduler() {
+    return elevator.queued();
+  }
+
+  /** Submitters sleeping for a request. */
+  public int tagWaiters() {
+    return tagWaiters.size();
+  }
+
+  /** Requests handed to the driver so far. */
+  public long dispatched() {
+    return dispatched;
+  }
+
+  /** Queue runs done by kblockd so far. */
+  public long kblockdRuns() {
+    return kblockdRuns;
+  }
+
+  /** Whether a kblockd run is queued and has not started. */
+  public boolean runPending() {
+    return runPending;
+  }
+
+  /** The disk's statistics (all CPUs). */
+  public DiskCounters counters() {
+    return counters;
+  }
+
+  /** One CPU's view: the {@link BlockQueue} its tasks submit to. */
+  private final class View implements BlockQueue {
+    private final DriverCpu cpu;
+    private final DiskCounters shown;
+
+    View(DriverCpu cpu, DiskCounters shown) {
+      this.cpu = cpu;
+      this.shown = shown;
+    }
+
+    @Override
+    public String diskName() {
+      return params.name();
+    }
+
+    @Override
+    public long capacityBytes() {
+      return params.capacityBytes();
+    }
+
+    @Override
+    public int logicalBlockSize() {
+      return params.logicalBlockSize();
+    }
+
+    @Override
+    public long submitCostNs(Bio bio) {
+      return params.submitCostNs();
+    }
+
+    @Override
+    public boolean issue(Bio bio, BioEndIo endIo, Runnable onTagFree) {
+      return submitBio(cpu, null, bio, endIo, onTagFree);
+    }
+
+    @Override
+    public boolean issue(Bio bio, BioEndIo endIo, Runnable onTagFree, Plug plug) {
+      return submitBio(cpu, plug, bio, endIo, onTagFree);
+    }
+
+    @Override
+    public DiskCounters counters() {
+      return shown;
+    }
+  }
+}

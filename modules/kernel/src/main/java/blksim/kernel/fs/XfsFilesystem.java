@@ -52,11 +52,11 @@ import java.util.TreeMap;
  * the near-block search looks forward only, and holes behind the target are reused once the
  * search wraps (first-fit, not XFS's closest-of-both-directions or by-size btrees); inode numbers
  * are {@link #ROOT_INO} + a slot and do not encode the AG; no truncate, rename, hard links or
- * extended attributes. The AG count of {@code xfs_ialloc_ag_select()}'s search for an AG with
- * free inodes is not modelled: a directory always takes the rotor's AG.
+ * extended attributes. {@code xfs_ialloc_ag_select()}'s search onwards for an AG with room for
+ * inodes is not modelled: a directory always takes the rotor's AG.
  *
  * <p>Compactness: a clean, closed file is a slot in parallel primitive arrays (mode, AG, one
- * inline extent, the delalloc end: 27 bytes) plus its entry in its directory's
+ * inline extent at file page 0, the delalloc end: 23 bytes) plus its entry in its directory's
  * {@link DirectoryIndex}; only files with more than one extent, directories and open inodes have
  * objects. Slots of freed inodes are reused. Owned by the caller's partition; not thread-safe.
  */
@@ -87,10 +87,8 @@ public final class XfsFilesystem implements Filesystem {
   // Per inode slot: parallel arrays.
   private byte[] mode = new byte[INITIAL_SLOTS];
   private short[] ag = new short[INITIAL_SLOTS];
-  /** Inline extent: disk block, -1 = none. */
+  /** Inline extent, the one at file page 0: disk block, -1 = none. */
   private long[] extBlock = new long[INITIAL_SLOTS];
-  /** Inline extent: first file page. */
-  private int[] extPage = new int[INITIAL_SLOTS];
   /** Inline extent: length in pages. */
   private int[] extLen = new int[INITIAL_SLOTS];
   /** Pages [0, delallocEnd) are reserved or mapped. */
@@ -102,7 +100,10 @@ public final class XfsFilesystem implements Filesystem {
   private int freeSlotCount;
   private long liveInodes;
 
-  /** Further extents of multi-extent files: slot -> file page -> {block, pages}. */
+  /**
+   * Further extents of multi-extent files (and any extent of a file whose page 0 is not mapped):
+   * slot -> file page -> {block, pages}.
+   */
   private final Map<Integer, TreeMap<Integer, long[]>> moreExtents = new HashMap<>();
   /** Directory slot -> its entries. */
   private final Map<Integer, DirectoryIndex> dirs = new HashMap<>();
@@ -379,6 +380,18 @@ public final class XfsFilesystem implements Filesystem {
     return liveInodes;
   }
 
+  /**
+   * Bytes held in this filesystem's primitive arrays and directory indexes (object headers,
+   * holes and multi-extent maps excluded): a floor for its heap footprint.
+   */
+  long arrayBytes() {
+    long n = mode.length * (1L + 2 + 8 + 4 + 4) + 4L * freeSlots.length;
+    for (DirectoryIndex d : dirs.values()) {
+      n += d.footprintBytes();
+    }
+    return n;
+  }
+
   // ---- namespace ----
 
   private long newEntry(long dirIno, String name, byte kind) {
@@ -486,7 +499,6 @@ public final class XfsFilesystem implements Filesystem {
     mode[s] = kind;
     ag[s] = (short) g;
     extBlock[s] = -1;
-    extPage[s] = 0;
     extLen[s] = 0;
     delallocEnd[s] = 0;
     liveInodes++;
@@ -503,7 +515,6 @@ public final class XfsFilesystem implements Filesystem {
     int old = extBlock.length;
     extBlock = Arrays.copyOf(extBlock, n);
     Arrays.fill(extBlock, old, n, -1);
-    extPage = Arrays.copyOf(extPage, n);
     extLen = Arrays.copyOf(extLen, n);
     delallocEnd = Arrays.copyOf(delallocEnd, n);
   }
@@ -567,8 +578,8 @@ public final class XfsFilesystem implements Filesystem {
   // ---- extents of an inode: {file page, disk block, pages} ----
 
   private long[] extentAt(int s, int page) {
-    if (extBlock[s] >= 0 && page >= extPage[s] && page < extPage[s] + extLen[s]) {
-      return new long[] {extPage[s], extBlock[s], extLen[s]};
+    if (extBlock[s] >= 0 && page < extLen[s]) {
+      return new long[] {0, extBlock[s], extLen[s]};
     }
     TreeMap<Integer, long[]> more = moreExtents.get(s);
     if (more != null) {
@@ -583,8 +594,8 @@ public final class XfsFilesystem implements Filesystem {
   /** The extent with the highest start below {@code page}, or null. */
   private long[] extentBefore(int s, int page) {
     long[] best = null;
-    if (extBlock[s] >= 0 && extPage[s] < page) {
-      best = new long[] {extPage[s], extBlock[s], extLen[s]};
+    if (extBlock[s] >= 0 && page > 0) {
+      best = new long[] {0, extBlock[s], extLen[s]};
     }
     TreeMap<Integer, long[]> more = moreExtents.get(s);
     if (more != null) {
@@ -598,30 +609,20 @@ public final class XfsFilesystem implements Filesystem {
 
   /** The extent with the lowest start above {@code page}, or null. */
   private long[] extentAfter(int s, int page) {
-    long[] best = null;
-    if (extBlock[s] >= 0 && extPage[s] > page) {
-      best = new long[] {extPage[s], extBlock[s], extLen[s]};
-    }
+    // The inline extent starts at page 0, so it is never after a page.
     TreeMap<Integer, long[]> more = moreExtents.get(s);
-    if (more != null) {
-      Map.Entry<Integer, long[]> e = more.higherEntry(page);
-      if (e != null && (best == null || e.getKey() < best[0])) {
-        best = new long[] {e.getKey(), e.getValue()[0], e.getValue()[1]};
-      }
-    }
-    return best;
+    Map.Entry<Integer, long[]> e = more == null ? null : more.higherEntry(page);
+    return e == null ? null : new long[] {e.getKey(), e.getValue()[0], e.getValue()[1]};
   }
 
   /** Records a new extent; one that continues the previous one in file and on disk extends it. */
   private void addExtent(int s, int page, long block, int len) {
-    if (extBlock[s] >= 0 && extPage[s] + extLen[s] == page
-        && extBlock[s] + extLen[s] == block) {
+    if (extBlock[s] >= 0 && extLen[s] == page && extBlock[s] + extLen[s] == block) {
       extLen[s] += len;
       return;
     }
-    if (extBlock[s] < 0) {
+    if (extBlock[s] < 0 && page == 0) {
       extBlock[s] = block;
-      extPage[s] = page;
       extLen[s] = len;
       return;
     }

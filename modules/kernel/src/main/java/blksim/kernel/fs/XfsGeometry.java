@@ -12,8 +12,10 @@ package blksim.kernel.fs;
  * AGs as {@code ceil(dblocks / N)}.
  *
  * <p>Simplified: the whole device is the data section (the internal log and the realtime section
- * take no room); a short last AG is kept whatever its size (mkfs drops one below 16 MiB);
- * xfsprogs 6.x's {@code -d concurrency} sizing and stripe-aligned (multidisk) geometry are not
+ * take no room); the last AG, when shorter, must hold 16 MiB ({@code XFS_AG_MIN_BLOCKS}):
+ * the default geometry drops a shorter one and the blocks in it (as mkfs's
+ * {@code align_ag_geometry()} does), an explicit AG count that leaves one is refused
+ * ({@code validate_ag_geometry()}); xfsprogs 6.x's {@code -d concurrency} sizing and stripe-aligned (multidisk) geometry are not
  * modelled.
  *
  * @param dataBlocks {@code sb_dblocks}: 4 KiB blocks of the data section, >= 1
@@ -88,7 +90,13 @@ public record XfsGeometry(long dataBlocks, long agBlocks, int agCount) {
         blocks++;
       }
     }
-    return new XfsGeometry(dblocks, blocks, (int) ((dblocks + blocks - 1) / blocks));
+    long count = (dblocks + blocks - 1) / blocks;
+    if (dblocks % blocks != 0 && dblocks % blocks < AG_MIN_BLOCKS && count > 1) {
+      // mkfs drops a last AG below 16 MiB and shrinks the filesystem (align_ag_geometry()).
+      count--;
+      dblocks = count * blocks;
+    }
+    return new XfsGeometry(dblocks, blocks, (int) count);
   }
 
   /**
@@ -107,6 +115,12 @@ public record XfsGeometry(long dataBlocks, long agBlocks, int agCount) {
       throw new IllegalArgumentException("ag-count " + agCount + " gives allocation groups of "
           + (blocks << BLOCK_LOG >> 20) + " MiB on " + (deviceBytes >> 20) + " MiB; XFS needs"
           + " 16 MiB to 1 TiB per AG (XFS_AG_MIN_BYTES, XFS_AG_MAX_BYTES)");
+    }
+    if (dblocks % blocks != 0 && dblocks % blocks < AG_MIN_BLOCKS) {
+      // validate_ag_geometry(): "last AG size ... blocks too small".
+      throw new IllegalArgumentException("ag-count " + agCount + " leaves a last allocation"
+          + " group of " + (dblocks % blocks) + " blocks, below XFS's minimum of "
+          + AG_MIN_BLOCKS + " (16 MiB)");
     }
     // ceil(dblocks / blocks) may be below agCount when the division is far from even.
     return new XfsGeometry(dblocks, blocks, (int) ((dblocks + blocks - 1) / blocks));

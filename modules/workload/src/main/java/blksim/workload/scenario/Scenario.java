@@ -3,6 +3,7 @@ package blksim.workload.scenario;
 import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.device.DeviceParams;
 import blksim.kernel.dm.DmTable;
+import blksim.kernel.fs.FilesystemParams;
 import blksim.kernel.iouring.IoUringParams;
 import blksim.kernel.sched.SchedParams;
 import blksim.kernel.sched.TimehistParams;
@@ -42,6 +43,8 @@ import java.util.List;
  * @param wakePlacement {@code none} (tasks stay where placed) or {@code llc} (kernel-model.md
  *     §1.3 for user threads and io-wq workers)
  * @param mm dirty limits, the flusher's plug policy, writeback costs
+ * @param filesystems filesystems to make and mount, in scenario order (each on its own device,
+ *     each at its own mount point)
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
@@ -50,7 +53,8 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     PageCacheParams pageCache,
     IoUringParams ioUring, BlockLayerParams blockLayer,
     List<DeviceParams> devices,
-    List<FioJob> jobs, TimehistParams timehist, String wakePlacement, MmParams mm) {
+    List<FioJob> jobs, TimehistParams timehist, String wakePlacement, MmParams mm,
+    List<FilesystemParams> filesystems) {
 
   /** Whether a job writes through the page cache (so the machine needs writeback). */
   public boolean usesPageCacheWrites() {

@@ -127,6 +127,33 @@ class XfsFilesystemTest {
   }
 
   @Test
+  void appendAfterAnotherFilesBlocks_makesASecondExtent_andUnlinkFreesBoth() {
+    XfsFilesystem fs = mounted(GIB, XfsParams.DEFAULTS.withPContig(1.0));
+    long before = fs.freeBlocks();
+    long a = fs.create(fs.rootIno(), "a");
+    long b = fs.create(fs.rootIno(), "b");
+    SplittableRandom r = new SplittableRandom(1);
+    fs.reserve(a, 0, 1);
+    Extent a0 = fs.allocate(a, 0, 1, r).extents().get(0);
+    fs.reserve(b, 0, 1);
+    Extent b0 = fs.allocate(b, 0, 1, r).extents().get(0);
+    assertEquals(a0.endSector(), b0.sector());
+    // a's page 1 cannot follow page 0 (b is there): it lands after b, a second extent.
+    fs.reserve(a, 1, 1);
+    List<Extent> ext = fs.allocate(a, 0, 2, r).extents();
+    assertEquals(List.of(a0, new Extent(b0.endSector(), 1)), ext);
+    assertEquals(before - 3, fs.freeBlocks());
+    assertEquals(0, fs.unlink(fs.rootIno(), "a"));
+    assertEquals(before - 1, fs.freeBlocks());
+    assertEquals(0, fs.unlink(fs.rootIno(), "b"));
+    assertEquals(before, fs.freeBlocks());
+    // Everything merged back into AG 0's tail: a new file starts where a did.
+    long c = fs.create(fs.rootIno(), "c");
+    fs.reserve(c, 0, 1);
+    assertEquals(a0.sector(), fs.allocate(c, 0, 1, r).extents().get(0).sector());
+  }
+
+  @Test
   void allocation_costsCWbPerCall() {
     XfsFilesystem fs = mounted(GIB, XfsParams.DEFAULTS);
     long f = fs.create(fs.rootIno(), "f");

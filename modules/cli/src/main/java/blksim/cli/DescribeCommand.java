@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "describe", mixinStandardHelpOptions = true,
     description = "Print the parameters of each component (name, unit, default, meaning).",
     footer = {"", "Components: run, machine, kernel, cpu, workqueue, dm, fio, null_blk, block,"
-        + " brd, zram, page_cache, io_uring"})
+        + " brd, zram, page_cache, io_uring, xfs"})
 final class DescribeCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -42,6 +42,12 @@ final class DescribeCommand implements Callable<Integer> {
       for (Param p : e.getValue()) {
         rows.computeIfAbsent(e.getKey(), k -> new ArrayList<>())
             .add(row("blksim.devices.N." + p.path(), p));
+      }
+    }
+    for (Map.Entry<String, List<Param>> e : ScenarioSchema.FILESYSTEM_KEYS.entrySet()) {
+      for (Param p : e.getValue()) {
+        rows.computeIfAbsent(e.getKey(), k -> new ArrayList<>())
+            .add(row("blksim.filesystems.N." + p.path(), p));
       }
     }
     if (component != null && !rows.containsKey(component)) {

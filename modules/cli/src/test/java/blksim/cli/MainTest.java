@@ -200,6 +200,16 @@ class MainTest {
   }
 
   @Test
+  void describe_listsTheFilesystemKeysAndCosts() {
+    Result r = cli("describe", "xfs");
+    assertEquals(0, r.code());
+    assertTrue(r.out().contains("blksim.filesystems.N.p-contig"), r.out());
+    assertTrue(r.out().contains("blksim.filesystems.N.ag-count"), r.out());
+    assertTrue(r.out().contains("blksim.costs.xfs.writeback-per-inode"), r.out());
+    assertTrue(r.out().contains("25000ns"), "c_wb's default: " + r.out());
+  }
+
+  @Test
   void validate_comparesFiguresAndMarksPredictions() {
     Result r = cli("validate", "--host", "local", "--scenarios",
         resource("selfcheck/small.conf").getParent().getParent().toString(), "selfcheck");

@@ -3,6 +3,7 @@ package blksim.workload.scenario;
 import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.device.DeviceParams;
 import blksim.kernel.dm.DmTable;
+import blksim.kernel.fs.FilesystemParams;
 import blksim.kernel.iouring.IoUringParams;
 import blksim.kernel.sched.SchedParams;
 import blksim.kernel.sched.TimehistParams;
@@ -44,6 +45,8 @@ import java.util.List;
  * @param kblockdRunNs CPU time of one kblockd queue run ({@code blk_mq_run_work_fn()}), besides
  *     the dispatches it makes
  * @param mm dirty limits, the flusher's plug policy, writeback costs
+ * @param filesystems filesystems to make and mount, in scenario order (each on its own device,
+ *     each at its own mount point)
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
@@ -53,7 +56,7 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     IoUringParams ioUring, BlockLayerParams blockLayer,
     List<DeviceParams> devices,
     List<FioJob> jobs, TimehistParams timehist, String wakePlacement, long kblockdRunNs,
-    MmParams mm) {
+    MmParams mm, List<FilesystemParams> filesystems) {
 
   /** Whether a job writes through the page cache (so the machine needs writeback). */
   public boolean usesPageCacheWrites() {

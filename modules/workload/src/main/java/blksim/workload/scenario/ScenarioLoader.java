@@ -22,6 +22,10 @@ import blksim.kernel.dm.DmCostParams;
 import blksim.kernel.dm.DmParams;
 import blksim.kernel.dm.DmTable;
 import blksim.kernel.dm.DmTableException;
+import blksim.kernel.fs.FilesystemParams;
+import blksim.kernel.fs.Mounts;
+import blksim.kernel.fs.XfsGeometry;
+import blksim.kernel.fs.XfsParams;
 import blksim.kernel.iouring.IoUringParams;
 import blksim.kernel.sched.TimehistParams;
 import blksim.kernel.sched.PreemptModel;
@@ -410,7 +414,7 @@ public final class ScenarioLoader {
             v.getDuration("costs.page-cache.copy")), ioUring,
         blockLayer, List.copyOf(devices), List.copyOf(jobs), timehist(v, topo.cpuCount()),
         wakePlacement(v, partitions), v.getDuration("costs.block.kblockd-run"),
-        mm(v, jobs, partitions, topo));
+        mm(v, jobs, partitions, topo), filesystems(cfg, v, devices));
   }
 
   /**
@@ -585,6 +589,139 @@ public final class ScenarioLoader {
     int llcs = nodes * topo.llcsPerNode();
     return p.equals("one") || p.equals("1") || (p.equals("node") && nodes == 1)
         || (p.equals("llc") && llcs == 1) || (p.equals("cpu") && topo.cpuCount() == 1);
+  }
+
+  /**
+   * {@code blksim.filesystems}: each element's keys and type, its device (declared, big enough,
+   * holding no other filesystem), its mount point (absolute, used once) and its mount options
+   * (known ones, as a string {@code "ro,noatime"} or a list), with the profile's xfs costs.
+   */
+  private static List<FilesystemParams> filesystems(Config cfg, Values v,
+      List<DeviceParams> devices) {
+    List<FilesystemParams> out = new ArrayList<>();
+    if (!cfg.hasPath("blksim.filesystems")) {
+      return out;
+    }
+    ConfigValue lv = cfg.getValue("blksim.filesystems");
+    String example = "{ type = xfs, device = sdb, mount = /mnt/test }";
+    if (lv.valueType() != ConfigValueType.LIST) {
+      throw error(cfg, "blksim.filesystems", "filesystems must be a list of objects such as ["
+          + example + "]");
+    }
+    ConfigList list = (ConfigList) lv;
+    for (int i = 0; i < list.size(); i++) {
+      String where = "blksim.filesystems." + i;
+      ConfigValue fv = list.get(i);
+      if (fv.valueType() != ConfigValueType.OBJECT) {
+        throw at(fv.origin(), where, "each filesystem must be an object such as " + example);
+      }
+      Config f = ((ConfigObject) fv).toConfig();
+      if (!f.hasPath("type")) {
+        throw at(fv.origin(), where + ".type", "a filesystem needs a type; known types: "
+            + ScenarioSchema.FILESYSTEM_KEYS.keySet());
+      }
+      String type = String.valueOf(f.getValue("type").unwrapped());
+      List<Param> keys = ScenarioSchema.FILESYSTEM_KEYS.get(type);
+      if (keys == null) {
+        throw at(f.getValue("type").origin(), where + ".type", "unknown filesystem type '"
+            + type + "'; known types: " + ScenarioSchema.FILESYSTEM_KEYS.keySet());
+      }
+      for (Map.Entry<String, ConfigValue> fe : f.entrySet()) {
+        if (keys.stream().noneMatch(p -> p.path().equals(fe.getKey()))) {
+          TreeSet<String> known = new TreeSet<>();
+          keys.forEach(p -> known.add(p.path()));
+          throw at(fe.getValue().origin(), where + "." + fe.getKey(),
+              "unknown key for an " + type + " filesystem; known keys: " + known);
+        }
+      }
+      Values fsv = new Values(f, null, keys, where + ".");
+      String devArg = fsv.getString("device");
+      String dev;
+      try {
+        dev = DmTable.deviceName(devArg);
+      } catch (IllegalArgumentException e) {
+        throw fsv.error("device", e.getMessage());
+      }
+      DeviceParams device = null;
+      for (DeviceParams d : devices) {
+        if (d.name().equals(dev)) {
+          device = d;
+        }
+      }
+      if (device == null) {
+        throw fsv.error("device", "no device named '" + devArg + "' in blksim.devices ("
+            + names(devices) + ")");
+      }
+      String mp = Mounts.normalise(fsv.getString("mount"));
+      if (mp == null) {
+        throw fsv.error("mount", "a mount point must be an absolute path such as /mnt/test, was '"
+            + fsv.getString("mount") + "'");
+      }
+      for (FilesystemParams prev : out) {
+        if (prev.device().equals(dev)) {
+          throw fsv.error("device", "device " + dev + " already holds the filesystem mounted at "
+              + prev.mountPoint() + "; one filesystem per device");
+        }
+        if (prev.mountPoint().equals(mp)) {
+          throw fsv.error("mount", mp + " is already the mount point of the filesystem on "
+              + prev.device());
+        }
+      }
+      List<String> options = mountOptions(f, fsv);
+      if (device.sizeBytes() < XfsGeometry.AG_MIN_BLOCKS << XfsGeometry.BLOCK_LOG) {
+        throw fsv.error("device", "an xfs filesystem needs a device of at least 16 MiB"
+            + " (XFS_AG_MIN_BYTES); " + dev + " has " + device.sizeBytes() + " bytes");
+      }
+      XfsParams xfs = new XfsParams(fsv.getInt("ag-count"), fsv.getDouble("p-contig"),
+          fsv.getInt("jump-blocks"), v.getDuration("costs.xfs.writeback-per-inode"),
+          v.getDuration("costs.xfs.create"), v.getDuration("costs.xfs.unlink"));
+      if (xfs.agCount() > 0) {
+        try {
+          XfsGeometry.withAgCount(device.sizeBytes(), xfs.agCount());
+        } catch (IllegalArgumentException e) {
+          throw fsv.error("ag-count", e.getMessage());
+        }
+      }
+      out.add(new FilesystemParams(type, dev, mp, options, xfs));
+    }
+    return List.copyOf(out);
+  }
+
+  /** A filesystem's {@code options}: a comma-separated string or a list, each one known. */
+  private static List<String> mountOptions(Config f, Values fsv) {
+    List<String> options = new ArrayList<>();
+    if (!f.hasPath("options")) {
+      options.add(ScenarioSchema.FILESYSTEM_KEYS.get("xfs").stream()
+          .filter(p -> p.path().equals("options")).findFirst().orElseThrow().defaultValue());
+      return options;
+    }
+    ConfigValue ov = f.getValue("options");
+    List<String> raw = new ArrayList<>();
+    if (ov.valueType() == ConfigValueType.LIST) {
+      for (ConfigValue e : (ConfigList) ov) {
+        if (e.valueType() == ConfigValueType.LIST || e.valueType() == ConfigValueType.OBJECT) {
+          throw fsv.error("options", "mount options must be strings, was " + e.render());
+        }
+        raw.add(String.valueOf(e.unwrapped()));
+      }
+    } else if (ov.valueType() == ConfigValueType.STRING) {
+      raw.addAll(List.of(((String) ov.unwrapped()).split(",")));
+    } else {
+      throw fsv.error("options", "mount options are a string such as \"ro,noatime\" or a list"
+          + " such as [ro, noatime], was " + ov.render());
+    }
+    for (String o : raw) {
+      String t = o.trim();
+      if (t.isEmpty()) {
+        continue;
+      }
+      if (!FilesystemParams.OPTIONS.contains(t)) {
+        throw fsv.error("options", "unknown mount option '" + t + "'; known: "
+            + String.join(", ", FilesystemParams.OPTIONS.stream().sorted().toList()));
+      }
+      options.add(t);
+    }
+    return options;
   }
 
   /** {@code kernel.scheduler}: auto follows the kernel mode (EEVDF from 6.6). */

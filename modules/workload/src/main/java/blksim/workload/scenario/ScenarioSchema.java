@@ -13,6 +13,9 @@ import blksim.kernel.device.BrdParams;
 import blksim.kernel.dm.DmCostParams;
 import blksim.kernel.device.NullBlkParams;
 import blksim.kernel.device.ZramParams;
+import blksim.kernel.fs.FilesystemParams;
+import blksim.kernel.fs.XfsGeometry;
+import blksim.kernel.fs.XfsParams;
 import blksim.kernel.sched.SchedParams;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -223,9 +226,19 @@ public final class ScenarioSchema {
           "creating an io-wq worker thread (create_io_worker)"),
       cost("costs.io-uring.worker-loop", "io_uring", 500,
           "per work item in an io-wq worker: dequeue and bookkeeping"),
+      cost("costs.xfs.writeback-per-inode", "xfs", XfsParams.DEFAULT_WRITEBACK_PER_INODE_NS,
+          "flusher CPU per inode written back, mapping and allocation transaction included"
+              + " (kernel-model.md §15.4.4 c_wb)"),
+      cost("costs.xfs.create", "xfs", XfsParams.DEFAULT_CREATE_NS,
+          "one create or mkdir: xfs_create(), inode allocation and directory insert"),
+      cost("costs.xfs.unlink", "xfs", XfsParams.DEFAULT_UNLINK_NS,
+          "one unlink or rmdir: xfs_remove(), directory remove, inode and extents freed"),
       Param.of("devices", "run", Param.Type.STRING, "[]",
           "list of devices, each an object with a type and that type's keys (see the device"
               + " components)"),
+      Param.of("filesystems", "run", Param.Type.STRING, "[]",
+          "list of filesystems, each an object with a type, a device, a mount point and that"
+              + " type's keys (see the filesystem components)"),
       Param.of("fio.job-files", "fio", STRING_LIST, "[]",
           "fio job files, relative to the scenario file; run as fio would run them together"),
       Param.of("fio.jobs", "fio", STRING_LIST, "[]",
@@ -350,6 +363,36 @@ public final class ScenarioSchema {
         Param.of("front-merges", type, BOOLEAN, "true", "mq-deadline front_merges")));
     l.addAll(own);
     return List.copyOf(l);
+  }
+
+  /** Keys of a filesystem (an element of {@code blksim.filesystems}), by filesystem type. */
+  public static final Map<String, List<Param>> FILESYSTEM_KEYS = filesystems();
+
+  private static Map<String, List<Param>> filesystems() {
+    Map<String, List<Param>> m = new LinkedHashMap<>();
+    m.put("xfs", List.of(
+        Param.of("type", "xfs", STRING, null, "filesystem type: xfs (an XFS-like model)"),
+        Param.of("device", "xfs", STRING, null,
+            "the device it is made on, a name from blksim.devices (sdb or /dev/sdb); one"
+                + " filesystem per device"),
+        Param.of("mount", "xfs", STRING, null,
+            "absolute mount point (/mnt/test); fio's directory= and filename= and fs_mark's -d"
+                + " resolve to the longest mount point that prefixes them"),
+        Param.of("options", "xfs", STRING, "rw",
+            "mount options, a string (\"ro,noatime\") or a list ([ro, noatime]): "
+                + String.join(", ", FilesystemParams.OPTIONS.stream().sorted().toList())
+                + "; the last of ro/rw wins"),
+        Param.num("ag-count", "xfs", INT, "", "0", 0, XfsGeometry.MAX_AG_COUNT,
+            "allocation groups (mkfs.xfs -d agcount); 0: as mkfs.xfs chooses for the device"
+                + " size (4 from 128 MiB to 4 TiB, 1 TiB AGs above)"),
+        Param.fraction("p-contig", "xfs", String.valueOf(XfsParams.DEFAULT_P_CONTIG),
+            "chance that the next inode written back in an AG gets the block right after the"
+                + " previous allocation there (kernel-model.md §15.4.4)"),
+        Param.num("jump-blocks", "xfs", INT, "blocks",
+            String.valueOf(XfsParams.DEFAULT_JUMP_BLOCKS), 1, 1 << 20,
+            "how far, in 4 KiB blocks, a non-contiguous allocation lands past the previous one"
+                + " (default: one 32 KiB inode chunk)")));
+    return m;
   }
 
   /** The schema entry for {@code path} under {@code blksim}, or {@code null}. */

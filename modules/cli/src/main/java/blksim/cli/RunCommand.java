@@ -165,7 +165,12 @@ final class RunCommand implements Callable<Integer> {
     if (o.mm() != null) {
       json = MmText.addToJson(json, o.mm());
     }
-    String normal = FioTextReporter.render(r) + (o.mm() != null ? MmText.text(o.mm()) : "")
+    if (!o.fsMark().isEmpty()) {
+      json = FsMarkOutput.addToJson(json, o.fsMark(), r);
+    }
+    String normal = (r.jobs().isEmpty() ? "" : FioTextReporter.render(r))
+        + (o.fsMark().isEmpty() ? "" : FsMarkOutput.text(o.fsMark()))
+        + (o.mm() != null ? MmText.text(o.mm()) : "")
         + (wq ? WqReport.text(o) : "")
         + (threads ? ThreadReport.text(r) : "")
         + (timehist != null ? TimehistReport.text(o) : "");

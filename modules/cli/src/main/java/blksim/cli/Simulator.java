@@ -13,6 +13,8 @@ import blksim.kernel.workqueue.WqDump;
 import blksim.kernel.workqueue.WqMonitorSnapshot;
 import blksim.workload.fio.stats.RunResult;
 import blksim.kernel.mm.MmComponent;
+import blksim.workload.fsmark.FsMarkParent;
+import blksim.workload.fsmark.FsMarkRunReport;
 import blksim.kernel.mm.MmReport;
 import java.util.ArrayList;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -64,7 +66,7 @@ public final class Simulator {
    */
   public record Outcome(RunResult fio, List<WqMonitorSnapshot> wqSamples,
       WqMonitorSnapshot wqFinal, String wqDump, List<SwitchRecord> timehist,
-      long timehistDropped, MmReport mm) {}
+      long timehistDropped, MmReport mm, List<FsMarkRunReport> fsMark) {}
 
   /** Runs {@code s} with the given partitioning. */
   public static RunResult run(Scenario s, Partitioning partitioning, Host host,
@@ -95,13 +97,23 @@ public final class Simulator {
     RunResult raw = ScenarioResults.toRunResult(outcome, wallStart);
     // fio's JSON "global options": the [global] section of the (first) job file.
     RunResult fio = new RunResult(raw.jobs(), raw.disks(), raw.engine(), raw.wallClockEpochMs(),
-        raw.blksimVersion(), s.jobs().get(0).globalOptions(), raw.cpus(), raw.threads());
+        raw.blksimVersion(), s.jobs().isEmpty() ? new java.util.LinkedHashMap<>()
+            : s.jobs().get(0).globalOptions(), raw.cpus(), raw.threads());
     List<SwitchRecord> hist = new ArrayList<>();
     long dropped = 0;
     MmReport mm = null;
+    java.util.TreeMap<Integer, FsMarkRunReport> fsMark = new java.util.TreeMap<>();
     for (ComponentReport r : reports) {
       if (r.kind().equals(MmComponent.KIND)) {
         mm = MmReport.decode(r.payload());
+      }
+      if (r.kind().equals(CpuReport.KIND)) {
+        for (blksim.kernel.sched.TaskReport t : CpuReport.decode(r.payload()).tasks()) {
+          if (t.kind().equals(FsMarkParent.KIND)) {
+            FsMarkRunReport f = FsMarkRunReport.decode(t.payload());
+            fsMark.put(f.instance(), f);
+          }
+        }
       }
       if (r.kind().equals(CpuReport.KIND)) {
         CpuReport c = CpuReport.decode(r.payload());
@@ -114,10 +126,11 @@ public final class Simulator {
         .thenComparingInt(SwitchRecord::cpu));
     if (wqs == null) {
       return new Outcome(fio, List.of(), new WqMonitorSnapshot(outcome.stats().simulatedTimeNs(),
-          List.of()), "", hist, dropped, mm);
+          List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()));
     }
     return new Outcome(fio, wqs.monitorSamples(reports),
         wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
-        WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped, mm);
+        WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped, mm,
+        List.copyOf(fsMark.values()));
   }
 }

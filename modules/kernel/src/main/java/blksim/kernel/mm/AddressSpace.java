@@ -24,6 +24,12 @@ public final class AddressSpace {
 
     /** The disk sector (512 B) of page {@code index}, valid after {@link #prepareWriteback}. */
     long sectorOf(AddressSpace as, long index);
+
+    /**
+     * Reclaim dropped the last page of a clean inode that no one holds open: the host may forget
+     * it ({@code evict()} from the inode cache). The default keeps it.
+     */
+    default void evicted(AddressSpace as) {}
   }
 
   private static final long[] NONE = new long[0];
@@ -55,6 +61,10 @@ public final class AddressSpace {
   boolean onLru;
   /** Waiters for the end of writeback of this inode ({@code wait_on_page_writeback}). */
   Runnable writebackWaiter;
+  /** Open files on the inode ({@code i_count} as far as reclaim cares). */
+  int openCount;
+  /** The host's own per-inode data (a filesystem's extents), opaque here. */
+  Object hostData;
 
   AddressSpace(long ino, Host host, BdiWriteback wb) {
     this.ino = ino;
@@ -65,6 +75,44 @@ public final class AddressSpace {
   /** The inode number. */
   public long ino() {
     return ino;
+  }
+
+  /** The host's per-inode data, or null. */
+  public Object hostData() {
+    return hostData;
+  }
+
+  /** Sets the host's per-inode data. */
+  public void setHostData(Object data) {
+    hostData = data;
+  }
+
+  /** Open files on the inode. */
+  public int openCount() {
+    return openCount;
+  }
+
+  /** An open file takes ({@code +1}) or drops ({@code -1}) a reference. */
+  public void open(int delta) {
+    openCount += delta;
+    if (openCount < 0) {
+      throw new IllegalStateException("inode " + ino + " closed more often than opened");
+    }
+  }
+
+  /** The first dirty page, or -1. */
+  public long firstDirty() {
+    return nextDirty(0);
+  }
+
+  /** One past the last dirty page, or 0 when clean. */
+  public long endDirty() {
+    for (int w = dirtyBits.length - 1; w >= 0; w--) {
+      if (dirtyBits[w] != 0) {
+        return ((long) w << 6) + 64 - Long.numberOfLeadingZeros(dirtyBits[w]);
+      }
+    }
+    return 0;
   }
 
   /** Pages in the cache. */

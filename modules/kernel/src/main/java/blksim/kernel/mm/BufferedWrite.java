@@ -32,7 +32,7 @@ public final class BufferedWrite extends SystemCall {
 
   private final Task task;
   private final PageCache pc;
-  private final AddressSpace as;
+  private AddressSpace as;
   private final WritebackParams costs;
   private final long entryNs;
   private int phase;
@@ -53,6 +53,12 @@ public final class BufferedWrite extends SystemCall {
     this.as = as;
     this.costs = costs;
     this.entryNs = entryNs;
+  }
+
+  /** Arms the call for {@code len} bytes at {@code offsetBytes} of {@code mapping}. */
+  public SystemCall arm(AddressSpace mapping, long offsetBytes, int len) {
+    this.as = mapping;
+    return arm(offsetBytes, len);
   }
 
   /** Arms the call for {@code len} bytes at {@code offsetBytes}; returns it. */

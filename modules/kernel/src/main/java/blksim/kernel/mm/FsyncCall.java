@@ -24,7 +24,7 @@ public final class FsyncCall extends SystemCall {
   private static final int RETURN = 3;
 
   private final Task task;
-  private final AddressSpace as;
+  private AddressSpace as;
   private final long entryNs;
   private final long returnNs;
   private int phase;
@@ -35,6 +35,12 @@ public final class FsyncCall extends SystemCall {
     this.as = as;
     this.entryNs = entryNs;
     this.returnNs = returnNs;
+  }
+
+  /** Arms the call for the file of {@code mapping}; returns it. */
+  public SystemCall arm(AddressSpace mapping) {
+    this.as = mapping;
+    return arm();
   }
 
   /** Arms the call; returns it. */

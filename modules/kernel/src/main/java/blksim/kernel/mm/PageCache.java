@@ -77,6 +77,11 @@ public final class PageCache {
     return new AddressSpace(nextIno++, host, wb);
   }
 
+  /** The page cache of inode {@code ino} of a filesystem, written back through {@code wb}. */
+  public AddressSpace newAddressSpace(AddressSpace.Host host, BdiWriteback wb, long ino) {
+    return new AddressSpace(ino, host, wb);
+  }
+
   public DirtyParams params() {
     return params;
   }
@@ -306,6 +311,9 @@ public final class PageCache {
       }
       if (keep == 0) {
         lruUnlink(as);
+        if (as.openCount == 0 && as.ioList == null && !as.iSync) {
+          as.host.evicted(as);
+        }
       }
       as = next;
     }

@@ -10,6 +10,7 @@ import blksim.kernel.sched.TimehistParams;
 import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioJob;
 import blksim.kernel.mm.MmParams;
+import blksim.workload.fsmark.FsMarkOptions;
 import blksim.kernel.mm.PageCacheParams;
 import blksim.kernel.syscall.SyscallParams;
 import blksim.workload.fio.thread.FioCostParams;
@@ -56,10 +57,17 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     IoUringParams ioUring, BlockLayerParams blockLayer,
     List<DeviceParams> devices,
     List<FioJob> jobs, TimehistParams timehist, String wakePlacement, long kblockdRunNs,
-    MmParams mm, List<FilesystemParams> filesystems) {
+    MmParams mm, List<FilesystemParams> filesystems, List<FsMarkOptions> fsMark,
+    FsMarkCosts fsMarkCosts) {
+
+  /** fs_mark's own costs: user time per file and the fork of a child ({@code costs.fs-mark.*}). */
+  public record FsMarkCosts(long userPerFileNs, long forkNs) {}
 
   /** Whether a job writes through the page cache (so the machine needs writeback). */
   public boolean usesPageCacheWrites() {
+    if (!fsMark.isEmpty()) {
+      return true;
+    }
     for (FioJob j : jobs) {
       if (!j.direct() && j.rw().writes()) {
         return true;

@@ -36,7 +36,10 @@ import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.FioEnvironment;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.FioJobFile;
+import blksim.kernel.fs.Mounts;
 import blksim.kernel.mm.DirtyParams;
+import blksim.workload.fsmark.FsMarkOptions;
+import com.typesafe.config.ConfigOrigin;
 import blksim.kernel.mm.MmParams;
 import blksim.kernel.mm.PageCacheParams;
 import blksim.kernel.mm.WbPlugPolicy;
@@ -399,12 +402,16 @@ public final class ScenarioLoader {
       // Several job files run with an implicit stonewall between them (formats.md §1.1).
       groupBase += maxGroup + 1;
     }
-    if (jobs.isEmpty()) {
-      throw v.error("fio.job-files", "the scenario has no fio job: set blksim.fio.job-files");
+    List<String> fsMarkLines = v.getStringList("fs_mark.command-lines");
+    if (jobs.isEmpty() && fsMarkLines.isEmpty()) {
+      throw v.error("fio.job-files", "the scenario has no workload: set blksim.fio.job-files"
+          + " or blksim.fs_mark.command-lines");
     }
     for (FioJob j : jobs) {
       checkJob(j, devices);
     }
+    List<FilesystemParams> fss = filesystems(cfg, v, devices);
+    List<FsMarkOptions> fsMark = fsMark(cfg, fsMarkLines, fss, partitions, topo);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
         v.getString("kernel.preempt"), v.getString("kernel.mode"),
@@ -414,7 +421,9 @@ public final class ScenarioLoader {
             v.getDuration("costs.page-cache.copy")), ioUring,
         blockLayer, List.copyOf(devices), List.copyOf(jobs), timehist(v, topo.cpuCount()),
         wakePlacement(v, partitions), v.getDuration("costs.block.kblockd-run"),
-        mm(v, jobs, partitions, topo), filesystems(cfg, v, devices));
+        mm(v, jobs, partitions, topo), fss, fsMark,
+        new Scenario.FsMarkCosts(v.getDuration("costs.fs-mark.user-per-file"),
+            v.getDuration("costs.fs-mark.fork")));
   }
 
   /**
@@ -580,6 +589,52 @@ public final class ScenarioLoader {
           + " all CPUs, which must then share a partition: use partitions = one, not '"
           + partitions + "'");
     }
+  }
+
+  /**
+   * {@code fs_mark.command-lines}: each an fs_mark 3.3 command line; every {@code -d} must lie in
+   * a filesystem of the scenario, mounted read-write; the page cache they write through is shared
+   * by every CPU, so the run must be in one partition.
+   */
+  private static List<FsMarkOptions> fsMark(Config cfg, List<String> lines,
+      List<FilesystemParams> fss, String partitions, TopologyParams topo) {
+    List<FsMarkOptions> out = new ArrayList<>();
+    String key = "blksim.fs_mark.command-lines";
+    for (int i = 0; i < lines.size(); i++) {
+      ConfigOrigin o = cfg.getList(key).get(i).origin();
+      InputException where = at(o, "fs_mark.command-lines[" + i + "]", "-");
+      FsMarkOptions opts = FsMarkOptions.parse(lines.get(i), where.file(), where.line(),
+          FsMarkOptions.UNSUPPORTED_BY_DEFAULT);
+      for (String d : opts.directories()) {
+        FilesystemParams fs = null;
+        String best = null;
+        String nd = Mounts.normalise(d);
+        for (FilesystemParams f : fss) {
+          String mp = Mounts.normalise(f.mountPoint());
+          boolean under = nd != null && (nd.equals(mp) || mp.equals("/") || nd.startsWith(mp + "/"));
+          if (under && (best == null || mp.length() > best.length())) {
+            best = mp;
+            fs = f;
+          }
+        }
+        if (fs == null) {
+          throw at(o, "fs_mark.command-lines[" + i + "]", "-d " + d + " is not in a filesystem"
+              + " of the scenario (" + (fss.isEmpty() ? "none is declared in blksim.filesystems"
+              : String.join(", ", fss.stream().map(FilesystemParams::mountPoint).toList()))
+              + ")");
+        }
+        if (fs.readOnly()) {
+          throw at(o, "fs_mark.command-lines[" + i + "]", "-d " + d + " is on " + fs.mountPoint()
+              + ", mounted read-only (options ro): fs_mark's buffered writes need it read-write");
+        }
+      }
+      if (!onePartition(partitions, topo)) {
+        throw at(o, "partitions", "fs_mark writes through the page cache, whose dirty accounting"
+            + " every CPU shares: use partitions = one, not '" + partitions + "'");
+      }
+      out.add(opts);
+    }
+    return out;
   }
 
   /** Whether {@code partitions} puts every CPU of {@code topo} into one partition. */

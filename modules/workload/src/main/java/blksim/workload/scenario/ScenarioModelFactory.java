@@ -17,7 +17,16 @@ import blksim.kernel.block.Bio;
 import blksim.kernel.block.BioEndIo;
 import blksim.kernel.block.BlkMqRules;
 import blksim.kernel.block.Plug;
+import blksim.kernel.fs.Filesystem;
+import blksim.kernel.fs.FilesystemParams;
+import blksim.kernel.fs.Vfs;
+import blksim.kernel.fs.VfsCalls;
 import blksim.kernel.mm.AddressSpace;
+import blksim.kernel.mm.WbPlugPolicy;
+import blksim.kernel.mm.WritebackParams;
+import blksim.kernel.dm.DmTable;
+import blksim.workload.fsmark.FsMarkOptions;
+import blksim.workload.fsmark.FsMarkParent;
 import blksim.kernel.mm.FlusherPlug;
 import blksim.kernel.sched.Task;
 import blksim.kernel.mm.BdiWriteback;
@@ -153,9 +162,26 @@ public final class ScenarioModelFactory implements ModelFactory {
       pc = new PageCache(pages, s.mm().dirty(), s.hz(), cpus.size());
       mm = new MmComponent(pc, s.mm().vmstatIntervalNs());
       for (DeviceParams d : s.devices()) {
+        // A filesystem's flusher pays its per-inode cost in the filesystem's allocation
+        // (costs.xfs.writeback-per-inode), not again in the generic one.
+        boolean holdsFs = s.filesystems().stream()
+            .anyMatch(f -> DmTable.deviceName(f.device()).equals(d.name()));
+        WritebackParams costs = holdsFs ? new WritebackParams(s.mm().costs().perPageNs(), 0,
+            s.mm().costs().writePerPageNs()) : s.mm().costs();
         AddressSpace as = bdevMapping(pc, wqs, bdiWq, cpus.get(0), d, queues.get(d.name()),
-            s.mm(), KernelMode.valueOf(s.kernelMode()).isV4_3() ? BlkMqRules.V4_3 : BlkMqRules.V6);
+            s.mm().plugPolicy(), costs,
+            KernelMode.valueOf(s.kernelMode()).isV4_3() ? BlkMqRules.V4_3 : BlkMqRules.V6);
         bdevMappings.put(d.name(), as);
+      }
+      if (!s.filesystems().isEmpty()) {
+        Vfs vfs = new Vfs(pc, s.syscalls(), s.mm().costs());
+        for (FilesystemParams f : s.filesystems()) {
+          DeviceParams d = s.device(f.device());
+          Filesystem fs = f.mkfs(d.sizeBytes());
+          vfs.mount(f.mountPoint(), fs, f.readOnly(), bdevMappings.get(d.name()).wb(),
+              new SplittableRandom(Seeds.forComponent(s.seed(), "fs" + f.mountPoint())));
+        }
+        fsMark(s, vfs, cpus);
       }
     }
     long expectedEnd = 0;
@@ -192,7 +218,8 @@ public final class ScenarioModelFactory implements ModelFactory {
    * {@code writeback} workqueue.
    */
   private static AddressSpace bdevMapping(PageCache pc, WorkqueueSystem wqs, Workqueue bdiWq,
-      CpuComponent home, DeviceParams d, List<BlockQueue> q, MmParams mm, BlkMqRules rules) {
+      CpuComponent home, DeviceParams d, List<BlockQueue> q, WbPlugPolicy policy,
+      WritebackParams costs, BlkMqRules rules) {
     DelayedWork[] dwork = new DelayedWork[1];
     BdiWriteback wb = pc.newWb(d.name(), new WbScheduler() {
       @Override
@@ -207,7 +234,7 @@ public final class ScenarioModelFactory implements ModelFactory {
     });
     dwork[0] = new DelayedWork(wqs.newWorkItem("wb_workfn/" + d.name(), wb.workFn(),
         home.cpu().id()));
-    wb.attach(q::get, mm.plugPolicy(), mm.costs(), flusherPlug(rules));
+    wb.attach(q::get, policy, costs, flusherPlug(rules));
     return pc.newAddressSpace(new AddressSpace.Host() {
       @Override
       public long prepareWriteback(AddressSpace as) {
@@ -251,6 +278,27 @@ public final class ScenarioModelFactory implements ModelFactory {
       return c;
     }
     throw new IllegalStateException("kblockd binds to a scheduler CPU, got " + cpu);
+  }
+
+  /**
+   * The fs_mark instances of the scenario: parent {@code k} on CPU {@code k mod n}; its children
+   * on the CPUs that follow the previous instances' children.
+   */
+  private static void fsMark(Scenario s, Vfs vfs, List<CpuComponent> cpus) {
+    int firstCpu = 0;
+    // fs_mark's clock: the simulated wall clock starts at 2015-09-01 00:00:00 UTC (thread 4's
+    // month), so names and headers look like a real run's and stay the same for every run.
+    long epochUsec = 1_441_065_600_000_000L;
+    List<FsMarkOptions> lines = s.fsMark();
+    for (int k = 0; k < lines.size(); k++) {
+      FsMarkOptions o = lines.get(k);
+      Vfs.Mount m = vfs.mountOf(o.directories().get(0));
+      FsMarkParent parent = new FsMarkParent(k, 2000 + 1000 * k, o, cpus, firstCpu,
+          t -> new VfsCalls(vfs, t), m.fs(), s.fsMarkCosts().userPerFileNs(),
+          s.fsMarkCosts().forkNs(), epochUsec, s.seed());
+      cpus.get(k % cpus.size()).addTask(parent);
+      firstCpu += o.threads();
+    }
   }
 
   /**

@@ -243,6 +243,14 @@ public final class ScenarioSchema {
           "fio job files, relative to the scenario file; run as fio would run them together"),
       Param.of("fio.jobs", "fio", STRING_LIST, "[]",
           "inline fio job files, as text (the loader also stores job-files here)"),
+      Param.of("fs_mark.command-lines", "fs_mark", STRING_LIST, "[]",
+          "fs_mark 3.3 command lines, one per fs_mark instance run at the start"
+              + " (\"-d /mnt/test -t 8 -n 10000 -s 4096 -S 0\"); every -d in a filesystem of"
+              + " blksim.filesystems"),
+      cost("costs.fs-mark.user-per-file", "fs_mark", 30_000,
+          "fs_mark's own user time per file: name, gettimeofday, loop bookkeeping [A]"),
+      cost("costs.fs-mark.fork", "fs_mark", 50_000,
+          "fork() of an fs_mark child, before it can run [A]"),
       Param.of("fio.job-names", "fio", STRING_LIST, "[]",
           "display names of the inline job files, for error messages"));
 

@@ -1,0 +1,192 @@
+package blksim.kernel.fs;
+
+import blksim.kernel.mm.AddressSpace;
+import blksim.kernel.mm.BdiWriteback;
+import blksim.kernel.mm.PageCache;
+import blksim.kernel.mm.WritebackParams;
+import blksim.kernel.syscall.SyscallParams;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The machine's VFS: the mount table, and for each mounted filesystem the glue to the page cache
+ * and writeback: its device's {@link BdiWriteback}, the page caches of its inodes (made at the
+ * first write), and the {@link AddressSpace.Host} through which writeback asks the filesystem
+ * where pages go ({@link Filesystem#allocate}, delayed allocation resolved then).
+ *
+ * <p>Tasks make their calls through a {@link VfsCalls} of their own. Shared by every CPU and the
+ * flusher: a scenario with a filesystem runs in one partition.
+ *
+ * <p>Simplified: one inode cache entry per inode that has pages; a clean, closed inode whose
+ * pages were all reclaimed is forgotten (its disk extents stay with the filesystem); directories
+ * have no page cache; metadata (inodes, directories, the XFS log) is written by no one, its cost
+ * being part of the filesystem's create, unlink and allocation costs.
+ */
+public final class Vfs {
+  /** One mounted filesystem with its writeback glue. */
+  public final class Mount implements AddressSpace.Host {
+    final Filesystem fs;
+    final String mountPoint;
+    final BdiWriteback wb;
+    final SplittableRandom allocRandom;
+    /** Page caches by inode number; looked up, never iterated. */
+    final Map<Long, AddressSpace> mappings = new HashMap<>();
+
+    Mount(Filesystem fs, String mountPoint, BdiWriteback wb, SplittableRandom allocRandom) {
+      this.fs = fs;
+      this.mountPoint = mountPoint;
+      this.wb = wb;
+      this.allocRandom = allocRandom;
+    }
+
+    /** The filesystem. */
+    public Filesystem fs() {
+      return fs;
+    }
+
+    /** Its writeback context. */
+    public BdiWriteback wb() {
+      return wb;
+    }
+
+    /** Its mount point. */
+    public String mountPoint() {
+      return mountPoint;
+    }
+
+    /** The page cache of {@code ino}, made on first use. */
+    AddressSpace mapping(long ino) {
+      AddressSpace as = mappings.get(ino);
+      if (as == null) {
+        as = pc.newAddressSpace(this, wb, ino);
+        mappings.put(ino, as);
+      }
+      return as;
+    }
+
+    /** The page cache of {@code ino} if it has one. */
+    AddressSpace existingMapping(long ino) {
+      return mappings.get(ino);
+    }
+
+    /** Forgets the page cache of a freed inode. */
+    void drop(long ino) {
+      AddressSpace as = mappings.remove(ino);
+      if (as != null) {
+        pc.truncate(as);
+      }
+    }
+
+    /**
+     * {@code ->writepages()} mapping the inode's dirty range: the filesystem converts its delayed
+     * allocation now and returns the extents, kept on the inode for {@link #sectorOf}.
+     */
+    @Override
+    public long prepareWriteback(AddressSpace as) {
+      long first = as.firstDirty();
+      if (first < 0) {
+        return 0;
+      }
+      long end = as.endDirty();
+      Allocation a = fs.allocate(as.ino(), first, (int) Math.min(Integer.MAX_VALUE, end - first),
+          allocRandom);
+      as.setHostData(new Mapped(first, a.extents()));
+      return a.cpuNs();
+    }
+
+    @Override
+    public long sectorOf(AddressSpace as, long index) {
+      Object d = as.hostData();
+      if (d instanceof Mapped m) {
+        long s = m.sectorOf(index);
+        if (s >= 0) {
+          return s;
+        }
+      }
+      Allocation a = fs.allocate(as.ino(), index, 1, allocRandom);
+      return a.extents().get(0).sector();
+    }
+
+    @Override
+    public void evicted(AddressSpace as) {
+      mappings.remove(as.ino());
+    }
+  }
+
+  /** The extents of an inode's range, from its first page. */
+  record Mapped(long firstPage, List<Extent> extents) {
+    long sectorOf(long index) {
+      long page = firstPage;
+      for (Extent e : extents) {
+        if (index < page + e.pages()) {
+          return index < page ? -1 : e.sector() + (index - page) * Filesystem.SECTORS_PER_PAGE;
+        }
+        page += e.pages();
+      }
+      return -1;
+    }
+  }
+
+  private final PageCache pc;
+  private final SyscallParams syscalls;
+  private final WritebackParams wbCosts;
+  private final Mounts mounts = new Mounts();
+  private final List<Mount> list = new ArrayList<>();
+
+  public Vfs(PageCache pc, SyscallParams syscalls, WritebackParams wbCosts) {
+    this.pc = pc;
+    this.syscalls = syscalls;
+    this.wbCosts = wbCosts;
+  }
+
+  /**
+   * Mounts {@code fs} at {@code mountPoint}, written back through {@code wb}; delayed
+   * allocations are placed with draws from {@code allocRandom}.
+   */
+  public Mount mount(String mountPoint, Filesystem fs, boolean readOnly, BdiWriteback wb,
+      SplittableRandom allocRandom) {
+    mounts.mount(mountPoint, fs, readOnly);
+    Mount m = new Mount(fs, Mounts.normalise(mountPoint), wb, allocRandom);
+    list.add(m);
+    return m;
+  }
+
+  /** The mount table. */
+  public Mounts mounts() {
+    return mounts;
+  }
+
+  /** The mounted filesystems, in mount order. */
+  public List<Mount> mountList() {
+    return List.copyOf(list);
+  }
+
+  /** The mount holding {@code path}, or null if no mount does. */
+  public Mount mountOf(String path) {
+    Mounts.Resolved r = mounts.find(path);
+    if (r == null) {
+      return null;
+    }
+    for (Mount m : list) {
+      if (m.fs == r.fs()) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  PageCache pageCache() {
+    return pc;
+  }
+
+  SyscallParams syscalls() {
+    return syscalls;
+  }
+
+  WritebackParams wbCosts() {
+    return wbCosts;
+  }
+}

@@ -1,0 +1,303 @@
+package blksim.kernel.fs;
+
+import blksim.kernel.mm.AddressSpace;
+import blksim.kernel.mm.BdiWriteback;
+import blksim.kernel.mm.BufferedWrite;
+import blksim.kernel.mm.FsyncCall;
+import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.sched.CpuMode;
+import blksim.kernel.sched.Task;
+import blksim.kernel.sched.TaskCpu;
+import blksim.kernel.syscall.SystemCall;
+import java.util.List;
+
+/**
+ * The file system calls of one task on the {@link Vfs}: {@code mkdir}, {@code open} with
+ * O_CREAT|O_TRUNC ({@link #creat}), {@code write}, {@code fsync}, {@code close}, {@code unlink},
+ * {@code sync} and {@code statfs}. Each returns a {@link SystemCall} (re-armed and reused: one call
+ * in progress per task) whose return value is 0 or a file descriptor number, a byte count, free
+ * blocks for statfs, or a negative errno.
+ *
+ * <p>Costs: every call pays the system call's entry ({@code costs.fio.syscall}); create and mkdir
+ * add {@link Filesystem#createCostNs()}, unlink {@link Filesystem#unlinkCostNs()}; write is a
+ * buffered write ({@link BufferedWrite}) after the filesystem's delayed-allocation reservation;
+ * fsync is {@link FsyncCall}; sync queues a WB_SYNC_ALL work on every mounted filesystem's wb and
+ * waits for them all ({@code sync_inodes_sb()}).
+ *
+ * <p>Simplified: path lookup costs no more than the entry; an O_TRUNC open of an existing file
+ * drops its pages and starts it empty (its blocks are not freed until unlink); one file is
+ * written at a time per task; close of the last reference to an unlinked file frees it.
+ */
+public final class VfsCalls {
+  /** An open regular file ({@code struct file}). */
+  public static final class OpenFile {
+    final Vfs.Mount mount;
+    final long ino;
+    long pos;
+    boolean closed;
+
+    OpenFile(Vfs.Mount mount, long ino) {
+      this.mount = mount;
+      this.ino = ino;
+    }
+
+    /** The inode number. */
+    public long ino() {
+      return ino;
+    }
+  }
+
+  private final Vfs vfs;
+  private final Task task;
+  private final Immediate immediate = new Immediate();
+  private final BufferedWrite write;
+  private final FsyncCall fsync;
+  private final SyncCall sync = new SyncCall();
+  private OpenFile lastOpened;
+
+  public VfsCalls(Vfs vfs, Task task) {
+    this.vfs = vfs;
+    this.task = task;
+    this.write = new BufferedWrite(task, vfs.pageCache(), null, vfs.wbCosts(),
+        vfs.syscalls().rwEntryNs());
+    this.fsync = new FsyncCall(task, null, vfs.syscalls().rwEntryNs(),
+        vfs.syscalls().wakeReturnNs());
+  }
+
+  /** The file the last successful {@link #creat} opened. */
+  public OpenFile lastOpened() {
+    return lastOpened;
+  }
+
+  private Mounts.Resolved resolve(String path) {
+    return vfs.mounts().find(path);
+  }
+
+  /** The parent directory's inode and the leaf name, or a negative errno in {@code [0]}. */
+  private static long parent(Filesystem fs, String rel, String[] leaf) {
+    int slash = rel.lastIndexOf('/');
+    String dir = slash < 0 ? "" : rel.substring(0, slash);
+    leaf[0] = slash < 0 ? rel : rel.substring(slash + 1);
+    return fs.lookupPath(dir);
+  }
+
+  /** {@code mkdir(path, 0777)}: 0, or -EEXIST and the other errors of {@link Filesystem#mkdir}. */
+  public SystemCall mkdir(String path) {
+    Mounts.Resolved r = resolve(path);
+    if (r == null) {
+      return immediate.arm(-Filesystem.ENOENT, 0);
+    }
+    if (r.relativePath().isEmpty()) {
+      return immediate.arm(-Filesystem.EEXIST, 0);
+    }
+    String[] leaf = new String[1];
+    long dir = parent(r.fs(), r.relativePath(), leaf);
+    if (dir < 0) {
+      return immediate.arm(dir, 0);
+    }
+    long ino = r.fs().mkdir(dir, leaf[0]);
+    return immediate.arm(ino < 0 ? ino : 0, ino < 0 ? 0 : r.fs().createCostNs());
+  }
+
+  /**
+   * {@code open(path, O_CREAT | O_RDWR | O_TRUNC, 0666)}: 0 and {@link #lastOpened()} set, or a
+   * negative errno.
+   */
+  public SystemCall creat(String path) {
+    Vfs.Mount m = vfs.mountOf(path);
+    Mounts.Resolved r = resolve(path);
+    if (m == null || r == null) {
+      return immediate.arm(-Filesystem.ENOENT, 0);
+    }
+    String[] leaf = new String[1];
+    long dir = parent(r.fs(), r.relativePath(), leaf);
+    if (dir < 0) {
+      return immediate.arm(dir, 0);
+    }
+    long ino = r.fs().lookup(dir, leaf[0]);
+    long cost = 0;
+    if (ino == -Filesystem.ENOENT) {
+      ino = r.fs().create(dir, leaf[0]);
+      cost = r.fs().createCostNs();
+    } else if (ino >= 0 && r.fs().readOnly()) {
+      ino = -Filesystem.EROFS;
+    } else if (ino >= 0) {
+      AddressSpace as = m.existingMapping(ino);
+      if (as != null && as.openCount() == 0) {
+        m.drop(ino);
+      }
+    }
+    if (ino < 0) {
+      return immediate.arm(ino, cost);
+    }
+    r.fs().iget(ino);
+    OpenFile f = new OpenFile(m, ino);
+    lastOpened = f;
+    m.mapping(ino).open(1);
+    return immediate.arm(0, cost);
+  }
+
+  /** {@code open(path, O_RDONLY)} of an existing file: 0 and {@link #lastOpened()}, or -errno. */
+  public SystemCall open(String path) {
+    Vfs.Mount m = vfs.mountOf(path);
+    Mounts.Resolved r = resolve(path);
+    if (m == null || r == null) {
+      return immediate.arm(-Filesystem.ENOENT, 0);
+    }
+    long ino = r.fs().lookupPath(r.relativePath());
+    if (ino < 0) {
+      return immediate.arm(ino, 0);
+    }
+    r.fs().iget(ino);
+    OpenFile f = new OpenFile(m, ino);
+    lastOpened = f;
+    m.mapping(ino).open(1);
+    return immediate.arm(0, 0);
+  }
+
+  /** {@code write(fd, buf, len)} at the file's position, through the page cache. */
+  public SystemCall write(OpenFile f, int len) {
+    check(f);
+    long first = f.pos >>> 12;
+    long end = (f.pos + len + 4095) >>> 12;
+    int r = f.mount.fs.reserve(f.ino, first, (int) (end - first));
+    if (r < 0) {
+      return immediate.arm(r, 0);
+    }
+    SystemCall c = write.arm(f.mount.mapping(f.ino), f.pos, len);
+    f.pos += len;
+    return c;
+  }
+
+  /** {@code fsync(fd)}: see {@link FsyncCall}. */
+  public SystemCall fsync(OpenFile f) {
+    check(f);
+    return fsync.arm(f.mount.mapping(f.ino));
+  }
+
+  /** {@code close(fd)}: drops the file's references. */
+  public SystemCall close(OpenFile f) {
+    check(f);
+    f.closed = true;
+    AddressSpace as = f.mount.existingMapping(f.ino);
+    if (as != null) {
+      as.open(-1);
+    }
+    f.mount.fs.iput(f.ino);
+    return immediate.arm(0, 0);
+  }
+
+  /** {@code unlink(path)}: 0 or -errno; the inode's pages go when its last reference does. */
+  public SystemCall unlink(String path) {
+    Vfs.Mount m = vfs.mountOf(path);
+    Mounts.Resolved r = resolve(path);
+    if (m == null || r == null) {
+      return immediate.arm(-Filesystem.ENOENT, 0);
+    }
+    String[] leaf = new String[1];
+    long dir = parent(r.fs(), r.relativePath(), leaf);
+    if (dir < 0) {
+      return immediate.arm(dir, 0);
+    }
+    long ino = r.fs().lookup(dir, leaf[0]);
+    int res = r.fs().unlink(dir, leaf[0]);
+    if (res == 0 && ino >= 0) {
+      AddressSpace as = m.existingMapping(ino);
+      if (as != null && as.openCount() == 0) {
+        m.drop(ino);
+      }
+    }
+    return immediate.arm(res, res == 0 ? r.fs().unlinkCostNs() : 0);
+  }
+
+  /** {@code statfs(path)}: the filesystem's free 4 KiB blocks, or -ENOENT. */
+  public SystemCall statfs(String path) {
+    Mounts.Resolved r = resolve(path);
+    return immediate.arm(r == null ? -Filesystem.ENOENT : r.fs().freeBlocks(), 0);
+  }
+
+  /** {@code sync()}: every mounted filesystem's dirty data written and waited for. */
+  public SystemCall sync() {
+    return sync.arm();
+  }
+
+  private void check(OpenFile f) {
+    if (f.closed) {
+      throw new IllegalStateException(task.comm() + ": call on a closed file");
+    }
+  }
+
+  /** A call that pays its entry and extra cost, then returns a value known at once. */
+  private final class Immediate extends SystemCall {
+    private long value;
+    private long costNs;
+    private boolean entered;
+
+    SystemCall arm(long value, long extraNs) {
+      this.value = value;
+      this.costNs = vfs.syscalls().rwEntryNs() + extraNs;
+      this.entered = false;
+      return this;
+    }
+
+    @Override
+    public boolean step(TaskCpu cpu) {
+      if (!entered) {
+        entered = true;
+        cpu.runFor(CpuMode.SYSTEM, costNs);
+        return false;
+      }
+      return returned(value);
+    }
+  }
+
+  /** {@code sync()}: see the class comment. */
+  private final class SyncCall extends SystemCall {
+    private int phase;
+    private int pending;
+
+    SystemCall arm() {
+      phase = 0;
+      return this;
+    }
+
+    @Override
+    public boolean step(TaskCpu cpu) {
+      switch (phase) {
+        case 0:
+          phase = 1;
+          cpu.runFor(CpuMode.SYSTEM, vfs.syscalls().rwEntryNs());
+          return false;
+        case 1: {
+          List<Vfs.Mount> mounts = vfs.mountList();
+          pending = mounts.size();
+          if (pending == 0) {
+            return returned(0);
+          }
+          phase = 2;
+          CpuComponent c = cpu.cpu();
+          for (Vfs.Mount m : mounts) {
+            BdiWriteback wb = m.wb();
+            wb.queueSync(() -> {
+              if (--pending == 0) {
+                c.wake(task);
+              }
+            });
+          }
+          cpu.sleep();
+          return false;
+        }
+        case 2:
+          if (pending > 0) {
+            cpu.sleep();
+            return false;
+          }
+          phase = 3;
+          cpu.runFor(CpuMode.SYSTEM, vfs.syscalls().wakeReturnNs());
+          return false;
+        default:
+          return returned(0);
+      }
+    }
+  }
+}

@@ -168,8 +168,8 @@ final class RunCommand implements Callable<Integer> {
     if (!o.fsMark().isEmpty()) {
       json = FsMarkOutput.addToJson(json, o.fsMark(), r);
     }
-    String normal = (r.jobs().isEmpty() ? "" : FioTextReporter.render(r))
-        + (o.fsMark().isEmpty() ? "" : FsMarkOutput.text(o.fsMark()))
+    String normal = (o.fsMark().isEmpty() ? "" : FsMarkOutput.text(o.fsMark()))
+        + FioTextReporter.render(r)
         + (o.mm() != null ? MmText.text(o.mm()) : "")
         + (wq ? WqReport.text(o) : "")
         + (threads ? ThreadReport.text(r) : "")

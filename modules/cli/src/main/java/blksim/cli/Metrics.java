@@ -19,10 +19,25 @@ final class Metrics {
 
   /** Runs {@code s} with its own partitioning and returns fio's JSON output, parsed. */
   static Map<String, Object> runToJson(Scenario s, Simulator.Host host) {
-    String text = FioJsonReporter.render(Simulator.run(s, Partitioning.parse(s.partitions()),
-        host, ProgressListener.NONE));
+    String text = json(Simulator.runFull(s, Partitioning.parse(s.partitions()), host,
+        ProgressListener.NONE));
     @SuppressWarnings("unchecked")
     Map<String, Object> json = (Map<String, Object>) JsonReader.parse(text);
+    return json;
+  }
+
+  /**
+   * A run's JSON document: fio's, with the page cache's {@code vmstat} and {@code writeback}
+   * objects when a job wrote through it, and the {@code fs_mark} array when fs_mark ran.
+   */
+  static String json(Simulator.Outcome o) {
+    String json = FioJsonReporter.render(o.fio());
+    if (o.mm() != null) {
+      json = MmText.addToJson(json, o.mm());
+    }
+    if (!o.fsMark().isEmpty()) {
+      json = FsMarkOutput.addToJson(json, o.fsMark(), o.fio());
+    }
     return json;
   }
 

@@ -157,16 +157,9 @@ final class RunCommand implements Callable<Integer> {
     }
     RunResult r = o.fio();
     boolean wq = wqMonitor != null;
-    String json = wq ? WqReport.addToJson(FioJsonReporter.render(r), o)
-        : FioJsonReporter.render(r);
+    String json = wq ? WqReport.addToJson(Metrics.json(o), o) : Metrics.json(o);
     if (timehist != null) {
       json = TimehistReport.addToJson(json, o);
-    }
-    if (o.mm() != null) {
-      json = MmText.addToJson(json, o.mm());
-    }
-    if (!o.fsMark().isEmpty()) {
-      json = FsMarkOutput.addToJson(json, o.fsMark(), r);
     }
     String normal = (o.fsMark().isEmpty() ? "" : FsMarkOutput.text(o.fsMark()))
         + FioTextReporter.render(r)

@@ -19,9 +19,13 @@ import java.util.function.Function;
  * ({@link FsMarkIteration#after}); it loops while {@link FsMarkOptions#anotherIteration} says so,
  * then exits. The run's results are its report ({@link FsMarkRunReport}).
  *
- * <p>Placement: child {@code i} of this instance runs on CPU {@code (firstCpu + i) mod nCpus}
- * for its life (the kernel's fork balancing spreads them; simplified as for fio jobs). A fork
- * costs the child {@code forkNs} before it can run [A]; the parent itself uses no CPU.
+ * <p>Placement: child {@code i} of this instance runs for its life on CPU
+ * {@code nCpus - 1 - ((firstCpu + i) mod nCpus)}, from the highest CPU down. The kernel's fork
+ * balancing puts each child on an idle CPU; counting from the top leaves the low CPUs, where the
+ * unbound workqueue pools start their kworkers (the flusher among them) and where the parents
+ * sleep, to those, as the kernel's idle-CPU search would on a machine with CPUs to spare.
+ * Simplified: no migration afterwards (there is no load balancing). A fork costs the child
+ * {@code forkNs} before it can run [A]; the parent itself uses no CPU.
  */
 public final class FsMarkParent extends Task {
   /** {@link TaskReport#kind()} of its report. */
@@ -112,7 +116,7 @@ public final class FsMarkParent extends Task {
           planner, i, epochUsec, r, calls, userPerFileNs, done);
       children.add(p);
       running++;
-      cpus.get((firstCpu + i) % cpus.size()).spawn(p, forkNs);
+      cpus.get(cpus.size() - 1 - (firstCpu + i) % cpus.size()).spawn(p, forkNs);
     }
     waiting = true;
     cpu.sleep();

@@ -155,6 +155,10 @@ final class Flusher implements WorkRun {
           continue;
         case INODE_DONE:
           inodeDone();
+          if (wb.costs.inodeDoneNs() > 0) {
+            cpu.runFor(wb.costs.inodeDoneNs());
+            return;
+          }
           continue;
         case POINT_B:
           if (pointB(cpu)) {

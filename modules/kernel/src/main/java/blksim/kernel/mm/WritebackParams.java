@@ -11,11 +11,16 @@ package blksim.kernel.mm;
  *     (a filesystem adds its allocation cost, see {@link AddressSpace.Host#prepareWriteback})
  * @param writePerPageNs a buffered {@code write()}, per page: {@code write_begin} (page lookup or
  *     allocation), the copy from the user buffer, {@code write_end} and dirtying
+ * @param inodeDoneNs the flusher, per inode, after its pages: the rest of
+ *     {@code __writeback_single_inode()}, {@code wbc_detach_inode()}, {@code requeue_inode()},
+ *     {@code inode_sync_complete()}; it runs between the scheduling point after the last pagevec
+ *     (a) and the one between inodes (b), so a wakeup in it is what (b) can see
  */
-public record WritebackParams(long perPageNs, long perInodeNs, long writePerPageNs) {
+public record WritebackParams(long perPageNs, long perInodeNs, long writePerPageNs,
+    long inodeDoneNs) {
 
   public WritebackParams {
-    if (perPageNs < 0 || perInodeNs < 0 || writePerPageNs < 0) {
+    if (perPageNs < 0 || perInodeNs < 0 || writePerPageNs < 0 || inodeDoneNs < 0) {
       throw new IllegalArgumentException("writeback costs must be >= 0, were " + perPageNs + ", "
           + perInodeNs + ", " + writePerPageNs);
     }

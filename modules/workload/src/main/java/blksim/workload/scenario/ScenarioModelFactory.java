@@ -167,7 +167,7 @@ public final class ScenarioModelFactory implements ModelFactory {
         boolean holdsFs = s.filesystems().stream()
             .anyMatch(f -> DmTable.deviceName(f.device()).equals(d.name()));
         WritebackParams costs = holdsFs ? new WritebackParams(s.mm().costs().perPageNs(), 0,
-            s.mm().costs().writePerPageNs()) : s.mm().costs();
+            s.mm().costs().writePerPageNs(), s.mm().costs().inodeDoneNs()) : s.mm().costs();
         AddressSpace as = bdevMapping(pc, wqs, bdiWq, cpus.get(0), d, queues.get(d.name()),
             s.mm().plugPolicy(), costs,
             KernelMode.valueOf(s.kernelMode()).isV4_3() ? BlkMqRules.V4_3 : BlkMqRules.V6);

@@ -197,6 +197,9 @@ public final class ScenarioSchema {
           "the flusher, per page: clear_page_dirty_for_io, set_page_writeback, add to a bio [A]"),
       cost("costs.writeback.per-inode", "writeback", 2000,
           "the flusher, per inode written: __writeback_single_inode() around its pages [A]"),
+      cost("costs.writeback.inode-done", "writeback", 1000,
+          "the flusher, per inode after its pages: requeue_inode(), wbc_detach_inode(),"
+              + " inode_sync_complete(), between scheduling points (a) and (b) [A]"),
       cost("costs.dm.core", "dm", DmCostParams.DEFAULT_CORE_NS,
           "DM core per bio: dm_submit_bio(), clone allocation, __map_bio(), clone end_io"),
       cost("costs.dm.linear-map", "dm", DmCostParams.DEFAULT_LINEAR_MAP_NS,

@@ -45,10 +45,12 @@ import org.slf4j.LoggerFactory;
  *       {@code rwmixread}/{@code rwmixwrite} and of {@code direct}/{@code buffered} wins.
  * </ul>
  *
- * <p>Stricter than fio: a {@code ;} or {@code #} after the start of a line is rejected (fio cuts
- * the line there, which silently turns {@code bs=4k#x} into 4k and {@code description=a;b} into
- * "a"), malformed numbers are rejected instead of read up to the first bad character, unknown
- * options fail, and fio options blksim does not model fail naming the option.
+ * <p>Inline comments: as fio, a line is cut at its first {@code ;} or {@code #} wherever it is
+ * ({@link #stripBlankEnd}), so {@code bs=4k  # small} is 4k and {@code description=a;b} is "a".
+ * Stricter than fio: malformed numbers are rejected instead of read up to the first bad character,
+ * a name fio does not know fails as an "unknown fio option", and an option fio knows (from its
+ * option table, see {@link FioOptions}) that blksim does not model fails as "not modelled by
+ * blksim"; every error names the file and line of the option at fault.
  *
  * <table>
  *   <caption>Options blksim models (aliases in parentheses)</caption>
@@ -151,6 +153,10 @@ public final class FioJobFile {
         LinkedHashMap<String, String> options = new LinkedHashMap<>(globalOptions);
         applySection(sec, s, options, env, envVars);
         s.finish();
+        if (implicitStonewall) {
+          // __parse_jobs_ini(): the first job of each later file gets o.stonewall.
+          s.stonewall = true;
+        }
         // add_job(): stonewall/new_group open a group only once the current one has a job.
         if ((s.stonewall || s.newGroup || implicitStonewall) && groupJobs > 0) {
           groupId++;
@@ -218,7 +224,7 @@ public final class FioJobFile {
       if (isBlankOrComment(t)) {
         continue;
       }
-      rejectInlineComment(t, at);
+      t = stripBlankEnd(t);
       if (t.charAt(0) == '[') {
         current = header(t, at);
         sections.add(current);
@@ -276,7 +282,7 @@ public final class FioJobFile {
       if (isBlankOrComment(l)) {
         continue;
       }
-      rejectInlineComment(l, here);
+      l = stripBlankEnd(l);
       if (l.charAt(0) == '[') {
         throw new InputException(display, i + 1, null,
             "an included file may not contain sections, found " + l);
@@ -317,17 +323,25 @@ public final class FioJobFile {
     return t.isEmpty() || t.charAt(0) == ';' || t.charAt(0) == '#';
   }
 
-  private static void rejectInlineComment(String t, Origin at) {
+  /**
+   * fio's {@code strip_blank_end()} ({@code parse.c}), which {@code __parse_jobs_ini()} applies to
+   * every line that is not a comment: the line is cut at its first {@code ;}, what is left at its
+   * first {@code #}, and trailing blanks and control characters go. So {@code bs=4k # x} is
+   * {@code bs=4k}, {@code description=a;b} is {@code description=a}, and {@code bs=4k#x} is
+   * {@code bs=4k}. The cut is on the raw line, before {@code ${VAR}} expansion.
+   */
+  static String stripBlankEnd(String line) {
+    int semi = line.indexOf(';');
+    String t = semi < 0 ? line : line.substring(0, semi);
     int hash = t.indexOf('#');
-    int semi = t.indexOf(';');
-    int c = hash < 0 ? semi : semi < 0 ? hash : Math.min(hash, semi);
-    if (c > 0) {
-      int eq = t.indexOf('=');
-      String key = eq > 0 ? t.substring(0, eq).trim() : null;
-      throw new InputException(at.file(), at.line(), key,
-          "inline comments are not supported: fio cuts the line at '" + t.charAt(c)
-              + "'; put the comment on a line of its own");
+    if (hash >= 0) {
+      t = t.substring(0, hash);
     }
+    int end = t.length();
+    while (end > 0 && t.charAt(end - 1) <= ' ') {
+      end--;
+    }
+    return t.substring(0, end);
   }
 
   private static String read(Path file, Origin includedFrom) {

@@ -176,9 +176,6 @@ public final class IoPattern {
       if (hit) {
         seqLeft = job.rwSequencer();
       }
-      if (!started[d]) {
-        hit = true;
-      }
     }
     if (!hit) {
       return false;

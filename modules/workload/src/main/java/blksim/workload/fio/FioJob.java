@@ -344,6 +344,16 @@ public final class FioJob {
     return s.waitFor;
   }
 
+  /** The steadystate options: criterion, ss_dur, ss_ramp and the check interval, in ns. */
+  public record SteadyStateOptions(SteadyState.Criterion criterion, long durNs, long rampNs,
+      long intervalNs) {}
+
+  /** {@code steadystate} with its duration, or {@code null} without one. */
+  public SteadyStateOptions steadyState() {
+    return s.steadyState == null ? null
+        : new SteadyStateOptions(s.steadyState, s.ssDurNs, s.ssRampNs, s.ssIntervalNs);
+  }
+
   /** {@code exit_what}: group, stonewall or all (what an {@code exitall} job ends). */
   public String exitWhat() {
     return s.exitWhat;

@@ -80,6 +80,10 @@ final class FioJobSettings implements Cloneable {
   long offsetIncrementBytes;
   long numberIos;
   String waitFor;
+  SteadyState.Criterion steadyState;
+  long ssDurNs;
+  long ssRampNs;
+  long ssIntervalNs = 1_000_000_000L;
   /** {@code exit_what}: group (fio's default), stonewall or all. */
   String exitWhat = "group";
   double[] percentileList = DEFAULT_PERCENTILES.clone();
@@ -225,6 +229,15 @@ final class FioJobSettings implements Cloneable {
       case "offset_increment" -> offsetIncrementBytes = bytesNoPercent(value);
       case "number_ios" -> numberIos = FioValues.bytes(string(value), kbBase);
       case "wait_for" -> waitFor = string(value);
+      case "steadystate" -> steadyState = SteadyState.parse(string(value), kbBase);
+      case "steadystate_duration" -> ssDurNs = FioValues.timeNs(string(value), true);
+      case "steadystate_ramp_time" -> ssRampNs = FioValues.timeNs(string(value), true);
+      case "steadystate_check_interval" -> {
+        ssIntervalNs = FioValues.timeNs(string(value), true);
+        if (ssIntervalNs < 1_000_000L) {
+          throw new BadValue("steadystate_check_interval must be at least 1 ms, was " + value);
+        }
+      }
       case "exit_what" -> exitWhat = onlyValue(value, "group", "stonewall", "all");
       case "percentile_list" -> percentileList = FioValues.percentiles(string(value));
       case "thinktime" -> thinktimeNs = FioValues.timeNs(string(value), false);
@@ -278,6 +291,13 @@ final class FioJobSettings implements Cloneable {
       if (ba[d] == 0 || !rw.isRandom()) {
         ba[d] = minBs[d];
       }
+    }
+    if (ssDurNs > 0 && steadyState == null) {
+      throw error("steadystate_duration", "steadystate_duration needs steadystate=CRITERION:LIMIT");
+    }
+    if (ssDurNs > 0 && ssDurNs < ssIntervalNs) {
+      throw error("steadystate_duration", "steadystate_duration must be at least one"
+          + " steadystate_check_interval (" + ssIntervalNs / 1_000_000 + " ms)");
     }
     if (zonemodeStrided) {
       if (zoneRangeBytes == 0 && zoneSizeBytes == 0) {

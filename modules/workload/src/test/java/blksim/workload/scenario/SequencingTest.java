@@ -133,6 +133,25 @@ class SequencingTest {
   }
 
   @Test
+  void steadystate_endsTheJobOnceSteady_andReportsItsWindow() throws IOException {
+    // brd at QD1 is steady from the start: with 1 ms checks and a 3 ms window the IOPS of 3
+    // intervals vary far less than 20%, so the job stops at about 3 ms instead of 50 ms; the
+    // result (carried through the job's encoded statistics) says so.
+    RunResult r = run("", "rw=randread\nruntime=50ms\ntime_based\n[a]\nss=iops:20%\nss_dur=3ms\n"
+        + "steadystate_check_interval=1ms\n");
+    JobStats a = job(r, 0);
+    assertTrue(a.endNs() < 5_000_000, "ended at " + a.endNs());
+    assertTrue(a.steadyState().attained());
+    assertEquals(3, a.steadyState().iops().length);
+    long sum = 0;
+    for (long v : a.steadyState().iops()) {
+      assertTrue(v > 0);
+      sum += v;
+    }
+    assertEquals(sum / 3, a.steadyState().iopsMean());
+  }
+
+  @Test
   void sequencedJobs_needOnePartition() {
     InputException e = assertThrows(InputException.class,
         () -> run("partitions = cpu", "rw=read\nsize=40k\n[a]\n[b]\nstonewall\n"));

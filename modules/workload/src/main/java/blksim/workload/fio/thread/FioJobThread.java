@@ -42,6 +42,7 @@ public abstract class FioJobThread extends Task {
   private boolean gateSleeping;
   private boolean delayArmed;
   private long issuedIos;
+  private final blksim.workload.fio.SteadyState steady;
 
   private long startNs = -1;
   private long rampEndNs;
@@ -89,6 +90,7 @@ public abstract class FioJobThread extends Task {
     this.regionBytes = Math.min(size, capacity - offset);
     long budget = job.ioSizeBytes() > 0 ? job.ioSizeBytes() : regionBytes;
     this.ioBudgetBytes = budget * Math.max(1, job.loops());
+    this.steady = blksim.workload.fio.SteadyState.of(job);
     this.pattern = regionBytes > 0
         ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
   }
@@ -194,6 +196,10 @@ public abstract class FioJobThread extends Task {
     // number_ios ends the job early, never extends it.
     boolean outOfIos = job.numberIos() > 0 && issuedIos >= job.numberIos();
     boolean told = sequencer != null && sequencer.terminated(jobNumber);
+    if (steady != null && steady.check(now - startNs,
+        stats.totalIos(0) + stats.totalIos(1), stats.ioBytes(0) + stats.ioBytes(1))) {
+      told = true;
+    }
     return !(outOfTime || outOfData || outOfIos || told || regionBytes <= 0);
   }
 
@@ -232,6 +238,9 @@ public abstract class FioJobThread extends Task {
       beginMeasuring(now);
     }
     stats.finish(now);
+    if (steady != null) {
+      stats.setSteadyState(steady.result());
+    }
     stats.setCpu(utimeNs() - usr0, stimeNs() - sys0, nvcsw() + nivcsw() - ctx0);
     finished = true;
   }

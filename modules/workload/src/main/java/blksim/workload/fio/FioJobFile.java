@@ -56,18 +56,24 @@ import org.slf4j.LoggerFactory;
  *   <caption>Options blksim models (aliases in parentheses)</caption>
  *   <tr><th>group</th><th>options</th></tr>
  *   <tr><td>identity</td><td>name, description, filename</td></tr>
- *   <tr><td>pattern</td><td>rw (readwrite) with :N, rw_sequencer=sequential, rwmixread, rwmixwrite,
- *     norandommap, randrepeat, allrandrepeat, randseed, random_distribution=random</td></tr>
- *   <tr><td>sizes</td><td>bs (blocksize) per direction, size (bytes or %), offset (fileoffset),
- *     io_size (io_limit), kb_base</td></tr>
+ *   <tr><td>pattern ({@link IoPattern})</td><td>rw (readwrite) with :N, rw_sequencer=sequential,
+ *     rwmixread, rwmixwrite, percentage_random, norandommap, randrepeat (allrandrepeat),
+ *     randseed, random_distribution (random, zipf, pareto, normal, zoned, zoned_abs),
+ *     random_generator (tausworthe, tausworthe64, lfsr), zonemode (none, strided), zonerange,
+ *     zonesize, zoneskip, offset_increment</td></tr>
+ *   <tr><td>sizes</td><td>bs (blocksize), bsrange (blocksize_range), bssplit, ba (blockalign),
+ *     all per direction; size (bytes or %), offset (fileoffset), io_size (io_limit), kb_base</td></tr>
  *   <tr><td>engine</td><td>ioengine (psync, sync, pvsync, pvsync2, libaio, io_uring, null),
- *     iodepth, iodepth_batch_submit (iodepth_batch), iodepth_batch_complete_min
+ *     iodepth, iodepth_batch (iodepth_batch_submit), iodepth_batch_complete_min
  *     (iodepth_batch_complete), iodepth_batch_complete_max, direct, buffered; io_uring: hipri,
  *     fixedbufs, registerfiles, sqthread_poll, nonvectored; pvsync2: hipri</td></tr>
  *   <tr><td>timing</td><td>runtime (timeout), time_based, ramp_time, startdelay (no range), loops,
- *     thinktime, thinktime_blocks, thinktime_spin</td></tr>
- *   <tr><td>jobs and groups</td><td>numjobs, thread, stonewall (wait_for_previous), new_group,
- *     group_reporting, exitall</td></tr>
+ *     number_ios, thinktime, thinktime_blocks, thinktime_spin, steadystate (ss: iops, iops_slope,
+ *     bw, bw_slope), steadystate_duration (ss_dur), steadystate_ramp_time (ss_ramp),
+ *     steadystate_check_interval (ss_interval)</td></tr>
+ *   <tr><td>jobs and groups ({@link blksim.workload.fio.thread.JobSequencer})</td><td>numjobs,
+ *     thread, stonewall (wait_for_previous), new_group, wait_for, exitall, exit_what,
+ *     group_reporting</td></tr>
  *   <tr><td>reporting</td><td>percentile_list, clat_percentiles, lat_percentiles,
  *     slat_percentiles, gtod_reduce</td></tr>
  *   <tr><td>CPUs</td><td>cpus_allowed, cpumask, cpus_allowed_policy (shared, split), nice; the
@@ -75,9 +81,9 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>accepted, no effect</td><td>invalidate</td></tr>
  * </table>
  *
- * <p>Every other fio 3.33 option (for example bssplit, bsrange, verify, rate_iops, fsync,
- * ioscheduler, cpus_allowed, unified_rw_reporting, filename_format, nrfiles, zonemode) is rejected
- * as "not modelled by blksim"; a name fio does not know is rejected as unknown.
+ * <p>Every other option of fio's option table and engine tables ({@link FioOptions}, for example
+ * verify, rate_iops, fsync, ioscheduler, unified_rw_reporting, filename_format, nrfiles) is
+ * rejected as "not modelled by blksim"; a name fio does not know is an "unknown fio option".
  */
 public final class FioJobFile {
   private static final Logger LOG = LoggerFactory.getLogger(FioJobFile.class);

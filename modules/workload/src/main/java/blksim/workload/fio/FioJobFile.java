@@ -163,6 +163,7 @@ public final class FioJobFile {
           // __parse_jobs_ini(): the first job of each later file gets o.stonewall.
           s.stonewall = true;
         }
+        checkWaitFor(s, sec.name(), jobs);
         // add_job(): stonewall/new_group open a group only once the current one has a job.
         if ((s.stonewall || s.newGroup || implicitStonewall) && groupJobs > 0) {
           groupId++;
@@ -185,6 +186,30 @@ public final class FioJobFile {
           "no job section: a job file needs at least one [job] besides [global]");
     }
     return List.copyOf(jobs);
+  }
+
+  /**
+   * fio's {@code wait_for_ok()} ({@code init.c}): a job cannot wait for itself, and the waitee
+   * must be exactly one job defined before it (clones not counted).
+   */
+  private static void checkWaitFor(FioJobSettings s, String section, List<FioJob> before) {
+    if (s.waitFor == null) {
+      return;
+    }
+    String me = s.displayName != null ? s.displayName : section;
+    if (me.equals(s.waitFor)) {
+      throw s.error("wait_for", "a job cannot wait for itself (wait_for=" + s.waitFor + ")");
+    }
+    int n = 0;
+    for (FioJob j : before) {
+      n += j.jobIndex() == 0 && j.name().equals(s.waitFor) ? 1 : 0;
+    }
+    if (n == 0) {
+      throw s.error("wait_for", "waitee job " + s.waitFor + " unknown (it must come before)");
+    }
+    if (n > 1) {
+      throw s.error("wait_for", "multiple waitees " + s.waitFor + " found; avoid duplicates");
+    }
   }
 
   /** Applies a section: kb_base first (fio's option priority), then the rest in file order. */

@@ -326,7 +326,7 @@ final class FioJobSettings implements Cloneable {
     }
   }
 
-  private InputException error(String key, String rule) {
+  InputException error(String key, String rule) {
     FioJobFile.Origin at = origins.get(key);
     return new InputException(at.file(), at.line(), at.key(), rule);
   }

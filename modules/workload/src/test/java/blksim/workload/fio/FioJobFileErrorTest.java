@@ -198,6 +198,14 @@ class FioJobFileErrorTest {
   }
 
   @Test
+  void waitFor_needsExactlyOneEarlierJob() {
+    // init.c wait_for_ok(): unknown waitee, waiting for itself, duplicates.
+    rejects("[a]\nrw=read\n[b]\nwait_for=c\n[c]\n", 4, "wait_for", "waitee job c unknown");
+    rejects("[a]\nwait_for=a\n", 2, "wait_for", "cannot wait for itself");
+    rejects("[a]\n[a]\n[b]\nwait_for=a\n", 4, "wait_for", "multiple waitees");
+  }
+
+  @Test
   void errorInGlobal_pointsAtTheGlobalLine() {
     rejects("[global]\nrw=read\niodepth=0\n[j]\n", 3, "iodepth", "[1, ");
   }

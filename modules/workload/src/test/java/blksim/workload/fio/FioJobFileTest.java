@@ -469,10 +469,10 @@ class FioJobFileTest {
 
   @Test
   void sequencingAndPatternOptions_parse() {
-    FioJob j = only("[j]\nrw=randread\nwait_for=other\nexit_what=all\nnumber_ios=1k\n"
+    FioJob j = parse("[other]\n[j]\nrw=randread\nwait_for=other\nexit_what=all\nnumber_ios=1k\n"
         + "random_distribution=zipf:1.1,pareto:0.3\nrandom_generator=lfsr\n"
         + "percentage_random=90,20\nzonemode=strided\nzonerange=1m\nzonesize=256k\n"
-        + "zoneskip=2m\noffset_increment=4m\n");
+        + "zoneskip=2m\noffset_increment=4m\n").get(1);
     assertEquals("other", j.waitFor());
     assertEquals("all", j.exitWhat());
     assertEquals(1024, j.numberIos());

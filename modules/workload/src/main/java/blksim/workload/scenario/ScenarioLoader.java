@@ -579,6 +579,7 @@ public final class ScenarioLoader {
             + dev.name() + "'s logical block size " + dev.blockSize() + ", was " + j.bs()[d]);
       }
     }
+    checkSizes(j, dev);
     if (j.offsetBytes() >= dev.sizeBytes()) {
       throw j.error("offset", "offset " + j.offsetBytes()
           + " is beyond the end of " + dev.name() + " (" + dev.sizeBytes() + " bytes)");
@@ -588,6 +589,26 @@ public final class ScenarioLoader {
       throw j.error("size", "job '" + j.name()
           + "' would read or write all of " + dev.name() + " (" + (dev.sizeBytes() >> 30)
           + " GiB); give it size=, io_size= or runtime=");
+    }
+  }
+
+  /** bsrange, bssplit and blockalign sizes are whole logical blocks of the device too. */
+  private static void checkSizes(FioJob j, DeviceParams dev) {
+    for (int d = 0; d < 2; d++) {
+      String[] keys = {"bsrange", "bsrange", "ba"};
+      long[] sizes = {j.minBs()[d], j.maxBs()[d], j.blockAlign()[d]};
+      for (FioJob.BsSplit b : j.bssplit(d)) {
+        if (b.bs() % dev.blockSize() != 0) {
+          throw j.error("bssplit", "bssplit sizes must be multiples of " + dev.name()
+              + "'s logical block size " + dev.blockSize() + ", was " + b.bs());
+        }
+      }
+      for (int k = 0; k < sizes.length; k++) {
+        if (sizes[k] % dev.blockSize() != 0) {
+          throw j.error(keys[k], keys[k] + " must be a multiple of " + dev.name()
+              + "'s logical block size " + dev.blockSize() + ", was " + sizes[k]);
+        }
+      }
     }
   }
 

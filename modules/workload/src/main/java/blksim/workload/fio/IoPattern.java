@@ -265,10 +265,11 @@ public final class IoPattern {
     return buflen;
   }
 
-  /** The bytes I/O may cover from the window's start: the region, or one strided zone. */
+  /** The bytes I/O may cover from the window's start: the region, or one strided window. */
   private long windowBytes() {
     if (strided && job.zoneRangeBytes() > 0) {
-      return Math.min(job.zoneRangeBytes(), Math.max(0, regionBytes - zoneStart));
+      // The window may run past size (fio's io_size is the budget); it ends at the device.
+      return Math.min(job.zoneRangeBytes(), Math.max(0, deviceBytes - regionStart - zoneStart));
     }
     return regionBytes;
   }

@@ -105,6 +105,35 @@ public final class FioJsonReporter {
     }
 
     /** Mirrors fio's {@code show_thread_status_json()}. */
+    /** fio's {@code "steadystate"} object ({@code stat.c}), for a job with {@code steadystate}. */
+    private static void steadystate(JsonWriter w, blksim.workload.fio.stats.SteadyStateResult ss) {
+        if (ss == null) {
+            return;
+        }
+        w.name("steadystate").beginObject();
+        w.name("ss").value(ss.ss());
+        w.name("duration").value(ss.durationSec());
+        w.name("attained").value(ss.attained() ? 1 : 0);
+        w.name("criterion").value(ss.criterion());
+        w.name("max_deviation").value(ss.maxDeviation());
+        w.name("slope").value(ss.slope());
+        w.name("data").beginObject();
+        w.name("bw_mean").value(ss.bwMean());
+        w.name("iops_mean").value(ss.iopsMean());
+        w.name("iops").beginArray();
+        for (long v : ss.iops()) {
+            w.value(v);
+        }
+        w.endArray();
+        w.name("bw").beginArray();
+        for (long v : ss.bw()) {
+            w.value(v);
+        }
+        w.endArray();
+        w.endObject();
+        w.endObject();
+    }
+
     private static void job(JsonWriter w, JobStats ts, GroupRunStats rs, long elapsedSec) {
         w.beginObject();
         w.name("jobname").value(ts.info().jobname());
@@ -143,6 +172,7 @@ public final class FioJsonReporter {
             w.name("latency_percentile").value(100.0);
             w.name("latency_window").value(0);
         }
+        steadystate(w, ts.steadyState());
         String desc = ts.info().description();
         if (desc != null && !desc.isEmpty()) {
             w.name("desc").value(desc);

@@ -43,6 +43,19 @@ public final class FioJob {
   }
 
   /**
+   * This job with a stonewall: the first job of every job file after the first gets one, as fio's
+   * {@code __parse_jobs_ini()} sets {@code o.stonewall} to separate job files.
+   */
+  public FioJob withStonewall() {
+    if (s.stonewall) {
+      return this;
+    }
+    FioJobSettings c = s.copy();
+    c.stonewall = true;
+    return new FioJob(sectionName, jobIndex, groupId, file, line, options, globalOptions, c);
+  }
+
+  /**
    * The options of its job file's {@code [global]} sections above it, as fio's JSON
    * {@code "global options"} shows them; a fresh copy.
    */
@@ -228,9 +241,12 @@ public final class FioJob {
     return s.randrepeat;
   }
 
-  /** {@code allrandrepeat} (default false). */
+  /**
+   * {@code allrandrepeat}: in fio 3.42 an alias of {@code randrepeat} ({@code options.c}), so the
+   * same value.
+   */
   public boolean allrandrepeat() {
-    return s.allrandrepeat;
+    return s.randrepeat;
   }
 
   /** {@code randseed} (fio's default 0x89 unless given). */
@@ -243,9 +259,115 @@ public final class FioJob {
     return s.randseedSet;
   }
 
-  /** {@code random_distribution}; only {@code random} is accepted for now. */
+  /** {@code random_distribution} of the reads as written (e.g. {@code random}, {@code zipf:1.2}). */
   public String randomDistribution() {
-    return s.randomDistribution;
+    return s.randomDistribution[0].toString();
+  }
+
+  /** {@code random_distribution} of direction {@code ddir} (0 read, 1 write, 2 trim). */
+  public RandomDistribution randomDistribution(int ddir) {
+    return s.randomDistribution[ddir];
+  }
+
+  /**
+   * {@code random_generator}: {@code tausworthe} (default), {@code tausworthe64} (both drawn from
+   * the job's SplittableRandom, with the random map) or {@code lfsr} (a
+   * {@link FullPeriodSequence}, no map).
+   */
+  public String randomGenerator() {
+    return s.randomGenerator;
+  }
+
+  /** {@code percentage_random} per direction (default 100 each). A copy. */
+  public int[] percentageRandom() {
+    return s.percentageRandom.clone();
+  }
+
+  /** One entry of {@code bssplit}: a block size in bytes and its share of I/Os in percent. */
+  public record BsSplit(long bs, int perc) {}
+
+  /** {@code bssplit} of direction {@code ddir}, sorted by share; empty when not given. */
+  public List<BsSplit> bssplit(int ddir) {
+    return s.bssplit[ddir];
+  }
+
+  /** The smallest block size per direction ({@code bsrange}/{@code bssplit}, else bs). A copy. */
+  public long[] minBs() {
+    return s.minBs.clone();
+  }
+
+  /** The largest block size per direction ({@code bsrange}/{@code bssplit}, else bs). A copy. */
+  public long[] maxBs() {
+    return s.maxBs.clone();
+  }
+
+  /**
+   * {@code blockalign}/{@code ba} per direction: random offsets are multiples of it; the minimum
+   * block size unless given for a random job (fio's {@code fixup_options()}). A copy.
+   */
+  public long[] blockAlign() {
+    return s.ba.clone();
+  }
+
+  /** {@code zonemode=strided}. */
+  public boolean zonemodeStrided() {
+    return s.zonemodeStrided;
+  }
+
+  /** {@code zonerange} in bytes (strided: the window I/O stays in). */
+  public long zoneRangeBytes() {
+    return s.zoneRangeBytes;
+  }
+
+  /** {@code zonesize} in bytes (strided: bytes done in a window before moving on). */
+  public long zoneSizeBytes() {
+    return s.zoneSizeBytes;
+  }
+
+  /** {@code zoneskip} in bytes (strided: the gap skipped after each window). */
+  public long zoneSkipBytes() {
+    return s.zoneSkipBytes;
+  }
+
+  /** {@code offset_increment} in bytes: clone k starts at offset + k·increment. */
+  public long offsetIncrementBytes() {
+    return s.offsetIncrementBytes;
+  }
+
+  /** {@code number_ios}: the job stops after this many I/Os; 0: no such limit. */
+  public long numberIos() {
+    return s.numberIos;
+  }
+
+  /** {@code wait_for}: the name of the job this one starts after, or {@code null}. */
+  public String waitFor() {
+    return s.waitFor;
+  }
+
+  /** The steadystate options: criterion, ss_dur, ss_ramp and the check interval, in ns. */
+  public record SteadyStateOptions(SteadyState.Criterion criterion, long durNs, long rampNs,
+      long intervalNs) {}
+
+  /** {@code steadystate} with its duration, or {@code null} without one. */
+  public SteadyStateOptions steadyState() {
+    return s.steadyState == null ? null
+        : new SteadyStateOptions(s.steadyState, s.ssDurNs, s.ssRampNs, s.ssIntervalNs);
+  }
+
+  /** {@code exit_what}: group, stonewall or all (what an {@code exitall} job ends). */
+  public String exitWhat() {
+    return s.exitWhat;
+  }
+
+  /**
+   * An input error about option {@code key} (canonical name): it names the file and line where
+   * the option was set for this job (its own section, a {@code [global]} above it or an included
+   * file), or the section header if it was never set.
+   */
+  public blksim.engine.InputException error(String key, String rule) {
+    FioJobFile.Origin at = s.origins.get(key);
+    return at == null ? new blksim.engine.InputException(file, line, key, rule)
+        : new blksim.engine.InputException(at.file(), at.line(), at.key(), rule);
   }
 
   /** {@code percentile_list} (default 1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99). */

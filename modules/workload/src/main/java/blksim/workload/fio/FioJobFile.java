@@ -45,27 +45,35 @@ import org.slf4j.LoggerFactory;
  *       {@code rwmixread}/{@code rwmixwrite} and of {@code direct}/{@code buffered} wins.
  * </ul>
  *
- * <p>Stricter than fio: a {@code ;} or {@code #} after the start of a line is rejected (fio cuts
- * the line there, which silently turns {@code bs=4k#x} into 4k and {@code description=a;b} into
- * "a"), malformed numbers are rejected instead of read up to the first bad character, unknown
- * options fail, and fio options blksim does not model fail naming the option.
+ * <p>Inline comments: as fio, a line is cut at its first {@code ;} or {@code #} wherever it is
+ * ({@link #stripBlankEnd}), so {@code bs=4k  # small} is 4k and {@code description=a;b} is "a".
+ * Stricter than fio: malformed numbers are rejected instead of read up to the first bad character,
+ * a name fio does not know fails as an "unknown fio option", and an option fio knows (from its
+ * option table, see {@link FioOptions}) that blksim does not model fails as "not modelled by
+ * blksim"; every error names the file and line of the option at fault.
  *
  * <table>
  *   <caption>Options blksim models (aliases in parentheses)</caption>
  *   <tr><th>group</th><th>options</th></tr>
  *   <tr><td>identity</td><td>name, description, filename</td></tr>
- *   <tr><td>pattern</td><td>rw (readwrite) with :N, rw_sequencer=sequential, rwmixread, rwmixwrite,
- *     norandommap, randrepeat, allrandrepeat, randseed, random_distribution=random</td></tr>
- *   <tr><td>sizes</td><td>bs (blocksize) per direction, size (bytes or %), offset (fileoffset),
- *     io_size (io_limit), kb_base</td></tr>
+ *   <tr><td>pattern ({@link IoPattern})</td><td>rw (readwrite) with :N, rw_sequencer=sequential,
+ *     rwmixread, rwmixwrite, percentage_random, norandommap, randrepeat (allrandrepeat),
+ *     randseed, random_distribution (random, zipf, pareto, normal, zoned, zoned_abs),
+ *     random_generator (tausworthe, tausworthe64, lfsr), zonemode (none, strided), zonerange,
+ *     zonesize, zoneskip, offset_increment</td></tr>
+ *   <tr><td>sizes</td><td>bs (blocksize), bsrange (blocksize_range), bssplit, ba (blockalign),
+ *     all per direction; size (bytes or %), offset (fileoffset), io_size (io_limit), kb_base</td></tr>
  *   <tr><td>engine</td><td>ioengine (psync, sync, pvsync, pvsync2, libaio, io_uring, null),
- *     iodepth, iodepth_batch_submit (iodepth_batch), iodepth_batch_complete_min
+ *     iodepth, iodepth_batch (iodepth_batch_submit), iodepth_batch_complete_min
  *     (iodepth_batch_complete), iodepth_batch_complete_max, direct, buffered; io_uring: hipri,
  *     fixedbufs, registerfiles, sqthread_poll, nonvectored; pvsync2: hipri</td></tr>
  *   <tr><td>timing</td><td>runtime (timeout), time_based, ramp_time, startdelay (no range), loops,
- *     thinktime, thinktime_blocks, thinktime_spin</td></tr>
- *   <tr><td>jobs and groups</td><td>numjobs, thread, stonewall (wait_for_previous), new_group,
- *     group_reporting, exitall</td></tr>
+ *     number_ios, thinktime, thinktime_blocks, thinktime_spin, steadystate (ss: iops, iops_slope,
+ *     bw, bw_slope), steadystate_duration (ss_dur), steadystate_ramp_time (ss_ramp),
+ *     steadystate_check_interval (ss_interval)</td></tr>
+ *   <tr><td>jobs and groups ({@link blksim.workload.fio.thread.JobSequencer})</td><td>numjobs,
+ *     thread, stonewall (wait_for_previous), new_group, wait_for, exitall, exit_what,
+ *     group_reporting</td></tr>
  *   <tr><td>reporting</td><td>percentile_list, clat_percentiles, lat_percentiles,
  *     slat_percentiles, gtod_reduce</td></tr>
  *   <tr><td>syncing</td><td>fsync, fdatasync (every N writes), end_fsync</td></tr>
@@ -74,9 +82,9 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>accepted, no effect</td><td>invalidate</td></tr>
  * </table>
  *
- * <p>Every other fio 3.33 option (for example bssplit, bsrange, verify, rate_iops, fsync,
- * ioscheduler, cpus_allowed, unified_rw_reporting, filename_format, nrfiles, zonemode) is rejected
- * as "not modelled by blksim"; a name fio does not know is rejected as unknown.
+ * <p>Every other option of fio's option table and engine tables ({@link FioOptions}, for example
+ * verify, rate_iops, fsync, ioscheduler, unified_rw_reporting, filename_format, nrfiles) is
+ * rejected as "not modelled by blksim"; a name fio does not know is an "unknown fio option".
  */
 public final class FioJobFile {
   private static final Logger LOG = LoggerFactory.getLogger(FioJobFile.class);
@@ -152,6 +160,11 @@ public final class FioJobFile {
         LinkedHashMap<String, String> options = new LinkedHashMap<>(globalOptions);
         applySection(sec, s, options, env, envVars);
         s.finish();
+        if (implicitStonewall) {
+          // __parse_jobs_ini(): the first job of each later file gets o.stonewall.
+          s.stonewall = true;
+        }
+        checkWaitFor(s, sec.name(), jobs);
         // add_job(): stonewall/new_group open a group only once the current one has a job.
         if ((s.stonewall || s.newGroup || implicitStonewall) && groupJobs > 0) {
           groupId++;
@@ -174,6 +187,30 @@ public final class FioJobFile {
           "no job section: a job file needs at least one [job] besides [global]");
     }
     return List.copyOf(jobs);
+  }
+
+  /**
+   * fio's {@code wait_for_ok()} ({@code init.c}): a job cannot wait for itself, and the waitee
+   * must be exactly one job defined before it (clones not counted).
+   */
+  private static void checkWaitFor(FioJobSettings s, String section, List<FioJob> before) {
+    if (s.waitFor == null) {
+      return;
+    }
+    String me = s.displayName != null ? s.displayName : section;
+    if (me.equals(s.waitFor)) {
+      throw s.error("wait_for", "a job cannot wait for itself (wait_for=" + s.waitFor + ")");
+    }
+    int n = 0;
+    for (FioJob j : before) {
+      n += j.jobIndex() == 0 && j.name().equals(s.waitFor) ? 1 : 0;
+    }
+    if (n == 0) {
+      throw s.error("wait_for", "waitee job " + s.waitFor + " unknown (it must come before)");
+    }
+    if (n > 1) {
+      throw s.error("wait_for", "multiple waitees " + s.waitFor + " found; avoid duplicates");
+    }
   }
 
   /** Applies a section: kb_base first (fio's option priority), then the rest in file order. */
@@ -219,7 +256,7 @@ public final class FioJobFile {
       if (isBlankOrComment(t)) {
         continue;
       }
-      rejectInlineComment(t, at);
+      t = stripBlankEnd(t);
       if (t.charAt(0) == '[') {
         current = header(t, at);
         sections.add(current);
@@ -277,7 +314,7 @@ public final class FioJobFile {
       if (isBlankOrComment(l)) {
         continue;
       }
-      rejectInlineComment(l, here);
+      l = stripBlankEnd(l);
       if (l.charAt(0) == '[') {
         throw new InputException(display, i + 1, null,
             "an included file may not contain sections, found " + l);
@@ -318,17 +355,25 @@ public final class FioJobFile {
     return t.isEmpty() || t.charAt(0) == ';' || t.charAt(0) == '#';
   }
 
-  private static void rejectInlineComment(String t, Origin at) {
+  /**
+   * fio's {@code strip_blank_end()} ({@code parse.c}), which {@code __parse_jobs_ini()} applies to
+   * every line that is not a comment: the line is cut at its first {@code ;}, what is left at its
+   * first {@code #}, and trailing blanks and control characters go. So {@code bs=4k # x} is
+   * {@code bs=4k}, {@code description=a;b} is {@code description=a}, and {@code bs=4k#x} is
+   * {@code bs=4k}. The cut is on the raw line, before {@code ${VAR}} expansion.
+   */
+  static String stripBlankEnd(String line) {
+    int semi = line.indexOf(';');
+    String t = semi < 0 ? line : line.substring(0, semi);
     int hash = t.indexOf('#');
-    int semi = t.indexOf(';');
-    int c = hash < 0 ? semi : semi < 0 ? hash : Math.min(hash, semi);
-    if (c > 0) {
-      int eq = t.indexOf('=');
-      String key = eq > 0 ? t.substring(0, eq).trim() : null;
-      throw new InputException(at.file(), at.line(), key,
-          "inline comments are not supported: fio cuts the line at '" + t.charAt(c)
-              + "'; put the comment on a line of its own");
+    if (hash >= 0) {
+      t = t.substring(0, hash);
     }
+    int end = t.length();
+    while (end > 0 && t.charAt(end - 1) <= ' ') {
+      end--;
+    }
+    return t.substring(0, end);
   }
 
   private static String read(Path file, Origin includedFrom) {

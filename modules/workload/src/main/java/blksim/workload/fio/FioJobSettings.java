@@ -60,10 +60,32 @@ final class FioJobSettings implements Cloneable {
   boolean newGroup;
   boolean norandommap;
   boolean randrepeat = true;
-  boolean allrandrepeat;
   long randseed = 0x89;
   boolean randseedSet;
-  String randomDistribution = "random";
+  RandomDistribution[] randomDistribution = {
+      RandomDistribution.UNIFORM, RandomDistribution.UNIFORM, RandomDistribution.UNIFORM};
+  String randomGenerator = "tausworthe";
+  int[] percentageRandom = {100, 100, 100};
+  /** {@code bsrange}/{@code bssplit} bounds per direction; 0: {@code bs} (fixup_options()). */
+  long[] minBs = new long[3];
+  long[] maxBs = new long[3];
+  /** {@code blockalign}/{@code ba} per direction; 0: the minimum block size. */
+  long[] ba = new long[3];
+  @SuppressWarnings("unchecked")
+  List<FioJob.BsSplit>[] bssplit = new List[] {List.of(), List.of(), List.of()};
+  boolean zonemodeStrided;
+  long zoneRangeBytes;
+  long zoneSizeBytes;
+  long zoneSkipBytes;
+  long offsetIncrementBytes;
+  long numberIos;
+  String waitFor;
+  SteadyState.Criterion steadyState;
+  long ssDurNs;
+  long ssRampNs;
+  long ssIntervalNs = 1_000_000_000L;
+  /** {@code exit_what}: group (fio's default), stonewall or all. */
+  String exitWhat = "group";
   double[] percentileList = DEFAULT_PERCENTILES.clone();
   long thinktimeNs;
   int thinktimeBlocks = 1;
@@ -103,6 +125,12 @@ final class FioJobSettings implements Cloneable {
       throw new AssertionError(e);
     }
     c.bs = bs.clone();
+    c.randomDistribution = randomDistribution.clone();
+    c.percentageRandom = percentageRandom.clone();
+    c.minBs = minBs.clone();
+    c.maxBs = maxBs.clone();
+    c.ba = ba.clone();
+    c.bssplit = bssplit.clone();
     c.percentileList = percentileList.clone();
     c.cpusAllowed = cpusAllowed == null ? null : cpusAllowed.clone();
     c.origins = new LinkedHashMap<>(origins);
@@ -153,12 +181,67 @@ final class FioJobSettings implements Cloneable {
       case "new_group" -> newGroup = flag(value);
       case "norandommap" -> norandommap = flag(value);
       case "randrepeat" -> randrepeat = bool(value);
-      case "allrandrepeat" -> allrandrepeat = bool(value);
       case "randseed" -> {
         randseed = FioValues.bytes(string(value), kbBase);
         randseedSet = true;
       }
-      case "random_distribution" -> randomDistribution = onlyValue(value, "random");
+      case "random_distribution" -> perDirection(string(value), v -> {
+        RandomDistribution r = RandomDistribution.parse(v, kbBase);
+        return d -> randomDistribution[d] = r;
+      });
+      case "random_generator" ->
+          randomGenerator = onlyValue(value, "tausworthe", "lfsr", "tausworthe64");
+      case "percentage_random" -> perDirection(string(value), v -> {
+        int p = integer(v, 0, 100);
+        return d -> percentageRandom[d] = p;
+      });
+      case "bsrange" -> perDirection(string(value), v -> {
+        long[] r = bsRange(v);
+        return d -> {
+          minBs[d] = r[0];
+          maxBs[d] = r[1];
+        };
+      });
+      case "bssplit" -> perDirection(string(value), v -> {
+        List<FioJob.BsSplit> sp = bssplit(v);
+        long lo = Long.MAX_VALUE;
+        long hi = 0;
+        for (FioJob.BsSplit b : sp) {
+          lo = Math.min(lo, b.bs());
+          hi = Math.max(hi, b.bs());
+        }
+        long min = lo;
+        long max = hi;
+        return d -> {
+          bssplit[d] = sp;
+          minBs[d] = min;
+          maxBs[d] = max;
+        };
+      });
+      case "ba" -> perDirection(string(value), v -> {
+        long b = FioValues.bytes(v, kbBase);
+        if (b <= 0 || b % 512 != 0) {
+          throw new BadValue("blockalign must be a positive multiple of 512, was " + v);
+        }
+        return d -> ba[d] = b;
+      });
+      case "zonemode" -> zonemodeStrided = onlyValue(value, "none", "strided").equals("strided");
+      case "zonerange" -> zoneRangeBytes = bytesNoPercent(value);
+      case "zonesize" -> zoneSizeBytes = bytesNoPercent(value);
+      case "zoneskip" -> zoneSkipBytes = bytesNoPercent(value);
+      case "offset_increment" -> offsetIncrementBytes = bytesNoPercent(value);
+      case "number_ios" -> numberIos = FioValues.bytes(string(value), kbBase);
+      case "wait_for" -> waitFor = string(value);
+      case "steadystate" -> steadyState = SteadyState.parse(string(value), kbBase);
+      case "steadystate_duration" -> ssDurNs = FioValues.timeNs(string(value), true);
+      case "steadystate_ramp_time" -> ssRampNs = FioValues.timeNs(string(value), true);
+      case "steadystate_check_interval" -> {
+        ssIntervalNs = FioValues.timeNs(string(value), true);
+        if (ssIntervalNs < 1_000_000L) {
+          throw new BadValue("steadystate_check_interval must be at least 1 ms, was " + value);
+        }
+      }
+      case "exit_what" -> exitWhat = onlyValue(value, "group", "stonewall", "all");
       case "percentile_list" -> percentileList = FioValues.percentiles(string(value));
       case "thinktime" -> thinktimeNs = FioValues.timeNs(string(value), false);
       case "thinktime_blocks" -> thinktimeBlocks = integer(value, 1, Integer.MAX_VALUE);
@@ -203,6 +286,37 @@ final class FioJobSettings implements Cloneable {
     if (thinktimeSpinNs > thinktimeNs) {
       thinktimeSpinNs = thinktimeNs;
     }
+    for (int d = 0; d < 3; d++) {
+      // fixup_options(): no bsrange/bssplit means bs; blockalign only for random I/O.
+      if (minBs[d] == 0) {
+        minBs[d] = bs[d];
+      }
+      if (maxBs[d] == 0) {
+        maxBs[d] = bs[d];
+      }
+      if (ba[d] == 0 || !rw.isRandom()) {
+        ba[d] = minBs[d];
+      }
+    }
+    if (ssDurNs > 0 && steadyState == null) {
+      throw error("steadystate_duration", "steadystate_duration needs steadystate=CRITERION:LIMIT");
+    }
+    if (ssDurNs > 0 && ssDurNs < ssIntervalNs) {
+      throw error("steadystate_duration", "steadystate_duration must be at least one"
+          + " steadystate_check_interval (" + ssIntervalNs / 1_000_000 + " ms)");
+    }
+    if (zonemodeStrided) {
+      if (zoneRangeBytes == 0 && zoneSizeBytes == 0) {
+        throw error("zonemode", "zonemode=strided needs zonesize (and zonerange, default zonesize)");
+      }
+      // fio: zonerange defaults to zonesize, and zonesize to zonerange.
+      if (zoneRangeBytes == 0) {
+        zoneRangeBytes = zoneSizeBytes;
+      }
+      if (zoneSizeBytes == 0) {
+        zoneSizeBytes = zoneRangeBytes;
+      }
+    }
     if (timeBased && runtimeNs == 0) {
       throw error("time_based", "time_based needs runtime > 0 (fio would run until killed)");
     }
@@ -218,7 +332,7 @@ final class FioJobSettings implements Cloneable {
     }
   }
 
-  private InputException error(String key, String rule) {
+  InputException error(String key, String rule) {
     FioJobFile.Origin at = origins.get(key);
     return new InputException(at.file(), at.line(), at.key(), rule);
   }
@@ -306,6 +420,97 @@ final class FioJobSettings implements Cloneable {
     throw new BadValue(FioEngine.OTHER_FIO_ENGINES.contains(name)
         ? "ioengine " + value + " is not modelled by blksim; modelled: " + modelled
         : "unknown ioengine " + value + "; modelled: " + modelled);
+  }
+
+  /** One direction's parser: from a value, what to store for direction d. */
+  private interface PerDirection {
+    java.util.function.IntConsumer parse(String value);
+  }
+
+  /**
+   * fio's per-direction values ({@code str_split_parse()} and the {@code off1..off3} options):
+   * "r,w,t"; a value not followed by a comma also fills the later directions; an empty value
+   * leaves its direction alone.
+   */
+  private static void perDirection(String value, PerDirection p) {
+    String[] parts = value.split(",", -1);
+    if (parts.length > 3) {
+      throw new BadValue("at most three values (read,write,trim), was " + value);
+    }
+    boolean any = false;
+    for (int d = 0; d < parts.length; d++) {
+      if (parts[d].isEmpty()) {
+        continue;
+      }
+      java.util.function.IntConsumer store = p.parse(parts[d]);
+      int last = d == parts.length - 1 ? 2 : d;
+      for (int k = d; k <= last; k++) {
+        store.accept(k);
+      }
+      any = true;
+    }
+    if (!any) {
+      throw new BadValue("needs a value");
+    }
+  }
+
+  /** {@code bsrange}: {@code lo-hi} or {@code lo:hi}, reversed bounds swapped (FIO_OPT_RANGE). */
+  private long[] bsRange(String v) {
+    int sep = v.indexOf('-') > 0 ? v.indexOf('-') : v.indexOf(':');
+    if (sep <= 0) {
+      throw new BadValue("a block size range is lo-hi, was " + v);
+    }
+    long a = blockSize(v.substring(0, sep));
+    long b = blockSize(v.substring(sep + 1));
+    return new long[] {Math.min(a, b), Math.max(a, b)};
+  }
+
+  private long blockSize(String v) {
+    long b = FioValues.bytes(v, kbBase);
+    if (b <= 0 || b % 512 != 0) {
+      throw new BadValue("a block size must be a positive multiple of 512, was " + v);
+    }
+    return b;
+  }
+
+  /**
+   * {@code bssplit}: {@code size/percent} pairs joined by {@code :} ({@code bssplit_ddir()}): an
+   * empty percent shares what the others leave equally, a total above 100 is an error; sorted by
+   * percentage as fio sorts them ({@code bs_cmp()}).
+   */
+  private List<FioJob.BsSplit> bssplit(String v) {
+    String[] pairs = v.split(":", -1);
+    if (pairs.length > 64) {
+      throw new BadValue("at most 64 block sizes (BSSPLIT_MAX), was " + pairs.length);
+    }
+    long[] sizes = new long[pairs.length];
+    int[] perc = new int[pairs.length];
+    int total = 0;
+    int missing = 0;
+    for (int i = 0; i < pairs.length; i++) {
+      String pr = pairs[i];
+      int slash = pr.indexOf('/');
+      sizes[i] = blockSize(slash < 0 ? pr : pr.substring(0, slash));
+      String p = slash < 0 ? "" : pr.substring(slash + 1);
+      if (p.isEmpty()) {
+        perc[i] = -1;
+        missing++;
+      } else {
+        perc[i] = integer(p, 0, 100);
+        total += perc[i];
+      }
+    }
+    if (total > 100) {
+      throw new BadValue("bssplit percentages add up to " + total + ", more than 100: " + v);
+    }
+    List<FioJob.BsSplit> out = new ArrayList<>();
+    for (int i = 0; i < pairs.length; i++) {
+      int p = perc[i] >= 0 ? perc[i] : missing == 1 && pairs.length == 1 ? 100
+          : (100 - total) / missing;
+      out.add(new FioJob.BsSplit(sizes[i], p));
+    }
+    out.sort(java.util.Comparator.comparingInt(FioJob.BsSplit::perc));
+    return List.copyOf(out);
   }
 
   /** fio's {@code get_next_name()}: split on ':', {@code \:} is a literal colon, skip empties. */

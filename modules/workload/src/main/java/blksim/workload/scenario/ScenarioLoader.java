@@ -396,7 +396,7 @@ public final class ScenarioLoader {
       List<FioJob> parsed = FioJobFile.parse(name, texts.get(i), dir, env, Map.of());
       int maxGroup = -1;
       for (FioJob j : parsed) {
-        jobs.add(groupBase == 0 ? j : j.withGroupId(j.groupId() + groupBase));
+        jobs.add(joined(j, groupBase, i > 0 && j == parsed.get(0)));
         maxGroup = Math.max(maxGroup, j.groupId());
       }
       // Several job files run with an implicit stonewall between them (formats.md §1.1).
@@ -412,6 +412,7 @@ public final class ScenarioLoader {
     }
     List<FilesystemParams> fss = filesystems(cfg, v, devices);
     List<FsMarkOptions> fsMark = fsMark(cfg, fsMarkLines, fss, partitions, topo);
+    checkSequencing(jobs, partitions, v);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
         v.getString("kernel.preempt"), v.getString("kernel.mode"),
@@ -780,6 +781,28 @@ public final class ScenarioLoader {
     return options;
   }
 
+  /**
+   * A job of a later job file: its group ids follow the earlier files', and the first one carries
+   * the implicit stonewall fio puts between job files ({@code __parse_jobs_ini()}).
+   */
+  private static FioJob joined(FioJob j, int groupBase, boolean firstOfLaterFile) {
+    FioJob g = groupBase == 0 ? j : j.withGroupId(j.groupId() + groupBase);
+    return firstOfLaterFile ? g.withStonewall() : g;
+  }
+
+  /**
+   * Sequenced jobs (stonewall, wait_for, exitall) share one {@link
+   * blksim.workload.fio.thread.JobSequencer}, so their threads must be in one partition.
+   */
+  private static void checkSequencing(List<FioJob> jobs, String partitions, Values v) {
+    if (blksim.workload.fio.thread.JobSequencer.needed(jobs)
+        && !partitions.trim().equalsIgnoreCase("one")) {
+      throw v.error("partitions", "the fio jobs are sequenced (stonewall, wait_for, exitall or"
+          + " several job files), which blksim runs in one partition only: use partitions = one,"
+          + " was " + partitions);
+    }
+  }
+
   /** {@code kernel.scheduler}: auto follows the kernel mode (EEVDF from 6.6). */
   static SchedParams.SchedClass schedClass(String scheduler, String mode) {
     switch (scheduler) {
@@ -917,35 +940,56 @@ public final class ScenarioLoader {
       }
     }
     if (dev == null) {
-      throw new InputException(j.file(), j.line(), "filename", "job '" + j.name()
+      throw j.error("filename", "job '" + j.name()
           + "' names '" + j.filename() + "', which is not a simulated device; devices: "
           + names(devices));
     }
     if (j.ioengine() == FioEngine.NULL || j.ioengine() == FioEngine.PVSYNC2) {
-      throw new InputException(j.file(), j.line(), "ioengine", "ioengine="
+      throw j.error("ioengine", "ioengine="
           + j.ioengine().fioName() + " is not modelled yet; blksim runs psync, sync, pvsync,"
           + " libaio and io_uring jobs");
     }
     if (!j.direct() && !j.ioengine().isSync()) {
-      throw new InputException(j.file(), j.line(), "direct", "job '" + j.name()
+      throw j.error("direct", "job '" + j.name()
           + "': buffered I/O with ioengine=" + j.ioengine().fioName() + " is not modelled yet;"
           + " use direct=1 or a psync engine");
     }
     for (int d = 0; d < 2; d++) {
       if (j.bs()[d] % dev.blockSize() != 0) {
-        throw new InputException(j.file(), j.line(), "bs", "bs must be a multiple of "
+        throw j.error("bs", "bs must be a multiple of "
             + dev.name() + "'s logical block size " + dev.blockSize() + ", was " + j.bs()[d]);
       }
     }
+    checkSizes(j, dev);
     if (j.offsetBytes() >= dev.sizeBytes()) {
-      throw new InputException(j.file(), j.line(), "offset", "offset " + j.offsetBytes()
+      throw j.error("offset", "offset " + j.offsetBytes()
           + " is beyond the end of " + dev.name() + " (" + dev.sizeBytes() + " bytes)");
     }
     if (!j.timeBased() && j.runtimeNs() == 0 && j.sizeBytes() == 0 && j.sizePercent() == 0
         && j.ioSizeBytes() == 0 && dev.sizeBytes() > (64L << 30)) {
-      throw new InputException(j.file(), j.line(), "size", "job '" + j.name()
+      throw j.error("size", "job '" + j.name()
           + "' would read or write all of " + dev.name() + " (" + (dev.sizeBytes() >> 30)
           + " GiB); give it size=, io_size= or runtime=");
+    }
+  }
+
+  /** bsrange, bssplit and blockalign sizes are whole logical blocks of the device too. */
+  private static void checkSizes(FioJob j, DeviceParams dev) {
+    for (int d = 0; d < 2; d++) {
+      String[] keys = {"bsrange", "bsrange", "ba"};
+      long[] sizes = {j.minBs()[d], j.maxBs()[d], j.blockAlign()[d]};
+      for (FioJob.BsSplit b : j.bssplit(d)) {
+        if (b.bs() % dev.blockSize() != 0) {
+          throw j.error("bssplit", "bssplit sizes must be multiples of " + dev.name()
+              + "'s logical block size " + dev.blockSize() + ", was " + b.bs());
+        }
+      }
+      for (int k = 0; k < sizes.length; k++) {
+        if (sizes[k] % dev.blockSize() != 0) {
+          throw j.error(keys[k], keys[k] + " must be a multiple of " + dev.name()
+              + "'s logical block size " + dev.blockSize() + ", was " + sizes[k]);
+        }
+      }
     }
   }
 

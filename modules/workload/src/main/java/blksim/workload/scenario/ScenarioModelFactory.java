@@ -50,6 +50,7 @@ import blksim.workload.fio.stats.JobStats;
 import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.thread.AsyncFioThread;
 import blksim.workload.fio.thread.FioJobThread;
+import blksim.workload.fio.thread.JobSequencer;
 import blksim.workload.fio.thread.PsyncThread;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -186,6 +187,7 @@ public final class ScenarioModelFactory implements ModelFactory {
     }
     long expectedEnd = 0;
     List<FioJob> jobs = s.jobs();
+    List<FioJobThread> threads = new ArrayList<>();
     for (int k = 0; k < jobs.size(); k++) {
       FioJob j = jobs.get(k);
       int[] allowed = allowedCpus(j, k);
@@ -196,6 +198,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       List<BlockQueue> q = queues.get(dev.name());
       JobStats stats = new JobStats(info(j));
       FioJobThread t = thread(s, j, k, q, stats, cpus.size(), pc, bdevMappings.get(dev.name()));
+      threads.add(t);
       t.setAllowedCpus(allowed);
       t.setUnbound(s.migratesInLlc() && (allowed == null || allowed.length > 1));
       cpus.get(cpuId).addTask(t);
@@ -203,6 +206,7 @@ public final class ScenarioModelFactory implements ModelFactory {
         expectedEnd = Math.max(expectedEnd, j.startDelayNs() + j.rampTimeNs() + j.runtimeNs());
       }
     }
+    sequence(jobs, threads);
     List<Component> components = new ArrayList<>(wqs != null ? wqs.components(cpus) : cpus);
     if (mm != null) {
       components.add(mm);
@@ -337,6 +341,18 @@ public final class ScenarioModelFactory implements ModelFactory {
         return q.issue(bio, endIo, onTagFree, plug);
       }
     };
+  }
+
+  /**
+   * Puts the job threads under one {@link JobSequencer} when a job is sequenced (stonewall,
+   * wait_for, exitall); otherwise every job starts at once, as before.
+   */
+  private static void sequence(List<FioJob> jobs, List<FioJobThread> threads) {
+    if (!JobSequencer.needed(jobs)) {
+      return;
+    }
+    JobSequencer seq = new JobSequencer(jobs);
+    threads.forEach(t -> t.setSequencer(seq));
   }
 
   private static FioJobThread thread(Scenario s, FioJob j, int k, List<BlockQueue> q,

@@ -221,13 +221,14 @@ class FioJobFileTest {
   void flagsAndReportingOptions() {
     FioJob j = only("[j]\ntime_based\nruntime=10\ngroup_reporting\nnorandommap\nthread\n"
         + "exitall\ninvalidate=0\ngtod_reduce=1\nclat_percentiles=0\nlat_percentiles=1\n"
-        + "slat_percentiles=1\nrandrepeat=0\nallrandrepeat=1\nrandseed=1234\n"
+        + "slat_percentiles=1\nallrandrepeat=1\nrandrepeat=0\nrandseed=1234\n"
         + "percentile_list=50:99:99.99\nrandom_distribution=random\nrw_sequencer=sequential\n"
         + "description=warm cache, then measure\nloops=3\n");
     assertTrue(j.timeBased() && j.groupReporting() && j.norandommap() && j.thread());
     assertTrue(j.exitall() && j.gtodReduce() && j.latPercentiles() && j.slatPercentiles());
     assertFalse(j.invalidate() || j.clatPercentiles() || j.randrepeat());
-    assertTrue(j.allrandrepeat());
+    // allrandrepeat is an alias of randrepeat in fio 3.42 (options.c): the later one wins.
+    assertFalse(j.allrandrepeat());
     assertEquals(1234, j.randseed());
     assertTrue(j.randseedSet());
     assertArrayEquals(new double[] {50, 99, 99.99}, j.percentileList());
@@ -411,5 +412,83 @@ class FioJobFileTest {
     assertFalse(FioRw.READ.writes() || FioRw.WRITE.reads());
     assertEquals("rw", FioRw.RW.fioName());
     assertEquals("randtrimwrite", FioRw.RANDTRIMWRITE.fioName());
+  }
+
+  @Test
+  void inlineComments_cutWhereFioCuts() {
+    // strip_blank_end(): the line ends at its first ';', what is left at its first '#',
+    // trailing blanks go.
+    FioJob j = only("[j] ; the job\nbs=8k   # bigger\ndescription=a;b#c\nrw=randread#x\n"
+        + "filename=/dev/nullb0 ;dev\n");
+    assertEquals(8192, j.bs()[0]);
+    assertEquals("a", j.description());
+    assertEquals(FioRw.RANDREAD, j.rw());
+    assertEquals("/dev/nullb0", j.filename());
+    assertEquals("j", j.sectionName());
+    // '#' before ';': cut at '#'.
+    assertEquals("x", only("[j]\ndescription=x#y;z\n").description());
+    assertEquals("bs=4k", FioJobFile.stripBlankEnd("bs=4k \t# c"));
+    assertEquals("", FioJobFile.stripBlankEnd("; all comment"));
+  }
+
+  @Test
+  void aliases_setTheirCanonicalOption() {
+    FioJob j = only("[j]\nreadwrite=randrw\nblocksize=8k\nblockalign=16k\n"
+        + "blocksize_range=8k-64k\nfileoffset=1m\ntimeout=2\nio_limit=1g\n"
+        + "wait_for_previous\n");
+    assertEquals(FioRw.RANDRW, j.rw());
+    assertEquals(8192, j.bs()[1]);
+    assertEquals(16384, j.blockAlign()[0]);
+    assertArrayEquals(new long[] {8192, 8192, 8192}, j.minBs());
+    assertArrayEquals(new long[] {65536, 65536, 65536}, j.maxBs());
+    assertEquals(1 << 20, j.offsetBytes());
+    assertEquals(2_000_000_000L, j.runtimeNs());
+    assertEquals(1L << 30, j.ioSizeBytes());
+    assertTrue(j.stonewall());
+    // thread is fio's own spelling (no alias in options.c); a bare flag.
+    assertTrue(only("[j]\nthread\n").thread());
+  }
+
+  @Test
+  void bssplit_perDirection_sharesAndRemainder() {
+    // formats.md 1.2: "4k/50:1k/:32k/" gives 50/25/25; sorted by share (bs_cmp()).
+    FioJob j = only("[j]\nbssplit=4k/50:1k/:32k/\n");
+    for (int d = 0; d < 3; d++) {
+      assertEquals(List.of(new FioJob.BsSplit(1024, 25), new FioJob.BsSplit(32768, 25),
+          new FioJob.BsSplit(4096, 50)), j.bssplit(d));
+      assertEquals(1024, j.minBs()[d]);
+      assertEquals(32768, j.maxBs()[d]);
+    }
+    // "r,w": trim takes the write value.
+    FioJob rw = only("[j]\nbssplit=4k/100,64k/10:8k/90\n");
+    assertEquals(List.of(new FioJob.BsSplit(4096, 100)), rw.bssplit(0));
+    assertEquals(List.of(new FioJob.BsSplit(65536, 10), new FioJob.BsSplit(8192, 90)),
+        rw.bssplit(1));
+    assertEquals(rw.bssplit(1), rw.bssplit(2));
+  }
+
+  @Test
+  void sequencingAndPatternOptions_parse() {
+    FioJob j = parse("[other]\n[j]\nrw=randread\nwait_for=other\nexit_what=all\nnumber_ios=1k\n"
+        + "random_distribution=zipf:1.1,pareto:0.3\nrandom_generator=lfsr\n"
+        + "percentage_random=90,20\nzonemode=strided\nzonerange=1m\nzonesize=256k\n"
+        + "zoneskip=2m\noffset_increment=4m\n").get(1);
+    assertEquals("other", j.waitFor());
+    assertEquals("all", j.exitWhat());
+    assertEquals(1024, j.numberIos());
+    assertEquals(RandomDistribution.Kind.ZIPF, j.randomDistribution(0).kind());
+    assertEquals(1.1, j.randomDistribution(0).param());
+    assertEquals(RandomDistribution.Kind.PARETO, j.randomDistribution(1).kind());
+    assertEquals("lfsr", j.randomGenerator());
+    assertArrayEquals(new int[] {90, 20, 20}, j.percentageRandom());
+    assertTrue(j.zonemodeStrided());
+    assertEquals(1 << 20, j.zoneRangeBytes());
+    assertEquals(256 << 10, j.zoneSizeBytes());
+    assertEquals(2 << 20, j.zoneSkipBytes());
+    assertEquals(4 << 20, j.offsetIncrementBytes());
+    // zoned: an empty io% shares the rest (formats.md 1.2: 50/5:30/15:20/ -> last range 80%).
+    RandomDistribution z = only("[j]\nrandom_distribution=zoned:50/5:30/15:20/\n")
+        .randomDistribution(0);
+    assertEquals(80.0, z.zones().get(2).rangePercent(), 1e-9);
   }
 }

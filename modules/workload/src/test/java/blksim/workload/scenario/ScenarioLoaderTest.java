@@ -263,4 +263,19 @@ class ScenarioLoaderTest {
     assertTrue(e.getMessage().contains("libaio"), e.getMessage());
   }
 
+  @Test
+  void jobErrors_nameTheOptionLine_andCheckEverySize() throws IOException {
+    // nullb0 with 4 KiB logical blocks; bssplit on line 4 of the job file has a 2 KiB size.
+    Path conf = scenario("");
+    write("job.fio", "[global]\ndirect=1\nfilename=/dev/nullb0\nbssplit=4k/50:2k/50\n"
+        + "[j]\nrw=randread\nsize=1m\n");
+    InputException e = fails(conf, "devices.0.bs=4096");
+    assertEquals(4, e.line());
+    assertEquals("bssplit", e.key());
+    write("job.fio", "[j]\ndirect=1\nfilename=/dev/nullb0\nrw=randread\nsize=1m\n"
+        + "blockalign=1k\n");
+    e = fails(conf, "devices.0.bs=4096");
+    assertEquals(6, e.line());
+    assertEquals("blockalign", e.key());
+  }
 }

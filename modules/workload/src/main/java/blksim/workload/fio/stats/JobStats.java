@@ -109,6 +109,7 @@ public final class JobStats {
     private int error;
     private int latencyDepth;
     private int windowCount;
+    private SteadyStateResult steadyState;
     private long[][] windowBytes = new long[DDIR_COUNT][0];
     private long[][] windowIos = new long[DDIR_COUNT][0];
 
@@ -376,6 +377,16 @@ public final class JobStats {
     }
 
     /** Sets the job's error number (errno; 0 for none). */
+    /** The job's {@code steadystate} block, or {@code null} when it has no steadystate. */
+    public SteadyStateResult steadyState() {
+        return steadyState;
+    }
+
+    /** Sets the job's {@code steadystate} block. */
+    public void setSteadyState(SteadyStateResult r) {
+        this.steadyState = r;
+    }
+
     public void setError(int err) {
         this.error = err;
     }
@@ -410,6 +421,10 @@ public final class JobStats {
         dst.endNs = Long.MIN_VALUE;
         for (JobStats src : jobs) {
             dst.add(src);
+            if (src.steadyState != null) {
+                // steadystate_setup(): fio keeps a group's data on its last job.
+                dst.steadyState = src.steadyState;
+            }
         }
         return dst;
     }
@@ -816,6 +831,10 @@ public final class JobStats {
                     writeVarLong(out, windowIos[d][w]);
                 }
             }
+            out.writeBoolean(steadyState != null);
+            if (steadyState != null) {
+                steadyState.write(out);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -883,6 +902,9 @@ public final class JobStats {
                     s.windowBytes[d][w] = readVarLong(in);
                     s.windowIos[d][w] = readVarLong(in);
                 }
+            }
+            if (in.readBoolean()) {
+                s.steadyState = SteadyStateResult.read(in);
             }
             if (in.available() != 0) {
                 throw new IllegalArgumentException("corrupt JobStats: " + in.available() + " trailing bytes");

@@ -13,7 +13,7 @@ import blksim.kernel.sched.TaskCpu;
 import blksim.kernel.sched.TaskReport;
 import blksim.kernel.syscall.SyscallParams;
 import blksim.workload.fio.FioJob;
-import blksim.workload.fio.FioRw;
+import blksim.workload.fio.IoPattern;
 import blksim.workload.fio.stats.JobStats;
 import java.util.SplittableRandom;
 import java.util.function.IntFunction;
@@ -24,9 +24,9 @@ import java.util.function.IntFunction;
  * of fio's {@code thread_main()} and {@code do_io()}). A fio thread is user space only: it opens
  * its device ({@link BlockDeviceFile}) and makes system calls on it; the kernel does the rest.
  *
- * <p>Simplified: offsets of random patterns are drawn uniformly with replacement (fio's random
- * map, which visits each block once per loop, is not modelled: {@code norandommap} behaviour);
- * {@code thinktime}, {@code rate} and mixed block sizes are not modelled.
+ * <p>The access pattern (directions, offsets, sizes, random map) is {@link IoPattern}'s; the start
+ * of a sequenced job ({@code stonewall}, {@code wait_for}, {@code exitall}) is
+ * {@link JobSequencer}'s. {@code rate} is not modelled.
  */
 public abstract class FioJobThread extends Task {
   /** {@link TaskReport#kind()} of a fio job's report. */
@@ -38,10 +38,14 @@ public abstract class FioJobThread extends Task {
   protected final FioCostParams costs;
   protected final JobStats stats;
   private final int jobNumber;
-  private final SplittableRandom random;
-  private final long regionStart;
   private final long regionBytes;
   private final long ioBudgetBytes;
+  private final IoPattern pattern;
+  private JobSequencer sequencer;
+  private boolean gateSleeping;
+  private boolean delayArmed;
+  private long issuedIos;
+  private final blksim.workload.fio.SteadyState steady;
 
   private long startNs = -1;
   private long rampEndNs;
@@ -49,7 +53,6 @@ public abstract class FioJobThread extends Task {
   private boolean measuring;
   private boolean started;
   private long issuedBytes;
-  private long seqPos;
   /** The next I/O, from {@link #nextIo}: its direction, offset and length (fio's io_u). */
   protected ReqOp ioOp;
   protected long ioOffset;
@@ -91,17 +94,34 @@ public abstract class FioJobThread extends Task {
     this.costs = costs;
     this.stats = stats;
     long seed = job.randseedSet() ? job.randseed() : runSeed;
-    this.random = new SplittableRandom(
+    SplittableRandom random = new SplittableRandom(
         Seeds.forComponent(seed, "fio/" + job.name() + "/" + globalJobNumber));
     long capacity = file.sizeBytes();
-    long offset = job.offsetBytes();
+    // get_start_offset(): clone k of numjobs starts offset_increment·k further.
+    long offset = job.offsetBytes() + job.jobIndex() * job.offsetIncrementBytes();
     long size = job.sizeBytes() > 0 ? job.sizeBytes()
         : job.sizePercent() > 0 ? (long) (capacity * job.sizePercent() / 100.0)
-        : capacity - offset;
-    this.regionStart = offset;
+        : capacity - job.offsetBytes();
     this.regionBytes = Math.min(size, capacity - offset);
     long budget = job.ioSizeBytes() > 0 ? job.ioSizeBytes() : regionBytes;
     this.ioBudgetBytes = budget * Math.max(1, job.loops());
+    this.steady = blksim.workload.fio.SteadyState.of(job);
+    this.pattern = regionBytes > 0
+        ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
+  }
+
+  /**
+   * Puts the job under the run's sequencer ({@code stonewall}, {@code wait_for},
+   * {@code exitall}); before the run starts.
+   */
+  public void setSequencer(JobSequencer s) {
+    this.sequencer = s;
+    s.register(jobNumber, this);
+  }
+
+  /** Whether the thread sleeps until the sequencer lets it start. */
+  boolean waitingToStart() {
+    return gateSleeping;
   }
 
   @Override
@@ -117,12 +137,49 @@ public abstract class FioJobThread extends Task {
     if (started) {
       return false;
     }
+    if (sequencer != null) {
+      return gate(cpu);
+    }
     if (startNs < 0 && job.startDelayNs() > 0) {
       startNs = cpu.now() + job.startDelayNs();
       cpu.cpu().callAfter(job.startDelayNs(), () -> cpu.cpu().wake(this));
       cpu.sleep();
       return true;
     }
+    begin(cpu);
+    return false;
+  }
+
+  /**
+   * The start of a sequenced job: its start delay (from the start of the run, as fio counts it
+   * from {@code genesis}), then the sequencer's leave. Returns true when the thread sleeps or
+   * ended.
+   */
+  private boolean gate(TaskCpu cpu) {
+    gateSleeping = false;
+    long now = cpu.now();
+    if (sequencer.terminated(jobNumber)) {
+      finish(cpu);
+      return true;
+    }
+    if (now < job.startDelayNs()) {
+      if (!delayArmed) {
+        delayArmed = true;
+        cpu.cpu().callAfter(job.startDelayNs() - now, () -> cpu.cpu().wake(this));
+      }
+      cpu.sleep();
+      return true;
+    }
+    if (!sequencer.tryStart(jobNumber, now, cpu.cpu())) {
+      gateSleeping = true;
+      cpu.sleep();
+      return true;
+    }
+    begin(cpu);
+    return false;
+  }
+
+  private void begin(TaskCpu cpu) {
     started = true;
     startNs = cpu.now();
     rampEndNs = startNs + job.rampTimeNs();
@@ -132,7 +189,6 @@ public abstract class FioJobThread extends Task {
     if (job.rampTimeNs() == 0) {
       beginMeasuring(cpu.now());
     }
-    return false;
   }
 
   private boolean finished;
@@ -152,7 +208,14 @@ public abstract class FioJobThread extends Task {
     }
     boolean outOfTime = now >= stopNs;
     boolean outOfData = !job.timeBased() && issuedBytes >= ioBudgetBytes;
-    return !(outOfTime || outOfData || regionBytes <= 0);
+    // number_ios ends the job early, never extends it.
+    boolean outOfIos = job.numberIos() > 0 && issuedIos >= job.numberIos();
+    boolean told = sequencer != null && sequencer.terminated(jobNumber);
+    if (steady != null && steady.check(now - startNs,
+        stats.totalIos(0) + stats.totalIos(1), stats.ioBytes(0) + stats.ioBytes(1))) {
+      told = true;
+    }
+    return !(outOfTime || outOfData || outOfIos || told || regionBytes <= 0);
   }
 
   /** Whether statistics are being recorded (ramp time is over). */
@@ -162,27 +225,13 @@ public abstract class FioJobThread extends Task {
 
   /** The next I/O of the job's pattern, into {@link #ioOp}, {@link #ioOffset}, {@link #ioLen}. */
   protected final void nextIo() {
-    FioRw rw = job.rw();
-    boolean read;
-    if (rw.reads() && rw.writes()) {
-      read = random.nextInt(100) < job.rwmixread();
-    } else {
-      read = rw.reads();
-    }
-    ReqOp op = read ? ReqOp.READ : ReqOp.WRITE;
-    long bs = job.bs()[read ? 0 : 1];
-    long blocks = Math.max(1, regionBytes / bs);
-    long offset;
-    if (rw.isRandom()) {
-      offset = regionStart + random.nextLong(blocks) * bs;
-    } else {
-      offset = regionStart + (seqPos % blocks) * bs;
-      seqPos++;
-    }
-    issuedBytes += bs;
-    ioOp = op;
-    ioOffset = offset;
-    ioLen = (int) bs;
+    pattern.next();
+    long len = pattern.length();
+    issuedBytes += len;
+    issuedIos++;
+    ioOp = pattern.read() ? ReqOp.READ : ReqOp.WRITE;
+    ioOffset = pattern.offset();
+    ioLen = (int) len;
   }
 
   /** fio's ddir of an operation: 0 read, 1 write. */
@@ -193,6 +242,9 @@ public abstract class FioJobThread extends Task {
   /** Ends the job: closes its statistics and exits. */
   protected final void finish(TaskCpu cpu) {
     closeStats(cpu.now());
+    if (sequencer != null) {
+      sequencer.exited(jobNumber, cpu.now(), cpu.cpu());
+    }
     cpu.exit();
   }
 
@@ -201,6 +253,9 @@ public abstract class FioJobThread extends Task {
       beginMeasuring(now);
     }
     stats.finish(now);
+    if (steady != null) {
+      stats.setSteadyState(steady.result());
+    }
     stats.setCpu(utimeNs() - usr0, stimeNs() - sys0, nvcsw() + nivcsw() - ctx0);
     finished = true;
   }

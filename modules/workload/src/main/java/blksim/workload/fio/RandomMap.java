@@ -1,0 +1,185 @@
+package blksim.workload.fio;
+
+/**
+ * fio's random map: which blocks of the region a random job has already visited in this pass, so
+ * each block is visited once per pass unless {@code norandommap}.
+ *
+ * <p>Mirrors {@code __get_next_rand_offset()} in fio's {@code io_u.c} with {@code lib/axmap.c}: a
+ * uniformly drawn block that is free is taken; a busy one is replaced by the next free block after
+ * it ({@code axmap_next_free()}, wrapping to the start); when no block is free the pass is over
+ * ({@link #next} returns -1) and {@link #reset} starts the next one ({@code fio_file_reset()}).
+ *
+ * <p>Memory: fio allocates its bitmap (one bit per block plus the upper levels) when the file is
+ * set up. blksim allocates it lazily, in pages of {@value #PAGE_BLOCKS} blocks created on first
+ * touch; up front it holds one reference and one counter per page (16 bytes per 256 MiB of 4 KiB
+ * blocks). A page whose blocks are all used is skipped by its count; inside a page, a summary word
+ * per 64 words skips the full ones. Owned by one job thread.
+ */
+public final class RandomMap {
+  /** Blocks per lazily allocated page: 2^16 (1024 longs). */
+  static final int PAGE_BLOCKS = 1 << 16;
+  private static final int WORDS = PAGE_BLOCKS / 64;
+
+  private final long blocks;
+  private final long[][] pages;
+  /** Per page, a bit per word that is full (all 64 blocks used). */
+  private final long[][] fullWords;
+  private final int[] used;
+  private long usedTotal;
+
+  /** A map of {@code blocks} blocks, all free. */
+  public RandomMap(long blocks) {
+    if (blocks <= 0) {
+      throw new IllegalArgumentException("blocks must be > 0, was " + blocks);
+    }
+    long nPages = (blocks + PAGE_BLOCKS - 1) / PAGE_BLOCKS;
+    if (nPages > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("too many blocks for a random map: " + blocks);
+    }
+    this.blocks = blocks;
+    this.pages = new long[(int) nPages][];
+    this.fullWords = new long[(int) nPages][];
+    this.used = new int[(int) nPages];
+  }
+
+  /** The number of blocks mapped. */
+  public long blocks() {
+    return blocks;
+  }
+
+  /** Blocks used in this pass. */
+  public long usedBlocks() {
+    return usedTotal;
+  }
+
+  /** Pages allocated so far (for tests of the lazy allocation). */
+  int allocatedPages() {
+    int k = 0;
+    for (long[] p : pages) {
+      if (p != null) {
+        k++;
+      }
+    }
+    return k;
+  }
+
+  /**
+   * Takes block {@code b} if it is free, else the next free block after it (wrapping), marks it
+   * used and returns it; -1 if every block is used.
+   */
+  public long next(long b) {
+    if (b < 0 || b >= blocks) {
+      throw new IllegalArgumentException("block " + b + " outside [0, " + blocks + ")");
+    }
+    if (usedTotal == blocks) {
+      return -1;
+    }
+    long f = nextFree(b);
+    if (f < 0) {
+      f = nextFree(0);
+    }
+    mark(f);
+    return f;
+  }
+
+  /**
+   * Marks the free blocks right after {@code b} (already taken), up to {@code max} blocks in all
+   * counting {@code b}, stopping at the first used one or the end: fio's {@code mark_random_map()}
+   * marks the blocks an I/O covers and shortens the I/O to the free run. Returns the run length.
+   */
+  public int takeRun(long b, int max) {
+    int n = 1;
+    while (n < max && b + n < blocks && !isUsed(b + n)) {
+      mark(b + n);
+      n++;
+    }
+    return n;
+  }
+
+  /** Whether block {@code b} was used in this pass. */
+  public boolean isUsed(long b) {
+    long[] p = pages[(int) (b / PAGE_BLOCKS)];
+    int i = (int) (b % PAGE_BLOCKS);
+    return p != null && (p[i >>> 6] >>> (i & 63) & 1) != 0;
+  }
+
+  /** A new pass: every block free. Pages are kept for reuse. */
+  public void reset() {
+    for (int i = 0; i < pages.length; i++) {
+      if (pages[i] != null) {
+        java.util.Arrays.fill(pages[i], 0);
+        java.util.Arrays.fill(fullWords[i], 0);
+      }
+      used[i] = 0;
+    }
+    usedTotal = 0;
+  }
+
+  private int pageSize(int page) {
+    long start = (long) page * PAGE_BLOCKS;
+    return (int) Math.min(PAGE_BLOCKS, blocks - start);
+  }
+
+  /** The first free block at or after {@code from}, or -1 up to the end. */
+  private long nextFree(long from) {
+    int page = (int) (from / PAGE_BLOCKS);
+    int idx = (int) (from % PAGE_BLOCKS);
+    for (; page < pages.length; page++, idx = 0) {
+      int size = pageSize(page);
+      if (used[page] == size) {
+        continue;
+      }
+      long[] p = pages[page];
+      if (p == null) {
+        return (long) page * PAGE_BLOCKS + idx;
+      }
+      int found = freeInPage(p, fullWords[page], idx, size);
+      if (found >= 0) {
+        return (long) page * PAGE_BLOCKS + found;
+      }
+    }
+    return -1;
+  }
+
+  private static int freeInPage(long[] p, long[] full, int idx, int size) {
+    int w = idx >>> 6;
+    // The first word: only bits at or after idx.
+    long free = ~p[w] & (-1L << (idx & 63));
+    while (true) {
+      if (free != 0) {
+        int i = (w << 6) + Long.numberOfTrailingZeros(free);
+        return i < size ? i : -1;
+      }
+      w++;
+      // Skip full words with the summary.
+      while (w < WORDS) {
+        long notFull = ~full[w >>> 6] & (-1L << (w & 63));
+        if (notFull != 0) {
+          w = ((w >>> 6) << 6) + Long.numberOfTrailingZeros(notFull);
+          break;
+        }
+        w = ((w >>> 6) + 1) << 6;
+      }
+      if (w >= WORDS || (w << 6) >= size) {
+        return -1;
+      }
+      free = ~p[w];
+    }
+  }
+
+  private void mark(long b) {
+    int page = (int) (b / PAGE_BLOCKS);
+    int i = (int) (b % PAGE_BLOCKS);
+    if (pages[page] == null) {
+      pages[page] = new long[WORDS];
+      fullWords[page] = new long[WORDS / 64];
+    }
+    long[] p = pages[page];
+    p[i >>> 6] |= 1L << (i & 63);
+    if (p[i >>> 6] == -1L) {
+      fullWords[page][i >>> 12] |= 1L << ((i >>> 6) & 63);
+    }
+    used[page]++;
+    usedTotal++;
+  }
+}

@@ -1,0 +1,224 @@
+package blksim.workload.fio;
+
+import blksim.workload.fio.FioValues.BadValue;
+import blksim.workload.fio.stats.SteadyStateResult;
+import java.util.Locale;
+
+/**
+ * fio's {@code steadystate} (alias {@code ss}): a job ends once its IOPS or bandwidth, sampled every
+ * check interval, has been steady for {@code ss_dur}.
+ *
+ * <p>Mirrors fio's {@code steadystate.c}: {@code str_steadystate_cb()} ({@code options.c}) reads
+ * {@code iops:X}, {@code iops_slope:X}, {@code bw:X}, {@code bw_slope:X} (X a number, or a
+ * percentage of the mean with {@code %}; bw in bytes/s with fio's size suffixes); the window holds
+ * {@code ss_dur / steadystate_check_interval} samples of the I/Os and bytes done in each interval
+ * (per second); recording starts one interval after {@code ss_ramp} has passed since the job began.
+ * With a full window, {@code steadystate_deviation()} compares the largest distance of a sample
+ * from the window's mean, {@code steadystate_slope()} the least-squares slope of the samples
+ * against their index, with the limit (as a percentage of the mean with {@code %}): below it, the
+ * steady state is attained and the job ends ({@code fio_mark_td_terminate()}).
+ *
+ * <p>Simplified: fio's helper thread checks on its own timer; blksim samples at the job's next I/O
+ * after each interval boundary, with the counts of that boundary. With {@code group_reporting}
+ * fio sums the group's jobs and ends the whole group; blksim checks each job on its own.
+ * {@code lat} criteria are not modelled.
+ */
+public final class SteadyState {
+  private final boolean iops;
+  private final boolean slope;
+  private final boolean pct;
+  private final double limit;
+  private final long durNs;
+  private final long rampNs;
+  private final long intervalNs;
+  private final int intervals;
+  private final long[] bwData;
+  private final long[] iopsData;
+  private final String text;
+
+  private boolean rampOver;
+  private int count;
+  private int head;
+  private long nextSampleNs = -1;
+  private long prevIos;
+  private long prevBytes;
+  private boolean attained;
+  private double criterion;
+  private double deviation;
+  private double slopeValue;
+
+  private SteadyState(boolean iops, boolean slope, boolean pct, double limit, long durNs,
+      long rampNs, long intervalNs, String text) {
+    this.iops = iops;
+    this.slope = slope;
+    this.pct = pct;
+    this.limit = limit;
+    this.durNs = durNs;
+    this.rampNs = rampNs;
+    this.intervalNs = intervalNs;
+    this.intervals = (int) Math.max(1, durNs / intervalNs);
+    this.bwData = new long[intervals];
+    this.iopsData = new long[intervals];
+    this.text = text;
+    this.rampOver = rampNs == 0;
+  }
+
+  /** The parsed {@code steadystate} value: criterion, limit, and whether it is a percentage. */
+  public record Criterion(boolean iops, boolean slope, boolean pct, double limit) {}
+
+  /** Parses {@code steadystate=}; bandwidth limits accept size suffixes ({@code kb_base}). */
+  static Criterion parse(String v, int kbBase) {
+    int colon = v.indexOf(':');
+    if (colon < 0 || colon == v.length() - 1) {
+      throw new BadValue("steadystate needs a criterion and a limit such as iops_slope:0.1%, was "
+          + v);
+    }
+    String kind = v.substring(0, colon);
+    String nr = v.substring(colon + 1);
+    boolean iops;
+    boolean slope;
+    switch (kind) {
+      case "iops" -> {
+        iops = true;
+        slope = false;
+      }
+      case "iops_slope" -> {
+        iops = true;
+        slope = true;
+      }
+      case "bw" -> {
+        iops = false;
+        slope = false;
+      }
+      case "bw_slope" -> {
+        iops = false;
+        slope = true;
+      }
+      case "lat", "lat_slope" -> throw new BadValue(
+          "steadystate=" + kind + " is not modelled by blksim; iops, iops_slope, bw, bw_slope are");
+      default -> throw new BadValue(
+          "steadystate criterion must be iops, iops_slope, bw or bw_slope, was " + kind);
+    }
+    int pctAt = nr.indexOf('%');
+    try {
+      if (pctAt >= 0) {
+        return new Criterion(iops, slope, true, Double.parseDouble(nr.substring(0, pctAt).trim()));
+      }
+      if (iops) {
+        return new Criterion(true, slope, false, Double.parseDouble(nr));
+      }
+    } catch (NumberFormatException e) {
+      throw new BadValue("steadystate limit is not a number: " + nr);
+    }
+    return new Criterion(false, slope, false, FioValues.bytes(nr, kbBase));
+  }
+
+  /** The steady-state check of a job, or {@code null} if it has none ({@code ss_dur} 0). */
+  public static SteadyState of(FioJob job) {
+    FioJob.SteadyStateOptions o = job.steadyState();
+    if (o == null || o.durNs() <= 0) {
+      return null;
+    }
+    Criterion c = o.criterion();
+    String ss = String.format(Locale.ROOT, "%s%s:%f%s", c.iops() ? "iops" : "bw",
+        c.slope() ? "_slope" : "", (float) c.limit(), c.pct() ? "%" : "");
+    return new SteadyState(c.iops(), c.slope(), c.pct(), c.limit(), o.durNs(), o.rampNs(),
+        o.intervalNs(), ss);
+  }
+
+  /**
+   * Takes the samples due by {@code elapsedNs} (time since the job began) with the job's
+   * cumulative I/O counts; returns true once the steady state is attained.
+   */
+  public boolean check(long elapsedNs, long totalIos, long totalBytes) {
+    if (attained) {
+      return true;
+    }
+    if (nextSampleNs < 0) {
+      nextSampleNs = intervalNs;
+    }
+    while (elapsedNs >= nextSampleNs && !attained) {
+      if (!rampOver && nextSampleNs >= rampNs + intervalNs) {
+        rampOver = true;
+      }
+      if (rampOver) {
+        // steadystate_check(): per-second rates of the interval just ended.
+        long bw = (totalBytes - prevBytes) * 1_000_000_000L / intervalNs;
+        long io = (totalIos - prevIos) * 1_000_000_000L / intervalNs;
+        add(bw, io);
+      }
+      prevBytes = totalBytes;
+      prevIos = totalIos;
+      nextSampleNs += intervalNs;
+    }
+    return attained;
+  }
+
+  private void add(long bw, long io) {
+    int at;
+    if (count == intervals) {
+      // The window is full: the oldest sample (at head) gives way.
+      at = head;
+      head = (head + 1) % intervals;
+    } else {
+      at = (head + count) % intervals;
+      count++;
+    }
+    bwData[at] = bw;
+    iopsData[at] = io;
+    if (count < intervals) {
+      return;
+    }
+    long[] y = iops ? iopsData : bwData;
+    double sum = 0;
+    for (long v : y) {
+      sum += v;
+    }
+    double mean = sum / intervals;
+    if (slope) {
+      // Least squares of y against x = 0..n-1 in time order.
+      double sx = intervals * (intervals - 1) / 2.0;
+      double sxx = (intervals - 1) * (double) intervals * (2 * intervals - 1) / 6.0;
+      double sxy = 0;
+      for (int i = 0; i < intervals; i++) {
+        sxy += i * (double) y[(head + i) % intervals];
+      }
+      double denom = sxx - sx * sx / intervals;
+      slopeValue = denom == 0 ? 0 : (sxy - sx * sum / intervals) / denom;
+      criterion = pct ? 100.0 * slopeValue / mean : slopeValue;
+      attained = Math.abs(criterion) < limit;
+    } else {
+      deviation = 0;
+      for (long v : y) {
+        deviation = Math.max(deviation, Math.abs(v - mean));
+      }
+      criterion = pct ? 100.0 * deviation / mean : deviation;
+      attained = criterion < limit;
+    }
+  }
+
+  /** Whether the steady state was attained. */
+  public boolean attained() {
+    return attained;
+  }
+
+  /** The block fio's JSON prints under {@code "steadystate"} ({@code stat.c}). */
+  public SteadyStateResult result() {
+    long[] bw = new long[intervals];
+    long[] io = new long[intervals];
+    for (int i = 0; i < intervals; i++) {
+      int k = (head + i) % intervals;
+      bw[i] = bwData[k];
+      io[i] = iopsData[k];
+    }
+    long bwSum = 0;
+    long ioSum = 0;
+    for (int i = 0; i < intervals; i++) {
+      bwSum += bwData[i];
+      ioSum += iopsData[i];
+    }
+    String crit = String.format(Locale.ROOT, "%f%s", (float) criterion, pct ? "%" : "");
+    return new SteadyStateResult(text, durNs / 1_000_000_000L, attained, crit, deviation,
+        slopeValue, bwSum / intervals, ioSum / intervals, bw, io);
+  }
+}

@@ -1,0 +1,157 @@
+package blksim.workload.fio.thread;
+
+import blksim.kernel.sched.CpuComponent;
+import blksim.workload.fio.FioJob;
+import java.util.List;
+
+/**
+ * fio's job sequencing: which jobs may start, and which must stop when an {@code exitall} job ends.
+ *
+ * <p>Mirrors {@code run_threads()} in fio's {@code backend.c}: jobs are looked at in order; a job
+ * whose {@code startdelay} (counted from the start of the run) has not passed is skipped; a
+ * {@code stonewall} job waits while any earlier started job still runs, and no job after it
+ * starts before it does ({@code break}); a {@code wait_for} job waits while any job of that name
+ * still runs ({@code waitee_running()}); the rest start. As in fio's {@code add_job()}, clones
+ * ({@code numjobs}) carry no stonewall of their own. When a job ends and any job of the run has
+ * {@code exitall} ({@code exitall_on_terminate}), {@code fio_terminate_threads()} ({@code libfio.c})
+ * ends the jobs its {@code exit_what} names: {@code group} its reporting group (jobs not started
+ * yet never start), {@code stonewall} the jobs running now, {@code all} every job.
+ *
+ * <p>Simplified: fio's main loop looks every 100 ms ({@code do_usleep(100000)}); here a waiting
+ * job is woken when the job it waits for ends (one wakeup latency later if on another CPU).
+ * Shared by the job threads of a run, which must therefore be in one partition (the loader
+ * refuses other partitionings when a job is sequenced). Decisions depend only on the jobs' states
+ * and the time, so they do not depend on the order in which threads ask.
+ */
+public final class JobSequencer {
+  private enum State {
+    WAITING,
+    RUNNING,
+    EXITED
+  }
+
+  private final List<FioJob> jobs;
+  private final State[] state;
+  private final boolean[] terminate;
+  private final FioJobThread[] threads;
+  private final boolean exitallOnTerminate;
+
+  /** A sequencer for the run's jobs in run order (job number = index). */
+  public JobSequencer(List<FioJob> jobs) {
+    this.jobs = List.copyOf(jobs);
+    this.state = new State[jobs.size()];
+    this.terminate = new boolean[jobs.size()];
+    this.threads = new FioJobThread[jobs.size()];
+    java.util.Arrays.fill(state, State.WAITING);
+    boolean ex = false;
+    for (FioJob j : jobs) {
+      ex |= j.exitall();
+    }
+    this.exitallOnTerminate = ex;
+  }
+
+  /** Whether any job of the list needs a sequencer (stonewall after a job, wait_for, exitall). */
+  public static boolean needed(List<FioJob> jobs) {
+    for (int k = 0; k < jobs.size(); k++) {
+      FioJob j = jobs.get(k);
+      if (k > 0 && stonewall(j) || j.waitFor() != null || j.exitall()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean stonewall(FioJob j) {
+    return j.stonewall() && j.jobIndex() == 0;
+  }
+
+  void register(int jobNumber, FioJobThread t) {
+    threads[jobNumber] = t;
+  }
+
+  /**
+   * Job {@code k} asks, at {@code now} from CPU {@code on}, whether it may start; this runs fio's
+   * start loop, which may start (and wake) other waiting jobs too. True if {@code k} runs.
+   */
+  boolean tryStart(int k, long now, CpuComponent on) {
+    startEligible(now, on, k);
+    return state[k] == State.RUNNING;
+  }
+
+  /** Whether job {@code k} was told to stop (exitall) or will never start. */
+  boolean terminated(int k) {
+    return terminate[k];
+  }
+
+  /** Job {@code k} ended at {@code now}: exitall, then the jobs that waited for it may start. */
+  void exited(int k, long now, CpuComponent on) {
+    state[k] = State.EXITED;
+    if (exitallOnTerminate) {
+      String what = jobs.get(k).exitWhat();
+      for (int i = 0; i < jobs.size(); i++) {
+        boolean hit = switch (what) {
+          case "all" -> true;
+          case "stonewall" -> state[i] == State.RUNNING;
+          default -> jobs.get(i).groupId() == jobs.get(k).groupId();
+        };
+        if (hit && state[i] != State.EXITED && !terminate[i]) {
+          terminate[i] = true;
+          if (state[i] == State.WAITING) {
+            wake(i, on);
+          }
+        }
+      }
+    }
+    startEligible(now, on, -1);
+  }
+
+  private void startEligible(long now, CpuComponent on, int asking) {
+    boolean anyRunning = false;
+    for (State s : state) {
+      anyRunning |= s == State.RUNNING;
+    }
+    for (int i = 0; i < jobs.size(); i++) {
+      if (state[i] != State.WAITING || terminate[i]) {
+        continue;
+      }
+      FioJob j = jobs.get(i);
+      if (j.startDelayNs() > now) {
+        continue;
+      }
+      if (stonewall(j) && anyRunning) {
+        break;
+      }
+      if (waiteeRunning(j)) {
+        continue;
+      }
+      state[i] = State.RUNNING;
+      anyRunning = true;
+      if (i != asking) {
+        wake(i, on);
+      }
+    }
+  }
+
+  private boolean waiteeRunning(FioJob me) {
+    if (me.waitFor() == null) {
+      return false;
+    }
+    for (int i = 0; i < jobs.size(); i++) {
+      FioJob o = jobs.get(i);
+      if (o.name().equals(me.name()) || !o.name().equals(me.waitFor())) {
+        continue;
+      }
+      if (state[i] != State.EXITED && !(terminate[i] && state[i] == State.WAITING)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void wake(int i, CpuComponent on) {
+    FioJobThread t = threads[i];
+    if (t != null && t.waitingToStart()) {
+      on.wakeUp(t);
+    }
+  }
+}

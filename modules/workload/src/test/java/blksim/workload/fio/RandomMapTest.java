@@ -1,0 +1,77 @@
+package blksim.workload.fio;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The random map and the lfsr order visit every block exactly once per pass. */
+class RandomMapTest {
+
+  @Test
+  void uniformDrawsThroughTheMap_coverEveryBlockOncePerPass() {
+    // 3 pages and a partial one, so the page skipping and the last page's end are exercised.
+    long n = 3L * RandomMap.PAGE_BLOCKS + 777;
+    RandomMap map = new RandomMap(n);
+    SplittableRandom r = new SplittableRandom(7);
+    for (int pass = 0; pass < 2; pass++) {
+      boolean[] seen = new boolean[(int) n];
+      for (long i = 0; i < n; i++) {
+        long b = map.next(r.nextLong(n));
+        assertTrue(b >= 0 && b < n, "block " + b);
+        assertTrue(!seen[(int) b], "block " + b + " twice in pass " + pass);
+        seen[(int) b] = true;
+      }
+      // n draws took n distinct blocks: the map is full and says so.
+      assertEquals(n, map.usedBlocks());
+      assertEquals(-1, map.next(0));
+      map.reset();
+    }
+  }
+
+  @Test
+  void nextFree_isTheNextAfterABusyBlock_wrapping() {
+    RandomMap map = new RandomMap(10);
+    assertEquals(9, map.next(9));
+    // 9 is busy: the next free after it wraps to 0 (axmap_next_free()).
+    assertEquals(0, map.next(9));
+    assertEquals(1, map.next(0));
+    // a run from 2 of up to 4 blocks stops before 5 if 5 is taken.
+    assertEquals(5, map.next(5));
+    assertEquals(2, map.next(2));
+    assertEquals(3, map.takeRun(2, 4));
+    assertTrue(map.isUsed(3) && map.isUsed(4) && !map.isUsed(6));
+  }
+
+  @Test
+  void pagesAreAllocatedOnlyWhenTouched() {
+    // 1 TiB of 4 KiB blocks: 2^28 blocks, 4096 pages of 2^16; a few I/Os touch a few pages.
+    RandomMap map = new RandomMap(1L << 28);
+    SplittableRandom r = new SplittableRandom(1);
+    for (int i = 0; i < 10; i++) {
+      map.next(r.nextLong(1L << 28));
+    }
+    assertTrue(map.allocatedPages() <= 10, "pages " + map.allocatedPages());
+  }
+
+  @Test
+  void lfsrOrder_visitsEveryBlockOncePerPass_andRepeatsAfterReset() {
+    for (long n : new long[] {1, 2, 3, 1000, 4096, 5000}) {
+      FullPeriodSequence s = new FullPeriodSequence(n, new SplittableRandom(n));
+      long[] first = new long[(int) n];
+      boolean[] seen = new boolean[(int) n];
+      for (int i = 0; i < n; i++) {
+        long b = s.next();
+        assertTrue(b >= 0 && b < n && !seen[(int) b], "n=" + n + " block " + b);
+        seen[(int) b] = true;
+        first[i] = b;
+      }
+      assertEquals(-1, s.next());
+      s.reset();
+      for (int i = 0; i < n; i++) {
+        assertEquals(first[i], s.next());
+      }
+    }
+  }
+}

@@ -67,9 +67,9 @@ public final class IoWqWorker extends Task {
           }
           bio = current.bio();
           phase = Phase.PREPARE;
-          // The blocking issue path allocates (might_sleep()): a voluntary preemption point.
+          // io_assign_current_work(): cond_resched() once the worker has taken work.
           if (cpu.needResched()) {
-            cpu.mightResched();
+            cpu.condResched();
             return;
           }
           continue;

@@ -99,10 +99,16 @@ public final class SubmitCall extends SystemCall {
           ring.post(req, inlineResult);
           phase = NEXT;
           continue;
-        case PUNTED:
-          ioWq.enqueue(req);
+        case PUNTED: {
           phase = NEXT;
+          // io_queue_iowq() -> io_wq_enqueue(): a worker created here is created in this call.
+          long createNs = ioWq.enqueue(req);
+          if (createNs > 0) {
+            cpu.runFor(CpuMode.SYSTEM, createNs);
+            return false;
+          }
           continue;
+        }
         default:
           throw new IllegalStateException(task.comm() + ": submit in phase " + phase);
       }

@@ -34,7 +34,7 @@ class IoWqTest {
   static final SchedParams P = new SchedParams(1_000, 2_000, 4_000);
 
   /** A device that completes every bio inside issue(), 5 us of CPU each. */
-  static final class InlineQueue implements BlockQueue {
+  static class InlineQueue implements BlockQueue {
     final DiskCounters counters = new DiskCounters("inl0");
 
     @Override

@@ -21,8 +21,15 @@ public final class CompletionRing {
   private final WaitQueue cqWait = new WaitQueue();
   /** How many entries the owner waits for; read by {@link #enough}. */
   private int waitingFor;
-  /** {@code io_should_wake()}: one wake condition for every wait, no allocation per wait. */
-  private final java.util.function.BooleanSupplier enough = () -> entries.size() >= waitingFor;
+  /** Completions queued as task work on the owner, CQEs not yet posted. */
+  private final ArrayDeque<IoRequest> taskWork = new ArrayDeque<>();
+  private final ArrayDeque<Integer> taskWorkResults = new ArrayDeque<>();
+  /**
+   * {@code io_should_wake()}, or task work queued while the owner waits: one wake condition for
+   * every wait, no allocation per wait.
+   */
+  private final java.util.function.BooleanSupplier enough =
+      () -> entries.size() >= waitingFor || !taskWork.isEmpty();
 
   public CompletionRing(Task owner, CpuComponent cpu) {
     this.owner = owner;
@@ -34,6 +41,41 @@ public final class CompletionRing {
     req.complete(result);
     entries.add(req);
     cqWait.wakeUp(cpu);
+  }
+
+  /**
+   * A request issued by an io-wq worker completed ({@code io_complete_rw()} →
+   * {@code __io_req_task_work_add()}): its completion becomes task work of the owner, which posts
+   * the CQE when it runs it ({@link #runTaskWork}). An owner sleeping in the wait is woken
+   * ({@code io_req_local_work_add()}'s {@code wake_up_state()} under DEFER_TASKRUN,
+   * {@code task_work_add()}'s notify signal otherwise); a running owner is not interrupted
+   * (see {@link IoRing} for the setup flags and what is simplified).
+   */
+  public void addTaskWork(IoRequest req, int result) {
+    taskWork.add(req);
+    taskWorkResults.add(result);
+    cqWait.wakeUp(cpu);
+  }
+
+  /** Completions queued as task work, not yet posted. */
+  public int taskWorkPending() {
+    return taskWork.size();
+  }
+
+  /**
+   * The owner runs its queued completion task work ({@code io_run_local_work()} /
+   * {@code tctx_task_work()}): each request's CQE is posted. Returns how many were; the caller
+   * charges {@link IoUringParams#cqePostNs()} for each.
+   */
+  public int runTaskWork() {
+    int n = 0;
+    IoRequest r;
+    while ((r = taskWork.poll()) != null) {
+      r.complete(taskWorkResults.poll());
+      entries.add(r);
+      n++;
+    }
+    return n;
   }
 
   /** Completions ready to reap. */
@@ -48,10 +90,11 @@ public final class CompletionRing {
 
   /**
    * The owner is about to sleep until {@code min} completions are ready. Returns false, and arms
-   * nothing, if they already are.
+   * nothing, if they already are or if task work is pending (it is run first:
+   * {@code io_cqring_wait_schedule()} does not sleep with work on the list).
    */
   public boolean prepareWait(int min) {
-    if (entries.size() >= min) {
+    if (entries.size() >= min || !taskWork.isEmpty()) {
       cqWait.finishWait(owner);
       return false;
     }

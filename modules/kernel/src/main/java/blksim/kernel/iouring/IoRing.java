@@ -15,6 +15,16 @@ import java.util.List;
  * {@link #waitFor} is {@code io_uring_enter(0, min_complete, IORING_ENTER_GETEVENTS)}: see
  * {@link WaitCall}. Completions are reaped from {@link #ring()} in user space, without a call.
  *
+ * <p>Completion task work (Linux 6.4): a request that an io-wq worker issued completes as task
+ * work of this ring's task ({@link CompletionRing#addTaskWork}), posted when the task next runs
+ * it: in {@link WaitCall} and at the end of {@link SubmitCall}, both {@code io_uring_enter()} with
+ * {@code IORING_ENTER_GETEVENTS} as fio makes them. That is what fio's setup flags give:
+ * fio 3.33 and later ask for {@code DEFER_TASKRUN | SINGLE_ISSUER | COOP_TASKRUN} (the work waits
+ * on the ring's local list, the waiting task is woken, a running one is not disturbed), older fio
+ * for none ({@code TWA_SIGNAL}: the same, plus an IPI that makes a task running in user mode run
+ * the work at once). blksim models the former; the IPI of the latter is not modelled, so the
+ * flags are not a parameter (fio has no option for them either).
+ *
  * <p>Simplified: the ring targets one file, given at setup (fio's jobs use one); setting the ring
  * up costs no CPU time; the SQ is sized to {@code entries} rounded up to a power of two (at least
  * 2), and io-wq's bounded worker limit follows from it ({@link IoWq#boundedMax}).

@@ -10,30 +10,41 @@ import java.util.function.IntFunction;
 
 /**
  * The io-wq of one io_uring task context: its two accounting classes, their work lists, and the
- * worker threads ({@code io_uring/io-wq.c}, kernel-model.md §6.3).
+ * worker threads (io_uring/io-wq.c of Linux 6.4, kernel-model.md §6.3).
  *
  * <p>Work is <em>bounded</em> (block and regular-file I/O, whose execution time is bounded) or
  * <em>unbounded</em> (I/O that may wait for ever: sockets, pipes); each class ({@code struct
  * io_wq_acct}) has its own work list, running count and worker limit: bounded
  * min(SQ entries, 4 × online CPUs), unbounded RLIMIT_NPROC. A worker serves one class.
  *
- * <p>Enqueue appends the work to its class, then wakes a free (idle) worker of that class if
- * there is one ({@code io_wq_activate_free_worker()}); if none is free, a new worker is created
- * only when no worker of the class is running ({@code nr_running == 0}) and the class is below
- * its limit ({@code io_wq_create_worker()}). Free workers of both classes sit on one LIFO list; a
- * new worker joins it at once ({@code io_init_new_worker()}) and leaves it when it takes work
- * ({@code __io_worker_busy()}). Whenever a class's running count drops to zero while it has work
- * pending, because a worker blocked or went idle, another worker of the class is created if the
- * class is below its limit ({@code io_wq_dec_running()} → {@code create_worker_cb()}). A worker
- * that sleeps idle for the idle timeout exits unless it is its class's last worker
+ * <p>Enqueue ({@code io_wq_enqueue()}) appends the work to its class, then walks the free list
+ * from its head for a worker of the class that {@code wake_up_process()} actually wakes
+ * ({@code io_wq_activate_free_worker()}: a worker woken earlier that has not run yet is skipped;
+ * the gate on the wakeup's result was removed in August 2023, after 6.4). If none was activated,
+ * no worker of the class is running ({@code nr_running == 0}) and the class is below its limit, a
+ * worker is created synchronously in the caller's context ({@code io_wq_create_worker()} →
+ * {@code create_io_worker()}), which the caller pays for ({@link #enqueue(IoRequest, WorkClass)}).
+ * {@code nr_running} counts workers that are running in the scheduler's sense: it rises when a
+ * worker is created and when a worker that blocked is scheduled in again
+ * ({@code io_wq_worker_running()} from {@code sched_update_worker()}), not when it is woken, and
+ * falls when a worker blocks ({@code io_wq_worker_sleeping()} from {@code sched_submit_work()})
+ * or exits. Free workers of both classes sit on one LIFO list; a new worker joins its head at once
+ * ({@code io_init_new_worker()}), a worker that runs out of work rejoins the head
+ * ({@code __io_worker_idle()}) and leaves it when it takes work ({@code __io_worker_busy()}).
+ * A worker drains its class's list before it sleeps ({@code io_wq_worker()}'s
+ * {@code while (io_acct_run_queue())}). Whenever a class's running count drops to zero while it
+ * has work pending, because a worker blocked or exited, another worker of the class is created if
+ * the class is below its limit ({@code io_wq_dec_running()} → {@code create_worker_cb()}). A
+ * worker that sleeps idle for the idle timeout (5 s) exits unless it is its class's last worker
  * ({@code io_wq_worker()}'s {@code last_timeout}).
  *
  * <p>Simplified: no hashed work (serialised buffered writes to one inode) and no linked
  * requests; workers are created on the CPU the io-wq was set up on and, like the submitter,
  * move within the LLC only if the scenario lets unbound threads migrate
- * ({@code kernel.wake-placement}); the creation that the kernel queues as task_work on the
- * submitter happens at once here, with the creation delay. Owned by the submitting task's
- * {@link CpuComponent}.
+ * ({@code kernel.wake-placement}); the creation that {@code io_wq_dec_running()} queues as
+ * task_work on the submitter ({@code TWA_SIGNAL}) happens at once here, after the creation time,
+ * and is charged to no task (it is rare: a worker blocks with work pending). Owned by the
+ * submitting task's {@link CpuComponent}.
  */
 public final class IoWq {
   /** An accounting class ({@code IO_WQ_ACCT_BOUND} / {@code IO_WQ_ACCT_UNBOUND}). */
@@ -106,42 +117,60 @@ public final class IoWq {
     return c == WorkClass.BOUNDED ? bounded : unbounded;
   }
 
-  /** Queues a punted block request, bounded work (mirrors {@code io_wq_enqueue()}). */
-  public void enqueue(IoRequest req) {
-    enqueue(req, WorkClass.BOUNDED);
+  /**
+   * Queues a punted block request, bounded work (mirrors {@code io_wq_enqueue()}); returns the
+   * CPU time the caller must spend now, see {@link #enqueue(IoRequest, WorkClass)}.
+   */
+  public long enqueue(IoRequest req) {
+    return enqueue(req, WorkClass.BOUNDED);
   }
 
-  /** Queues a punted request of class {@code c} (mirrors {@code io_wq_enqueue()}). */
-  public void enqueue(IoRequest req, WorkClass c) {
+  /**
+   * Queues a punted request of class {@code c} (mirrors 6.4's {@code io_wq_enqueue()}): the work
+   * is appended to its class's list, then a free worker of the class is activated; if none was,
+   * no worker of the class is running and the class is below its limit, a worker is created
+   * synchronously, in the caller's context ({@code io_wq_create_worker()} →
+   * {@code create_io_worker()} → {@code create_io_thread()}).
+   *
+   * <p>Returns the CPU time of that creation, {@link IoUringParams#workerCreateNs()}, or 0 if
+   * nothing was created: the caller (the submitter's {@code io_uring_enter()}) must run it as
+   * system time at once. The new worker joins the head of the free list and becomes runnable when
+   * that time has passed ({@code io_init_new_worker()} → {@code wake_up_new_task()}).
+   */
+  public long enqueue(IoRequest req, WorkClass c) {
     Acct a = acct(c);
     a.work.add(req);
     if (activateFreeWorker(a)) {
-      return;
+      return 0;
     }
     if (a.nrRunning == 0 && a.nrWorkers < a.maxWorkers) {
+      // io_wq_create_worker(): both counts rise before the thread exists.
       createWorker(a);
+      return params.workerCreateNs();
     }
+    return 0;
   }
 
-  /** The first free worker of the class, from the head of the LIFO list, is woken. */
+  /**
+   * {@code io_wq_activate_free_worker()} of 6.4 (io_uring/io-wq.c, before the August 2023 change
+   * that stopped gating on the wakeup's result): walks the free list from its head and counts a
+   * worker of the class as activated only if {@code wake_up_process()} actually woke it. A free
+   * worker that was woken but has not run yet (runnable, still on the free list because it has
+   * not taken work) is skipped, and so is one not yet started.
+   */
   private boolean activateFreeWorker(Acct a) {
-    IoWqWorker head = free.peek();
-    if (head == null) {
-      return false;
-    }
-    if (head.workClass() == a.kind) {
-      cpu.wakeUp(head);
-      return true;
-    }
     for (IoWqWorker w : free) {
-      if (w.workClass() == a.kind) {
-        cpu.wakeUp(w);
+      if (w.workClass() == a.kind && cpu.wakeUpProcess(w)) {
         return true;
       }
     }
     return false;
   }
 
+  /**
+   * {@code create_io_worker()} with the counts already raised: the worker goes on the head of
+   * the free list and is runnable after the creation time.
+   */
   private void createWorker(Acct a) {
     IoWqWorker w = new IoWqWorker(this, ownerName, ownerTid * 1000 + (int) workersCreated + 1,
         a.kind);
@@ -232,6 +261,16 @@ public final class IoWq {
 
   CpuComponent cpu() {
     return cpu;
+  }
+
+  /** The free list, head first (for tests). */
+  List<IoWqWorker> freeList() {
+    return List.copyOf(free);
+  }
+
+  /** The running count of class {@code c} ({@code acct->nr_running}). */
+  public int running(WorkClass c) {
+    return acct(c).nrRunning;
   }
 
   /** The device queue of CPU {@code c}: a worker submits on the CPU it runs on. */

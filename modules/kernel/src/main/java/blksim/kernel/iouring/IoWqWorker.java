@@ -11,8 +11,10 @@ import blksim.kernel.sched.TaskCpu;
  * mode, so a synchronous bio-based driver (brd, zram) does its copy or decompression here, in
  * system time of this thread, which fio's per-thread accounting never sees.
  *
- * <p>A request completed during its issue is posted to the CQ by the worker; one completed later
- * by an interrupt is posted from that interrupt. With no work left the worker goes on the free
+ * <p>A request's completion, during its issue or later by an interrupt, is not posted by the
+ * worker: {@code io_complete_rw()} queues it as task work of the ring's submitter
+ * ({@link CompletionRing#addTaskWork}), which posts the CQE in its next {@code io_uring_enter()}
+ * (Linux 6.4, io_uring/rw.c and io_uring.c). With no work left the worker goes on the free
  * list and sleeps; if that sleep timed out, it exits instead, unless it is the last worker.
  */
 public final class IoWqWorker extends Task {
@@ -67,9 +69,9 @@ public final class IoWqWorker extends Task {
           }
           bio = current.bio();
           phase = Phase.PREPARE;
-          // The blocking issue path allocates (might_sleep()): a voluntary preemption point.
+          // io_assign_current_work(): cond_resched() once the worker has taken work.
           if (cpu.needResched()) {
-            cpu.mightResched();
+            cpu.condResched();
             return;
           }
           continue;
@@ -94,14 +96,14 @@ public final class IoWqWorker extends Task {
           }
           if (inlineDone) {
             phase = Phase.POST;
-            cpu.runFor(CpuMode.SYSTEM, wq.params().cqePostNs());
-            return;
+            continue;
           }
           phase = Phase.NEXT;
           continue;
         }
         case POST:
-          wq.ring().post(current, inlineResult);
+          // io_complete_rw(): the CQE is the submitter's task work, not this thread's.
+          wq.ring().addTaskWork(current, inlineResult);
           current = null;
           phase = Phase.NEXT;
           continue;
@@ -116,7 +118,7 @@ public final class IoWqWorker extends Task {
       inlineDone = true;
       inlineResult = err;
     } else {
-      wq.ring().post(req, err);
+      wq.ring().addTaskWork(req, err);
     }
   }
 

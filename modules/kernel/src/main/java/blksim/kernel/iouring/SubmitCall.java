@@ -29,8 +29,13 @@ import java.util.function.IntFunction;
  * A request completed inside the call has its completion posted to the ring before the next one
  * is issued. The call returns, taking no action, after the last request.
  *
- * <p>Simplified: completions of interrupt-completed requests are posted to the ring in the
- * interrupt (the kernel defers part of it to task work).
+ * <p>For io_uring the call is fio's {@code io_uring_enter(to_submit, 0, GETEVENTS)}: after the
+ * last request it runs the completion task work that io-wq workers queued on the ring
+ * ({@link CompletionRing#addTaskWork}), one CQE post each, so those completions land inside the
+ * submission latency.
+ *
+ * <p>Simplified: completions of interrupt-completed requests issued here are posted to the ring
+ * in the interrupt (the kernel defers part of it to task work).
  */
 public final class SubmitCall extends SystemCall {
   private static final int ENTER = 0;
@@ -86,6 +91,14 @@ public final class SubmitCall extends SystemCall {
           return false;
         case NEXT:
           if (idx == batch.size()) {
+            // io_uring_enter() with IORING_ENTER_GETEVENTS (fio's commit passes it): the
+            // submitter runs its completion task work before it returns
+            // (io_run_local_work_locked() under DEFER_TASKRUN, io_cqring_wait() otherwise).
+            if (ioWq != null && ring.taskWorkPending() > 0) {
+              int n = ring.runTaskWork();
+              cpu.runFor(CpuMode.SYSTEM, n * costs.cqePostNs());
+              return false;
+            }
             return returned(batch.size());
           }
           next(cpu);
@@ -99,10 +112,16 @@ public final class SubmitCall extends SystemCall {
           ring.post(req, inlineResult);
           phase = NEXT;
           continue;
-        case PUNTED:
-          ioWq.enqueue(req);
+        case PUNTED: {
           phase = NEXT;
+          // io_queue_iowq() -> io_wq_enqueue(): a worker created here is created in this call.
+          long createNs = ioWq.enqueue(req);
+          if (createNs > 0) {
+            cpu.runFor(CpuMode.SYSTEM, createNs);
+            return false;
+          }
           continue;
+        }
         default:
           throw new IllegalStateException(task.comm() + ": submit in phase " + phase);
       }

@@ -11,7 +11,11 @@ import blksim.kernel.syscall.SystemCall;
  * ({@code read_events()}). One entry cost; if fewer than {@code min} completions are in the ring
  * the task sleeps on the ring's wait queue until a posting brings them, then pays the return
  * cost. The completions are then reaped from the ring ({@link CompletionRing#reap}), which for
- * io_uring is user space reading the mapped CQ ring.
+ * io_uring is user space reading the mapped CQ ring. For io_uring, completion task work queued
+ * on the ring (requests completed by io-wq workers, {@link CompletionRing#addTaskWork}) is run
+ * first and after every wakeup, posting one CQE each ({@code io_cqring_wait()} →
+ * {@code io_run_local_work()}); the task sleeps again if that still leaves fewer than
+ * {@code min}.
  *
  * <p>For libaio ({@code reenterAfterWake}) a call that slept enters again after the return cost
  * before it finds its events: one more entry cost per sleeping wait than the kernel's
@@ -65,27 +69,60 @@ public final class WaitCall extends SystemCall {
 
   @Override
   public boolean step(TaskCpu cpu) {
-    switch (phase) {
-      case ENTER:
-        phase = CHECK;
-        cpu.runFor(CpuMode.SYSTEM, costs.enterNs());
-        return false;
-      case CHECK:
-        if (ring.prepareWait(min)) {
-          phase = WOKEN;
-          cpu.sleep();
+    while (true) {
+      switch (phase) {
+        case ENTER:
+          phase = CHECK;
+          cpu.runFor(CpuMode.SYSTEM, costs.enterNs());
           return false;
-        }
-        return returned(ring.ready());
-      case WOKEN:
-        phase = reenterAfterWake ? ENTER : RETURN;
-        cpu.runFor(CpuMode.SYSTEM, wakeReturnNs);
-        return false;
-      case RETURN:
-        wokeUp = true;
-        return returned(ring.ready());
-      default:
-        throw new IllegalStateException(task.comm() + ": wait in phase " + phase);
+        case CHECK:
+          if (runTaskWork(cpu)) {
+            return false;
+          }
+          if (ring.prepareWait(min)) {
+            phase = WOKEN;
+            cpu.sleep();
+            return false;
+          }
+          if (ring.taskWorkPending() > 0) {
+            continue;
+          }
+          return returned(ring.ready());
+        case WOKEN:
+          // io_cqring_wait()'s loop: run the task work that woke us, then io_should_wake().
+          if (runTaskWork(cpu)) {
+            return false;
+          }
+          if (!reenterAfterWake && ring.ready() < min) {
+            if (ring.prepareWait(min)) {
+              cpu.sleep();
+              return false;
+            }
+            continue;
+          }
+          phase = reenterAfterWake ? ENTER : RETURN;
+          cpu.runFor(CpuMode.SYSTEM, wakeReturnNs);
+          return false;
+        case RETURN:
+          wokeUp = true;
+          return returned(ring.ready());
+        default:
+          throw new IllegalStateException(task.comm() + ": wait in phase " + phase);
+      }
     }
+  }
+
+  /**
+   * Runs the completion task work queued on the ring ({@code io_run_local_work()} at the start
+   * of {@code io_cqring_wait()} and after each wakeup): one CQE post per request. True when an
+   * action was taken.
+   */
+  private boolean runTaskWork(TaskCpu cpu) {
+    int n = ring.runTaskWork();
+    if (n == 0) {
+      return false;
+    }
+    cpu.runFor(CpuMode.SYSTEM, n * costs.cqePostNs());
+    return true;
   }
 }

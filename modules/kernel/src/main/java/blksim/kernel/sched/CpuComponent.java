@@ -436,6 +436,30 @@ public final class CpuComponent implements Component, DriverCpu {
     }
   }
 
+  /**
+   * {@code wake_up_process()} with its result: wakes {@code t} as {@link #wakeUp} does and returns
+   * whether this call woke it, {@code try_to_wake_up()}'s success (kernel/sched/core.c): true
+   * only if the task was blocked. A task that is runnable (woken but not yet run), running,
+   * already being woken ({@code TASK_WAKING}: a placed wakeup on its way) or not yet started
+   * ({@code TASK_NEW}: spawned with a creation delay) is not woken again, and the answer is false.
+   *
+   * <p>The task's state is read directly, so {@code t} must run on this CPU or, if unbound, in the
+   * LLC of the CPU handling the current message (io-wq workers always do).
+   */
+  public boolean wakeUpProcess(Task t) {
+    if (t.rq == null) {
+      throw new IllegalStateException(id + ": task " + t.comm() + " is on no CPU");
+    }
+    boolean local = t.unbound ? t.home.inLlcOfRunning() : t.rq == this;
+    if (!local) {
+      throw new IllegalStateException(id + ": wake_up_process() of " + t.comm() + " on "
+          + t.rq.id() + " cannot see its state from here");
+    }
+    boolean woke = t.state == TaskState.BLOCKED && !t.newborn && !t.waking;
+    wakeUp(t);
+    return woke;
+  }
+
   // ---- wakeup placement (kernel-model.md §1.3) ---------------------------------------------
 
   /**

@@ -34,7 +34,7 @@ class IoWqTest {
   static final SchedParams P = new SchedParams(1_000, 2_000, 4_000);
 
   /** A device that completes every bio inside issue(), 5 us of CPU each. */
-  static final class InlineQueue implements BlockQueue {
+  static class InlineQueue implements BlockQueue {
     final DiskCounters counters = new DiskCounters("inl0");
 
     @Override
@@ -93,6 +93,28 @@ class IoWqTest {
     }
   }
 
+  /**
+   * A submitter step that waits in {@code io_uring_enter(0, n, GETEVENTS)} ({@link WaitCall}:
+   * it runs the completion task work the workers queued) until {@code n} CQEs are in the ring;
+   * the step repeats while the call is in progress.
+   */
+  static void waitFor(Submitter sub, CompletionRing ring, IoUringParams costs, int n) {
+    WaitCall call = new WaitCall(sub, ring, costs, 0, false);
+    boolean[] armed = new boolean[1];
+    sub.steps.add(c -> {
+      if (!armed[0]) {
+        call.arm(n);
+        armed[0] = true;
+      }
+      if (!call.step(c)) {
+        sub.pc--;
+        return;
+      }
+      armed[0] = false;
+      c.runFor(CpuMode.SYSTEM, 0);
+    });
+  }
+
   static IoRequest req(int tag) {
     return new IoRequest(new Bio(ReqOp.READ, 8L * tag, 4096, 0), tag);
   }
@@ -103,8 +125,8 @@ class IoWqTest {
     Submitter sub = new Submitter();
     CompletionRing ring = new CompletionRing(sub, cpu);
     InlineQueue q = new InlineQueue();
-    IoWq wq = new IoWq(cpu, c -> q, ring, new IoUringParams(300, 1300, 200, 1000,
-        50_000, 500), 1000, 4, 4, false);
+    IoUringParams costs = new IoUringParams(300, 1300, 200, 1000, 50_000, 500);
+    IoWq wq = new IoWq(cpu, c -> q, ring, costs, 1000, 4, 4, false);
     int[] seen = new int[8];
     sub.steps.add(c -> {
       wq.enqueue(req(1), WorkClass.BOUNDED);
@@ -113,13 +135,7 @@ class IoWqTest {
       seen[1] = wq.workers(WorkClass.UNBOUNDED);
       c.runFor(CpuMode.SYSTEM, 1_000);
     });
-    sub.steps.add(c -> {
-      if (ring.prepareWait(2)) {
-        c.sleep();
-      } else {
-        c.runFor(CpuMode.SYSTEM, 0);
-      }
-    });
+    waitFor(sub, ring, costs, 2);
     sub.steps.add(c -> {
       seen[2] = ring.ready();
       ring.reap();
@@ -129,13 +145,7 @@ class IoWqTest {
       seen[3] = (int) wq.workersCreated();
       c.runFor(CpuMode.SYSTEM, 1_000);
     });
-    sub.steps.add(c -> {
-      if (ring.prepareWait(1)) {
-        c.sleep();
-      } else {
-        c.runFor(CpuMode.SYSTEM, 0);
-      }
-    });
+    waitFor(sub, ring, costs, 1);
     sub.steps.add(c -> {
       seen[4] = ring.ready();
       seen[5] = (int) wq.workersCreated();

@@ -98,15 +98,21 @@ class AsyncFioThreadTest {
         "ioengine=io_uring\nfilename=/dev/ram0\niodepth=2");
     JobStats j = r.job();
     assertTrue(ios(j) > 100);
-    assertEquals(1, workers(r), "one bounded worker suffices for a CPU-bound device");
+    // 6.4's io_wq_activate_free_worker() skips a free worker that was woken but has not run,
+    // and with none running the submit call creates another: the bounded limit,
+    // min(SQ entries 2, 4 x 1 CPU) = 2, is reached.
+    assertEquals(2, workers(r), "two bounded workers at iodepth 2");
     // slat = entry + SQE issue + nowait reject (200) + punt + commit, never the copy.
-    assertEquals(300 + 1300 + 200 + 1000 + 200, j.slat(0).mean(), 1e-6);
+    // That is the shortest; the two worker creations (50 us each, in the submit call) and the
+    // worker preempting fio at the call's return to user space lengthen others.
+    assertEquals(300 + 1300 + 200 + 1000 + 200, j.slat(0).min(), 1e-6);
+    assertTrue(j.slat(0).mean() > 300 + 1300 + 200 + 1000 + 200);
     long fioCpuPerIo = (j.usrNs() + j.sysNs()) / ios(j);
     assertTrue(fioCpuPerIo < BRD_READ,
         "brd's copy runs in iou-wrk, not in fio's usr/sys: " + fioCpuPerIo + " ns per I/O");
-    IoWqWorker w = r.tasks().stream().filter(t -> t instanceof IoWqWorker)
-        .map(t -> (IoWqWorker) t).findFirst().orElseThrow();
-    assertTrue(w.stimeNs() >= ios(j) * BRD_READ, "the worker did the copies");
+    long workersSys = r.tasks().stream().filter(t -> t instanceof IoWqWorker)
+        .mapToLong(t -> t.stimeNs()).sum();
+    assertTrue(workersSys >= ios(j) * BRD_READ, "the workers did the copies");
     long machineSys = r.result().cpus().stream().mapToLong(c -> c.sysNs()).sum();
     assertTrue(machineSys >= j.sysNs() + ios(j) * BRD_READ,
         "the CPU's own accounting shows the worker's time that fio's does not");

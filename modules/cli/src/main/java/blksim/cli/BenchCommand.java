@@ -25,9 +25,11 @@ import picocli.CommandLine.Spec;
  *   <li>engine: events per wall second, 1,000 synthetic components exchanging messages, with 1
  *       and 2 partitions on the Pekko cluster host;
  *   <li>scenarios: simulated I/Os per wall second of the 48-CPU, 48-job null_blk psync scenario
- *       and of the brd nowait-on io_uring scenario, with 1 and 2 partitions.
+ *       and of the brd nowait-on io_uring scenario, with 1 and 2 partitions;
+ *   <li>writeback: Dave's fs_mark configuration (1.12e7 files), one run: simulated files per wall
+ *       second, wall against simulated time, peak heap.
  * </ol>
- * Each figure is the median of {@code --repeat} runs after one warm-up run.
+ * The engine and scenario figures are the median of {@code --repeat} runs after one warm-up run.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = {"Measure simulator speed (median of several runs after a warm-up).",
@@ -47,7 +49,9 @@ final class BenchCommand implements Callable<Integer> {
           + " and scenarios/nowait/brd-nowait-on.conf)")
   List<Path> scenarios = new ArrayList<>();
 
-  @Option(names = "--only", paramLabel = "engine|scenario", description = "run one part only")
+  @Option(names = "--only", paramLabel = "engine|scenario|writeback",
+      description = "run one part only (writeback: Dave's fs_mark configuration, one run of"
+          + " 1.12e7 files, about 1.5 minutes)")
   String only;
 
   @Override
@@ -102,7 +106,45 @@ final class BenchCommand implements Callable<Integer> {
         out.flush();
       }
     }
+    if (only == null || only.equals("writeback")) {
+      writeback(out);
+    }
     return 0;
+  }
+
+  /**
+   * Dave's 4.3-rc1 fs_mark configuration (scenarios/writeback/dave-plug.conf, 1.12e7 files): one
+   * run, simulated files per wall second, simulated against wall time, and the peak heap (the sum
+   * of the heap pools' peaks, reset before the run).
+   */
+  private void writeback(PrintWriter out) {
+    Path file = Home.scenarios().resolve("writeback/dave-plug.conf");
+    Scenario s = ScenarioLoader.load(file, List.of());
+    for (java.lang.management.MemoryPoolMXBean p
+        : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+      p.resetPeakUsage();
+    }
+    Simulator.Outcome o = Simulator.runFull(s, Partitioning.parse(s.partitions()),
+        Simulator.Host.CLUSTER, ProgressListener.NONE);
+    long peak = 0;
+    for (java.lang.management.MemoryPoolMXBean p
+        : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == java.lang.management.MemoryType.HEAP && p.getPeakUsage() != null) {
+        peak += p.getPeakUsage().getUsed();
+      }
+    }
+    long files = 0;
+    for (blksim.workload.fsmark.FsMarkRunReport r : o.fsMark()) {
+      List<blksim.workload.fsmark.FsMarkIteration> its = r.iterations();
+      files += its.isEmpty() ? 0 : its.get(its.size() - 1).count();
+    }
+    double wallS = o.fio().engine().wallTimeNs() / 1e9;
+    double simS = o.fio().engine().simulatedTimeNs() / 1e9;
+    out.printf(Locale.ROOT, "writeback %s: %,d files in %.1f s simulated, %.1f s wall: %,.0f"
+        + " simulated files per wall second, wall/simulated %.2f, peak heap %,d MiB, %,.0f"
+        + " events/s%n", file.getFileName(), files, simS, wallS, files / wallS, wallS / simS,
+        peak >> 20, o.fio().engine().eventsPerWallSecond());
+    out.flush();
   }
 
   static double median(double[] v) {

@@ -73,6 +73,29 @@ public final class VfsCalls {
     return vfs.mounts().find(path);
   }
 
+  // The result of lookupParent(): valid until the next call (one call in progress per task).
+  private Vfs.Mount mount;
+  private Mounts.Resolved resolved;
+  private String leaf;
+  private long dir;
+
+  /**
+   * Resolves {@code path} to its mount, its parent directory's inode ({@link #dir}) and its leaf
+   * name; false, with {@link #dir} holding the negative errno, if any part is missing.
+   */
+  private boolean lookupParent(String path) {
+    mount = vfs.mountOf(path);
+    resolved = resolve(path);
+    if (mount == null || resolved == null) {
+      dir = -Filesystem.ENOENT;
+      return false;
+    }
+    String[] l = new String[1];
+    dir = parent(resolved.fs(), resolved.relativePath(), l);
+    leaf = l[0];
+    return dir >= 0;
+  }
+
   /** The parent directory's inode and the leaf name, or a negative errno in {@code [0]}. */
   private static long parent(Filesystem fs, String rel, String[] leaf) {
     int slash = rel.lastIndexOf('/');
@@ -104,16 +127,12 @@ public final class VfsCalls {
    * negative errno.
    */
   public SystemCall creat(String path) {
-    Vfs.Mount m = vfs.mountOf(path);
-    Mounts.Resolved r = resolve(path);
-    if (m == null || r == null) {
-      return immediate.arm(-Filesystem.ENOENT, 0);
-    }
-    String[] leaf = new String[1];
-    long dir = parent(r.fs(), r.relativePath(), leaf);
-    if (dir < 0) {
+    if (!lookupParent(path)) {
       return immediate.arm(dir, 0);
     }
+    Vfs.Mount m = mount;
+    Mounts.Resolved r = resolved;
+    String[] leaf = {this.leaf};
     long ino = r.fs().lookup(dir, leaf[0]);
     long cost = 0;
     if (ino == -Filesystem.ENOENT) {
@@ -189,16 +208,12 @@ public final class VfsCalls {
 
   /** {@code unlink(path)}: 0 or -errno; the inode's pages go when its last reference does. */
   public SystemCall unlink(String path) {
-    Vfs.Mount m = vfs.mountOf(path);
-    Mounts.Resolved r = resolve(path);
-    if (m == null || r == null) {
-      return immediate.arm(-Filesystem.ENOENT, 0);
-    }
-    String[] leaf = new String[1];
-    long dir = parent(r.fs(), r.relativePath(), leaf);
-    if (dir < 0) {
+    if (!lookupParent(path)) {
       return immediate.arm(dir, 0);
     }
+    Vfs.Mount m = mount;
+    Mounts.Resolved r = resolved;
+    String[] leaf = {this.leaf};
     long ino = r.fs().lookup(dir, leaf[0]);
     int res = r.fs().unlink(dir, leaf[0]);
     if (res == 0 && ino >= 0) {

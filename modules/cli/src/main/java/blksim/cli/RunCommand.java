@@ -11,6 +11,7 @@ import blksim.workload.scenario.Scenario;
 import blksim.workload.scenario.ScenarioLoader;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,11 +40,16 @@ import picocli.CommandLine.Spec;
         "      --set devices.0.irqmode=none",
         "  ./blksim run scenarios/nowait/brd-nowait-off.conf --threads \\",
         "      --timehist 0@100ms..100.02ms",
-        "  ./blksim run SCENARIO --output-format=json --output results/ --partitions=node"})
+        "  ./blksim run SCENARIO --output-format=json --output results/ --partitions=node",
+        "  ./blksim run myjob.fio            (a fio job file alone: default machine)"})
 final class RunCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (HOCON)")
+  @Parameters(index = "0", paramLabel = "SCENARIO|JOBFILE", description = "scenario file (HOCON"
+      + " with a blksim object), or a fio job file alone, which runs on the default machine: 32"
+      + " CPUs (2 sockets x 8 cores x SMT), 16 GiB; /dev/nullbN a null_blk, /dev/ramN a brd,"
+      + " /dev/zramN a zram, other /dev/NAME an SSD, directory= an XFS-like filesystem on an SSD"
+      + " mounted at /")
   Path scenario;
 
   @Option(names = "--output-format", paramLabel = "normal|json", defaultValue = "normal",
@@ -121,7 +127,11 @@ final class RunCommand implements Callable<Integer> {
     if (timehist != null) {
       overrides.addAll(timehistOverrides(timehist));
     }
-    Scenario s = ScenarioLoader.load(scenario, overrides);
+    Path file = scenario;
+    if (Files.isRegularFile(scenario) && !JobFileRun.isScenario(scenario)) {
+      file = JobFileRun.scenarioFor(scenario, spec.commandLine().getErr());
+    }
+    Scenario s = ScenarioLoader.load(file, overrides);
     Partitioning p = Partitioning.parse(s.partitions());
     long expected = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
     ProgressListener progress = Progress.forTerminal(expected);

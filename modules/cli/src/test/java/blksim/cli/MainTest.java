@@ -47,6 +47,42 @@ class MainTest {
   }
 
   @Test
+  void run_aFioJobFileAlone_writesFilesIntoADefaultFilesystem() throws IOException {
+    // Issue 9 item 12: a buffered-write job into a directory, given without a scenario.
+    Path job = tmp.resolve("bufwrite.fio");
+    Files.writeString(job, "[global]\nbs=64k\nsize=16m\n\n[seqwrite]\ndirectory=/mnt/test\n"
+        + "rw=write\nend_fsync=1\n");
+    Result r = cli("run", job.toString(), "--host", "local");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("WRITE: bw="), r.out());
+    assertTrue(r.out().contains("io=16.0MiB"), r.out());
+    assertTrue(r.err().contains("is a fio job file") && r.err().contains("mounted at /"),
+        r.err());
+    // end_fsync: every dirtied page was written before the job ended.
+    Result j = cli("run", job.toString(), "--host", "local", "--output-format=json");
+    assertEquals(0, j.code(), j.err());
+    assertTrue(j.out().trim().startsWith("{"), "stdout holds only the JSON document");
+    assertTrue(j.out().contains("\"nr_written\" : 4096"), j.out());
+  }
+
+  @Test
+  void run_aFioJobFileAlone_refusesWhatNeedsAScenario() throws IOException {
+    Path job = tmp.resolve("bad.job");
+    Files.writeString(job, "[x]\nfilename=/dev/zero\nrw=read\n");
+    Result r = cli("run", job.toString(), "--host", "local");
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains("bad.job:1: filename:") && r.err().contains("/dev/zero"),
+        r.err());
+    Path dev = tmp.resolve("dev.fio");
+    Files.writeString(dev, "[r]\nfilename=/dev/nvme0n1\nrw=randread\ndirect=1\nbs=4k\n"
+        + "size=4m\n");
+    Result ok = cli("run", dev.toString(), "--host", "local");
+    assertEquals(0, ok.code(), ok.err());
+    assertTrue(ok.err().contains("/dev/nvme0n1 = { type = ssd"), ok.err());
+    assertTrue(ok.out().contains("READ: bw="), ok.out());
+  }
+
+  @Test
   void run_onTheClusterHost_givesTheSameJsonAsLocal() {
     String scen = resource("selfcheck/small.conf").toString();
     Result local = cli("run", scen, "--host", "local", "--output-format=json");

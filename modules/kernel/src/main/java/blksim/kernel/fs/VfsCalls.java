@@ -188,6 +188,15 @@ public final class VfsCalls {
     return c;
   }
 
+  /** {@code pwrite(fd, buf, len, offset)} through the page cache; the file position stays. */
+  public SystemCall pwrite(OpenFile f, long offsetBytes, int len) {
+    long pos = f.pos;
+    f.pos = offsetBytes;
+    SystemCall c = write(f, len);
+    f.pos = pos;
+    return c;
+  }
+
   /** {@code fsync(fd)}: see {@link FsyncCall}. */
   public SystemCall fsync(OpenFile f) {
     check(f);

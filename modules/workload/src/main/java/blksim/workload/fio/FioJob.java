@@ -107,6 +107,19 @@ public final class FioJob {
     return s.filenames.isEmpty() ? null : s.filenames.get(0);
   }
 
+  /** {@code directory=}: where the job's files go, or null. */
+  public String directory() {
+    return s.directory;
+  }
+
+  /**
+   * The path of the job's file in {@link #directory()}: fio's default name
+   * {@code $jobname.$jobnum.$filenum} ({@code filename_format}), file 0.
+   */
+  public String directoryFile(int jobNumber) {
+    return s.directory + "/" + name() + "." + jobNumber + ".0";
+  }
+
   /** All files of {@code filename=} ({@code :}-separated, {@code \:} unescaped); may be empty. */
   public List<String> filenames() {
     return s.filenames;

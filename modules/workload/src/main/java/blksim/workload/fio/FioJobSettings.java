@@ -35,6 +35,7 @@ final class FioJobSettings implements Cloneable {
   String displayName;
   String description;
   List<String> filenames = List.of();
+  String directory;
   FioRw rw = FioRw.READ;
   int rwSequencer;
   int rwmixread = 50;
@@ -153,6 +154,7 @@ final class FioJobSettings implements Cloneable {
       case "name" -> displayName = string(value);
       case "description" -> description = string(value);
       case "filename" -> filenames = filenames(string(value));
+      case "directory" -> directory = string(value);
       case "rw" -> rw(string(value));
       case "rw_sequencer" -> onlyValue(value, "sequential");
       case "rwmixread" -> rwmixread = integer(value, 0, 100);

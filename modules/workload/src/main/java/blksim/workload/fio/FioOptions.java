@@ -118,7 +118,7 @@ final class FioOptions {
 
   /** The options blksim models or accepts (canonical names); the table is on {@link FioJobFile}. */
   private static final Set<String> MODELLED = Set.of("""
-      name description filename rw rw_sequencer rwmixread rwmixwrite bs size offset io_size
+      name description filename directory rw rw_sequencer rwmixread rwmixwrite bs size offset io_size
       ioengine iodepth iodepth_batch iodepth_batch_complete_min iodepth_batch_complete_max
       direct buffered runtime time_based ramp_time startdelay loops numjobs
       group_reporting stonewall new_group wait_for exitall exit_what number_ios

@@ -412,6 +412,7 @@ public final class ScenarioLoader {
     }
     List<FilesystemParams> fss = filesystems(cfg, v, devices);
     List<FsMarkOptions> fsMark = fsMark(cfg, fsMarkLines, fss, partitions, topo);
+    checkDirectoryJobs(jobs, fss);
     checkSequencing(jobs, partitions, v);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
@@ -637,6 +638,50 @@ public final class ScenarioLoader {
       out.add(opts);
     }
     return out;
+  }
+
+  /**
+   * Jobs that name a {@code directory=} (and no {@code filename=}) write one file there: the
+   * directory must lie in a filesystem of the scenario, mounted read-write, and the job must be a
+   * buffered writer with a synchronous engine and a size (what blksim models of files today).
+   */
+  private static void checkDirectoryJobs(List<FioJob> jobs, List<FilesystemParams> fss) {
+    for (FioJob j : jobs) {
+      if (j.filename() != null || j.directory() == null) {
+        continue;
+      }
+      FilesystemParams fs = null;
+      String best = null;
+      String nd = Mounts.normalise(j.directory());
+      for (FilesystemParams f : fss) {
+        String mp = Mounts.normalise(f.mountPoint());
+        boolean under = nd != null && (nd.equals(mp) || mp.equals("/")
+            || nd.startsWith(mp + "/"));
+        if (under && (best == null || mp.length() > best.length())) {
+          best = mp;
+          fs = f;
+        }
+      }
+      if (fs == null) {
+        throw j.error("directory", "job '" + j.name() + "' writes into " + j.directory()
+            + ", which is in no filesystem of the scenario (blksim.filesystems: "
+            + (fss.isEmpty() ? "none" : String.join(", ",
+                fss.stream().map(FilesystemParams::mountPoint).toList())) + ")");
+      }
+      if (fs.readOnly()) {
+        throw j.error("directory", "job '" + j.name() + "' writes into " + j.directory()
+            + ", on " + fs.mountPoint() + ", mounted read-only (options ro)");
+      }
+      if (j.direct() || j.rw().reads() || !j.ioengine().isSync()) {
+        throw j.error("directory", "job '" + j.name() + "': files are modelled for buffered"
+            + " writes with a synchronous engine (rw=write or randwrite, direct=0, psync/sync/"
+            + "pvsync) so far; use filename= on a device for the rest");
+      }
+      if (j.sizeBytes() <= 0) {
+        throw j.error("size", "job '" + j.name() + "' writes a file in " + j.directory()
+            + ": give it size= (the file's size)");
+      }
+    }
   }
 
   /** Whether {@code partitions} puts every CPU of {@code topo} into one partition. */
@@ -927,6 +972,9 @@ public final class ScenarioLoader {
   }
 
   private static void checkJob(FioJob j, List<DeviceParams> devices) {
+    if (j.filename() == null && j.directory() != null) {
+      return;
+    }
     if (j.filename() == null) {
       throw new InputException(j.file(), j.line(), "filename",
           "job '" + j.name() + "' needs filename= naming a simulated device ("

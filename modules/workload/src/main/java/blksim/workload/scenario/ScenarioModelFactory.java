@@ -27,6 +27,7 @@ import blksim.kernel.mm.WritebackParams;
 import blksim.kernel.dm.DmTable;
 import blksim.workload.fsmark.FsMarkOptions;
 import blksim.workload.fsmark.FsMarkParent;
+import blksim.workload.fio.thread.FileFioThread;
 import blksim.kernel.mm.FlusherPlug;
 import blksim.kernel.sched.Task;
 import blksim.kernel.mm.BdiWriteback;
@@ -156,6 +157,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
     }
     PageCache pc = null;
+    Vfs vfs = null;
     Map<String, AddressSpace> bdevMappings = new LinkedHashMap<>();
     MmComponent mm = null;
     if (pageCacheWrites) {
@@ -175,7 +177,7 @@ public final class ScenarioModelFactory implements ModelFactory {
         bdevMappings.put(d.name(), as);
       }
       if (!s.filesystems().isEmpty()) {
-        Vfs vfs = new Vfs(pc, s.syscalls(), s.mm().costs());
+        vfs = new Vfs(pc, s.syscalls(), s.mm().costs());
         for (FilesystemParams f : s.filesystems()) {
           DeviceParams d = s.device(f.device());
           Filesystem fs = f.mkfs(d.sizeBytes());
@@ -194,10 +196,18 @@ public final class ScenarioModelFactory implements ModelFactory {
       // fio forks the job; the kernel places it. Here: job k on CPU k, or on the k-th CPU of its
       // cpus_allowed set (round robin), which with cpus_allowed_policy=split is its only CPU.
       int cpuId = allowed == null ? k % cpus.size() : allowed[k % allowed.length];
-      DeviceParams dev = s.device(j.filename());
-      List<BlockQueue> q = queues.get(dev.name());
       JobStats stats = new JobStats(info(j));
-      FioJobThread t = thread(s, j, k, q, stats, cpus.size(), pc, bdevMappings.get(dev.name()));
+      FioJobThread t;
+      if (j.filename() == null && j.directory() != null) {
+        // A job writing a file of a filesystem (directory=); the loader checked the rest.
+        Vfs v = vfs;
+        t = new FileFioThread(j, k, 1000 + k, j.directoryFile(k), j.sizeBytes(),
+            task -> new VfsCalls(v, task), s.fioCosts(), stats, s.seed());
+      } else {
+        DeviceParams dev = s.device(j.filename());
+        List<BlockQueue> q = queues.get(dev.name());
+        t = thread(s, j, k, q, stats, cpus.size(), pc, bdevMappings.get(dev.name()));
+      }
       threads.add(t);
       t.setAllowedCpus(allowed);
       t.setUnbound(s.migratesInLlc() && (allowed == null || allowed.length > 1));

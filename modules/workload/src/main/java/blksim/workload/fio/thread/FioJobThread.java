@@ -85,18 +85,33 @@ public abstract class FioJobThread extends Task {
   protected FioJobThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
       FioCostParams costs, SyscallParams syscalls, PageCacheParams pageCache, JobStats stats,
       long runSeed, PageCache pc, AddressSpace mapping, WritebackParams wbCosts) {
+    // fio opens the job's file before its first I/O (open costs no CPU time in the model).
+    this(job, globalJobNumber, pid, t -> BlockDeviceFile.open(t, queues, job.direct(), syscalls,
+        pageCache, pc, mapping, wbCosts), 0, costs, stats, runSeed);
+  }
+
+  /**
+   * A thread whose I/O goes to a file of a filesystem rather than to a block device: it has no
+   * {@link #file}; its region is the file's {@code capacityBytes} ({@code filesize}/{@code size}).
+   */
+  protected FioJobThread(FioJob job, int globalJobNumber, int pid, long capacityBytes,
+      FioCostParams costs, JobStats stats, long runSeed) {
+    this(job, globalJobNumber, pid, null, capacityBytes, costs, stats, runSeed);
+  }
+
+  private FioJobThread(FioJob job, int globalJobNumber, int pid,
+      java.util.function.Function<Task, BlockDeviceFile> opener, long capacityBytes,
+      FioCostParams costs, JobStats stats, long runSeed) {
     super(job.name(), pid, job.nice());
     this.job = job;
     this.jobNumber = globalJobNumber;
-    // fio opens the job's file before its first I/O (open costs no CPU time in the model).
-    this.file = BlockDeviceFile.open(this, queues, job.direct(), syscalls, pageCache, pc, mapping,
-        wbCosts);
+    this.file = opener == null ? null : opener.apply(this);
     this.costs = costs;
     this.stats = stats;
     long seed = job.randseedSet() ? job.randseed() : runSeed;
     SplittableRandom random = new SplittableRandom(
         Seeds.forComponent(seed, "fio/" + job.name() + "/" + globalJobNumber));
-    long capacity = file.sizeBytes();
+    long capacity = file != null ? file.sizeBytes() : capacityBytes;
     // get_start_offset(): clone k of numjobs starts offset_increment·k further.
     long offset = job.offsetBytes() + job.jobIndex() * job.offsetIncrementBytes();
     long size = job.sizeBytes() > 0 ? job.sizeBytes()

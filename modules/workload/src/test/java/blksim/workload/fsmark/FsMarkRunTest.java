@@ -142,6 +142,28 @@ class FsMarkRunTest {
   }
 
   @Test
+  void fioDirectoryJobs_areCheckedAgainstTheFilesystems() throws IOException {
+    Path p = dir.resolve("d.conf");
+    String base = "blksim {\n"
+        + "  machine { cores-per-llc = 2, threads-per-core = 1, memory = 512M }\n"
+        + "  devices = [ { type = ssd, name = sdb, size = 20G } ]\n"
+        + "  filesystems = [ { type = xfs, device = sdb, mount = /mnt/t } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\nbs=4k\nsize=1m\n%s\n\"\"\"]\n}\n";
+    Files.writeString(p, String.format(base, "directory=/elsewhere\nrw=write"));
+    InputException e = assertThrows(InputException.class,
+        () -> ScenarioLoader.load(p, List.of(), Map.of()));
+    assertEquals("directory", e.key());
+    assertTrue(e.getMessage().contains("/elsewhere") && e.getMessage().contains("/mnt/t"),
+        e.getMessage());
+    Files.writeString(p, String.format(base, "directory=/mnt/t\nrw=read"));
+    e = assertThrows(InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
+    assertTrue(e.getMessage().contains("buffered writes"), e.getMessage());
+    Files.writeString(p, String.format(base, "directory=/mnt/t/sub/dir\nrw=randwrite"));
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    assertTrue(s.usesPageCacheWrites());
+  }
+
+  @Test
   void sameSeed_sameRun() throws IOException {
     Path p = scenario("  vm { dirty_background_bytes = 2M, dirty_bytes = 8M }\n",
         "-S0 -n 800 -s 4096 -d /mnt/t/a -d /mnt/t/b");

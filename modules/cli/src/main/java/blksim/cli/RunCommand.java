@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
  * </pre>
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
-    description = {"Simulate a scenario (a machine, its devices and fio job files) and print"
-        + " fio's output for it.", "",
+    description = {"Simulate a scenario (a machine, its devices, filesystems, fio job files and"
+        + " fs_mark command lines) and print fio's output for it (and fs_mark's).", "",
         "Results are reproducible to the byte: the same scenario and seed give the same output"
             + " whatever the partitioning."},
     footer = {"", "Examples:",

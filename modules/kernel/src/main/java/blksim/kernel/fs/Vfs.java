@@ -167,9 +167,11 @@ public final class Vfs {
   /** The mount holding {@code path}, or null if no mount does. */
   public Mount mountOf(String path) {
     Mounts.Resolved r = mounts.find(path);
-    if (r == null) {
-      return null;
-    }
+    return r == null ? null : mountOf(r);
+  }
+
+  /** The mount of an already resolved path. */
+  public Mount mountOf(Mounts.Resolved r) {
     for (Mount m : list) {
       if (m.fs == r.fs()) {
         return m;

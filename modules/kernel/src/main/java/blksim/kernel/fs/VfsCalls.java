@@ -84,8 +84,8 @@ public final class VfsCalls {
    * name; false, with {@link #dir} holding the negative errno, if any part is missing.
    */
   private boolean lookupParent(String path) {
-    mount = vfs.mountOf(path);
     resolved = resolve(path);
+    mount = resolved == null ? null : vfs.mountOf(resolved);
     if (mount == null || resolved == null) {
       dir = -Filesystem.ENOENT;
       return false;
@@ -158,8 +158,8 @@ public final class VfsCalls {
 
   /** {@code open(path, O_RDONLY)} of an existing file: 0 and {@link #lastOpened()}, or -errno. */
   public SystemCall open(String path) {
-    Vfs.Mount m = vfs.mountOf(path);
     Mounts.Resolved r = resolve(path);
+    Vfs.Mount m = r == null ? null : vfs.mountOf(r);
     if (m == null || r == null) {
       return immediate.arm(-Filesystem.ENOENT, 0);
     }

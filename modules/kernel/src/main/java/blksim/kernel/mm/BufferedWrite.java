@@ -151,10 +151,12 @@ public final class BufferedWrite extends SystemCall {
       cpu.sleep();
       return true;
     }
-    phase = d.loopAgain() ? BALANCE : COPY;
     if (d.loopAgain()) {
+      // The kernel loops again only after a sleep with a zero rate; the arithmetic never asks
+      // for a loop without one.
       throw new IllegalStateException(task.comm() + ": balance_dirty_pages loops without sleeping");
     }
+    phase = COPY;
     return false;
   }
 }

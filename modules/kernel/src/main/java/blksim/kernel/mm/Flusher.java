@@ -51,7 +51,6 @@ final class Flusher implements WorkRun {
     WAIT_SYNC,
     INODE_DONE,
     POINT_B,
-    POINT_B_RESCHED,
     AFTER_B,
     PASS_END,
     END_WORK
@@ -59,6 +58,11 @@ final class Flusher implements WorkRun {
 
   /** {@code PAGEVEC_SIZE}. */
   static final int PAGEVEC_SIZE = 14;
+  /**
+   * A pass of {@code writeback_sb_inodes()} returns to {@code wb_writeback()} after
+   * {@code HZ / 10} jiffies with progress: 100 ms at any HZ.
+   */
+  static final long PASS_LIMIT_NS = 100_000_000L;
   /** {@code BIO_MAX_PAGES} in 4.x. */
   static final int BIO_MAX_PAGES = 256;
   /** Sectors per 4 KiB page. */
@@ -165,13 +169,9 @@ final class Flusher implements WorkRun {
             return;
           }
           continue;
-        case POINT_B_RESCHED:
-          phase = Phase.AFTER_B;
-          cpu.condResched();
-          return;
         case AFTER_B:
           phase = Phase.INODE_NEXT;
-          if (wrote > 0 && (cpu.now() - passStartNs >= hzTenthNs()
+          if (wrote > 0 && (cpu.now() - passStartNs >= PASS_LIMIT_NS
               || (!work.syncAll && work.nrPages <= 0))) {
             phase = Phase.PASS_END;
           }
@@ -182,18 +182,12 @@ final class Flusher implements WorkRun {
           phase = wrote > 0 || work.only != null ? Phase.LOOP : Phase.END_WORK;
           continue;
         case END_WORK:
-          if (endWork(cpu)) {
-            return;
-          }
+          endWork(cpu);
           continue;
         default:
           throw new IllegalStateException(wb.name + " flusher in phase " + phase);
       }
     }
-  }
-
-  private long hzTenthNs() {
-    return 100_000_000L;
   }
 
   /**
@@ -351,11 +345,7 @@ final class Flusher implements WorkRun {
           // The end of generic_writepages(): blk_finish_plug(), which dispatches only without
           // an outer plug ("noplug": each inode's bios go out at the end of the inode).
           inodePlugged = false;
-          long ns = wb.plug.finish(cpu.worker(), inodeOutermost);
-          if (ns > 0) {
-            cpu.runFor(ns);
-            return true;
-          }
+          wb.plug.finish(cpu.worker(), inodeOutermost);
         }
         return false;
       }
@@ -470,13 +460,7 @@ final class Flusher implements WorkRun {
       }
       if (plugged) {
         wb.stats.flushBeforeResched++;
-        long ns = wb.plug.flush(cpu.cpu());
-        if (ns > 0) {
-          // The flush's dispatch costs CPU; cond_resched() follows it.
-          phase = Phase.POINT_B_RESCHED;
-          cpu.runFor(ns);
-          return true;
-        }
+        wb.plug.flush(cpu.cpu());
       }
     }
     // cond_resched_lock(&wb->list_lock), or the patch's cond_resched().
@@ -485,15 +469,10 @@ final class Flusher implements WorkRun {
   }
 
   /** The end of {@code wb_writeback()}: the plug is finished and the work completed. */
-  private boolean endWork(WorkerCpu cpu) {
+  private void endWork(WorkerCpu cpu) {
     if (plugged) {
       plugged = false;
-      long ns = wb.plug.finish(cpu.worker(), outermostPlug);
-      if (ns > 0) {
-        // blk_finish_plug() dispatches in the flusher's context; the work ends after it.
-        cpu.runFor(ns);
-        return true;
-      }
+      wb.plug.finish(cpu.worker(), outermostPlug);
     }
     phase = Phase.NEXT_WORK;
     Runnable done = work.done;
@@ -501,7 +480,6 @@ final class Flusher implements WorkRun {
     if (done != null) {
       done.run();
     }
-    return false;
   }
 
   /** {@code wb_workfn()}'s end: re-queue if works came in, else re-arm kupdate if dirty. */

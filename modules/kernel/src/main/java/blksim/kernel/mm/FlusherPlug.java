@@ -15,16 +15,13 @@ public interface FlusherPlug {
   boolean start(blksim.kernel.sched.Task owner);
 
   /**
-   * {@code blk_finish_plug()} of a plug started with {@code outermost}: flushes if so. Returns the
-   * system time the synchronous dispatch costs the flusher.
+   * {@code blk_finish_plug()} of a plug started with {@code outermost}: flushes if so. The
+   * dispatch's CPU time is part of each bio's submission cost, paid when it was built.
    */
-  long finish(blksim.kernel.sched.Task owner, boolean outermost);
+  void finish(blksim.kernel.sched.Task owner, boolean outermost);
 
-  /**
-   * {@code blk_flush_plug(current, false)}: dispatches what the plug holds, synchronously;
-   * returns the system time it costs.
-   */
-  long flush(blksim.kernel.block.DriverCpu cpu);
+  /** {@code blk_flush_plug(current, false)}: dispatches what the plug holds, synchronously. */
+  void flush(blksim.kernel.block.DriverCpu cpu);
 
   /**
    * {@code submit_bio()} by the flusher: into the plug while one is held, else straight to the

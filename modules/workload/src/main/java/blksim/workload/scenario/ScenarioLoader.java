@@ -605,39 +605,54 @@ public final class ScenarioLoader {
     String key = "blksim.fs_mark.command-lines";
     for (int i = 0; i < lines.size(); i++) {
       ConfigOrigin o = cfg.getList(key).get(i).origin();
-      InputException where = at(o, "fs_mark.command-lines[" + i + "]", "-");
-      FsMarkOptions opts = FsMarkOptions.parse(lines.get(i), where.file(), where.line(),
-          FsMarkOptions.UNSUPPORTED_BY_DEFAULT);
+      String where = "fs_mark.command-lines[" + i + "]";
+      FsMarkOptions opts = FsMarkOptions.parse(lines.get(i), file(o),
+          Math.max(0, o.lineNumber()), FsMarkOptions.UNSUPPORTED_BY_DEFAULT);
       for (String d : opts.directories()) {
-        FilesystemParams fs = null;
-        String best = null;
-        String nd = Mounts.normalise(d);
-        for (FilesystemParams f : fss) {
-          String mp = Mounts.normalise(f.mountPoint());
-          boolean under = nd != null && (nd.equals(mp) || mp.equals("/") || nd.startsWith(mp + "/"));
-          if (under && (best == null || mp.length() > best.length())) {
-            best = mp;
-            fs = f;
-          }
-        }
+        FilesystemParams fs = filesystemHolding(d, fss);
         if (fs == null) {
-          throw at(o, "fs_mark.command-lines[" + i + "]", "-d " + d + " is not in a filesystem"
-              + " of the scenario (" + (fss.isEmpty() ? "none is declared in blksim.filesystems"
-              : String.join(", ", fss.stream().map(FilesystemParams::mountPoint).toList()))
-              + ")");
+          throw at(o, where, "-d " + d + " is not in a filesystem of the scenario ("
+              + mountPoints(fss) + ")");
         }
         if (fs.readOnly()) {
-          throw at(o, "fs_mark.command-lines[" + i + "]", "-d " + d + " is on " + fs.mountPoint()
-              + ", mounted read-only (options ro): fs_mark's buffered writes need it read-write");
+          throw at(o, where, "-d " + d + " is on " + fs.mountPoint() + ", mounted read-only"
+              + " (options ro): fs_mark's buffered writes need it read-write");
         }
-      }
-      if (!onePartition(partitions, topo)) {
-        throw at(o, "partitions", "fs_mark writes through the page cache, whose dirty accounting"
-            + " every CPU shares: use partitions = one, not '" + partitions + "'");
       }
       out.add(opts);
     }
+    if (!lines.isEmpty() && !onePartition(partitions, topo)) {
+      throw at(cfg.hasPath("blksim.partitions") ? cfg.getValue("blksim.partitions").origin()
+          : cfg.origin(), "partitions", "fs_mark writes through the page cache, whose dirty"
+          + " accounting every CPU shares: use partitions = one, not '" + partitions + "'");
+    }
     return out;
+  }
+
+  /**
+   * The filesystem whose mount point is the longest prefix of {@code dir} (as {@link Mounts}
+   * resolves paths once they are mounted), or null.
+   */
+  private static FilesystemParams filesystemHolding(String dir, List<FilesystemParams> fss) {
+    String nd = Mounts.normalise(dir);
+    FilesystemParams best = null;
+    int bestLen = -1;
+    for (FilesystemParams f : fss) {
+      String mp = Mounts.normalise(f.mountPoint());
+      boolean under = nd != null && (nd.equals(mp) || mp.equals("/")
+          || nd.startsWith(mp + "/"));
+      if (under && mp.length() > bestLen) {
+        bestLen = mp.length();
+        best = f;
+      }
+    }
+    return best;
+  }
+
+  /** The mount points of {@code fss} for a message. */
+  private static String mountPoints(List<FilesystemParams> fss) {
+    return fss.isEmpty() ? "none is declared in blksim.filesystems"
+        : String.join(", ", fss.stream().map(FilesystemParams::mountPoint).toList());
   }
 
   /**
@@ -650,23 +665,10 @@ public final class ScenarioLoader {
       if (j.filename() != null || j.directory() == null) {
         continue;
       }
-      FilesystemParams fs = null;
-      String best = null;
-      String nd = Mounts.normalise(j.directory());
-      for (FilesystemParams f : fss) {
-        String mp = Mounts.normalise(f.mountPoint());
-        boolean under = nd != null && (nd.equals(mp) || mp.equals("/")
-            || nd.startsWith(mp + "/"));
-        if (under && (best == null || mp.length() > best.length())) {
-          best = mp;
-          fs = f;
-        }
-      }
+      FilesystemParams fs = filesystemHolding(j.directory(), fss);
       if (fs == null) {
         throw j.error("directory", "job '" + j.name() + "' writes into " + j.directory()
-            + ", which is in no filesystem of the scenario (blksim.filesystems: "
-            + (fss.isEmpty() ? "none" : String.join(", ",
-                fss.stream().map(FilesystemParams::mountPoint).toList())) + ")");
+            + ", which is in no filesystem of the scenario (" + mountPoints(fss) + ")");
       }
       if (fs.readOnly()) {
         throw j.error("directory", "job '" + j.name() + "' writes into " + j.directory()
@@ -1080,11 +1082,16 @@ public final class ScenarioLoader {
   }
 
   static InputException at(ConfigOrigin o, String path, String rule) {
+    return new InputException(file(o), Math.max(0, o.lineNumber()), path, rule);
+  }
+
+  /** The file a config value came from, as error messages name it. */
+  static String file(ConfigOrigin o) {
     String file = o.filename() != null ? o.filename() : o.description();
     if (file != null && o.lineNumber() > 0) {
       // description() carries ": N" for parsed strings; keep the source only.
       file = file.replaceFirst(": \\d+$", "");
     }
-    return new InputException(file, Math.max(0, o.lineNumber()), path, rule);
+    return file;
   }
 }

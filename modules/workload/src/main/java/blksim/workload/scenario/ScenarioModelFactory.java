@@ -332,18 +332,16 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
 
       @Override
-      public long finish(Task owner, boolean outermost) {
+      public void finish(Task owner, boolean outermost) {
         plug.finish();
         if (outermost) {
           owner.setPlug(null);
         }
-        return 0;
       }
 
       @Override
-      public long flush(DriverCpu cpu) {
+      public void flush(DriverCpu cpu) {
         plug.flush(cpu, false);
-        return 0;
       }
 
       @Override

@@ -33,6 +33,14 @@ public final class WorkItem {
   int execOwner = -1;
   int execWq = -1;
   int execPwqKey;
+  /**
+   * The last queueing the home refused as PENDING while its news of the run's start was still on
+   * its way ({@code -1}: none), and how to redo it: the kernel clears PENDING as the run starts,
+   * so a queueing after that start must queue the item again (see
+   * {@code WorkqueueCpu.homeStarted}).
+   */
+  long refusedQueueNs = -1;
+  Runnable refusedQueue;
 
   /** An item homed on the first CPU that queues it (made during the run). */
   public WorkItem(String name, WorkFn fn) {

@@ -149,7 +149,7 @@ public final class WorkqueueCpu implements Component {
       w.assigned.addLast(r);
       wakeWorker(w);
     } else if (m instanceof WqMessage.WorkStarted s) {
-      homeStarted(s.itemKey(), s.owner(), s.wqId(), s.pwqKey());
+      homeStarted(s.itemKey(), s.owner(), s.wqId(), s.pwqKey(), s.startNs());
     } else if (m instanceof WqMessage.WorkFinished f) {
       homeFinished(f.itemKey());
     } else if (m instanceof WqMessage.QueueAtHome q) {
@@ -209,6 +209,7 @@ public final class WorkqueueCpu implements Component {
 
   private boolean queueAtHome(WorkItem item, Workqueue wq, int fromCpu, int targetCpu) {
     if (item.pending) {
+      refused(item, () -> queueAtHome(item, wq, fromCpu, targetCpu));
       return false;
     }
     if (item.isOneShot() && item.queuedOnce) {
@@ -263,6 +264,9 @@ public final class WorkqueueCpu implements Component {
     adopt(item);
     requireHome(item);
     if (item.pending) {
+      if (!dw.timerPending()) {
+        refused(item, () -> queueDelayedWork(wq, dw, delayJiffies));
+      }
       return false;
     }
     item.pending = true;
@@ -291,6 +295,7 @@ public final class WorkqueueCpu implements Component {
       return true;
     }
     if (item.pending) {
+      refused(item, () -> modDelayedWork(wq, dw, delayJiffies));
       return true;
     }
     queueDelayedWork(wq, dw, delayJiffies);
@@ -351,13 +356,30 @@ public final class WorkqueueCpu implements Component {
 
   // ---- home side ---------------------------------------------------------------------------
 
-  private void homeStarted(long key, int owner, int wqId, int pwqKey) {
+  /**
+   * The home learns that a run of the item started at {@code startNs} (a lookahead later when
+   * the pool is elsewhere). PENDING is cleared as the kernel clears it at the start; a queueing
+   * the home refused as PENDING at or after {@code startNs} found, in the kernel, the bit already
+   * clear, so it is redone now (late by the message's delay, never lost).
+   */
+  private void homeStarted(long key, int owner, int wqId, int pwqKey, long startNs) {
     WorkItem item = homeItems.get(key);
     item.pending = false;
     item.running++;
     item.execOwner = owner;
     item.execWq = wqId;
     item.execPwqKey = pwqKey;
+    Runnable redo = item.refusedQueueNs >= startNs ? item.refusedQueue : null;
+    item.refusedQueueNs = -1;
+    item.refusedQueue = null;
+    if (redo != null) {
+      redo.run();
+    }
+  }
+
+  private void refused(WorkItem item, Runnable redo) {
+    item.refusedQueueNs = ctx.now();
+    item.refusedQueue = redo;
   }
 
   private void homeFinished(long key) {
@@ -423,10 +445,10 @@ public final class WorkqueueCpu implements Component {
     }
     int owner = poolOwnerIndex(e.poolId);
     if (e.ref.homeCpu() == cpuId) {
-      homeStarted(e.ref.key(), owner, e.wq.id(), e.pwqKey);
+      homeStarted(e.ref.key(), owner, e.wq.id(), e.pwqKey, ctx.now());
     } else {
       send(cpuIndex(e.ref.homeCpu()),
-          new WqMessage.WorkStarted(e.ref.key(), owner, e.wq.id(), e.pwqKey));
+          new WqMessage.WorkStarted(e.ref.key(), owner, e.wq.id(), e.pwqKey, ctx.now()));
     }
   }
 

@@ -58,7 +58,8 @@ public sealed interface WqMessage extends Message {
    * @param wqId the workqueue
    * @param pwqKey the pwq
    */
-  record WorkStarted(long itemKey, int owner, int wqId, int pwqKey) implements WqMessage {}
+  record WorkStarted(long itemKey, int owner, int wqId, int pwqKey, long startNs)
+      implements WqMessage {}
 
   /** To an item's home: its callback returned. */
   record WorkFinished(long itemKey) implements WqMessage {}

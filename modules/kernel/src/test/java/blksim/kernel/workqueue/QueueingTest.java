@@ -67,6 +67,49 @@ class QueueingTest {
     assertTrue(h.log.stream().allMatch(e -> e.cpu() == 0), h.log.toString());
   }
 
+  /**
+   * The kernel clears PENDING as a run starts; the item's home learns of the start a lookahead
+   * later when the pool is on another CPU. A queue_work() from the home inside that window must
+   * still queue the item again (it was lost before WorkStarted carried the start time, which hung
+   * an unmount waiting on the flusher).
+   */
+  @Test
+  void queueAtHome_justAfterTheRunStartedElsewhere_runsTheItemAgain() {
+    long start = firstRunStart();
+    long[] queuedAt = new long[1];
+    WqHarness h = harness(2, KernelMode.V6_9);
+    Workqueue wq = h.builder.allocWorkqueue("race", 0, 0);
+    WorkqueueSystem sys = h.build();
+    WorkItem item = sys.newWorkItem("race", h.logged("race", 0, 10 * US, 0), 0);
+    h.driver(0).then(t -> {
+      assertTrue(sys.queueWorkOn(t.cpu(), 1, wq, item));
+      t.runFor(CpuMode.SYSTEM, 0);
+    }).at(start + 1).then(t -> {
+      queuedAt[0] = t.now();
+      sys.queueWork(t.cpu(), wq, item);
+      t.runFor(CpuMode.SYSTEM, 0);
+    }).at(5 * MS).flush(sys, wq);
+    h.run(Partitioning.ONE, Long.MAX_VALUE);
+    assertEquals(start, h.log.get(0).start(), "the same first run as without the second queue");
+    assertTrue(queuedAt[0] >= start && queuedAt[0] < start + h.sys.lookaheadNs(),
+        "the second queue_work falls inside the window: " + queuedAt[0] + " vs " + start);
+    assertEquals(2, h.log.size(), h.log.toString());
+  }
+
+  private static long firstRunStart() {
+    WqHarness h = harness(2, KernelMode.V6_9);
+    Workqueue wq = h.builder.allocWorkqueue("race", 0, 0);
+    WorkqueueSystem sys = h.build();
+    WorkItem item = sys.newWorkItem("race", h.logged("race", 0, 10 * US, 0), 0);
+    h.driver(0).then(t -> {
+      assertTrue(sys.queueWorkOn(t.cpu(), 1, wq, item));
+      t.runFor(CpuMode.SYSTEM, 0);
+    }).at(5 * MS).flush(sys, wq);
+    h.run(Partitioning.ONE, Long.MAX_VALUE);
+    assertEquals(1, h.log.size());
+    return h.log.get(0).start();
+  }
+
   @Test
   void itemRequeuingItself_runsAgainAfterItsCurrentRun() {
     WqHarness h = harness(1, KernelMode.V6_9);

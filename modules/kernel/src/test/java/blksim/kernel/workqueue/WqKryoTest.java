@@ -21,7 +21,7 @@ class WqKryoTest {
         new WqMessage.QueueAtHome(12L, 2, 5, -1),
         new WqMessage.RunWork((193L << 32) | 4, 193, 4, 17, REF, 99L, true),
         new WqMessage.WorkDone((193L << 32) | 4, 193, 4, 17, 12L, 99L, false),
-        new WqMessage.WorkStarted(12L, 97, 4, 17),
+        new WqMessage.WorkStarted(12L, 97, 4, 17, 123_456L),
         new WqMessage.WorkFinished(12L),
         new WqMessage.SpawnWorker(193, 5, 100_000L),
         new WqMessage.WorkerReady(193, 5),

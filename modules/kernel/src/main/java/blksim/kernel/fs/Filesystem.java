@@ -75,6 +75,9 @@ public interface Filesystem {
    */
   int unmount();
 
+  /** Whether an inode is held open ({@link #iget} without its {@link #iput}). */
+  boolean hasOpenInodes();
+
   /** The root directory's inode number. */
   long rootIno();
 

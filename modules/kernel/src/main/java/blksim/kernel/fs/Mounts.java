@@ -68,6 +68,26 @@ public final class Mounts {
     return r;
   }
 
+  /**
+   * The first step of {@code umount()} ({@code do_umount()}: the busy check, then
+   * {@code umount_tree()}): takes the filesystem at {@code mountPoint} out of the namespace, so
+   * no path reaches it any more, and leaves it mounted for the caller's
+   * {@code sync_filesystem()} and final {@link Filesystem#unmount}. 0, {@code -EBUSY} if it has
+   * inodes held open, {@code -EINVAL} if nothing is mounted at {@code mountPoint}.
+   */
+  public int detach(String mountPoint) {
+    String p = normalise(mountPoint);
+    Filesystem fs = p == null ? null : byPoint.get(p);
+    if (fs == null) {
+      return -Filesystem.EINVAL;
+    }
+    if (fs.hasOpenInodes()) {
+      return -Filesystem.EBUSY;
+    }
+    byPoint.remove(p);
+    return 0;
+  }
+
   /** The filesystem mounted at {@code mountPoint}, or {@code null}. */
   public Filesystem at(String mountPoint) {
     String p = normalise(mountPoint);

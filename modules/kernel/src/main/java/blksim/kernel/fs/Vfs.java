@@ -180,6 +180,51 @@ public final class Vfs {
     return null;
   }
 
+  /** The mount whose mount point is exactly {@code mountPoint}, or null. */
+  public Mount mountAt(String mountPoint) {
+    Filesystem fs = mounts.at(mountPoint);
+    for (Mount m : list) {
+      if (m.fs == fs) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The end of {@code generic_shutdown_super()} for a mount already taken out of the namespace
+   * ({@link Mounts#detach}) and synced: {@code evict_inodes()} drops every page cache of its
+   * inodes (in inode order), then {@code put_super()}; the mount leaves the mount list.
+   *
+   * <p>Simplified: eviction costs no CPU time of its own, and the filesystem's own unmount work
+   * (the XFS log's unmount record and the cache flush) is not modelled.
+   */
+  void shutdown(Mount m) {
+    for (Long ino : new java.util.TreeSet<>(m.mappings.keySet())) {
+      m.drop(ino);
+    }
+    int r = m.fs.unmount();
+    if (r != 0) {
+      throw new IllegalStateException("unmount of " + m.mountPoint + " after detach: " + r);
+    }
+    list.remove(m);
+  }
+
+  /**
+   * The page caches of {@code m}'s inodes that have pages under writeback now, in inode order
+   * ({@code wait_sb_inodes()} walks them).
+   */
+  List<AddressSpace> underWriteback(Mount m) {
+    List<AddressSpace> out = new ArrayList<>();
+    for (Long ino : new java.util.TreeSet<>(m.mappings.keySet())) {
+      AddressSpace as = m.mappings.get(ino);
+      if (as.nrWriteback() > 0) {
+        out.add(as);
+      }
+    }
+    return out;
+  }
+
   PageCache pageCache() {
     return pc;
   }

@@ -9,12 +9,13 @@ import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
 import blksim.kernel.syscall.SystemCall;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The file system calls of one task on the {@link Vfs}: {@code mkdir}, {@code open} with
  * O_CREAT|O_TRUNC ({@link #creat}), {@code write}, {@code fsync}, {@code close}, {@code unlink},
- * {@code sync} and {@code statfs}. Each returns a {@link SystemCall} (re-armed and reused: one call
+ * {@code sync}, {@code syncfs}, {@code umount} and {@code statfs}. Each returns a {@link SystemCall} (re-armed and reused: one call
  * in progress per task) whose return value is 0 or a file descriptor number, a byte count, free
  * blocks for statfs, or a negative errno.
  *
@@ -242,7 +243,37 @@ public final class VfsCalls {
 
   /** {@code sync()}: every mounted filesystem's dirty data written and waited for. */
   public SystemCall sync() {
-    return sync.arm();
+    return sync.arm(null, false);
+  }
+
+  /**
+   * {@code syncfs(fd)} of a file of the filesystem holding {@code path} (what coreutils'
+   * {@code sync -f PATH} does): {@code sync_filesystem()}, a WB_SYNC_NONE pass over its dirty
+   * inodes waited for, then a WB_SYNC_ALL pass. 0, or -ENOENT outside every mount.
+   */
+  public SystemCall syncfs(String path) {
+    Vfs.Mount m = vfs.mountOf(path);
+    if (m == null) {
+      return immediate.arm(-Filesystem.ENOENT, 0);
+    }
+    return sync.arm(m, false);
+  }
+
+  /**
+   * {@code umount(target)}: -EINVAL if nothing is mounted exactly at {@code mountPoint}, -EBUSY
+   * while one of its files is open; else the mount leaves the namespace at once (no new path
+   * reaches it), then {@code generic_shutdown_super()}: {@code sync_filesystem()} as for
+   * {@link #syncfs}, the eviction of every inode's pages and the filesystem's detach
+   * ({@link Vfs#shutdown}). The call returns when all of it is done, as umount(2) does (the
+   * shutdown runs in the caller's task work before the return to user space).
+   */
+  public SystemCall umount(String mountPoint) {
+    Vfs.Mount m = vfs.mountAt(mountPoint);
+    int r = vfs.mounts().detach(mountPoint);
+    if (r != 0 || m == null) {
+      return immediate.arm(r != 0 ? r : -Filesystem.EINVAL, 0);
+    }
+    return sync.arm(m, true);
   }
 
   private void check(OpenFile f) {
@@ -275,13 +306,24 @@ public final class VfsCalls {
     }
   }
 
-  /** {@code sync()}: see the class comment. */
+  /**
+   * {@code sync()} (every mount: one WB_SYNC_ALL pass each, waited for), or
+   * {@code sync_filesystem()} of one mount (a WB_SYNC_NONE pass waited for, then a WB_SYNC_ALL
+   * pass), followed for an unmount by the mount's shutdown.
+   */
   private final class SyncCall extends SystemCall {
     private int phase;
     private int pending;
+    private Vfs.Mount one;
+    private boolean unmount;
+    private List<AddressSpace> waitList;
+    private int waitAt;
 
-    SystemCall arm() {
-      phase = 0;
+    SystemCall arm(Vfs.Mount one, boolean unmount) {
+      this.phase = 0;
+      this.one = one;
+      this.unmount = unmount;
+      this.waitList = null;
       return this;
     }
 
@@ -289,39 +331,74 @@ public final class VfsCalls {
     public boolean step(TaskCpu cpu) {
       switch (phase) {
         case 0:
-          phase = 1;
+          phase = one == null ? 2 : 1;
           cpu.runFor(CpuMode.SYSTEM, vfs.syscalls().rwEntryNs());
           return false;
-        case 1: {
-          List<Vfs.Mount> mounts = vfs.mountList();
-          pending = mounts.size();
-          if (pending == 0) {
-            return returned(0);
-          }
+        case 1:
+          // writeback_inodes_sb(): WB_SYNC_NONE, waited for.
           phase = 2;
-          CpuComponent c = cpu.cpu();
-          for (Vfs.Mount m : mounts) {
-            BdiWriteback wb = m.wb();
-            wb.queueSync(() -> {
-              if (--pending == 0) {
-                c.wake(task);
-              }
-            });
-          }
+          pending = 1;
+          one.wb().queueWritebackSb(done(cpu.cpu()));
           cpu.sleep();
           return false;
-        }
-        case 2:
+        case 2: {
           if (pending > 0) {
             cpu.sleep();
             return false;
           }
+          // sync_inodes_sb(): WB_SYNC_ALL on each filesystem, waited for.
+          List<Vfs.Mount> mounts = one == null ? vfs.mountList() : List.of(one);
+          pending = mounts.size();
           phase = 3;
+          if (pending == 0) {
+            return returned(0);
+          }
+          Runnable done = done(cpu.cpu());
+          for (Vfs.Mount m : mounts) {
+            m.wb().queueSync(done);
+          }
+          cpu.sleep();
+          return false;
+        }
+        case 3:
+          if (pending > 0) {
+            cpu.sleep();
+            return false;
+          }
+          // wait_sb_inodes(): the pages an earlier pass (or anyone) put under writeback.
+          if (waitList == null) {
+            waitList = new ArrayList<>();
+            for (Vfs.Mount m : one == null ? vfs.mountList() : List.of(one)) {
+              waitList.addAll(vfs.underWriteback(m));
+            }
+            waitAt = 0;
+          }
+          while (waitAt < waitList.size()) {
+            AddressSpace as = waitList.get(waitAt++);
+            CpuComponent c = cpu.cpu();
+            if (as.awaitWriteback(() -> c.wake(task))) {
+              cpu.sleep();
+              return false;
+            }
+          }
+          waitList = null;
+          if (unmount) {
+            vfs.shutdown(one);
+          }
+          phase = 4;
           cpu.runFor(CpuMode.SYSTEM, vfs.syscalls().wakeReturnNs());
           return false;
         default:
           return returned(0);
       }
+    }
+
+    private Runnable done(CpuComponent c) {
+      return () -> {
+        if (--pending == 0) {
+          c.wake(task);
+        }
+      };
     }
   }
 }

@@ -218,6 +218,11 @@ public final class XfsFilesystem implements Filesystem {
   }
 
   @Override
+  public boolean hasOpenInodes() {
+    return !refs.isEmpty();
+  }
+
+  @Override
   public long rootIno() {
     return ROOT_INO;
   }

@@ -66,6 +66,27 @@ public final class AddressSpace {
   /** The host's own per-inode data (a filesystem's extents), opaque here. */
   Object hostData;
 
+  /**
+   * {@code filemap_fdatawait()}'s sleep: runs {@code waker} when the inode's last page under
+   * writeback ends; false, and nothing registered, when none is under writeback now. Waiters
+   * queue behind each other (the page's wait queue), woken in the order they came.
+   */
+  public boolean awaitWriteback(Runnable waker) {
+    if (nrWriteback == 0) {
+      return false;
+    }
+    addWritebackWaiter(waker);
+    return true;
+  }
+
+  void addWritebackWaiter(Runnable waker) {
+    Runnable prev = writebackWaiter;
+    writebackWaiter = prev == null ? waker : () -> {
+      prev.run();
+      waker.run();
+    };
+  }
+
   AddressSpace(long ino, Host host, BdiWriteback wb) {
     this.ino = ino;
     this.host = host;

@@ -122,6 +122,19 @@ public final class BdiWriteback {
   }
 
   /**
+   * {@code writeback_inodes_sb()}: queues a WB_SYNC_NONE work over every dirty inode, for as
+   * many pages as are dirty now ({@code get_nr_dirty_pages()}: the dirty pages plus one per
+   * dirty inode, here plus one); {@code done} runs when it is finished. The first half of
+   * {@code sync_filesystem()}, which waits for it before the WB_SYNC_ALL pass.
+   */
+  public void queueWritebackSb(Runnable done) {
+    WbWork w = new WbWork(pc.nrDirty() + 1, false, false, false, WbWork.Reason.SYNC);
+    w.done = done;
+    works.add(w);
+    wakeup();
+  }
+
+  /**
    * Queues a WB_SYNC_ALL work over every dirty inode ({@code sync_inodes_sb()} for sync, syncfs
    * and unmount); {@code done} runs when it is finished.
    */

@@ -151,7 +151,7 @@ final class Flusher implements WorkRun {
         case WAIT_SYNC:
           // WB_SYNC_ALL: filemap_fdatawait() for the inode's pages.
           if (inode.nrWriteback > 0) {
-            inode.writebackWaiter = cpu.waker();
+            inode.addWritebackWaiter(cpu.waker());
             cpu.sleep();
             return;
           }

@@ -1075,6 +1075,7 @@ public final class CpuComponent implements Component, DriverCpu {
     public void exit() {
       taken();
       Task t = current;
+      t.exited();
       policy.dequeueCurr(ctx.now());
       t.state = TaskState.DEAD;
       switchedOut(t, 'X');

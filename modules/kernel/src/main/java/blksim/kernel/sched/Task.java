@@ -29,6 +29,7 @@ public abstract class Task {
   /** Fair-scheduling state, owned by the CPU's {@link SchedPolicy}. */
   final SchedEntity se;
   TaskState state = TaskState.RUNNING;
+  private Runnable exitListener;
   long utimeNs;
   long stimeNs;
   long nvcsw;
@@ -110,6 +111,21 @@ public abstract class Task {
    * {@code io_wq_worker_running()}). Must not take an action. The default does nothing.
    */
   protected void schedUpdateWorker(TaskCpu cpu) {}
+
+  /**
+   * Sets what runs when the task exits: called from its exit, on the CPU it ran on, before it
+   * leaves the CPU (a parent's {@code wait()} seeing its child's exit). One listener; it may
+   * wake other tasks, as a task's own step may.
+   */
+  public void setExitListener(Runnable listener) {
+    this.exitListener = listener;
+  }
+
+  void exited() {
+    if (exitListener != null) {
+      exitListener.run();
+    }
+  }
 
   /** Whether the run lasts until this task exits (fio jobs: yes; kernel threads: no). */
   public boolean keepsRunAlive() {

@@ -38,6 +38,9 @@ final class Metrics {
     if (!o.fsMark().isEmpty()) {
       json = FsMarkOutput.addToJson(json, o.fsMark(), o.fio());
     }
+    if (o.shell() != null) {
+      json = ShellOutput.addToJson(json, o.shell());
+    }
     return json;
   }
 

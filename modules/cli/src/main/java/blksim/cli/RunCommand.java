@@ -173,6 +173,7 @@ final class RunCommand implements Callable<Integer> {
     }
     String normal = (o.fsMark().isEmpty() ? "" : FsMarkOutput.text(o.fsMark()))
         + FioTextReporter.render(r)
+        + (o.shell() != null ? ShellOutput.text(o.shell()) : "")
         + (o.mm() != null ? MmText.text(o.mm()) : "")
         + (wq ? WqReport.text(o) : "")
         + (threads ? ThreadReport.text(r) : "")

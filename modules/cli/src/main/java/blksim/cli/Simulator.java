@@ -15,6 +15,8 @@ import blksim.workload.fio.stats.RunResult;
 import blksim.kernel.mm.MmComponent;
 import blksim.workload.fsmark.FsMarkParent;
 import blksim.workload.fsmark.FsMarkRunReport;
+import blksim.workload.shell.ShellReport;
+import blksim.workload.shell.ShellTask;
 import blksim.kernel.mm.MmReport;
 import java.util.ArrayList;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -66,7 +68,7 @@ public final class Simulator {
    */
   public record Outcome(RunResult fio, List<WqMonitorSnapshot> wqSamples,
       WqMonitorSnapshot wqFinal, String wqDump, List<SwitchRecord> timehist,
-      long timehistDropped, MmReport mm, List<FsMarkRunReport> fsMark) {}
+      long timehistDropped, MmReport mm, List<FsMarkRunReport> fsMark, ShellReport shell) {}
 
   /** Runs {@code s} with the given partitioning. */
   public static RunResult run(Scenario s, Partitioning partitioning, Host host,
@@ -103,6 +105,7 @@ public final class Simulator {
     long dropped = 0;
     MmReport mm = null;
     java.util.TreeMap<Integer, FsMarkRunReport> fsMark = new java.util.TreeMap<>();
+    ShellReport shell = null;
     for (ComponentReport r : reports) {
       if (r.kind().equals(MmComponent.KIND)) {
         mm = MmReport.decode(r.payload());
@@ -112,6 +115,9 @@ public final class Simulator {
           if (t.kind().equals(FsMarkParent.KIND)) {
             FsMarkRunReport f = FsMarkRunReport.decode(t.payload());
             fsMark.put(f.instance(), f);
+          }
+          if (t.kind().equals(ShellTask.KIND)) {
+            shell = ShellReport.decode(t.payload());
           }
         }
       }
@@ -126,11 +132,11 @@ public final class Simulator {
         .thenComparingInt(SwitchRecord::cpu));
     if (wqs == null) {
       return new Outcome(fio, List.of(), new WqMonitorSnapshot(outcome.stats().simulatedTimeNs(),
-          List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()));
+          List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()), shell);
     }
     return new Outcome(fio, wqs.monitorSamples(reports),
         wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
         WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped, mm,
-        List.copyOf(fsMark.values()));
+        List.copyOf(fsMark.values()), shell);
   }
 }

@@ -11,6 +11,7 @@ import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioJob;
 import blksim.kernel.mm.MmParams;
 import blksim.workload.fsmark.FsMarkOptions;
+import blksim.workload.shell.ShellCommand;
 import blksim.kernel.mm.PageCacheParams;
 import blksim.kernel.syscall.SyscallParams;
 import blksim.workload.fio.thread.FioCostParams;
@@ -58,14 +59,14 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     List<DeviceParams> devices,
     List<FioJob> jobs, TimehistParams timehist, String wakePlacement, long kblockdRunNs,
     MmParams mm, List<FilesystemParams> filesystems, List<FsMarkOptions> fsMark,
-    FsMarkCosts fsMarkCosts) {
+    FsMarkCosts fsMarkCosts, List<ShellCommand> commands, long shellExecNs) {
 
   /** fs_mark's own costs: user time per file and the fork of a child ({@code costs.fs-mark.*}). */
   public record FsMarkCosts(long userPerFileNs, long forkNs) {}
 
   /** Whether a job writes through the page cache (so the machine needs writeback). */
   public boolean usesPageCacheWrites() {
-    if (!fsMark.isEmpty()) {
+    if (!fsMark.isEmpty() || commandsUseVfs()) {
       return true;
     }
     for (FioJob j : jobs) {
@@ -74,6 +75,11 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
       }
     }
     return false;
+  }
+
+  /** Whether a command of {@code commands} calls the VFS (all but sleep do). */
+  public boolean commandsUseVfs() {
+    return commands.stream().anyMatch(c -> c.kind() != ShellCommand.Kind.SLEEP);
   }
 
   /** Whether woken user threads and io-wq workers may move within their LLC. */

@@ -39,6 +39,7 @@ import blksim.workload.fio.FioJobFile;
 import blksim.kernel.fs.Mounts;
 import blksim.kernel.mm.DirtyParams;
 import blksim.workload.fsmark.FsMarkOptions;
+import blksim.workload.shell.ShellCommand;
 import com.typesafe.config.ConfigOrigin;
 import blksim.kernel.mm.MmParams;
 import blksim.kernel.mm.PageCacheParams;
@@ -403,9 +404,10 @@ public final class ScenarioLoader {
       groupBase += maxGroup + 1;
     }
     List<String> fsMarkLines = v.getStringList("fs_mark.command-lines");
-    if (jobs.isEmpty() && fsMarkLines.isEmpty()) {
-      throw v.error("fio.job-files", "the scenario has no workload: set blksim.fio.job-files"
-          + " or blksim.fs_mark.command-lines");
+    List<ShellCommand> commands = commands(cfg, v.getStringList("commands"), partitions, topo);
+    if (jobs.isEmpty() && fsMarkLines.isEmpty() && commands.isEmpty()) {
+      throw v.error("fio.job-files", "the scenario has no workload: set blksim.fio.job-files,"
+          + " blksim.fs_mark.command-lines or blksim.commands");
     }
     for (FioJob j : jobs) {
       checkJob(j, devices);
@@ -425,7 +427,32 @@ public final class ScenarioLoader {
         wakePlacement(v, partitions), v.getDuration("costs.block.kblockd-run"),
         mm(v, jobs, partitions, topo), fss, fsMark,
         new Scenario.FsMarkCosts(v.getDuration("costs.fs-mark.user-per-file"),
-            v.getDuration("costs.fs-mark.fork")));
+            v.getDuration("costs.fs-mark.fork")), commands, v.getDuration("costs.shell.exec"));
+  }
+
+  /**
+   * {@code commands}: each a command {@link ShellCommand#parse} takes; those that call the VFS
+   * (all but sleep) share the page cache with every CPU, so the run must be in one partition.
+   */
+  private static List<ShellCommand> commands(Config cfg, List<String> lines, String partitions,
+      TopologyParams topo) {
+    List<ShellCommand> out = new ArrayList<>();
+    String key = "blksim.commands";
+    for (int i = 0; i < lines.size(); i++) {
+      ConfigOrigin o = cfg.getList(key).get(i).origin();
+      try {
+        out.add(ShellCommand.parse(lines.get(i)));
+      } catch (IllegalArgumentException e) {
+        throw at(o, "commands[" + i + "]", e.getMessage());
+      }
+    }
+    if (out.stream().anyMatch(c -> c.kind() != ShellCommand.Kind.SLEEP)
+        && !onePartition(partitions, topo)) {
+      throw at(cfg.hasPath("blksim.partitions") ? cfg.getValue("blksim.partitions").origin()
+          : cfg.origin(), "partitions", "commands that call the VFS (sync, umount) share the"
+          + " page cache with every CPU: use partitions = one, not '" + partitions + "'");
+    }
+    return List.copyOf(out);
   }
 
   /**

@@ -27,6 +27,7 @@ import blksim.kernel.mm.WritebackParams;
 import blksim.kernel.dm.DmTable;
 import blksim.workload.fsmark.FsMarkOptions;
 import blksim.workload.fsmark.FsMarkParent;
+import blksim.workload.shell.ShellTask;
 import blksim.workload.fio.thread.FileFioThread;
 import blksim.kernel.mm.FlusherPlug;
 import blksim.kernel.sched.Task;
@@ -158,6 +159,7 @@ public final class ScenarioModelFactory implements ModelFactory {
     }
     PageCache pc = null;
     Vfs vfs = null;
+    List<Task> workloadTasks = new ArrayList<>();
     Map<String, AddressSpace> bdevMappings = new LinkedHashMap<>();
     MmComponent mm = null;
     if (pageCacheWrites) {
@@ -176,7 +178,7 @@ public final class ScenarioModelFactory implements ModelFactory {
             KernelMode.valueOf(s.kernelMode()).isV4_3() ? BlkMqRules.V4_3 : BlkMqRules.V6);
         bdevMappings.put(d.name(), as);
       }
-      if (!s.filesystems().isEmpty()) {
+      if (!s.filesystems().isEmpty() || s.commandsUseVfs()) {
         vfs = new Vfs(pc, s.syscalls(), s.mm().costs());
         for (FilesystemParams f : s.filesystems()) {
           DeviceParams d = s.device(f.device());
@@ -184,7 +186,7 @@ public final class ScenarioModelFactory implements ModelFactory {
           vfs.mount(f.mountPoint(), fs, f.readOnly(), bdevMappings.get(d.name()).wb(),
               new SplittableRandom(Seeds.forComponent(s.seed(), "fs" + f.mountPoint())));
         }
-        fsMark(s, vfs, cpus);
+        workloadTasks.addAll(fsMark(s, vfs, cpus));
       }
     }
     long expectedEnd = 0;
@@ -217,6 +219,17 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
     }
     sequence(jobs, threads);
+    workloadTasks.addAll(threads);
+    if (!s.commands().isEmpty()) {
+      Vfs v = vfs;
+      ShellTask sh = new ShellTask(900, s.commands(), v == null ? null : t -> new VfsCalls(v, t),
+          s.shellExecNs());
+      CpuComponent shCpu = cpus.get(0);
+      for (Task t : workloadTasks) {
+        sh.waitFor(t, shCpu);
+      }
+      shCpu.addTask(sh);
+    }
     List<Component> components = new ArrayList<>(wqs != null ? wqs.components(cpus) : cpus);
     if (mm != null) {
       components.add(mm);
@@ -298,7 +311,8 @@ public final class ScenarioModelFactory implements ModelFactory {
    * The fs_mark instances of the scenario: parent {@code k} on CPU {@code k mod n}; its children
    * on the CPUs that follow the previous instances' children.
    */
-  private static void fsMark(Scenario s, Vfs vfs, List<CpuComponent> cpus) {
+  private static List<Task> fsMark(Scenario s, Vfs vfs, List<CpuComponent> cpus) {
+    List<Task> parents = new ArrayList<>();
     int firstCpu = 0;
     // fs_mark's clock: the simulated wall clock starts at 2015-09-01 00:00:00 UTC (thread 4's
     // month), so names and headers look like a real run's and stay the same for every run.
@@ -311,8 +325,10 @@ public final class ScenarioModelFactory implements ModelFactory {
           t -> new VfsCalls(vfs, t), m.fs(), s.fsMarkCosts().userPerFileNs(),
           s.fsMarkCosts().forkNs(), epochUsec, s.seed());
       cpus.get(k % cpus.size()).addTask(parent);
+      parents.add(parent);
       firstCpu += o.threads();
     }
+    return parents;
   }
 
   /**

@@ -254,6 +254,13 @@ public final class ScenarioSchema {
           "fs_mark's own user time per file: name, gettimeofday, loop bookkeeping [A]"),
       cost("costs.fs-mark.fork", "fs_mark", 50_000,
           "fork() of an fs_mark child, before it can run [A]"),
+      Param.of("commands", "shell", STRING_LIST, "[]",
+          "shell commands run one after another once every fio job and fs_mark instance has"
+              + " exited: sync, sync -f PATH (syncfs), umount PATH, sleep N; 'time CMD' prints"
+              + " bash's real/user/sys for it (\"time umount /mnt/test\")"),
+      cost("costs.shell.exec", "shell", 500_000,
+          "fork() and exec() of one command's tool by the shell [A: lmbench lat_proc exec is"
+              + " a few hundred us on x86 servers]"),
       Param.of("fio.job-names", "fio", STRING_LIST, "[]",
           "display names of the inline job files, for error messages"));
 

@@ -30,8 +30,9 @@ import picocli.CommandLine.Spec;
  * </pre>
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
-    description = {"Simulate a scenario (a machine, its devices, filesystems, fio job files and"
-        + " fs_mark command lines) and print fio's output for it (and fs_mark's).", "",
+    description = {"Simulate a scenario (a machine, its devices, filesystems, fio job files,"
+        + " fs_mark command lines and shell commands such as 'time umount /mnt/test') and print"
+        + " fio's output for it (and fs_mark's, and each command's).", "",
         "Results are reproducible to the byte: the same scenario and seed give the same output"
             + " whatever the partitioning."},
     footer = {"", "Examples:",

@@ -342,7 +342,7 @@ public final class ScenarioLoader {
     sched = tunables(v, sched);
     FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"));
     SyscallParams syscalls = new SyscallParams(v.getDuration("costs.fio.syscall"),
-        v.getDuration("costs.fio.syscall-return"));
+        v.getDuration("costs.fio.syscall-return"), v.getDuration("kernel.timer-slack"));
     long nbSubmit = v.getDuration("costs.null-blk.submit");
     long nbComplete = v.getDuration("costs.null-blk.complete");
     List<DeviceParams> devices = new ArrayList<>();
@@ -705,6 +705,10 @@ public final class ScenarioLoader {
         throw j.error("directory", "job '" + j.name() + "': files are modelled for buffered"
             + " writes with a synchronous engine (rw=write or randwrite, direct=0, psync/sync/"
             + "pvsync) so far; use filename= on a device for the rest");
+      }
+      if (j.thinktimeNs() > 0) {
+        throw j.error("thinktime", "job '" + j.name() + "': thinktime is modelled for jobs on"
+            + " a device (filename=) so far, not for files in a directory");
       }
       if (j.sizeBytes() <= 0) {
         throw j.error("size", "job '" + j.name() + "' writes a file in " + j.directory()

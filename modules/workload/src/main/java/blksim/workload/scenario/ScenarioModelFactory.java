@@ -211,6 +211,7 @@ public final class ScenarioModelFactory implements ModelFactory {
         t = thread(s, j, k, q, stats, cpus.size(), pc, bdevMappings.get(dev.name()));
       }
       threads.add(t);
+      t.setTimers(timers, s.syscalls().timerSlackNs());
       t.setAllowedCpus(allowed);
       t.setUnbound(s.migratesInLlc() && (allowed == null || allowed.length > 1));
       cpus.get(cpuId).addTask(t);

@@ -95,6 +95,9 @@ public final class ScenarioSchema {
       Param.num("kernel.hz", "kernel", INT, "Hz", String.valueOf(SchedParams.DEFAULT_HZ), 100,
           1000,
           "CONFIG_HZ: 100, 250, 300 or 1000"),
+      Param.num("kernel.timer-slack", "kernel", DURATION, "ns", "50us", 0, 1_000_000_000L,
+          "timer_slack_ns of user tasks: a nanosleep() (fio's thinktime) wakes this much after"
+              + " its request [S: include/linux/init_task.h, 50 us; prctl(PR_SET_TIMERSLACK)]"),
       Param.choice("kernel.preempt", "kernel",
           SchedParams.DEFAULT_PREEMPT.name().toLowerCase(java.util.Locale.ROOT),
           List.of("none", "voluntary", "full"),

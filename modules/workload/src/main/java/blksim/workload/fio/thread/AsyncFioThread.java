@@ -92,7 +92,7 @@ public final class AsyncFioThread extends FioJobThread {
 
   @Override
   protected void step(TaskCpu cpu) {
-    if (starting(cpu)) {
+    if (starting(cpu) || continueThink(cpu)) {
       return;
     }
     if (ring == null) {
@@ -151,6 +151,19 @@ public final class AsyncFioThread extends FioJobThread {
 
   /** fio's do_io() loop: submit while there is room, else reap. True when an action was taken. */
   private boolean loop(TaskCpu cpu) {
+    if (thinking() || thinkDue()) {
+      // thinktime: io_u_quiesce() commits what is queued and reaps everything in flight first.
+      if (!batch.isEmpty()) {
+        startCommit(cpu);
+        return true;
+      }
+      if (inFlight > 0) {
+        return waitFor(cpu, inFlight);
+      }
+      if (think(cpu)) {
+        return true;
+      }
+    }
     long now = cpu.now();
     boolean more = mayIssue(now);
     if (more && inFlight + batch.size() < depth) {
@@ -170,12 +183,20 @@ public final class AsyncFioThread extends FioJobThread {
       return true;
     }
     // The queue is full (or the job is draining): reap.
-    if (engine == Engine.IO_URING && ring.ready() >= Math.min(completeMin, inFlight)) {
+    return waitFor(cpu, completeMin);
+  }
+
+  /**
+   * Reaps at least {@code min} completions (fewer if fewer are in flight), from the CQ ring
+   * without a call when they are there (io_uring), else with a waiting system call. True when an
+   * action was taken.
+   */
+  private boolean waitFor(TaskCpu cpu, int min) {
+    if (engine == Engine.IO_URING && ring.ready() >= Math.min(min, inFlight)) {
       reap(cpu);
       return false;
     }
-    waitCall = engine == Engine.IO_URING ? ioRing.waitFor(completeMin)
-        : kioCtx.ioGetevents(completeMin);
+    waitCall = engine == Engine.IO_URING ? ioRing.waitFor(min) : kioCtx.ioGetevents(min);
     phase = Phase.REAP;
     if (!waitCall.step(cpu)) {
       return true;
@@ -234,6 +255,7 @@ public final class AsyncFioThread extends FioJobThread {
             now - done.issueNs(), now);
       }
     }
+    completed(n);
     if (n > 0 && measuring()) {
       stats.recordCompleteBatch(n);
     }

@@ -11,7 +11,10 @@ import blksim.kernel.mm.WritebackParams;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
 import blksim.kernel.sched.TaskReport;
+import blksim.kernel.sched.CpuMode;
 import blksim.kernel.syscall.SyscallParams;
+import blksim.kernel.timer.HrtimerSleep;
+import blksim.kernel.timer.TimerParams;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.IoPattern;
 import blksim.workload.fio.stats.JobStats;
@@ -27,6 +30,16 @@ import java.util.function.IntFunction;
  * <p>The access pattern (directions, offsets, sizes, random map) is {@link IoPattern}'s; the start
  * of a sequenced job ({@code stonewall}, {@code wait_for}, {@code exitall}) is
  * {@link JobSequencer}'s. {@code rate} is not modelled.
+ *
+ * <p>{@code thinktime} is fio's {@code handle_thinktime()} (backend.c): once
+ * {@code thinktime_blocks} more I/Os have completed (fio's default
+ * {@code thinktime_blocks_type=complete}), the job waits for every I/O in flight
+ * ({@code io_u_quiesce()}, the engine's part), spins {@code thinktime_spin} in user space, then
+ * sleeps the rest of {@code thinktime} with {@code nanosleep()} (fio's {@code usec_sleep()}), cut
+ * to the runtime left. The sleep is an hrtimer with the task's timer slack, woken at its hard
+ * expiry, request plus slack (see {@link HrtimerSleep}); fio's loop around a nanosleep that
+ * returns early is not needed, as the model's never does. {@code thinktime_iotime} and
+ * {@code rate_ignore_thinktime} are not modelled.
  */
 public abstract class FioJobThread extends Task {
   /** {@link TaskReport#kind()} of a fio job's report. */
@@ -60,6 +73,11 @@ public abstract class FioJobThread extends Task {
   private long usr0;
   private long sys0;
   private long ctx0;
+  private HrtimerSleep sleeper;
+  private long timerSlackNs;
+  private long completedIos;
+  private long lastThinkIos;
+  private boolean thinkSpun;
 
   /**
    * @param job the fio job
@@ -231,6 +249,67 @@ public abstract class FioJobThread extends Task {
       told = true;
     }
     return !(outOfTime || outOfData || outOfIos || told || regionBytes <= 0);
+  }
+
+  /**
+   * The timers this thread's {@code nanosleep()} uses ({@code thinktime}); set by the machine
+   * before the run. A job with a thinktime needs them.
+   */
+  public void setTimers(TimerParams timers, long slackNs) {
+    this.sleeper = new HrtimerSleep(timers);
+    this.timerSlackNs = slackNs;
+  }
+
+  /** The engine reports {@code n} completed I/Os (fio's {@code io_blocks}, for thinktime). */
+  protected final void completed(int n) {
+    completedIos += n;
+  }
+
+  /**
+   * Whether a thinktime is due: {@code thinktime_blocks} more I/Os completed since the last one.
+   * The engine then quiesces (waits for its I/Os in flight) and calls {@link #think}.
+   */
+  protected final boolean thinkDue() {
+    return job.thinktimeNs() > 0 && completedIos >= lastThinkIos + job.thinktimeBlocks();
+  }
+
+  /**
+   * Starts the first step of a due thinktime, with nothing in flight: the spin, then the sleep.
+   * Returns true when it took an action (the caller returns from its step and calls again, with
+   * {@link #continueThink} first); false when the thinktime is over.
+   */
+  protected final boolean think(TaskCpu cpu) {
+    if (!thinkSpun) {
+      thinkSpun = true;
+      if (job.thinktimeSpinNs() > 0) {
+        cpu.runFor(CpuMode.USER, job.thinktimeSpinNs());
+        return true;
+      }
+    }
+    thinkSpun = false;
+    lastThinkIos = completedIos;
+    long left = job.thinktimeNs() - job.thinktimeSpinNs();
+    if (stopNs != Long.MAX_VALUE) {
+      left = Math.min(left, Math.max(0, stopNs - cpu.now()));
+    }
+    if (left <= 0) {
+      return false;
+    }
+    if (sleeper == null) {
+      throw new IllegalStateException(job.name() + ": thinktime without the machine's timers");
+    }
+    sleeper.hrtimerSleepNs(cpu, left + timerSlackNs);
+    return true;
+  }
+
+  /** First in a step: true if a thinktime sleep is still running (the task blocked again). */
+  protected final boolean continueThink(TaskCpu cpu) {
+    return sleeper != null && sleeper.continueSleep(cpu);
+  }
+
+  /** Whether a thinktime has begun (spin charged) but not yet slept. */
+  protected final boolean thinking() {
+    return thinkSpun;
   }
 
   /** Whether statistics are being recorded (ramp time is over). */

@@ -57,7 +57,7 @@ public final class PsyncThread extends FioJobThread {
 
   @Override
   protected void step(TaskCpu cpu) {
-    if (starting(cpu)) {
+    if (starting(cpu) || continueThink(cpu)) {
       return;
     }
     switch (phase) {
@@ -92,6 +92,13 @@ public final class PsyncThread extends FioJobThread {
   }
 
   private void prep(TaskCpu cpu) {
+    if (thinking() || thinkDue()) {
+      // thinktime: nothing is in flight with one I/O at a time.
+      phase = Phase.PREP;
+      if (think(cpu)) {
+        return;
+      }
+    }
     if (!mayIssue(cpu.now())) {
       if (job.endFsync() && writes > 0 && !endFsyncDone) {
         // end_fsync: the file is synced when the writes are done, inside the job's runtime.
@@ -112,6 +119,7 @@ public final class PsyncThread extends FioJobThread {
   /** The call returned: fio records the latency and prepares the next I/O. */
   private void returned(TaskCpu cpu) {
     call = null;
+    completed(1);
     if (measuring()) {
       long now = cpu.now();
       stats.recordIssue(1);

@@ -1,0 +1,112 @@
+package blksim.workload.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.InputException;
+import blksim.engine.LocalRunner;
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.engine.RunOutcome;
+import blksim.workload.fio.stats.JobStats;
+import blksim.workload.fio.stats.RunResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * fio's {@code thinktime} (backend.c handle_thinktime()): after every {@code thinktime_blocks}
+ * completions the job quiesces, spins {@code thinktime_spin} and sleeps the rest with
+ * {@code nanosleep()}, which the timer slack makes late.
+ */
+@Timeout(60)
+class ThinktimeTest {
+  @TempDir Path dir;
+
+  static final long RUNTIME_NS = 20_000_000;
+
+  JobStats run(String job, String extra) throws IOException {
+    Path p = dir.resolve("t.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + extra + "\n  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\nfilename=/dev/ram0\ndirect=1\nbs=4k\nrw=randread\n"
+        + "runtime=20ms\ntime_based\n" + job + "\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    RunResult r = ScenarioResults.toRunResult(out, 0);
+    return r.jobs().get(0);
+  }
+
+  @Test
+  void psync_sleepsThinktimePlusSlack_afterEveryThinktimeBlocks() throws IOException {
+    JobStats free = run("", "");
+    double perIoNs = (double) RUNTIME_NS / free.totalIos(0);
+    JobStats thinking = run("thinktime=1ms\nthinktime_blocks=10", "");
+    // A cycle: 10 I/Os, then 1 ms + 50 us of slack (and an hrtimer interrupt, a wakeup).
+    double cycleNs = 10 * perIoNs + 1_050_000;
+    double expected = 10 * RUNTIME_NS / cycleNs;
+    long n = thinking.totalIos(0);
+    assertTrue(n < free.totalIos(0) / 4, "thinktime slows the job: " + n + " vs "
+        + free.totalIos(0));
+    assertTrue(Math.abs(n - expected) <= 0.08 * expected + 10,
+        "I/Os " + n + ", expected about " + expected);
+  }
+
+  @Test
+  void timerSlack_makesEverySleepLater() throws IOException {
+    long slack50 = run("thinktime=100us", "").totalIos(0);
+    long slack0 = run("thinktime=100us", "kernel.timer-slack = 0").totalIos(0);
+    // Per I/O a sleep of 150 us vs 100 us (plus a few us of I/O).
+    double ratio = (double) slack0 / slack50;
+    assertTrue(ratio > 1.35 && ratio < 1.55, slack0 + " vs " + slack50 + ": " + ratio);
+  }
+
+  @Test
+  void thinktimeSpin_isUserTime_andTheRestIsSlept() throws IOException {
+    JobStats j = run("thinktime=1ms\nthinktime_spin=400us\nthinktime_blocks=4", "");
+    long cycles = j.totalIos(0) / 4;
+    assertTrue(cycles > 5, "cycles " + cycles);
+    // Each cycle spins 400 us in user space; the user time of the I/Os is small beside it.
+    assertTrue(j.usrNs() >= cycles * 400_000 && j.usrNs() < (cycles + 1) * 400_000 + 2_000_000,
+        "usr " + j.usrNs() + " for " + cycles + " cycles");
+  }
+
+  @Test
+  void ioUring_quiescesBeforeThinking() throws IOException {
+    JobStats free = run("ioengine=io_uring\niodepth=8", "");
+    JobStats j = run("ioengine=io_uring\niodepth=8\nthinktime=1ms\nthinktime_blocks=8", "");
+    long n = j.totalIos(0);
+    double perIoNs = (double) RUNTIME_NS / free.totalIos(0);
+    // As in fio's do_io(): after a sleep the job fills its 8 slots and reaps one at a time;
+    // the 8th completion makes the thinktime due, and the quiesce reaps the 7 still in flight:
+    // 15 I/Os between two sleeps, all completed before the sleep starts.
+    int perCycle = 8 + 8 - 1;
+    double minCycles = RUNTIME_NS / (perCycle * perIoNs + 1_100_000);
+    double maxCycles = RUNTIME_NS / 1_050_000.0;
+    assertTrue(n >= perCycle * Math.floor(minCycles) && n <= perCycle * Math.ceil(maxCycles),
+        "I/Os " + n + " for " + minCycles + " to " + maxCycles + " cycles of " + perCycle);
+    assertTrue(n < free.totalIos(0) / 4);
+  }
+
+  @Test
+  void sameSeed_sameResult() throws IOException {
+    JobStats a = run("ioengine=io_uring\niodepth=4\nthinktime=300us\nthinktime_blocks=3", "");
+    JobStats b = run("ioengine=io_uring\niodepth=4\nthinktime=300us\nthinktime_blocks=3", "");
+    assertEquals(a.totalIos(0), b.totalIos(0));
+    assertEquals(a.usrNs(), b.usrNs());
+  }
+
+  @Test
+  void timerSlack_outOfRange_isRefused() {
+    InputException e = assertThrows(InputException.class,
+        () -> run("thinktime=1ms", "kernel.timer-slack = -1us"));
+    assertTrue(e.getMessage().contains("kernel.timer-slack"), e.getMessage());
+  }
+}

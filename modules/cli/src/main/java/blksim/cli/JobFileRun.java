@@ -1,6 +1,7 @@
 package blksim.cli;
 
 import blksim.engine.InputException;
+import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.FioEnvironment;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.FioJobFile;
@@ -57,6 +58,9 @@ final class JobFileRun {
     Map<String, String> devices = new LinkedHashMap<>();
     boolean needFs = false;
     for (FioJob j : jobs) {
+      if (j.ioengine() == FioEngine.NULL) {
+        continue; // diskless: its filename= names nothing
+      }
       if (j.filename() == null) {
         if (j.directory() != null) {
           needFs = true;

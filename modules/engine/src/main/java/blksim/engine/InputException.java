@@ -38,7 +38,8 @@ public final class InputException extends RuntimeException {
       }
       sb.append(": ");
     }
-    if (key != null) {
+    if (key != null && !rule.startsWith(key + "=")) {
+      // "ioengine=posixaio is not modelled ..." names its key already.
       sb.append(key).append(": ");
     }
     sb.append(rule);

@@ -419,8 +419,9 @@ final class FioJobSettings implements Cloneable {
     }
     String modelled = "psync, sync, pvsync, pvsync2, libaio, io_uring, null";
     String name = value.startsWith("external:") ? "external" : value;
-    throw new BadValue(FioEngine.OTHER_FIO_ENGINES.contains(name)
-        ? "ioengine " + value + " is not modelled by blksim; modelled: " + modelled
+    String reason = FioEngine.OTHER_FIO_ENGINES.get(name);
+    throw new BadValue(reason != null
+        ? "ioengine=" + value + " is not modelled by blksim (" + reason + ")"
         : "unknown ioengine " + value + "; modelled: " + modelled);
   }
 

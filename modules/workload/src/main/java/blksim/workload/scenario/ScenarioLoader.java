@@ -1005,6 +1005,14 @@ public final class ScenarioLoader {
   }
 
   private static void checkJob(FioJob j, List<DeviceParams> devices) {
+    if (j.ioengine() == FioEngine.NULL) {
+      // engines/null.c is FIO_DISKLESSIO: filename= names nothing; the size is the job's.
+      if (j.sizeBytes() <= 0) {
+        throw j.error("size", "job '" + j.name() + "' uses ioengine=null, which has no file to"
+            + " take a size from: give it size=");
+      }
+      return;
+    }
     if (j.filename() == null && j.directory() != null) {
       return;
     }
@@ -1025,10 +1033,10 @@ public final class ScenarioLoader {
           + "' names '" + j.filename() + "', which is not a simulated device; devices: "
           + names(devices));
     }
-    if (j.ioengine() == FioEngine.NULL || j.ioengine() == FioEngine.PVSYNC2) {
-      throw j.error("ioengine", "ioengine="
-          + j.ioengine().fioName() + " is not modelled yet; blksim runs psync, sync, pvsync,"
-          + " libaio and io_uring jobs");
+    if (j.hipri()) {
+      // pvsync2's RWF_HIPRI and io_uring's IORING_SETUP_IOPOLL poll for the completion.
+      throw j.error("hipri", "hipri (polled completions, REQ_POLLED) is not modelled by blksim"
+          + " yet; without it pvsync2 is pvsync and io_uring completes by interrupt");
     }
     if (!j.direct() && !j.ioengine().isSync()) {
       throw j.error("direct", "job '" + j.name()

@@ -53,6 +53,7 @@ import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.thread.AsyncFioThread;
 import blksim.workload.fio.thread.FioJobThread;
 import blksim.workload.fio.thread.JobSequencer;
+import blksim.workload.fio.thread.NullThread;
 import blksim.workload.fio.thread.PsyncThread;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -205,6 +206,9 @@ public final class ScenarioModelFactory implements ModelFactory {
         Vfs v = vfs;
         t = new FileFioThread(j, k, 1000 + k, j.directoryFile(k), j.sizeBytes(),
             task -> new VfsCalls(v, task), s.fioCosts(), stats, s.seed());
+      } else if (j.ioengine() == FioEngine.NULL) {
+        // fio's null engine touches no file and no device.
+        t = new NullThread(j, k, 1000 + k, j.sizeBytes(), s.fioCosts(), stats, s.seed());
       } else {
         DeviceParams dev = s.device(j.filename());
         List<BlockQueue> q = queues.get(dev.name());
@@ -410,7 +414,8 @@ public final class ScenarioModelFactory implements ModelFactory {
   static JobInfo info(FioJob j) {
     return new JobInfo(j.name(), j.groupId(), j.jobIndex(), new LinkedHashMap<>(j.options()),
         j.rw().fioName(), j.bs().clone(), j.ioengine().fioName(), j.iodepth(),
-        j.ioengine().isSync(), j.percentileList().clone(),
+        j.ioengine().isSync() || (j.ioengine() == FioEngine.NULL && j.iodepth() <= 1),
+        j.percentileList().clone(),
         j.description() == null ? "" : j.description(), j.groupReporting());
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import blksim.engine.InputException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +24,8 @@ class FioJobFileErrorTest {
     assertEquals(key, e.key(), e.getMessage());
     assertTrue(e.rule().contains(rule), e.getMessage());
     String where = line > 0 ? "bad.fio:" + line + ": " : "bad.fio: ";
-    assertTrue(e.getMessage().startsWith(where + (key == null ? "" : key + ": ")),
+    boolean named = key == null || e.rule().startsWith(key + "=");
+    assertTrue(e.getMessage().startsWith(where + (named ? "" : key + ": ")),
         e.getMessage());
     return e;
   }
@@ -124,9 +126,17 @@ class FioJobFileErrorTest {
 
   @Test
   void badIoengine_isRejected() {
-    rejects("[j]\nioengine=posixaio\n", 2, "ioengine",
-        "ioengine posixaio is not modelled by blksim; modelled: psync, sync, pvsync, pvsync2,"
-            + " libaio, io_uring, null");
+    InputException e = rejects("[j]\nioengine=posixaio\n", 2, "ioengine",
+        "ioengine=posixaio is not modelled by blksim (glibc's POSIX AIO");
+    // The form: FILE:LINE: ioengine=NAME is not modelled by blksim (REASON)
+    assertTrue(e.getMessage().matches(
+        "bad\\.fio:2: ioengine=posixaio is not modelled by blksim \\(.+\\)"), e.getMessage());
+    for (String eng : List.of("net", "sg", "io_uring_cmd", "filecreate", "cpuio", "vsync", "mmap",
+        "libpmem", "exec", "external:/tmp/x.so")) {
+      InputException r = rejects("[j]\nioengine=" + eng + "\n", 2, "ioengine",
+          "ioengine=" + eng + " is not modelled by blksim (");
+      assertTrue(r.getMessage().endsWith(")"), r.getMessage());
+    }
     rejects("[j]\nioengine=turbo\n", 2, "ioengine", "unknown ioengine turbo");
   }
 

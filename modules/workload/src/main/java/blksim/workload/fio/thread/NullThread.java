@@ -1,0 +1,94 @@
+package blksim.workload.fio.thread;
+
+import blksim.kernel.block.ReqOp;
+import blksim.kernel.sched.CpuMode;
+import blksim.kernel.sched.TaskCpu;
+import blksim.workload.fio.FioJob;
+import blksim.workload.fio.stats.JobStats;
+
+/**
+ * A fio job with {@code ioengine=null} (fio's engines/null.c): no file, no system call, no device;
+ * every I/O costs only fio's own user-space work, so the job measures fio's overhead, which is
+ * what users run it for.
+ *
+ * <p>With {@code iodepth=1} fio's {@code null_init()} makes the engine synchronous
+ * ({@code FIO_SYNCIO}): each I/O completes in its {@code queue} call, with a completion latency of
+ * nothing but the time between two clock reads (0 here). With a larger depth the engine queues
+ * I/Os ({@code FIO_Q_QUEUED}), its commit turns what was queued into events, and fio reaps them
+ * once {@code iodepth} are in flight. Simplified: the model queues {@code iodepth} I/Os, each
+ * after fio's per-I/O user time, then reaps them all at once, so an I/O's clat is the user time of
+ * the I/Os queued after it; fio's exact interleaving of commits and reaps
+ * ({@code iodepth_batch*}, the engine refusing to queue while it holds events) is not modelled.
+ * The throughput, one I/O per {@code costs.fio.user-per-io}, does not depend on it.
+ */
+public final class NullThread extends FioJobThread {
+  private final int depth;
+  private final long[] issueNs;
+  private final int[] lens;
+  private final ReqOp[] ops;
+  private int queued;
+  private boolean preparing;
+
+  /**
+   * @param capacityBytes the job's region: its {@code size} (the null engine has no file size)
+   */
+  public NullThread(FioJob job, int globalJobNumber, int pid, long capacityBytes,
+      FioCostParams costs, JobStats stats, long runSeed) {
+    super(job, globalJobNumber, pid, capacityBytes, costs, stats, runSeed);
+    this.depth = Math.max(1, job.iodepth());
+    this.issueNs = new long[depth];
+    this.lens = new int[depth];
+    this.ops = new ReqOp[depth];
+  }
+
+  @Override
+  protected void step(TaskCpu cpu) {
+    if (starting(cpu) || continueThink(cpu)) {
+      return;
+    }
+    if (preparing) {
+      // The user time of the I/O just prepared has run: it is queued (and, at depth 1, done).
+      preparing = false;
+      issueNs[queued] = cpu.now();
+      lens[queued] = ioLen;
+      ops[queued] = ioOp;
+      queued++;
+      if (queued == depth) {
+        reapAll(cpu.now());
+      }
+    }
+    if (thinking() || thinkDue()) {
+      if (queued > 0) {
+        reapAll(cpu.now());
+      }
+      if (think(cpu)) {
+        return;
+      }
+    }
+    if (!mayIssue(cpu.now())) {
+      if (queued > 0) {
+        reapAll(cpu.now());
+      }
+      finish(cpu);
+      return;
+    }
+    nextIo();
+    preparing = true;
+    cpu.runFor(CpuMode.USER, costs.userNsPerIo());
+  }
+
+  private void reapAll(long now) {
+    if (measuring()) {
+      for (int i = 0; i < queued; i++) {
+        stats.recordIssue(i + 1);
+        stats.recordSubmitBatch(1);
+      }
+      for (int i = 0; i < queued; i++) {
+        stats.recordIo(ddir(ops[i]), lens[i], depth == 1 ? -1 : 0, now - issueNs[i], now);
+      }
+      stats.recordCompleteBatch(queued);
+    }
+    completed(queued);
+    queued = 0;
+  }
+}

@@ -129,6 +129,8 @@ final class FioOptions {
       rate rate_iops rate_process gtod_reduce clat_percentiles lat_percentiles slat_percentiles invalidate
       hipri fixedbufs registerfiles sqthread_poll nonvectored
       cpus_allowed cpumask cpus_allowed_policy nice fsync fdatasync end_fsync
+      write_lat_log write_bw_log write_iops_log log_avg_msec log_window_value log_offset
+      log_prio log_issue_time per_job_logs
       """.strip().split("\\s+"));
 
   private FioOptions() {}

@@ -809,7 +809,8 @@ public final class ScenarioLoader {
       }
       XfsParams xfs = new XfsParams(fsv.getInt("ag-count"), fsv.getDouble("p-contig"),
           fsv.getInt("jump-blocks"), v.getDuration("costs.xfs.writeback-per-inode"),
-          v.getDuration("costs.xfs.create"), v.getDuration("costs.xfs.unlink"));
+          v.getDuration("costs.xfs.create"), v.getDuration("costs.xfs.unlink"),
+          v.getDuration("costs.xfs.fallocate"));
       if (xfs.agCount() > 0) {
         try {
           XfsGeometry.withAgCount(device.sizeBytes(), xfs.agCount());

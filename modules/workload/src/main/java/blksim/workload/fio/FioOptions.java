@@ -129,6 +129,8 @@ final class FioOptions {
       gtod_reduce clat_percentiles lat_percentiles slat_percentiles invalidate
       hipri fixedbufs registerfiles sqthread_poll nonvectored
       cpus_allowed cpumask cpus_allowed_policy nice fsync fdatasync end_fsync
+      filesize nrfiles openfiles file_service_type fallocate create_on_open unlink
+      unlink_each_loop fsync_on_close overwrite filename_format
       """.strip().split("\\s+"));
 
   private FioOptions() {}

@@ -717,10 +717,15 @@ public final class ScenarioLoader {
         throw j.error("directory", "job '" + j.name() + "' writes into " + j.directory()
             + ", on " + fs.mountPoint() + ", mounted read-only (options ro)");
       }
-      if (j.direct() || j.rw().reads() || !j.ioengine().isSync()) {
-        throw j.error("directory", "job '" + j.name() + "': files are modelled for buffered"
-            + " writes with a synchronous engine (rw=write or randwrite, direct=0, psync/sync/"
-            + "pvsync) so far; use filename= on a device for the rest");
+      if (j.rw().reads()) {
+        throw j.error("rw", "job '" + j.name() + "' reads files in " + j.directory() + ": reads"
+            + " of files are not modelled by blksim yet (files are modelled for buffered writes:"
+            + " rw=write or randwrite); use filename= on a device to read");
+      }
+      if (j.direct() || !j.ioengine().isSync()) {
+        throw j.error(j.direct() ? "direct" : "ioengine", "job '" + j.name() + "': files are"
+            + " modelled for buffered writes with a synchronous engine (rw=write or randwrite,"
+            + " direct=0, psync/sync/pvsync) so far; use filename= on a device for the rest");
       }
       if (j.thinktimeNs() > 0) {
         throw j.error("thinktime", "job '" + j.name() + "': thinktime is modelled for jobs on"

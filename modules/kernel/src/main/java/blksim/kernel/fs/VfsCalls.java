@@ -205,7 +205,8 @@ public final class VfsCalls {
     Vfs.Mount m = mount;
     Filesystem fs = resolved.fs();
     boolean writes = (flags & (O_WRONLY | O_RDWR)) != 0;
-    long ino = fs.lookup(dir, leaf);
+    // The mount point itself has no leaf: it is the filesystem's root.
+    long ino = leaf.isEmpty() ? fs.rootIno() : fs.lookup(dir, leaf);
     long cost = 0;
     if (ino == -Filesystem.ENOENT && (flags & O_CREAT) != 0) {
       ino = fs.create(dir, leaf);

@@ -107,9 +107,17 @@ public final class FioJob {
     return s.filenames.isEmpty() ? null : s.filenames.get(0);
   }
 
-  /** {@code directory=}: where the job's files go, or null. */
+  /**
+   * {@code directory=}: where this clone's files go, or null. Several directories joined by
+   * {@code :} ({@code \:} a literal colon) are taken in turn by the clones of {@code numjobs}:
+   * clone {@code k} gets entry {@code k mod n} (fio's {@code set_name_idx()}).
+   */
   public String directory() {
-    return s.directory;
+    if (s.directory == null) {
+      return null;
+    }
+    List<String> dirs = FioJobSettings.filenames(s.directory);
+    return dirs.get(jobIndex % dirs.size());
   }
 
   /**
@@ -117,7 +125,7 @@ public final class FioJob {
    * {@code $jobname.$jobnum.$filenum} ({@code filename_format}), file 0.
    */
   public String directoryFile(int jobNumber) {
-    return s.directory + "/" + name() + "." + jobNumber + ".0";
+    return directory() + "/" + name() + "." + jobNumber + ".0";
   }
 
   /**

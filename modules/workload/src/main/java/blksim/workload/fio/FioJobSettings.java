@@ -173,7 +173,11 @@ final class FioJobSettings implements Cloneable {
       case "name" -> displayName = string(value);
       case "description" -> description = string(value);
       case "filename" -> filenames = filenames(string(value));
-      case "directory" -> directory = string(value);
+      case "directory" -> {
+        // Several directories joined by ':' ('\:' a literal colon) go to the clones in turn.
+        filenames(string(value));
+        directory = value;
+      }
       case "rw" -> rw(string(value));
       case "rw_sequencer" -> onlyValue(value, "sequential");
       case "rwmixread" -> rwmixread = integer(value, 0, 100);
@@ -601,7 +605,7 @@ final class FioJobSettings implements Cloneable {
   }
 
   /** fio's {@code get_next_name()}: split on ':', {@code \:} is a literal colon, skip empties. */
-  private static List<String> filenames(String value) {
+  static List<String> filenames(String value) {
     List<String> out = new ArrayList<>();
     StringBuilder cur = new StringBuilder();
     for (int i = 0; i < value.length(); i++) {

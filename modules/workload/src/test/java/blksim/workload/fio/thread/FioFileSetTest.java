@@ -60,6 +60,15 @@ class FioFileSetTest {
   }
 
   @Test
+  void severalDirectories_goToTheClonesInTurn() {
+    List<FioJob> js = jobs("[c]\ndirectory=/mnt/a:/mnt/b\\:x\nrw=write\nsize=1m\nnumjobs=3\n");
+    assertEquals("/mnt/a", js.get(0).directory());
+    assertEquals("/mnt/b:x", js.get(1).directory());
+    assertEquals("/mnt/a", js.get(2).directory());
+    assertEquals(List.of("/mnt/b:x/c.1.0"), FileFioThread.fileSet(js.get(1), 1, 42).paths());
+  }
+
+  @Test
   void filenameFormat_replacesItsKeywords_caseInsensitively_andMakesSubdirectories() {
     FioJob j = jobs("[w]\ndirectory=/mnt/t\nrw=write\nsize=1m\nnrfiles=2\nnumjobs=2\n"
         + "filename_format=sub/$JOBNAME-$jobnum-$filenum.$jobname$clientuid\n").get(1);

@@ -117,6 +117,34 @@ public final class FileFioThread extends FioJobThread {
     return new FioFileSet(job, seed, globalJobNumber, random);
   }
 
+  /**
+   * The line fio prints when it lays a job's files out before the job ({@code setup_files()}),
+   * e.g. {@code seqwrite: Laying out IO file (1 file / 16MiB)} or {@code j: Laying out IO files
+   * (4 files / total 64MiB)}, for a run that starts with an empty filesystem; null when the job
+   * lays nothing out ({@code create_on_open}). Files that an earlier job of the same run made are
+   * not known here and are counted as laid out.
+   */
+  public static String layoutLine(FioJob job, int globalJobNumber, long runSeed) {
+    if (job.createOnOpen()) {
+      return null;
+    }
+    FioFileSet f = fileSet(job, globalJobNumber, runSeed);
+    int n = 0;
+    long bytes = 0;
+    for (int i = 0; i < f.count(); i++) {
+      if (f.ioBytes(i) > 0) {
+        n++;
+        bytes += f.fileBytes(i);
+      }
+    }
+    if (n == 0) {
+      return null;
+    }
+    String s = n > 1 ? "s" : "";
+    return job.name() + ": Laying out IO file" + s + " (" + n + " file" + s + " / "
+        + (n > 1 ? "total " : "") + (bytes >> 20) + "MiB)";
+  }
+
   /** The job's files. */
   public FioFileSet files() {
     return files;

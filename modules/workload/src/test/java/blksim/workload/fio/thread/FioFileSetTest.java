@@ -69,6 +69,18 @@ class FioFileSetTest {
   }
 
   @Test
+  void layoutLine_isFios() {
+    List<FioJob> js = jobs("[seqwrite]\ndirectory=/mnt/t\nrw=write\nsize=16m\n"
+        + "[j]\ndirectory=/mnt/t\nrw=write\nsize=64m\nnrfiles=4\n"
+        + "[c]\ndirectory=/mnt/t\nrw=write\nsize=64m\ncreate_on_open=1\n");
+    assertEquals("seqwrite: Laying out IO file (1 file / 16MiB)",
+        FileFioThread.layoutLine(js.get(0), 0, 42));
+    assertEquals("j: Laying out IO files (4 files / total 64MiB)",
+        FileFioThread.layoutLine(js.get(1), 1, 42));
+    assertEquals(null, FileFioThread.layoutLine(js.get(2), 2, 42));
+  }
+
+  @Test
   void filenameFormat_replacesItsKeywords_caseInsensitively_andMakesSubdirectories() {
     FioJob j = jobs("[w]\ndirectory=/mnt/t\nrw=write\nsize=1m\nnrfiles=2\nnumjobs=2\n"
         + "filename_format=sub/$JOBNAME-$jobnum-$filenum.$jobname$clientuid\n").get(1);

@@ -195,7 +195,10 @@ public final class FileFioThread extends FioJobThread {
     long size = files.fileBytes(f);
     ArrayDeque<Step> steps = new ArrayDeque<>();
     steps.add(() -> calls().unlink(path));
-    int flags = VfsCalls.O_WRONLY | VfsCalls.O_CREAT | (job.overwrite() ? VfsCalls.O_TRUNC : 0);
+    // extend_file(): a job that reads, or writes with overwrite, needs the data there (a new
+    // layout: O_TRUNC, then the file written in full); a plain writer only needs the file.
+    boolean newLayout = job.rw().reads() || job.overwrite();
+    int flags = VfsCalls.O_WRONLY | VfsCalls.O_CREAT | (newLayout ? VfsCalls.O_TRUNC : 0);
     steps.add(new Step() {
       @Override
       public SystemCall make() {
@@ -217,7 +220,7 @@ public final class FileFioThread extends FioJobThread {
           "ftruncate(" + path + ")"));
       default -> { }
     }
-    if (job.overwrite()) {
+    if (newLayout) {
       steps.add(() -> {
         check(calls().assumeWrittenByEarlierRun(fds[f], size), "laying out " + path);
         return null;

@@ -25,7 +25,9 @@ import java.util.function.Function;
  *       writer without {@code overwrite} it is unlinked, created ({@code O_CREAT}), preallocated
  *       as {@code fallocate} says (native and posix: {@code fallocate(fd, 0, 0, size)}; keep:
  *       with {@code FALLOC_FL_KEEP_SIZE}; truncate: {@code ftruncate(fd, size)}; none) and
- *       closed. With {@code overwrite=1} fio also writes the whole file and fsyncs it
+ *       closed. With {@code overwrite=1}, or for a job that reads (refused by the loader until the
+ *       file read path is wired), fio opens it {@code O_TRUNC} and also writes the whole file and
+ *       fsyncs it
  *       ({@code create_fsync}); blksim takes that file as left by an earlier run: its blocks
  *       allocated and written, its size set, nothing in the page cache, and no simulated I/O
  *       or time ({@link VfsCalls#assumeWrittenByEarlierRun}); the loader says so on stderr;

@@ -27,7 +27,8 @@ import java.util.List;
  * waits for them all ({@code sync_inodes_sb()}).
  *
  * <p>Simplified: path lookup costs no more than the entry; an O_TRUNC open of an existing file
- * drops its pages and starts it empty (its blocks are not freed until unlink); one file is
+ * drops its pages and starts it empty ({@code i_size} 0; its blocks are not freed until
+ * unlink); one file is
  * written at a time per task; close of the last reference to an unlinked file frees it.
  */
 public final class VfsCalls {
@@ -161,6 +162,9 @@ public final class VfsCalls {
       AddressSpace as = m.existingMapping(ino);
       if (as != null && as.openCount() == 0) {
         m.drop(ino);
+      }
+      if (!r.fs().isDirectory(ino)) {
+        r.fs().setSize(ino, 0);
       }
     }
     if (ino < 0) {

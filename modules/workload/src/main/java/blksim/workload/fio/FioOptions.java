@@ -131,6 +131,8 @@ final class FioOptions {
       cpus_allowed cpumask cpus_allowed_policy nice fsync fdatasync end_fsync
       write_lat_log write_bw_log write_iops_log log_avg_msec log_window_value log_offset
       log_prio log_issue_time per_job_logs
+      filesize nrfiles openfiles file_service_type fallocate create_on_open unlink
+      unlink_each_loop fsync_on_close overwrite filename_format
       """.strip().split("\\s+"));
 
   private FioOptions() {}

@@ -151,6 +151,22 @@ public interface Filesystem {
    */
   Allocation allocate(long ino, long firstPage, int nPages, SplittableRandom random);
 
+  /** {@code i_size} of a regular file, bytes (0 for a new file). */
+  long size(long ino);
+
+  /**
+   * Sets {@code i_size} ({@code i_size_write()}: a write that extends the file, an O_TRUNC
+   * open).
+   */
+  void setSize(long ino, long bytes);
+
+  /**
+   * The read side of the block mapping ({@code ->iomap_begin()} for a read, {@code bmap}): the
+   * disk sector of file page {@code page}, or -1 if it has no block (a hole, or delalloc not yet
+   * written back: such pages are in the page cache). Never allocates.
+   */
+  long readSector(long ino, long page);
+
   /** System time of one create or mkdir, to charge the caller. */
   long createCostNs();
 

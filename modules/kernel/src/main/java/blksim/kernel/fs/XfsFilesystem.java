@@ -56,7 +56,7 @@ import java.util.TreeMap;
  * inodes is not modelled: a directory always takes the rotor's AG.
  *
  * <p>Compactness: a clean, closed file is a slot in parallel primitive arrays (mode, AG, one
- * inline extent at file page 0, the delalloc end: 23 bytes) plus its entry in its directory's
+ * inline extent at file page 0, the delalloc end, {@code i_size}: 31 bytes) plus its entry in its directory's
  * {@link DirectoryIndex}; only files with more than one extent, directories and open inodes have
  * objects. Slots of freed inodes are reused. Owned by the caller's partition; not thread-safe.
  */
@@ -93,6 +93,8 @@ public final class XfsFilesystem implements Filesystem {
   private int[] extLen = new int[INITIAL_SLOTS];
   /** Pages [0, delallocEnd) are reserved or mapped. */
   private int[] delallocEnd = new int[INITIAL_SLOTS];
+  /** {@code i_size}, bytes. */
+  private long[] iSize = new long[INITIAL_SLOTS];
   /** Slots ever used: slots >= this are free and never used. */
   private int slotsUsed;
   /** Stack of freed slots below {@link #slotsUsed}. */
@@ -361,6 +363,29 @@ public final class XfsFilesystem implements Filesystem {
   }
 
   @Override
+  public long size(long ino) {
+    return iSize[liveFile(ino)];
+  }
+
+  @Override
+  public void setSize(long ino, long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("i_size must be >= 0, was " + bytes);
+    }
+    iSize[liveFile(ino)] = bytes;
+  }
+
+  @Override
+  public long readSector(long ino, long page) {
+    int s = liveFile(ino);
+    if (page < 0 || page >= Integer.MAX_VALUE) {
+      return -1;
+    }
+    long[] e = extentAt(s, (int) page);
+    return e == null ? -1 : (e[1] + (page - e[0])) * SECTORS_PER_PAGE;
+  }
+
+  @Override
   public long createCostNs() {
     return params.createNs();
   }
@@ -390,7 +415,7 @@ public final class XfsFilesystem implements Filesystem {
    * holes and multi-extent maps excluded): a floor for its heap footprint.
    */
   long arrayBytes() {
-    long n = mode.length * (1L + 2 + 8 + 4 + 4) + 4L * freeSlots.length;
+    long n = mode.length * (1L + 2 + 8 + 4 + 4 + 8) + 4L * freeSlots.length;
     for (DirectoryIndex d : dirs.values()) {
       n += d.footprintBytes();
     }
@@ -506,6 +531,7 @@ public final class XfsFilesystem implements Filesystem {
     extBlock[s] = -1;
     extLen[s] = 0;
     delallocEnd[s] = 0;
+    iSize[s] = 0;
     liveInodes++;
     return s;
   }
@@ -522,6 +548,7 @@ public final class XfsFilesystem implements Filesystem {
     Arrays.fill(extBlock, old, n, -1);
     extLen = Arrays.copyOf(extLen, n);
     delallocEnd = Arrays.copyOf(delallocEnd, n);
+    iSize = Arrays.copyOf(iSize, n);
   }
 
   /** Frees an inode with no name and no reference: its extents, reservation and slot. */
@@ -543,6 +570,7 @@ public final class XfsFilesystem implements Filesystem {
     extBlock[s] = -1;
     extLen[s] = 0;
     delallocEnd[s] = 0;
+    iSize[s] = 0;
     if (freeSlotCount == freeSlots.length) {
       freeSlots = Arrays.copyOf(freeSlots, freeSlots.length * 2);
     }

@@ -16,7 +16,7 @@ import java.util.List;
  *
  * <p>Reclaim (simplified {@code shrink_page_list()}): when file pages exceed dirtyable memory,
  * clean pages of the least recently used inodes are dropped until 1/64 of it is free again; dirty
- * and writeback pages stay. No CPU time is charged for it (kswapd is not modelled), and no task
+ * and writeback pages stay, and so do pages locked for a read in flight. No CPU time is charged for it (kswapd is not modelled), and no task
  * waits for it.
  *
  * <p>Shared by every CPU, the flusher and the interrupts that end writeback: a scenario with a
@@ -149,12 +149,21 @@ public final class PageCache {
     return reclaimedPages;
   }
 
-  /** {@code pgpgin} of /proc/vmstat: KiB read from disk by the page cache's reads. */
+  /**
+   * {@code pgpgin} of /proc/vmstat: KiB read from disk by the page cache's reads of files
+   * ({@link FilemapRead}). Simplified: the kernel counts every read bio in {@code submit_bio()};
+   * O_DIRECT reads and {@link blksim.kernel.fs.BlockDeviceFile}'s buffered reads are not counted
+   * here.
+   */
   public long pgpgin() {
     return pgpginSectors / 2;
   }
 
-  /** Pages readahead added to the page cache (holes included). */
+  /**
+   * Pages readahead added to the page cache (holes included): blksim's own counter, what the
+   * {@code mm_filemap_add_to_page_cache} tracepoint would count for readahead (6.6's /proc/vmstat
+   * has none).
+   */
   public long readaheadPages() {
     return readaheadPages;
   }

@@ -54,6 +54,8 @@ class FileReadTest {
   static final class Recorder implements BlockQueue {
     final BlockQueue q;
     final List<Issued> log = new ArrayList<>();
+    /** Fail REQ_RAHEAD bios at once with -EIO, as dm-zero kills readahead. */
+    boolean killReadahead;
 
     Recorder(BlockQueue q) {
       this.q = q;
@@ -81,6 +83,11 @@ class FileReadTest {
 
     @Override
     public boolean issue(Bio bio, BioEndIo endIo, Runnable onTagFree) {
+      if (killReadahead && bio.hasFlag(Bio.REQ_RAHEAD)) {
+        log.add(new Issued(bio.sector(), bio.sizeBytes() >>> 12, true));
+        endIo.endIo(bio, -5);
+        return true;
+      }
       boolean taken = q.issue(bio, endIo, onTagFree);
       if (taken) {
         log.add(new Issued(bio.sector(), bio.sizeBytes() >>> 12, bio.hasFlag(Bio.REQ_RAHEAD)));
@@ -370,5 +377,57 @@ class FileReadTest {
     assertEquals(List.of(65536L, 100_000L - 65536, 0L), r.rets);
     assertEquals(0, rig.q.log.size(), "holes cost no I/O");
     assertEquals(0, rig.pc.pgpgin());
+  }
+
+  @Test
+  void killedReadaheadIsReadAgainPageByPageWithoutRahead() {
+    Rig rig = new Rig(128);
+    rig.q.killReadahead = true;
+    rig.layOut("f", MIB, 256);
+    Reader[] self = new Reader[1];
+    List<Function<VfsCalls.OpenFile, SystemCall>> script = new ArrayList<>();
+    script.add(f -> self[0].calls.pread(f, 0, 16384));
+    Reader r = new Reader(script);
+    self[0] = r;
+    r.calls = new VfsCalls(rig.vfs, r);
+    r.calls.open("/mnt/f");
+    r.file = r.calls.lastOpened();
+    rig.cpu.addTask(r);
+    LocalRunner.run(new Model(List.of(rig.cpu), 1_000, Long.MAX_VALUE, 0, 1), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    assertEquals(List.of(16384L), r.rets);
+    // The 8-page window fails; ->read_folio() reads each of the 4 pages asked for.
+    assertEquals(List.of(8, 1, 1, 1, 1), sizes(rig.q));
+    assertEquals(List.of(true, false, false, false, false),
+        rig.q.log.stream().map(Issued::rahead).collect(Collectors.toList()));
+  }
+
+  @Test
+  void twoReadersOfOneFileShareItsPages() {
+    Rig rig = new Rig(128);
+    rig.layOut("f", MIB, 256);
+    List<Reader> readers = new ArrayList<>();
+    for (int k = 0; k < 2; k++) {
+      Reader[] self = new Reader[1];
+      List<Function<VfsCalls.OpenFile, SystemCall>> script = new ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        script.add(f -> self[0].calls.read(f, 16384));
+      }
+      Reader r = new Reader(script);
+      self[0] = r;
+      r.calls = new VfsCalls(rig.vfs, r);
+      r.calls.open("/mnt/f");
+      r.file = r.calls.lastOpened();
+      rig.cpu.addTask(r);
+      readers.add(r);
+    }
+    LocalRunner.run(new Model(List.of(rig.cpu), 1_000, Long.MAX_VALUE, 0, 1), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    for (Reader r : readers) {
+      assertEquals(64, r.rets.size());
+      assertTrue(r.rets.stream().allMatch(v -> v == 16384), "rets " + r.rets);
+    }
+    assertEquals(256, rig.q.log.stream().mapToLong(Issued::pages).sum(), "each page read once");
+    assertEquals(1024, rig.pc.pgpgin());
   }
 }

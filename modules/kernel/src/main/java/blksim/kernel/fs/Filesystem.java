@@ -163,7 +163,9 @@ public interface Filesystem {
   /**
    * The read side of the block mapping ({@code ->iomap_begin()} for a read, {@code bmap}): the
    * disk sector of file page {@code page}, or -1 if it has no block (a hole, or delalloc not yet
-   * written back: such pages are in the page cache). Never allocates.
+   * written back: such pages are in the page cache). Never allocates. An extent that is
+   * allocated but was never written (XFS's unwritten extents, from fallocate) reads as zeros
+   * without I/O too, so an implementation that keeps them must return -1 for them.
    */
   long readSector(long ino, long page);
 

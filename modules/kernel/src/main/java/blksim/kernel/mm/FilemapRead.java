@@ -43,8 +43,10 @@ import java.util.function.IntFunction;
  * return after a sleep ({@link SyscallParams#wakeReturnNs}). Costs accumulate and are spent as
  * one burst before each submission, each sleep and the return.
  *
- * <p>Simplified: no block plug around readahead's submissions; a read at or past EOF returns 0
- * without touching the cache (the kernel may allocate a page first); the page's LRU position is
+ * <p>A read at or past EOF returns 0 without touching the cache (6.6 checks {@code i_size}
+ * before each round).
+ *
+ * <p>Simplified: no block plug around readahead's submissions; the page's LRU position is
  * the inode's ({@link PageCache}'s reclaim is per inode); {@code IOCB_NOWAIT}/{@code IOCB_NOIO}
  * are not modelled.
  */

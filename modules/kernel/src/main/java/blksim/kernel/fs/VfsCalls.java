@@ -248,6 +248,14 @@ public final class VfsCalls {
   }
 
   /**
+   * {@code readahead(fd, offset, count)} ({@code ksys_readahead()}: {@code vfs_fadvise()} with
+   * POSIX_FADV_WILLNEED): 0, or -EINVAL.
+   */
+  public SystemCall readahead(OpenFile f, long offsetBytes, long count) {
+    return fadvise(f, offsetBytes, count, Readahead.POSIX_FADV_WILLNEED);
+  }
+
+  /**
    * {@code posix_fadvise(fd, offset, len, advice)} ({@code generic_fadvise()}): NORMAL,
    * SEQUENTIAL (twice the bdi's window), RANDOM (misses read only the pages asked for) set the
    * file's readahead state; WILLNEED starts readahead of the range ({@code len} 0: to EOF) and

@@ -16,9 +16,10 @@ import java.util.List;
 
 /**
  * The file system calls of one task on the {@link Vfs}: {@code mkdir}, {@code open} with
- * O_CREAT|O_TRUNC ({@link #creat}), {@code write}, {@code read} and {@code pread} (buffered, with
- * readahead: {@link FilemapRead}), {@code posix_fadvise}, {@code fsync}, {@code close}, {@code unlink},
- * {@code sync}, {@code syncfs}, {@code umount} and {@code statfs}. Each returns a {@link SystemCall} (re-armed and reused: one call
+ * O_CREAT|O_TRUNC ({@link #creat}), {@code write}, {@code read} and {@code pread} (buffered,
+ * with readahead: {@link FilemapRead}), {@code posix_fadvise}, {@code readahead},
+ * {@code fsync}, {@code close}, {@code unlink}, {@code sync}, {@code syncfs}, {@code umount} and
+ * {@code statfs}. Each returns a {@link SystemCall} (re-armed and reused: one call
  * in progress per task) whose return value is 0 or a file descriptor number, a byte count, free
  * blocks for statfs, or a negative errno.
  *

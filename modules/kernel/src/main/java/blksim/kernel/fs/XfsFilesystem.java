@@ -56,9 +56,10 @@ import java.util.TreeMap;
  * inodes is not modelled: a directory always takes the rotor's AG.
  *
  * <p>Compactness: a clean, closed file is a slot in parallel primitive arrays (mode, AG, one
- * inline extent at file page 0, the delalloc end, {@code i_size}: 31 bytes) plus its entry in its directory's
- * {@link DirectoryIndex}; only files with more than one extent, directories and open inodes have
- * objects. Slots of freed inodes are reused. Owned by the caller's partition; not thread-safe.
+ * inline extent at file page 0, the delalloc end, {@code i_size}: 31 bytes) plus its entry in
+ * its directory's {@link DirectoryIndex}; only files with more than one extent, directories and
+ * open inodes have objects. Slots of freed inodes are reused. Owned by the caller's partition;
+ * not thread-safe.
  */
 public final class XfsFilesystem implements Filesystem {
   /** The root directory's inode number; inode numbers are this plus a slot. */

@@ -29,11 +29,14 @@ import java.util.function.IntFunction;
  * the position reaches {@code i_size}. At the end {@code ra->prev_pos} is the end of the read.
  *
  * <p>I/O: pages added by readahead are mapped by the host ({@link AddressSpace.Host#readSector});
- * a run of pages contiguous in the file and on the disk is one bio, flagged REQ_RAHEAD as
- * {@code iomap_readahead()} flags every readahead bio (sync and async part alike); a hole is
- * zeroed and up to date at once, with no I/O. Bios are submitted on the queue of the CPU the task
- * runs on; a bio that finds no driver tag makes the task sleep until one is free. Their
- * completions unlock the pages and wake the readers waiting on them, whoever started the read.
+ * a run of pages contiguous in the file and on the disk is one bio (at most
+ * {@code BIO_MAX_VECS} = 256 pages, as {@code iomap_readpage_iter()} sizes them for order-0
+ * folios; the block layer does not split it further at {@code max_sectors_kb} here), flagged
+ * REQ_RAHEAD as {@code iomap_readahead()} flags every readahead bio (sync and async part
+ * alike); a hole is zeroed and up to date at once, with no I/O. Bios are submitted on the queue
+ * of the CPU the task runs on; a bio that finds no driver tag makes the task sleep until one is
+ * free. Their completions unlock the pages and wake the readers waiting on them, whoever
+ * started the read.
  * {@code pgpgin} counts the sectors of these bios.
  *
  * <p>Costs (system time of the reader): the call's entry ({@link SyscallParams#rwEntryNs}); each
@@ -58,6 +61,8 @@ public final class FilemapRead extends SystemCall {
   private static final int RETURN = 4;
   /** -EIO. */
   static final int EIO = 5;
+  /** {@code BIO_MAX_VECS}: one order-0 page a segment, so at most 1 MiB a readahead bio. */
+  static final int BIO_MAX_VECS = 256;
 
   /** One read bio and the pages it fills. */
   private record ReadBio(Bio bio, AddressSpace as, long firstPage, int pages) {}
@@ -371,7 +376,7 @@ public final class FilemapRead extends SystemCall {
         flush();
         return;
       }
-      if (runPages > 0 && runFirst + runPages == index
+      if (runPages > 0 && runPages < BIO_MAX_VECS && runFirst + runPages == index
           && runSector + (long) runPages * 8 == sector) {
         runPages++;
         return;

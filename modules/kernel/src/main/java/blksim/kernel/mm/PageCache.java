@@ -16,8 +16,8 @@ import java.util.List;
  *
  * <p>Reclaim (simplified {@code shrink_page_list()}): when file pages exceed dirtyable memory,
  * clean pages of the least recently used inodes are dropped until 1/64 of it is free again; dirty
- * and writeback pages stay, and so do pages locked for a read in flight. No CPU time is charged for it (kswapd is not modelled), and no task
- * waits for it.
+ * and writeback pages stay, and so do pages locked for a read in flight. No CPU time is charged
+ * for it (kswapd is not modelled), and no task waits for it.
  *
  * <p>Shared by every CPU, the flusher and the interrupts that end writeback: a scenario with a
  * page cache runs in one partition (the loader refuses other partitionings), so these direct

@@ -247,6 +247,25 @@ class FileReadTest {
   }
 
   @Test
+  void aWindowLargerThanOneMibIsSeveralBios() {
+    Rig rig = new Rig(4096);
+    rig.layOut("f", 8 * MIB, 2048);
+    Reader[] self = new Reader[1];
+    List<Function<VfsCalls.OpenFile, SystemCall>> script = new ArrayList<>();
+    script.add(f -> self[0].calls.fadvise(f, 0, 0, Readahead.POSIX_FADV_WILLNEED));
+    Reader r = new Reader(script);
+    self[0] = r;
+    r.calls = new VfsCalls(rig.vfs, r);
+    r.calls.open("/mnt/f");
+    r.file = r.calls.lastOpened();
+    rig.cpu.addTask(r);
+    LocalRunner.run(new Model(List.of(rig.cpu), 1_000, Long.MAX_VALUE, 0, 1), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    // WILLNEED of 8 MiB is capped at read_ahead_kb (4 MiB, 1024 pages), in 1 MiB bios.
+    assertEquals(List.of(256, 256, 256, 256), sizes(rig.q));
+  }
+
+  @Test
   void reReadHitsTheCache() {
     Rig rig = new Rig(128);
     rig.layOut("f", 256 * 1024, 64);

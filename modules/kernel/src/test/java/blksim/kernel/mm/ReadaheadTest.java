@@ -71,7 +71,7 @@ class ReadaheadTest {
   @Test
   void initAndNextSizes() {
     assertEquals(4, Readahead.initSize(1, 32), "1 page <= max/32: x4");
-    assertEquals(4, Readahead.initSize(2, 32), "2 <= max/4: x2 (the kernel comment: 1-2 pages = 16k)");
+    assertEquals(4, Readahead.initSize(2, 32), "2 <= max/4: x2 (kernel: 1-2 pages = 16k)");
     assertEquals(16, Readahead.initSize(8, 32), "8 <= max/4: x2");
     assertEquals(16, Readahead.initSize(5, 32), "5 rounds up to 8, 8 <= max/4: x2");
     assertEquals(32, Readahead.initSize(16, 32), "beyond max/4: max");

@@ -63,6 +63,8 @@ final class MmText {
     w.endArray();
     w.endObject();
     w.name("reclaimed_pages").value(m.reclaimedPages());
+    w.name("pgpgin").value(m.pgpgin());
+    w.name("readahead_pages").value(m.readaheadPages());
     w.endObject();
     w.endObject();
     return WqReport.splice(fioJson, w.toString());

@@ -45,12 +45,15 @@ import java.util.function.IntFunction;
  * of a buffered read. As fio measures it, the whole call is its completion latency.
  *
  * <p>Simplified: buffered reads do not consult the page cache, so every one misses and
- * readahead is limited to the requested page (fio sets POSIX_FADV_RANDOM for random jobs;
- * sequential readahead windows are not modelled); without a page cache (no buffered writer in the
- * scenario) {@code fsync} only pays its entry cost; {@code open} and {@code close} cost no CPU
- * time, and the last close does not write the device's dirty pages back. The device is submitted to on the queue of the CPU the task
- * runs on ({@code blk_mq_map_queue()} of the submitting CPU). One call is in progress at a time:
- * the file's call object is reused.
+ * readahead is limited to the requested range (fio sets POSIX_FADV_RANDOM for random jobs);
+ * files of a filesystem have the full path, with pages kept and readahead windows
+ * ({@link blksim.kernel.mm.FilemapRead}), which this file does not use because the figures of
+ * the experiments that read block devices buffered were made with this path; without a page
+ * cache (no buffered writer in the scenario) {@code fsync} only pays its entry cost;
+ * {@code open} and {@code close} cost no CPU time, and the last close does not write the
+ * device's dirty pages back. The device is submitted to on the queue of the CPU the task runs
+ * on ({@code blk_mq_map_queue()} of the submitting CPU). One call is in progress at a time: the
+ * file's call object is reused.
  */
 public final class BlockDeviceFile {
   private final Task task;

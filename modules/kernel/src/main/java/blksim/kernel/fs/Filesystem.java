@@ -183,6 +183,15 @@ public interface Filesystem {
   /** System time of one fallocate, to charge the caller. */
   long fallocateCostNs();
 
+  /**
+   * The read side of the block mapping ({@code ->iomap_begin()} for a read, {@code bmap}): the
+   * disk sector of file page {@code page}, or -1 if it has no block (a hole, or delalloc not yet
+   * written back: such pages are in the page cache). Never allocates. An extent that is
+   * allocated but was never written (XFS's unwritten extents, from fallocate) reads as zeros
+   * without I/O too, so an implementation that keeps them must return -1 for them.
+   */
+  long readSector(long ino, long page);
+
   /** System time of one create or mkdir, to charge the caller. */
   long createCostNs();
 

@@ -3,6 +3,7 @@ package blksim.kernel.fs;
 import blksim.kernel.mm.AddressSpace;
 import blksim.kernel.mm.BdiWriteback;
 import blksim.kernel.mm.PageCache;
+import blksim.kernel.mm.PageCacheParams;
 import blksim.kernel.mm.WritebackParams;
 import blksim.kernel.syscall.SyscallParams;
 import java.util.ArrayList;
@@ -114,6 +115,16 @@ public final class Vfs {
     public void evicted(AddressSpace as) {
       mappings.remove(as.ino());
     }
+
+    @Override
+    public long iSize(AddressSpace as) {
+      return fs.size(as.ino());
+    }
+
+    @Override
+    public long readSector(AddressSpace as, long index) {
+      return fs.readSector(as.ino(), index);
+    }
   }
 
   /** The extents of an inode's range, from its first page. */
@@ -135,6 +146,8 @@ public final class Vfs {
   private final WritebackParams wbCosts;
   private final Mounts mounts = new Mounts();
   private final List<Mount> list = new ArrayList<>();
+  /** Buffered-read costs ({@code costs.page-cache.*}). */
+  private PageCacheParams readCosts = new PageCacheParams(0, 0);
 
   public Vfs(PageCache pc, SyscallParams syscalls, WritebackParams wbCosts) {
     this.pc = pc;
@@ -223,6 +236,15 @@ public final class Vfs {
       }
     }
     return out;
+  }
+
+  /** Sets the costs of buffered reads of files ({@code costs.page-cache.*}); default zero. */
+  public void setReadCosts(PageCacheParams costs) {
+    this.readCosts = costs;
+  }
+
+  PageCacheParams readCosts() {
+    return readCosts;
   }
 
   PageCache pageCache() {

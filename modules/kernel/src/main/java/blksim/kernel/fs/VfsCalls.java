@@ -3,7 +3,9 @@ package blksim.kernel.fs;
 import blksim.kernel.mm.AddressSpace;
 import blksim.kernel.mm.BdiWriteback;
 import blksim.kernel.mm.BufferedWrite;
+import blksim.kernel.mm.FilemapRead;
 import blksim.kernel.mm.FsyncCall;
+import blksim.kernel.mm.Readahead;
 import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
@@ -15,8 +17,10 @@ import java.util.List;
 /**
  * The file system calls of one task on the {@link Vfs}: {@code mkdir}, {@code open} with
  * O_CREAT|O_TRUNC ({@link #creat}) or with flags ({@link #open(String, int)}), {@code write},
- * {@code fsync}, {@code fallocate}, {@code ftruncate}, {@code stat}, {@code close},
- * {@code unlink}, {@code sync}, {@code syncfs}, {@code umount} and {@code statfs}. Each returns a {@link SystemCall} (re-armed and reused: one call
+ * {@code read} and {@code pread} (buffered, with readahead: {@link FilemapRead}),
+ * {@code posix_fadvise}, {@code readahead}, {@code fsync}, {@code fallocate}, {@code ftruncate},
+ * {@code stat}, {@code close}, {@code unlink}, {@code sync}, {@code syncfs}, {@code umount} and
+ * {@code statfs}. Each returns a {@link SystemCall} (re-armed and reused: one call
  * in progress per task) whose return value is 0 or a file descriptor number, a byte count, free
  * blocks for statfs, or a negative errno.
  *
@@ -38,10 +42,20 @@ public final class VfsCalls {
     final long ino;
     long pos;
     boolean closed;
+    /** {@code f_ra}: the file's readahead state, from its bdi's {@code read_ahead_kb}. */
+    final Readahead ra;
 
     OpenFile(Vfs.Mount mount, long ino) {
       this.mount = mount;
       this.ino = ino;
+      long raPages = mount.wb.raPages();
+      // bdi->io_pages is taken as ra_pages (at least one page): see read().
+      this.ra = new Readahead(raPages, Math.max(1, raPages));
+    }
+
+    /** The file's readahead state ({@code file->f_ra}). */
+    public Readahead readahead() {
+      return ra;
     }
 
     /** The inode number. */
@@ -71,6 +85,7 @@ public final class VfsCalls {
   private final BufferedWrite write;
   private final FsyncCall fsync;
   private final SyncCall sync = new SyncCall();
+  private final FilemapRead read;
   private OpenFile lastOpened;
 
   public VfsCalls(Vfs vfs, Task task) {
@@ -80,6 +95,7 @@ public final class VfsCalls {
         vfs.syscalls().rwEntryNs());
     this.fsync = new FsyncCall(task, null, vfs.syscalls().rwEntryNs(),
         vfs.syscalls().wakeReturnNs());
+    this.read = new FilemapRead(task, vfs.pageCache(), vfs.readCosts(), vfs.syscalls());
   }
 
   /** The file the last successful {@link #creat} opened. */
@@ -328,10 +344,84 @@ public final class VfsCalls {
     }
     SystemCall c = write.arm(f.mount.mapping(f.ino), f.pos, len);
     f.pos += len;
-    if (f.mount.fs.size(f.ino) < f.pos) {
+    if (f.pos > f.mount.fs.size(f.ino)) {
+      // generic_write_end(): i_size_write() past the old end.
       f.mount.fs.setSize(f.ino, f.pos);
     }
     return c;
+  }
+
+  /**
+   * {@code read(fd, buf, len)} at the file's position, which advances by what was read: a
+   * buffered read through the page cache with readahead ({@link FilemapRead}); returns the bytes
+   * read, 0 at EOF, or -errno (-EISDIR for a directory, -EIO).
+   *
+   * <p>The position advances when the call is made, by what the read will return: the model
+   * knows it then, since only {@code i_size} bounds it (an -EIO leaves it advanced).
+   */
+  public SystemCall read(OpenFile f, int len) {
+    check(f);
+    long size = f.mount.fs.isDirectory(f.ino) ? 0 : f.mount.fs.size(f.ino);
+    SystemCall c = pread(f, f.pos, len);
+    f.pos += Math.max(0, Math.min(len, size - f.pos));
+    return c;
+  }
+
+  /**
+   * {@code pread(fd, buf, len, offset)}: as {@link #read}, at {@code offsetBytes}; the file
+   * position stays. Reads of a hole return zeros without I/O; a file must have been written (or
+   * its blocks laid out) to have a size to read.
+   *
+   * <p>Simplified: {@code bdi->io_pages} (the device's {@code max_sectors_kb} / 4) is taken as
+   * the bdi's {@code ra_pages}, so reads larger than the readahead window are not widened to the
+   * device's optimal I/O size.
+   */
+  public SystemCall pread(OpenFile f, long offsetBytes, int len) {
+    check(f);
+    if (f.mount.fs.isDirectory(f.ino)) {
+      return immediate.arm(-Filesystem.EISDIR, 0);
+    }
+    if (offsetBytes < 0 || len < 0) {
+      return immediate.arm(-Filesystem.EINVAL, 0);
+    }
+    return read.read(f.mount.mapping(f.ino), f.ra, offsetBytes, len);
+  }
+
+  /**
+   * {@code readahead(fd, offset, count)} ({@code ksys_readahead()}: {@code vfs_fadvise()} with
+   * POSIX_FADV_WILLNEED): 0, or -EINVAL.
+   */
+  public SystemCall readahead(OpenFile f, long offsetBytes, long count) {
+    return fadvise(f, offsetBytes, count, Readahead.POSIX_FADV_WILLNEED);
+  }
+
+  /**
+   * {@code posix_fadvise(fd, offset, len, advice)} ({@code generic_fadvise()}): NORMAL,
+   * SEQUENTIAL (twice the bdi's window), RANDOM (misses read only the pages asked for) set the
+   * file's readahead state; WILLNEED starts readahead of the range ({@code len} 0: to EOF) and
+   * returns without waiting for it; DONTNEED drops the range's clean pages; NOREUSE does nothing.
+   * 0, or -EINVAL for an unknown advice or a negative range.
+   *
+   * <p>Simplified: DONTNEED does not start writeback of the range's dirty pages first (the
+   * kernel's {@code __filemap_fdatawrite_range()}); it drops only the clean ones.
+   */
+  public SystemCall fadvise(OpenFile f, long offsetBytes, long len, int advice) {
+    check(f);
+    if (offsetBytes < 0 || len < 0 || !f.ra.fadvise(advice)) {
+      return immediate.arm(-Filesystem.EINVAL, 0);
+    }
+    if (advice == Readahead.POSIX_FADV_WILLNEED && !f.mount.fs.isDirectory(f.ino)) {
+      return read.willneed(f.mount.mapping(f.ino), f.ra, offsetBytes, len);
+    }
+    if (advice == Readahead.POSIX_FADV_DONTNEED) {
+      AddressSpace as = f.mount.existingMapping(f.ino);
+      if (as != null) {
+        long first = (offsetBytes + 4095) >>> 12;
+        long end = len == 0 ? Long.MAX_VALUE : (offsetBytes + len) >>> 12;
+        vfs.pageCache().invalidateClean(as, first, end);
+      }
+    }
+    return immediate.arm(0, 0);
   }
 
   /** {@code pwrite(fd, buf, len, offset)} through the page cache; the file position stays. */

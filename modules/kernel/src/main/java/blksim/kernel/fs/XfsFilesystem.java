@@ -374,6 +374,24 @@ public final class XfsFilesystem implements Filesystem {
     return new Allocation(out, params.writebackPerInodeNs());
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Pages of unwritten (fallocated, never written back) extents read as holes.
+   */
+  @Override
+  public long readSector(long ino, long page) {
+    int s = liveFile(ino);
+    if (page < 0 || page >= Integer.MAX_VALUE) {
+      return -1;
+    }
+    long[] e = extentAt(s, (int) page);
+    if (e == null || unwritten(ino, page)) {
+      return -1;
+    }
+    return (e[1] + (page - e[0])) * SECTORS_PER_PAGE;
+  }
+
   @Override
   public long size(long ino) {
     return size[liveFile(ino)];

@@ -30,6 +30,20 @@ public final class AddressSpace {
      * it ({@code evict()} from the inode cache). The default keeps it.
      */
     default void evicted(AddressSpace as) {}
+
+    /** {@code i_size_read()} of the inode, bytes (the read path's EOF). */
+    default long iSize(AddressSpace as) {
+      return Long.MAX_VALUE;
+    }
+
+    /**
+     * Where a read of page {@code index} goes ({@code ->readahead} / {@code ->read_folio} mapping
+     * the block, {@code iomap_begin()} for reads): the disk sector, or -1 for a hole, which is
+     * read as zeros without I/O. Never allocates. The default is {@link #sectorOf}.
+     */
+    default long readSector(AddressSpace as, long index) {
+      return sectorOf(as, index);
+    }
   }
 
   private static final long[] NONE = new long[0];
@@ -40,6 +54,14 @@ public final class AddressSpace {
   long[] cachedBits = NONE;
   long[] dirtyBits = NONE;
   long[] writebackBits = NONE;
+  /** PG_locked of pages being read (in the cache, I/O in flight). */
+  long[] lockedBits = NONE;
+  /** Cached pages that are not PG_uptodate (being read, or their read failed). */
+  long[] notUptodateBits = NONE;
+  /** PG_readahead: the marker that starts the next asynchronous readahead. */
+  long[] raBits = NONE;
+  /** Readers waiting for a page's lock ({@code folio_wait_bit()} on PG_locked). */
+  final blksim.kernel.sched.WaitQueue pageWait = new blksim.kernel.sched.WaitQueue();
   long nrPages;
   long nrDirty;
   long nrWriteback;
@@ -180,6 +202,21 @@ public final class AddressSpace {
   /** Whether page {@code index} is cached. */
   public boolean cached(long index) {
     return test(cachedBits, index);
+  }
+
+  /** Whether page {@code index} is locked for a read in flight. */
+  public boolean locked(long index) {
+    return test(lockedBits, index);
+  }
+
+  /** Whether page {@code index} is cached and up to date. */
+  public boolean uptodate(long index) {
+    return cached(index) && !test(notUptodateBits, index);
+  }
+
+  /** Whether page {@code index} carries PG_readahead. */
+  public boolean readaheadMark(long index) {
+    return cached(index) && test(raBits, index);
   }
 
   /** Whether page {@code index} is dirty. */

@@ -38,6 +38,11 @@ public final class BdiWriteback {
   /** The block layer's plug for the flusher's task, or null before the request layer. */
   FlusherPlug plug;
   final FlusherStats stats = new FlusherStats();
+  /** The bdi's {@code ra_pages}: {@code read_ahead_kb} / 4 ({@code VM_READAHEAD_PAGES}: 32). */
+  private long raPages = DEFAULT_READ_AHEAD_KB / 4;
+
+  /** {@code VM_READAHEAD_PAGES} x 4: the default {@code read_ahead_kb} of a bdi, 128 KiB. */
+  public static final int DEFAULT_READ_AHEAD_KB = 128;
 
   BdiWriteback(PageCache pc, String name, WbScheduler scheduler, WbBandwidth bw) {
     this.pc = pc;
@@ -57,6 +62,24 @@ public final class BdiWriteback {
     this.plugPolicy = policy;
     this.costs = costs;
     this.plug = plug;
+  }
+
+  /** Sets the bdi's {@code read_ahead_kb} ({@code /sys/block/DEV/queue/read_ahead_kb}). */
+  public void setReadAheadKb(long kb) {
+    if (kb < 0) {
+      throw new IllegalArgumentException("read_ahead_kb must be >= 0, was " + kb);
+    }
+    raPages = kb / 4;
+  }
+
+  /** The bdi's {@code ra_pages}. */
+  public long raPages() {
+    return raPages;
+  }
+
+  /** The device's queue on each CPU (reads of the page cache submit on their CPU's). */
+  public IntFunction<BlockQueue> queues() {
+    return queues;
   }
 
   /** The wb's name (its device). */

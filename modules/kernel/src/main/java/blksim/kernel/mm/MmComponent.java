@@ -79,7 +79,8 @@ public final class MmComponent implements Component {
     BdpStats b = pc.bdpStats();
     MmReport r = new MmReport(pc.limits().backgroundThreshPages(), pc.limits().threshPages(),
         samples, sample(endNs), wbs, b.iterations(), b.freerun(), b.sleeps(), b.pauseNs(),
-        b.maxPauseNs(), b.pauseBuckets(), pc.reclaimedPages());
+        b.maxPauseNs(), b.pauseBuckets(), pc.reclaimedPages(),
+        pc.pgpgin(), pc.readaheadPages());
     return new ComponentReport(id(), KIND, r.encode());
   }
 }

@@ -10,13 +10,29 @@ package blksim.kernel.mm;
  * @param vmstatIntervalNs how often /proc/meminfo and /proc/vmstat are sampled into the JSON
  *     (0: never)
  * @param costs writeback and buffered-write CPU costs
+ * @param readAheadKb {@code read_ahead_kb} of every device's bdi ({@code kernel.read-ahead-kb})
  */
 public record MmParams(DirtyParams dirty, WbPlugPolicy plugPolicy, long reservedBytes,
-    long vmstatIntervalNs, WritebackParams costs) {
+    long vmstatIntervalNs, WritebackParams costs, long readAheadKb) {
+
+  /** The settings with the default {@code read_ahead_kb}, 128. */
+  public MmParams(DirtyParams dirty, WbPlugPolicy plugPolicy, long reservedBytes,
+      long vmstatIntervalNs, WritebackParams costs) {
+    this(dirty, plugPolicy, reservedBytes, vmstatIntervalNs, costs,
+        BdiWriteback.DEFAULT_READ_AHEAD_KB);
+  }
+
+  /** These settings with {@code read_ahead_kb} = {@code kb}. */
+  public MmParams withReadAheadKb(long kb) {
+    return new MmParams(dirty, plugPolicy, reservedBytes, vmstatIntervalNs, costs, kb);
+  }
 
   public MmParams {
     if (dirty == null || plugPolicy == null || costs == null) {
       throw new IllegalArgumentException("dirty, plugPolicy and costs must be given");
+    }
+    if (readAheadKb < 0) {
+      throw new IllegalArgumentException("readAheadKb must be >= 0, was " + readAheadKb);
     }
     if (reservedBytes < 0 || vmstatIntervalNs < 0) {
       throw new IllegalArgumentException("reservedBytes and vmstatIntervalNs must be >= 0, were "

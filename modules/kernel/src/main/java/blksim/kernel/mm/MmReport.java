@@ -12,11 +12,14 @@ import java.util.List;
 /**
  * The page cache's results of a run, as {@link MmComponent} reports them: the dirty thresholds,
  * the samples of {@code /proc/meminfo} and {@code /proc/vmstat} (pages), the final state, each
- * wb's flusher statistics, and the balance_dirty_pages statistics ({@link BdpStats}).
+ * wb's flusher statistics, the balance_dirty_pages statistics ({@link BdpStats}), and the read
+ * side: {@code pgpgin} (KiB read from disk into the page cache, as /proc/vmstat counts it) and the
+ * pages readahead added ({@link PageCache#readaheadPages}).
  */
 public record MmReport(long backgroundThreshPages, long threshPages, List<Sample> samples,
     Sample end, List<Wb> wbs, long bdpIterations, long bdpFreerun, long bdpSleeps,
-    long bdpPauseNs, long bdpMaxPauseNs, long[] bdpPauseBuckets, long reclaimedPages) {
+    long bdpPauseNs, long bdpMaxPauseNs, long[] bdpPauseBuckets, long reclaimedPages,
+    long pgpgin, long readaheadPages) {
 
   /** One sample, in pages (Dirty and Writeback as /proc/meminfo shows them, in kB = x4). */
   public record Sample(long timeNs, long dirty, long writeback, long nrDirtied, long nrWritten,
@@ -48,7 +51,7 @@ public record MmReport(long backgroundThreshPages, long threshPages, List<Sample
         }
       }
       for (long v : new long[] {bdpIterations, bdpFreerun, bdpSleeps, bdpPauseNs,
-          bdpMaxPauseNs, reclaimedPages}) {
+          bdpMaxPauseNs, reclaimedPages, pgpgin, readaheadPages}) {
         out.writeLong(v);
       }
       out.writeInt(bdpPauseBuckets.length);
@@ -96,7 +99,7 @@ public record MmReport(long backgroundThreshPages, long threshPages, List<Sample
         }
         wbs.add(new Wb(name, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]));
       }
-      long[] b = new long[6];
+      long[] b = new long[8];
       for (int k = 0; k < b.length; k++) {
         b[k] = in.readLong();
       }
@@ -104,7 +107,8 @@ public record MmReport(long backgroundThreshPages, long threshPages, List<Sample
       for (int k = 0; k < buckets.length; k++) {
         buckets[k] = in.readLong();
       }
-      return new MmReport(bg, th, samples, end, wbs, b[0], b[1], b[2], b[3], b[4], buckets, b[5]);
+      return new MmReport(bg, th, samples, end, wbs, b[0], b[1], b[2], b[3], b[4], buckets, b[5],
+          b[6], b[7]);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

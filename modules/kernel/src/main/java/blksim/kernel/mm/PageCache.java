@@ -16,8 +16,8 @@ import java.util.List;
  *
  * <p>Reclaim (simplified {@code shrink_page_list()}): when file pages exceed dirtyable memory,
  * clean pages of the least recently used inodes are dropped until 1/64 of it is free again; dirty
- * and writeback pages stay. No CPU time is charged for it (kswapd is not modelled), and no task
- * waits for it.
+ * and writeback pages stay, and so do pages locked for a read in flight. No CPU time is charged
+ * for it (kswapd is not modelled), and no task waits for it.
  *
  * <p>Shared by every CPU, the flusher and the interrupts that end writeback: a scenario with a
  * page cache runs in one partition (the loader refuses other partitionings), so these direct
@@ -39,6 +39,8 @@ public final class PageCache {
   private long nrDirtied;
   private long nrWritten;
   private long reclaimedPages;
+  private long pgpginSectors;
+  private long readaheadPages;
   private final BdpStats bdpStats = new BdpStats();
   private long nextIno = 1;
   private AddressSpace lruOldest;
@@ -147,6 +149,98 @@ public final class PageCache {
     return reclaimedPages;
   }
 
+  /**
+   * {@code pgpgin} of /proc/vmstat: KiB read from disk by the page cache's reads of files
+   * ({@link FilemapRead}). Simplified: the kernel counts every read bio in {@code submit_bio()};
+   * O_DIRECT reads and {@link blksim.kernel.fs.BlockDeviceFile}'s buffered reads are not counted
+   * here.
+   */
+  public long pgpgin() {
+    return pgpginSectors / 2;
+  }
+
+  /**
+   * Pages readahead added to the page cache (holes included): blksim's own counter, what the
+   * {@code mm_filemap_add_to_page_cache} tracepoint would count for readahead (6.6's /proc/vmstat
+   * has none).
+   */
+  public long readaheadPages() {
+    return readaheadPages;
+  }
+
+  /** A read bio of {@code sectors} was submitted ({@code count_vm_events(PGPGIN, ...)}). */
+  void accountPgpgin(long sectors) {
+    pgpginSectors += sectors;
+  }
+
+  /**
+   * {@code filemap_add_folio()} of a page about to be read: cached, locked and not up to date,
+   * with PG_readahead when {@code mark}; a hole is zeroed and up to date at once (no I/O).
+   */
+  void addReadPage(AddressSpace as, long index, boolean mark, boolean hole, boolean readahead) {
+    addCached(as, index);
+    if (!hole) {
+      as.lockedBits = AddressSpace.set(as.lockedBits, index);
+      as.notUptodateBits = AddressSpace.set(as.notUptodateBits, index);
+    }
+    if (mark) {
+      as.raBits = AddressSpace.set(as.raBits, index);
+    }
+    if (readahead) {
+      readaheadPages++;
+    }
+  }
+
+  /** {@code ->read_folio()} of a cached page that is not up to date: locked again. */
+  void relockForRead(AddressSpace as, long index) {
+    as.lockedBits = AddressSpace.set(as.lockedBits, index);
+  }
+
+  /**
+   * The end of a page's read ({@code folio_end_read()} in the bio's completion): up to date when
+   * {@code ok}, unlocked either way. A page that left the cache meanwhile is skipped.
+   */
+  void endRead(AddressSpace as, long index, boolean ok) {
+    if (!AddressSpace.test(as.lockedBits, index)) {
+      return;
+    }
+    AddressSpace.clear(as.lockedBits, index);
+    if (ok) {
+      AddressSpace.clear(as.notUptodateBits, index);
+    }
+  }
+
+  /** {@code folio_clear_readahead()}. */
+  void clearReadahead(AddressSpace as, long index) {
+    AddressSpace.clear(as.raBits, index);
+  }
+
+  /** {@code folio_mark_accessed()} of a page read: the inode becomes the newest on the LRU. */
+  void accessed(AddressSpace as) {
+    if (as.onLru) {
+      touch(as);
+    }
+  }
+
+  /**
+   * {@code invalidate_mapping_pages()} over pages {@code [first, end)} (POSIX_FADV_DONTNEED):
+   * clean, unlocked pages leave the cache; returns how many did.
+   */
+  public long invalidateClean(AddressSpace as, long first, long end) {
+    long n = 0;
+    for (long i = first; i < end && i < ((long) as.cachedBits.length << 6); i++) {
+      if (as.cached(i) && !as.dirty(i) && !as.underWriteback(i) && !as.locked(i)) {
+        AddressSpace.clear(as.cachedBits, i);
+        AddressSpace.clear(as.notUptodateBits, i);
+        AddressSpace.clear(as.raBits, i);
+        as.nrPages--;
+        nrFilePages--;
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** jiffies at {@code nowNs}. */
   public long jiffies(long nowNs) {
     return nowNs / blksim.kernel.timer.Jiffies.tickNs(hz);
@@ -234,6 +328,10 @@ public final class PageCache {
     nrFilePages -= as.nrPages - as.nrWriteback;
     as.nrPages = as.nrWriteback;
     as.cachedBits = as.writebackBits.clone();
+    // Reads in flight end on pages that are gone; their readers look the page up again.
+    as.lockedBits = new long[0];
+    as.notUptodateBits = new long[0];
+    as.raBits = new long[0];
     as.freeing = true;
     InodeList.unlink(as);
     lruUnlink(as);
@@ -295,12 +393,20 @@ public final class PageCache {
     while (nrFilePages > target && as != null) {
       AddressSpace next = as.lruNext;
       long keep = 0;
-      long[] kept = new long[Math.max(as.dirtyBits.length, as.writebackBits.length)];
+      long[] kept = new long[Math.max(Math.max(as.dirtyBits.length, as.writebackBits.length),
+          as.lockedBits.length)];
       for (int w = 0; w < kept.length; w++) {
         long d = w < as.dirtyBits.length ? as.dirtyBits[w] : 0;
         long b = w < as.writebackBits.length ? as.writebackBits[w] : 0;
-        kept[w] = d | b;
+        long l = w < as.lockedBits.length ? as.lockedBits[w] : 0;
+        kept[w] = d | b | l;
         keep += Long.bitCount(kept[w]);
+      }
+      for (int w = 0; w < as.notUptodateBits.length; w++) {
+        as.notUptodateBits[w] &= w < kept.length ? kept[w] : 0;
+      }
+      for (int w = 0; w < as.raBits.length; w++) {
+        as.raBits[w] &= w < kept.length ? kept[w] : 0;
       }
       long dropped = as.nrPages - keep;
       if (dropped > 0) {

@@ -1,10 +1,14 @@
 /**
  * Memory management for buffered writes: the dirty limits and the I/O-less dirty throttling of
  * Linux 4.3's mm/page-writeback.c (kernel-model.md §9.1-9.2, §15.4.2), as plain deterministic
- * arithmetic for the writeback model to call; and the costs of the buffered-read miss path
- * ({@link blksim.kernel.mm.PageCacheParams}), whose path, {@code filemap_read()} on a block
- * device, runs in {@link blksim.kernel.fs.BlockDeviceFile} (no page is kept yet: every buffered
- * read misses, and readahead is limited to the requested page).
+ * arithmetic for the writeback model to call; and the buffered-read path: for files of a
+ * filesystem, {@code filemap_read()} with Linux 6.6's readahead windows
+ * ({@link blksim.kernel.mm.FilemapRead}, {@link blksim.kernel.mm.Readahead}: pages kept in the
+ * cache, sync and async readahead, the PG_readahead marker, fadvise), with the costs of
+ * {@link blksim.kernel.mm.PageCacheParams}; for a block device opened without O_DIRECT,
+ * {@link blksim.kernel.fs.BlockDeviceFile}'s own miss path, which keeps no page (every buffered
+ * read misses and reads only the requested range: the figures of the experiments that use it
+ * were made that way, and moving it onto {@code FilemapRead} would move them).
  *
  * <p>Read against the source of Linux 4.3.3 (mm/page-writeback.c, mm/backing-dev.c
  * {@code wb_init()}, kernel/fork.c {@code copy_process()}, kernel/sysctl.c for the sysctl limits);

@@ -510,7 +510,8 @@ public final class ScenarioLoader {
     return new MmParams(dirty, policy, reserved, v.getDuration("kernel.vmstat-interval"),
         new WritebackParams(v.getDuration("costs.writeback.per-page"),
             v.getDuration("costs.writeback.per-inode"), v.getDuration("costs.page-cache.write"),
-            v.getDuration("costs.writeback.inode-done")));
+            v.getDuration("costs.writeback.inode-done")))
+        .withReadAheadKb(v.getInt("kernel.read-ahead-kb"));
   }
 
   /**

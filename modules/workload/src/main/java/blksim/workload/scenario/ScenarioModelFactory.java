@@ -178,10 +178,12 @@ public final class ScenarioModelFactory implements ModelFactory {
         AddressSpace as = bdevMapping(pc, wqs, bdiWq, cpus.get(0), d, queues.get(d.name()),
             s.mm().plugPolicy(), costs,
             KernelMode.valueOf(s.kernelMode()).isV4_3() ? BlkMqRules.V4_3 : BlkMqRules.V6);
+        as.wb().setReadAheadKb(s.mm().readAheadKb());
         bdevMappings.put(d.name(), as);
       }
       if (!s.filesystems().isEmpty() || s.commandsUseVfs()) {
         vfs = new Vfs(pc, s.syscalls(), s.mm().costs());
+        vfs.setReadCosts(s.pageCache());
         for (FilesystemParams f : s.filesystems()) {
           DeviceParams d = s.device(f.device());
           Filesystem fs = f.mkfs(d.sizeBytes());

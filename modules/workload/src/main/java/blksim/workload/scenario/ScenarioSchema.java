@@ -89,6 +89,10 @@ public final class ScenarioSchema {
           "the flusher's plug: none (no plug in wb_writeback), plug (4.3-rc1, 505a666ee3fc),"
               + " plug-flush (plus blk_flush_plug() before cond_resched(), 590dca3a7187);"
               + " auto: plug in V4_3_RC1, plug-flush in later kernels"),
+      Param.num("kernel.read-ahead-kb", "mm", INT, "KiB", "128", 0, 1 << 20,
+          "read_ahead_kb of every device's bdi (/sys/block/DEV/queue/read_ahead_kb): the largest"
+              + " readahead window of a buffered file read, /4 pages; 0 reads only the page"
+              + " missed [S: VM_READAHEAD_PAGES, 128 KiB, include/linux/mm.h]"),
       Param.num("kernel.vmstat-interval", "mm", DURATION, "ns", "1s", 0, 1_000_000_000_000L,
           "sample /proc/meminfo (Dirty, Writeback) and /proc/vmstat (nr_dirtied, nr_written)"
               + " into the JSON at this virtual interval when the page cache is used (0: off)"),

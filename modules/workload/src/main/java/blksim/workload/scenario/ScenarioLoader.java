@@ -1054,7 +1054,8 @@ public final class ScenarioLoader {
       throw j.error("offset", "offset " + j.offsetBytes()
           + " is beyond the end of " + dev.name() + " (" + dev.sizeBytes() + " bytes)");
     }
-    if (!j.timeBased() && j.runtimeNs() == 0 && j.sizeBytes() == 0 && j.sizePercent() == 0
+    if (j.replay() == null // a replay ends with its trace
+        && !j.timeBased() && j.runtimeNs() == 0 && j.sizeBytes() == 0 && j.sizePercent() == 0
         && j.ioSizeBytes() == 0 && dev.sizeBytes() > (64L << 30)) {
       throw j.error("size", "job '" + j.name()
           + "' would read or write all of " + dev.name() + " (" + (dev.sizeBytes() >> 30)

@@ -71,6 +71,8 @@ public final class AsyncFioThread extends FioJobThread {
   private int inFlight;
   private IoRequest req;
   private int nextTag;
+  /** Recorded latency of replayed I/Os in flight, by tag (looked up, never iterated). */
+  private final java.util.HashMap<Integer, Long> recordedLat = new java.util.HashMap<>();
 
   /**
    * @param uring io_uring costs (libaio uses {@code enterNs} for its system calls and
@@ -166,9 +168,21 @@ public final class AsyncFioThread extends FioJobThread {
     }
     long now = cpu.now();
     boolean more = mayIssue(now);
+    if (more && inFlight + batch.size() < depth && replaying()) {
+      // read_iolog: the next record's delay is slept here, I/Os in flight or not (fio sleeps
+      // in get_io_u()); syncs never reach an async engine (ReplayFeed counts them).
+      int r = replayStep(cpu);
+      if (r == REPLAY_SLEPT) {
+        return true;
+      }
+      more = r == REPLAY_READY;
+    }
     if (more && inFlight + batch.size() < depth) {
       nextIo();
       req = IoRequest.prep(ioOp, ioOffset, ioLen, nextTag++);
+      if (ioRecordedLatNs >= 0) {
+        recordedLat.put(req.tag(), ioRecordedLatNs);
+      }
       phase = Phase.QUEUED;
       cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2);
       return true;
@@ -253,6 +267,10 @@ public final class AsyncFioThread extends FioJobThread {
         long slat = done.issueNs() - done.startNs();
         stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(), slat,
             now - done.issueNs(), now);
+      }
+      Long rec = recordedLat.isEmpty() ? null : recordedLat.remove(done.tag());
+      if (rec != null) {
+        replay().stats().latency(rec, now - done.startNs());
       }
     }
     completed(n);

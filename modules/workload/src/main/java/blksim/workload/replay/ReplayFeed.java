@@ -262,7 +262,7 @@ public final class ReplayFeed {
     kind = k;
     op = p;
     delayNs = delay;
-    delayDone = delay == 0;
+    delayDone = delay == 0 && k != Kind.WAIT;
   }
 
   /** The current entry's kind. */

@@ -135,6 +135,7 @@ final class RunCommand implements Callable<Integer> {
     Scenario s = ScenarioLoader.load(file, overrides);
     Partitioning p = Partitioning.parse(s.partitions());
     long expected = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
+    blksim.workload.replay.ReplayProgress.reset();
     ProgressListener progress = Progress.forTerminal(expected);
     Simulator.Outcome o;
     AutoCloseable node = () -> { };

@@ -105,6 +105,9 @@ public final class ReplayFeed {
     TraceFormat f = o.format() != null ? o.format() : TraceFormat.detect(path);
     reader = TraceFormat.open(path, f, opts);
     fioLog = f == TraceFormat.FIO_IOLOG;
+    if (o.endNs() != Long.MAX_VALUE) {
+      ReplayProgress.windowEnd(o.endNs());
+    }
     stats.setSource(path.toString(), f.key(), stats.device());
   }
 
@@ -141,6 +144,7 @@ public final class ReplayFeed {
       rel = Math.max(0, t - firstNs);
     }
     stats.read(dev, rel);
+    ReplayProgress.record(rel);
     long delay = delay(t);
     if (t != TraceRecord.NO_TIME) {
       if (rel < o.startNs()) {

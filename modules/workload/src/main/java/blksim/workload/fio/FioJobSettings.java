@@ -282,6 +282,7 @@ final class FioJobSettings implements Cloneable {
       case "fdatasync" -> fdatasyncBlocks = integer(value, 0, Integer.MAX_VALUE);
       case "end_fsync" -> endFsync = bool(value);
       case "read_iolog" -> readIolog = iologs(string(value));
+      case "read_iolog_chunked" -> bool(value); // blksim always reads traces lazily
       case "read_iolog_format" -> readIologFormat = traceFormat(string(value));
       case "replay_no_stall" -> replayNoStall = bool(value);
       case "replay_time_scale" -> replayTimeScale = integer(value, 1, Integer.MAX_VALUE);
@@ -433,6 +434,9 @@ final class FioJobSettings implements Cloneable {
     if (replayStartNs >= replayEndNs) {
       throw error(origins.containsKey("replay_end") ? "replay_end" : "replay_start",
           "replay_end must be after replay_start");
+    }
+    if (ioengine == FioEngine.NULL) {
+      throw error("read_iolog", "a replay needs a device; ioengine=null has none");
     }
     if (replayRedirect != null) {
       filenames = List.of(replayRedirect);

@@ -129,8 +129,8 @@ final class FioOptions {
       gtod_reduce clat_percentiles lat_percentiles slat_percentiles invalidate
       hipri fixedbufs registerfiles sqthread_poll nonvectored
       cpus_allowed cpumask cpus_allowed_policy nice fsync fdatasync end_fsync
-      read_iolog replay_no_stall replay_time_scale replay_redirect replay_align replay_scale
-      replay_skip
+      read_iolog read_iolog_chunked replay_no_stall replay_time_scale replay_redirect
+      replay_align replay_scale replay_skip
       """.strip().split("\\s+"));
 
   /**

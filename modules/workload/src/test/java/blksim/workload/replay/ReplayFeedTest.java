@@ -44,7 +44,8 @@ class ReplayFeedTest {
   }
 
   @Test
-  void v3Delays_areTheTimeSinceThePreviousRecord_butNoneAfterARecordAtTimeZero() throws IOException {
+  void v3Delays_areTheTimeSinceThePreviousRecord_butNoneAfterARecordAtTimeZero()
+      throws IOException {
     Path log = v3("0 /dev/sdb add", "0 /dev/sdb open", "1000 /dev/sdb read 0 4096",
         "3000 /dev/sdb write 8192 4096", "2500 /dev/sdb read 0 512", "7500 /dev/sdb close");
     List<Io> io = drain(new ReplayFeed(opts(log, false, 100, 0, 0, 0, 0, Long.MAX_VALUE), 0,

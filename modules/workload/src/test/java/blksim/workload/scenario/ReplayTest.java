@@ -42,13 +42,17 @@ class ReplayTest {
   }
 
   RunResult run(String job) throws IOException {
+    return run(job, Partitioning.ONE, "{ type = brd, name = ram0, size = 64M }");
+  }
+
+  RunResult run(String job, Partitioning part, String device) throws IOException {
     Path p = dir.resolve("t.conf");
     Files.writeString(p, "blksim {\n  machine { cores-per-llc = 4, threads-per-core = 1 }\n"
-        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  devices = [ " + device + " ]\n"
         + "  fio.jobs = [\"\"\"\n" + job + "\n\"\"\"]\n}\n");
     Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
-    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
-        1, ProgressListener.NONE);
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), part,
+        part == Partitioning.ONE ? 1 : 2, ProgressListener.NONE);
     return ScenarioResults.toRunResult(out, 0);
   }
 
@@ -168,6 +172,23 @@ class ReplayTest {
   }
 
   @Test
+  void aReplay_isTheSameWhateverThePartitioning() throws IOException {
+    Path a = log("a.log", "read");
+    Path b = log("b.log", "write");
+    String job = "[r]\nread_iolog=" + a + ":" + b + "\nreplay_redirect=/dev/nullb0\ndirect=1\n"
+        + "numjobs=4\nioengine=io_uring\niodepth=4\nreplay_time_scale=400\n";
+    String dev = "{ type = null_blk, name = nullb0, size = 1G, irqmode = timer,"
+        + " completion-nsec = 20us }";
+    RunResult one = run(job, Partitioning.ONE, dev);
+    RunResult cpu = run(job, Partitioning.parse("cpu"), dev);
+    for (int k = 0; k < 4; k++) {
+      assertTrue(java.util.Arrays.equals(one.jobs().get(k).encode(), cpu.jobs().get(k).encode()),
+          "job " + k);
+      assertEquals(N, one.jobs().get(k).replay().issued());
+    }
+  }
+
+  @Test
   void badInputs_areRefusedWithTheKeyAndTheRule() throws IOException {
     Path notATrace = dir.resolve("x.txt");
     Files.writeString(notATrace, "hello world\n");
@@ -181,7 +202,8 @@ class ReplayTest {
         {"read_iolog=" + log + "\nfilename=/dev/ram0\nread_iolog_format=csv", "fio-iolog"},
         {"read_iolog=" + log + "\nfilename=/dev/ram0\nreplay_start=2s\nreplay_end=1s",
             "replay_end"},
-        {"read_iolog=" + log + "\nreplay_redirect=/dev/sdq", "not a simulated device"}}) {
+        {"read_iolog=" + log + "\nreplay_redirect=/dev/sdq", "not a simulated device"},
+        {"read_iolog=" + log + "\nreplay_redirect=/dev/ram0\nioengine=null", "ioengine=null"}}) {
       InputException e = assertThrows(InputException.class,
           () -> one("[r]\ndirect=1\n" + c[0] + "\n"), c[0]);
       assertTrue(e.getMessage().contains(c[1]), c[1] + " in " + e.getMessage());

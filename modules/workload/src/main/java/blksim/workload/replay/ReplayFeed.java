@@ -27,10 +27,10 @@ import java.nio.file.Path;
  *       replayed). The first record in the window has no delay;
  *   <li>{@code replay_skip}: read, write, trim and sync (blktrace flushes count as sync, as in
  *       fio's blktrace replay; {@code datasync} is not skippable in fio);
- *   <li>what blksim can issue: reads and writes; syncs, datasyncs and flushes with a synchronous
- *       engine (an {@code fsync()}/{@code fdatasync()} of the device); not trims (the block
- *       device file has no discard), not syncs with an async engine, not records of length 0:
- *       those are counted as unsupported;
+ *   <li>what blksim can issue: reads and writes; syncs, datasyncs and flushes (an
+ *       {@code fsync()}/{@code fdatasync()} of the device, when {@code syncSupported}); not trims
+ *       (the block device file has no discard), not records of length 0: those are counted as
+ *       unsupported;
  *   <li>the offset: divided by {@code replay_scale}, rounded down to {@code replay_align}, and,
  *       beyond the device's end, wrapped modulo the device size (blksim's rule; fio would fail
  *       the I/O); a wrapped record that still does not fit is moved to end at the device's end,

@@ -143,7 +143,7 @@ public final class ReplayStats {
     return outsideWindow;
   }
 
-  /** Records blksim cannot issue (trims; syncs and flushes with an async engine; no length). */
+  /** Records blksim cannot issue (trims, records of no length, over-long records). */
   public long unsupported() {
     return unsupported;
   }

@@ -117,10 +117,10 @@ class ReplayFeedTest {
     assertEquals(1, f.stats().unsupported());
     assertEquals(6, f.stats().recordsRead());
     assertEquals(2, f.stats().issued());
-    ReplayFeed async = new ReplayFeed(opts(log, true, 100, 0, 0, 0, 0, Long.MAX_VALUE), 0, "d",
+    ReplayFeed noSync = new ReplayFeed(opts(log, true, 100, 0, 0, 0, 0, Long.MAX_VALUE), 0, "d",
         DEV, false);
-    assertEquals(3, drain(async).size(), "no syncs with an async engine");
-    assertEquals(3, async.stats().unsupported());
+    assertEquals(3, drain(noSync).size(), "without sync support only the data records");
+    assertEquals(3, noSync.stats().unsupported());
   }
 
   @Test

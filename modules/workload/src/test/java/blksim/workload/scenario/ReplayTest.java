@@ -122,6 +122,21 @@ class ReplayTest {
   }
 
   @Test
+  void syncRecords_fsyncTheDevice_withEveryEngine() throws IOException {
+    Path p = dir.resolve("sync.log");
+    Files.writeString(p, "fio version 2 iolog\n/dev/sdb add\n/dev/sdb write 0 4096\n"
+        + "/dev/sdb sync 0 0\n/dev/sdb write 4096 4096\n/dev/sdb datasync 0 0\n"
+        + "/dev/sdb read 0 4096\n");
+    for (String engine : List.of("psync", "libaio", "io_uring")) {
+      JobStats j = one(job(p, "ioengine=" + engine + "\niodepth=4"));
+      assertEquals(2, j.totalIos(1), engine);
+      assertEquals(1, j.totalIos(0), engine);
+      assertEquals(5, j.replay().issued(), engine + ": two writes, a read and the two syncs");
+      assertEquals(0, j.replay().unsupported(), engine);
+    }
+  }
+
+  @Test
   void clones_splitTheLogs() throws IOException {
     Path a = log("a.log", "read");
     Path b = dir.resolve("b.log");

@@ -51,7 +51,8 @@ public final class AsyncFioThread extends FioJobThread {
     QUEUED,
     SUBMIT,
     RETURNED,
-    REAP
+    REAP,
+    SYNC
   }
 
   private final Engine engine;
@@ -134,6 +135,13 @@ public final class AsyncFioThread extends FioJobThread {
         case RETURNED:
           returned();
           continue;
+        case SYNC:
+          if (!call.step(cpu)) {
+            return;
+          }
+          call = null;
+          phase = Phase.LOOP;
+          continue;
         case REAP:
           if (!waitCall.step(cpu)) {
             return;
@@ -170,12 +178,30 @@ public final class AsyncFioThread extends FioJobThread {
     boolean more = mayIssue(now);
     if (more && inFlight + batch.size() < depth && replaying()) {
       // read_iolog: the next record's delay is slept here, I/Os in flight or not (fio sleeps
-      // in get_io_u()); syncs never reach an async engine (ReplayFeed counts them).
+      // in get_io_u()). A sync record is libaio's do_io_u_sync(): what is queued is committed,
+      // then fsync(2)/fdatasync(2) runs synchronously while the I/Os in flight go on.
+      // Simplified: io_uring's IORING_OP_FSYNC is modelled the same way.
       int r = replayStep(cpu);
       if (r == REPLAY_SLEPT) {
         return true;
       }
       more = r == REPLAY_READY;
+      if (more && replay().kind() == blksim.workload.replay.ReplayFeed.Kind.SYNC) {
+        if (!batch.isEmpty()) {
+          startCommit(cpu); // libaio refuses a sync while I/Os are queued (FIO_Q_BUSY)
+          return true;
+        }
+        boolean data = replay().datasync();
+        replay().consume();
+        call = data ? file.fdatasync() : file.fsync();
+        phase = Phase.SYNC;
+        if (call.step(cpu)) {
+          call = null;
+          phase = Phase.LOOP;
+          return false;
+        }
+        return true;
+      }
     }
     if (more && inFlight + batch.size() < depth) {
       nextIo();

@@ -156,7 +156,7 @@ public abstract class FioJobThread extends Task {
     this.pattern = regionBytes > 0
         ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
     this.replay = job.replay() == null ? null : new ReplayFeed(job.replay(), job.jobIndex(),
-        job.filename(), capacity, job.ioengine().isSync());
+        job.filename(), capacity, true);
   }
 
   /**

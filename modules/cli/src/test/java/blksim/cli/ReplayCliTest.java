@@ -68,6 +68,25 @@ class ReplayCliTest {
   }
 
   @Test
+  void aBlkparseTrace_showsRecordedAndSimulatedLatencySideBySide() throws IOException {
+    Path trace = tmp.resolve("sdb.txt");
+    Files.writeString(trace, String.join("\n",
+        "  8,16   0        1     0.000000000  4162  Q   W 2048 + 8 [fio]",
+        "  8,16   0        2     0.000100000     0  C   W 2048 + 8 [0]",
+        "  8,16   0        3     0.000500000  4162  Q   R 4096 + 8 [fio]",
+        "  8,16   0        4     0.000700000     0  C   R 4096 + 8 [0]", ""));
+    Path job = tmp.resolve("b.fio");
+    Files.writeString(job, "[b]\nread_iolog=" + trace + "\nreplay_redirect=/dev/ram0\n"
+        + "direct=1\n");
+    MainTest.Result r = MainTest.cli("run", job.toString(), "--host", "local");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("(blkparse) on /dev/ram0"), r.out());
+    assertTrue(r.out().contains("latency (usec), 2 I/Os with a recorded latency:"), r.out());
+    assertTrue(r.out().matches("(?s).*mean\\s+150\\.\\d\\d\\s+\\d+\\.\\d\\d.*"), r.out());
+    assertTrue(r.err().contains("blkparse arrival event Q"), r.err());
+  }
+
+  @Test
   void badReplayInput_exitsWith2NamingTheKey() throws IOException {
     Path notATrace = tmp.resolve("n.txt");
     Files.writeString(notATrace, "just words\n");

@@ -176,4 +176,18 @@ class ReplayFeedTest {
     assertEquals(1, f.stats().devices().size());
     assertTrue(f.stats().devices().containsKey("8,16"));
   }
+
+  @Test
+  void everyTextFormatsSample_replays() throws Exception {
+    for (String name : List.of("iolog-v2.log", "iolog-v3.log", "blkparse-q.txt", "msr.csv",
+        "spc.spc", "alibaba.csv", "tencent.csv", "systor.csv", "disksim.trace")) {
+      Path p = Path.of(getClass().getResource("/trace/" + name).toURI());
+      ReplayFeed f = new ReplayFeed(opts(p, false, 100, 0, 0, 0, 0, Long.MAX_VALUE), 0, "d",
+          1L << 40, true);
+      List<Io> io = drain(f);
+      assertTrue(f.stats().recordsRead() > 0 && f.stats().issued() > 0, name);
+      assertTrue(io.stream().allMatch(x -> x.delayNs() >= 0 && x.delayNs() % 1000 == 0), name);
+      assertTrue(io.stream().anyMatch(x -> x.kind() == ReplayFeed.Kind.IO), name);
+    }
+  }
 }

@@ -108,6 +108,12 @@ class ReplayTest {
     assertEquals(2, s.wrapped(), "96 MiB and 64 MiB - 4 KiB + 8 KiB lie beyond the 64 MiB ram0");
     assertEquals(4, s.recordsRead());
     assertEquals(2, s.devices().get("/dev/sdb")[ReplayStats.DEV_WRAPPED]);
+    // The replay block travels with the job's statistics, byte for byte.
+    byte[] bytes = j.encode();
+    JobStats back = JobStats.decode(bytes);
+    assertTrue(java.util.Arrays.equals(bytes, back.encode()));
+    assertEquals(2, back.replay().wrapped());
+    assertEquals(p.toString(), back.replay().file());
   }
 
   @Test

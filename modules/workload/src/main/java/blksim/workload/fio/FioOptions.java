@@ -126,7 +126,7 @@ final class FioOptions {
       norandommap randrepeat randseed random_distribution random_generator percentage_random
       bsrange bssplit ba offset_increment zonemode zonerange zonesize zoneskip
       percentile_list thinktime thinktime_blocks thinktime_spin thread kb_base
-      gtod_reduce clat_percentiles lat_percentiles slat_percentiles invalidate
+      rate rate_iops rate_process gtod_reduce clat_percentiles lat_percentiles slat_percentiles invalidate
       hipri fixedbufs registerfiles sqthread_poll nonvectored
       cpus_allowed cpumask cpus_allowed_policy nice fsync fdatasync end_fsync
       read_iolog read_iolog_chunked replay_no_stall replay_time_scale replay_redirect

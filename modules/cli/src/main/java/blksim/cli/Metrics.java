@@ -41,6 +41,9 @@ final class Metrics {
     if (o.shell() != null) {
       json = ShellOutput.addToJson(json, o.shell());
     }
+    if (ReplayOutput.any(o.fio())) {
+      json = ReplayOutput.addToJson(json, o.fio());
+    }
     return json;
   }
 

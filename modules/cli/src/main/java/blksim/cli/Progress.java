@@ -1,12 +1,15 @@
 package blksim.cli;
 
 import blksim.engine.ProgressListener;
+import blksim.workload.replay.ReplayProgress;
 import java.io.PrintStream;
 import java.util.Locale;
 
 /**
  * The progress line on stderr for runs longer than about two seconds on a terminal: simulated
- * time, percent done (when the end is known), events per second and the estimated time left.
+ * time, percent done (when the end is known), events per second and the estimated time left;
+ * for {@code read_iolog} replays also the trace time reached, records read per wall second and,
+ * when a {@code replay_end} window bounds the trace, the time left to reach it.
  */
 final class Progress implements ProgressListener {
   private static final long SHOW_AFTER_NS = 2_000_000_000L;
@@ -49,7 +52,21 @@ final class Progress implements ProgressListener {
         sb.append(String.format(Locale.ROOT, ", ETA %dm%02ds", eta / 60, eta % 60));
       }
     }
-    sb.append(String.format(Locale.ROOT, ", %.2fM events/s   ", eps / 1e6));
+    sb.append(String.format(Locale.ROOT, ", %.2fM events/s", eps / 1e6));
+    long records = ReplayProgress.records();
+    if (records > 0) {
+      // read_iolog: how far into the trace, how fast, and (with replay_end) how long to go.
+      long trace = ReplayProgress.traceNs();
+      long end = ReplayProgress.windowEndNs();
+      sb.append(String.format(Locale.ROOT, "; trace %.3f s, %.2fM records/s", trace / 1e9,
+          records / (wall / 1e9) / 1e6));
+      if (end > 0 && trace > 0) {
+        double frac = Math.min(1.0, (double) trace / end);
+        long eta = (long) (wall / 1e9 * (1 - frac) / frac);
+        sb.append(String.format(Locale.ROOT, ", trace ETA %dm%02ds", eta / 60, eta % 60));
+      }
+    }
+    sb.append("   ");
     err.print(sb);
     err.flush();
   }

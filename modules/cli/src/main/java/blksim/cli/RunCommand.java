@@ -138,6 +138,7 @@ final class RunCommand implements Callable<Integer> {
     Path logBase = output != null ? output : Path.of("");
     FioLogFiles.check(s.jobs(), logBase, output);
     long expected = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
+    blksim.workload.replay.ReplayProgress.reset();
     ProgressListener progress = Progress.forTerminal(expected);
     Simulator.Outcome o;
     AutoCloseable node = () -> { };
@@ -177,11 +178,15 @@ final class RunCommand implements Callable<Integer> {
     }
     String normal = (o.fsMark().isEmpty() ? "" : FsMarkOutput.text(o.fsMark()))
         + FioTextReporter.render(r)
+        + (ReplayOutput.any(r) ? ReplayOutput.text(r) : "")
         + (o.shell() != null ? ShellOutput.text(o.shell()) : "")
         + (o.mm() != null ? MmText.text(o.mm()) : "")
         + (wq ? WqReport.text(o) : "")
         + (threads ? ThreadReport.text(r) : "")
         + (timehist != null ? TimehistReport.text(o) : "");
+    if (ReplayOutput.any(r)) {
+      ReplayOutput.notices(r, spec.commandLine().getErr());
+    }
     String text = format.equals("json") ? json : normal;
     if (output != null) {
       Outputs.writeAll(output, List.of(

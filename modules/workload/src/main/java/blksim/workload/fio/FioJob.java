@@ -555,6 +555,14 @@ public final class FioJob {
     return s.endFsync;
   }
 
+  /**
+   * {@code read_iolog} with fio's replay options and blksim's extensions, or {@code null} when
+   * the job does not replay a trace.
+   */
+  public blksim.workload.replay.ReplayOptions replay() {
+    return s.replay;
+  }
+
   /** {@code nice}: the job's nice value. */
   public int nice() {
     return s.nice;

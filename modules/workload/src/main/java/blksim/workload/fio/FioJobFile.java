@@ -84,6 +84,11 @@ import org.slf4j.LoggerFactory;
  *     filename_format</td></tr>
  *   <tr><td>CPUs</td><td>cpus_allowed, cpumask, cpus_allowed_policy (shared, split), nice; the
  *     job starts on its {@code k}-th allowed CPU and wakeup placement keeps it in the set</td></tr>
+ *   <tr><td>replay ({@link blksim.workload.replay.ReplayFeed})</td><td>read_iolog (several
+ *     files split over clones), read_iolog_chunked (no effect: traces are always streamed),
+ *     replay_no_stall, replay_time_scale, replay_redirect, replay_align,
+ *     replay_scale, replay_skip; blksim extensions (not fio options): read_iolog_format,
+ *     replay_start, replay_end</td></tr>
  *   <tr><td>accepted, no effect</td><td>invalidate</td></tr>
  * </table>
  *

@@ -145,6 +145,18 @@ final class FioJobSettings implements Cloneable {
   boolean overwrite;
   /** {@code filename_format}; null: {@code $jobname.$jobnum.$filenum}. */
   String filenameFormat;
+  /** {@code read_iolog} and the replay options ({@link #finishReplay}). */
+  List<String> readIolog;
+  blksim.workload.trace.TraceFormat readIologFormat;
+  boolean replayNoStall;
+  int replayTimeScale = 100;
+  String replayRedirect;
+  long replayAlign;
+  long replayScale;
+  int replaySkip;
+  long replayStartNs;
+  long replayEndNs = Long.MAX_VALUE;
+  blksim.workload.replay.ReplayOptions replay;
   /** The machine's CPU count, for checking CPU numbers as fio does. */
   int ncpus = Integer.MAX_VALUE;
   /** Where each option was last set, for errors that involve several options. */
@@ -346,6 +358,17 @@ final class FioJobSettings implements Cloneable {
       case "fsync_on_close" -> fsyncOnClose = bool(value);
       case "overwrite" -> overwrite = bool(value);
       case "filename_format" -> filenameFormat = string(value);
+      case "read_iolog" -> readIolog = iologs(string(value));
+      case "read_iolog_chunked" -> bool(value); // blksim always reads traces lazily
+      case "read_iolog_format" -> readIologFormat = traceFormat(string(value));
+      case "replay_no_stall" -> replayNoStall = bool(value);
+      case "replay_time_scale" -> replayTimeScale = integer(value, 1, Integer.MAX_VALUE);
+      case "replay_redirect" -> replayRedirect = string(value);
+      case "replay_align" -> replayAlign = powerOfTwo(value);
+      case "replay_scale" -> replayScale = integer(value, 0, Integer.MAX_VALUE);
+      case "replay_skip" -> replaySkip = replaySkip(string(value));
+      case "replay_start" -> replayStartNs = FioValues.timeNs(string(value), true);
+      case "replay_end" -> replayEndNs = FioValues.timeNs(string(value), true);
       default -> throw new IllegalStateException("modelled fio option without a handler: " + key);
     }
   }
@@ -418,12 +441,104 @@ final class FioJobSettings implements Cloneable {
       throw error("hipri", "hipri is an option of ioengine=io_uring or pvsync2, ioengine is "
           + ioengine.fioName());
     }
+    finishReplay();
     for (String k : List.of("fixedbufs", "registerfiles", "sqthread_poll", "nonvectored")) {
       if (origins.containsKey(k) && ioengine != FioEngine.IO_URING) {
         throw error(k, k + " is an option of ioengine=io_uring, ioengine is "
             + ioengine.fioName());
       }
     }
+  }
+
+  private static List<String> iologs(String value) {
+    List<String> files = new ArrayList<>();
+    for (String f : value.split(":", -1)) {
+      if (f.isBlank()) {
+        throw new BadValue("an empty file name in the ':'-separated list '" + value + "'");
+      }
+      files.add(f);
+    }
+    return files;
+  }
+
+  private static blksim.workload.trace.TraceFormat traceFormat(String value) {
+    blksim.workload.trace.TraceFormat f = blksim.workload.trace.TraceFormat.ofKey(value);
+    if (f == null) {
+      StringBuilder keys = new StringBuilder();
+      for (blksim.workload.trace.TraceFormat t : blksim.workload.trace.TraceFormat.values()) {
+        keys.append(keys.length() == 0 ? "" : ", ").append(t.key());
+      }
+      throw new BadValue("must be one of " + keys + ", was " + value);
+    }
+    return f;
+  }
+
+  private long powerOfTwo(String value) {
+    long v = integer(value, 0, Integer.MAX_VALUE);
+    if ((v & (v - 1)) != 0) {
+      throw new BadValue("must be a power of two, was " + v);
+    }
+    return v;
+  }
+
+  private static int replaySkip(String value) {
+    int m = blksim.workload.replay.ReplayOptions.skipMask(value);
+    if (m < 0) {
+      throw new BadValue("must be a comma-separated list of read, write, trim, sync, was "
+          + value);
+    }
+    return m;
+  }
+
+  /**
+   * {@code read_iolog}: resolves each file (relative names against the working directory as
+   * fio does, else against the job file's directory), checks that it is a trace (its format
+   * named by {@code read_iolog_format} or detected from its content), and makes the job's device
+   * {@code replay_redirect} when given (fio sends every record there), else {@code filename=}.
+   */
+  private void finishReplay() {
+    if (readIolog == null) {
+      return;
+    }
+    FioJobFile.Origin at = origins.get("read_iolog");
+    List<String> resolved = new ArrayList<>();
+    for (String f : readIolog) {
+      java.nio.file.Path p = java.nio.file.Path.of(f);
+      if (!p.isAbsolute() && !java.nio.file.Files.exists(p) && at != null) {
+        java.nio.file.Path dir = java.nio.file.Path.of(at.file()).toAbsolutePath().getParent();
+        if (dir != null && java.nio.file.Files.exists(dir.resolve(f))) {
+          p = dir.resolve(f);
+        }
+      }
+      if (!java.nio.file.Files.isRegularFile(p)) {
+        throw error("read_iolog", "trace file " + f + " does not exist (looked in the working"
+            + " directory and next to the job file)");
+      }
+      try {
+        if (readIologFormat == null) {
+          blksim.workload.trace.TraceFormat.detect(p);
+        }
+      } catch (InputException e) {
+        throw error("read_iolog", e.getMessage());
+      }
+      resolved.add(p.toAbsolutePath().normalize().toString());
+    }
+    if (replayStartNs >= replayEndNs) {
+      throw error(origins.containsKey("replay_end") ? "replay_end" : "replay_start",
+          "replay_end must be after replay_start");
+    }
+    if (ioengine == FioEngine.NULL) {
+      throw error("read_iolog", "a replay needs a device; ioengine=null has none");
+    }
+    if (replayRedirect != null) {
+      filenames = List.of(replayRedirect);
+    } else if (filenames.isEmpty()) {
+      throw error("read_iolog", "a replay job needs replay_redirect=DEV (or filename=DEV) naming"
+          + " the simulated device its records go to");
+    }
+    replay = new blksim.workload.replay.ReplayOptions(resolved, readIologFormat, replayNoStall,
+        replayTimeScale, replayRedirect, replayAlign, replayScale, replaySkip, replayStartNs,
+        replayEndNs);
   }
 
   InputException error(String key, String rule) {

@@ -133,7 +133,17 @@ final class FioOptions {
       log_prio log_issue_time per_job_logs
       filesize nrfiles openfiles file_service_type fallocate create_on_open unlink
       unlink_each_loop fsync_on_close overwrite filename_format
+      read_iolog read_iolog_chunked replay_no_stall replay_time_scale replay_redirect
+      replay_align replay_scale replay_skip
       """.strip().split("\\s+"));
+
+  /**
+   * blksim's own job options, which fio does not have: {@code read_iolog_format} (the trace
+   * format, instead of detection) and {@code replay_start}/{@code replay_end} (a window of trace
+   * time). They are modelled by definition.
+   */
+  private static final Set<String> EXTENSIONS = Set.of(
+      "read_iolog_format", "replay_start", "replay_end");
 
   private FioOptions() {}
 
@@ -143,12 +153,12 @@ final class FioOptions {
     if (alias != null) {
       return alias;
     }
-    return KNOWN.contains(key) || ENGINE.contains(key) ? key : null;
+    return KNOWN.contains(key) || ENGINE.contains(key) || EXTENSIONS.contains(key) ? key : null;
   }
 
   /** Whether blksim models (or harmlessly accepts) the canonical option. */
   static boolean modelled(String canonical) {
-    return MODELLED.contains(canonical);
+    return MODELLED.contains(canonical) || EXTENSIONS.contains(canonical);
   }
 
   /** Whether {@code name} is an option of one of fio's engines rather than of fio itself. */

@@ -1097,9 +1097,10 @@ public final class ScenarioLoader {
       throw j.error("offset", "offset " + j.offsetBytes()
           + " is beyond the end of " + dev.name() + " (" + dev.sizeBytes() + " bytes)");
     }
-    // The guard is for a run that would go on for hours; max-time bounds it as runtime= does.
-    if (!bounded && !j.timeBased() && j.runtimeNs() == 0 && j.sizeBytes() == 0
-        && j.sizePercent() == 0
+    // The guard is for a run that would go on for hours; max-time bounds it as runtime= does,
+    // and a replay ends with its trace.
+    if (!bounded && j.replay() == null && !j.timeBased() && j.runtimeNs() == 0
+        && j.sizeBytes() == 0 && j.sizePercent() == 0
         && j.ioSizeBytes() == 0 && dev.sizeBytes() > (64L << 30)) {
       throw j.error("size", "job '" + j.name()
           + "' would read or write all of " + dev.name() + " (" + (dev.sizeBytes() >> 30)

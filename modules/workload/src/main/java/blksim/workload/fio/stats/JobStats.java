@@ -110,6 +110,8 @@ public final class JobStats {
     private int latencyDepth;
     private int windowCount;
     private SteadyStateResult steadyState;
+    /** What a {@code read_iolog} job replayed, or null. */
+    private blksim.workload.replay.ReplayStats replay;
     private long[][] windowBytes = new long[DDIR_COUNT][0];
     private long[][] windowIos = new long[DDIR_COUNT][0];
     private IoSamples samples;
@@ -409,6 +411,16 @@ public final class JobStats {
     /** The job's {@code steadystate} block, or {@code null} when it has no steadystate. */
     public SteadyStateResult steadyState() {
         return steadyState;
+    }
+
+    /** Sets what a {@code read_iolog} job replayed. */
+    public void setReplay(blksim.workload.replay.ReplayStats r) {
+        this.replay = r;
+    }
+
+    /** What a {@code read_iolog} job replayed, or null for other jobs. */
+    public blksim.workload.replay.ReplayStats replay() {
+        return replay;
     }
 
     /** Sets the job's {@code steadystate} block. */
@@ -868,6 +880,10 @@ public final class JobStats {
             if (samples != null) {
                 samples.write(out);
             }
+            out.writeBoolean(replay != null);
+            if (replay != null) {
+                replay.write(out);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -941,6 +957,9 @@ public final class JobStats {
             }
             if (in.readBoolean()) {
                 s.samples = IoSamples.read(in);
+            }
+            if (in.readBoolean()) {
+                s.replay = blksim.workload.replay.ReplayStats.read(in);
             }
             if (in.available() != 0) {
                 throw new IllegalArgumentException("corrupt JobStats: " + in.available() + " trailing bytes");

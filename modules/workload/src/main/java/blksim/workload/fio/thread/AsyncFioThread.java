@@ -51,7 +51,8 @@ public final class AsyncFioThread extends FioJobThread {
     QUEUED,
     SUBMIT,
     RETURNED,
-    REAP
+    REAP,
+    SYNC
   }
 
   private final Engine engine;
@@ -72,6 +73,8 @@ public final class AsyncFioThread extends FioJobThread {
   private IoRequest req;
   private IoRequest rateHeld;
   private int nextTag;
+  /** Recorded latency of replayed I/Os in flight, by tag (looked up, never iterated). */
+  private final java.util.HashMap<Integer, Long> recordedLat = new java.util.HashMap<>();
 
   /**
    * @param uring io_uring costs (libaio uses {@code enterNs} for its system calls and
@@ -143,6 +146,13 @@ public final class AsyncFioThread extends FioJobThread {
         case RETURNED:
           returned();
           continue;
+        case SYNC:
+          if (!call.step(cpu)) {
+            return;
+          }
+          call = null;
+          phase = Phase.LOOP;
+          continue;
         case REAP:
           if (!waitCall.step(cpu)) {
             return;
@@ -200,9 +210,39 @@ public final class AsyncFioThread extends FioJobThread {
     }
     long now = cpu.now();
     boolean more = mayIssue(now);
+    if (more && inFlight + batch.size() < depth && replaying()) {
+      // read_iolog: the next record's delay is slept here, I/Os in flight or not (fio sleeps
+      // in get_io_u()). A sync record is libaio's do_io_u_sync(): what is queued is committed,
+      // then fsync(2)/fdatasync(2) runs synchronously while the I/Os in flight go on.
+      // Simplified: io_uring's IORING_OP_FSYNC is modelled the same way.
+      int r = replayStep(cpu);
+      if (r == REPLAY_SLEPT) {
+        return true;
+      }
+      more = r == REPLAY_READY;
+      if (more && replay().kind() == blksim.workload.replay.ReplayFeed.Kind.SYNC) {
+        if (!batch.isEmpty()) {
+          startCommit(cpu); // libaio refuses a sync while I/Os are queued (FIO_Q_BUSY)
+          return true;
+        }
+        boolean data = replay().datasync();
+        replay().consume();
+        call = data ? file.fdatasync() : file.fsync();
+        phase = Phase.SYNC;
+        if (call.step(cpu)) {
+          call = null;
+          phase = Phase.LOOP;
+          return false;
+        }
+        return true;
+      }
+    }
     if (more && inFlight + batch.size() < depth) {
       nextIo();
       req = IoRequest.prep(ioOp, ioOffset, ioLen, nextTag++);
+      if (ioRecordedLatNs >= 0) {
+        recordedLat.put(req.tag(), ioRecordedLatNs);
+      }
       phase = Phase.QUEUED;
       cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2);
       return true;
@@ -287,6 +327,10 @@ public final class AsyncFioThread extends FioJobThread {
         long slat = done.issueNs() - done.startNs();
         stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(), slat,
             now - done.issueNs(), now, done.bio().sector() << 9);
+      }
+      Long rec = recordedLat.isEmpty() ? null : recordedLat.remove(done.tag());
+      if (rec != null) {
+        replay().stats().latency(rec, now - done.startNs());
       }
     }
     completed(n);

@@ -18,6 +18,7 @@ import blksim.kernel.timer.TimerParams;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.IoPattern;
 import blksim.workload.fio.stats.JobStats;
+import blksim.workload.replay.ReplayFeed;
 import java.util.SplittableRandom;
 import java.util.function.IntFunction;
 
@@ -50,6 +51,10 @@ import java.util.function.IntFunction;
  * expiry, request plus slack (see {@link HrtimerSleep}); fio's loop around a nanosleep that
  * returns early is not needed, as the model's never does. {@code thinktime_iotime} and
  * {@code rate_ignore_thinktime} are not modelled.
+ *
+ * <p>{@code read_iolog}: the job issues its trace's records instead of its pattern
+ * ({@link ReplayFeed}, timed by {@link #replayStep}); it ends at the end of the trace (or its
+ * runtime), whatever its size.
  */
 public abstract class FioJobThread extends Task {
   /** {@link TaskReport#kind()} of a fio job's report. */
@@ -88,6 +93,15 @@ public abstract class FioJobThread extends Task {
   private long completedIos;
   private long lastThinkIos;
   private boolean thinkSpun;
+  /** {@code read_iolog}: the trace this job replays instead of its pattern, or null. */
+  private final ReplayFeed replay;
+  private long lastIssueNs;
+  private long timeOffsetNs;
+  private boolean replaySleeping;
+  private long replaySleepStartNs;
+  private long replayOrigDelayNs;
+  /** The recorded latency of the I/O {@link #nextIo} prepared, or -1. */
+  protected long ioRecordedLatNs = -1;
   private final long[] rateBps = new long[2];
   private final long[] rateIssueBytes = new long[2];
   private final long[] rateNextNs = new long[2];
@@ -161,6 +175,8 @@ public abstract class FioJobThread extends Task {
     this.steady = blksim.workload.fio.SteadyState.of(job);
     this.pattern = regionBytes > 0
         ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
+    this.replay = job.replay() == null ? null : new ReplayFeed(job.replay(), job.jobIndex(),
+        job.filename(), capacity, true);
   }
 
   /**
@@ -258,6 +274,7 @@ public abstract class FioJobThread extends Task {
   private void begin(TaskCpu cpu) {
     started = true;
     startNs = cpu.now();
+    lastIssueNs = startNs;
     rampEndNs = startNs + job.rampTimeNs();
     if (job.runtimeNs() > 0) {
       stopNs = rampEndNs + job.runtimeNs();
@@ -287,7 +304,8 @@ public abstract class FioJobThread extends Task {
       beginMeasuring(now);
     }
     boolean outOfTime = now >= stopNs;
-    boolean outOfData = !job.timeBased() && issuedBytes >= ioBudgetBytes;
+    boolean outOfData = replay != null ? !replay.peek()
+        : !job.timeBased() && issuedBytes >= ioBudgetBytes;
     // number_ios ends the job early, never extends it.
     boolean outOfIos = job.numberIos() > 0 && issuedIos >= job.numberIos();
     boolean told = sequencer != null && sequencer.terminated(jobNumber);
@@ -295,7 +313,108 @@ public abstract class FioJobThread extends Task {
         stats.totalIos(0) + stats.totalIos(1), stats.ioBytes(0) + stats.ioBytes(1))) {
       told = true;
     }
-    return !(outOfTime || outOfData || outOfIos || told || regionBytes <= 0);
+    return !(outOfTime || outOfData || outOfIos || told || (replay == null && regionBytes <= 0));
+  }
+
+  /** {@link #replayStep}: the current entry is an I/O or a sync, ready to issue. */
+  protected static final int REPLAY_READY = 0;
+  /** {@link #replayStep}: the thread sleeps (the caller returns from its step). */
+  protected static final int REPLAY_SLEPT = 1;
+  /** {@link #replayStep}: the trace is over. */
+  protected static final int REPLAY_END = 2;
+
+  /** Whether this job replays a trace ({@code read_iolog}). */
+  protected final boolean replaying() {
+    return replay != null;
+  }
+
+  /** The trace being replayed, or null. */
+  protected final ReplayFeed replay() {
+    return replay;
+  }
+
+  /**
+   * Brings the replay to its next I/O or sync, as fio's {@code read_iolog_get()}: file actions
+   * and v2 waits are handled here, and each entry's delay is slept with fio's
+   * {@code iolog_delay()}: the delay counts from the previous issue ({@code td->last_issue}), so
+   * time spent in the previous I/O is not slept again, and an oversleep beyond the delay
+   * ({@code td->time_offset}) is taken off the next one. A v2 wait sleeps until its value in ms
+   * after the job's start (fio's code compares it with {@code mtime_since_genesis()}; the HOWTO's
+   * "µs relative to the previous wait" is not what fio does). Sleeps are nanosleep()s with the
+   * task's timer slack, cut to the runtime left. Simplified: fio sleeps in chunks of at most
+   * 500 ms; here one sleep.
+   */
+  protected final int replayStep(TaskCpu cpu) {
+    while (true) {
+      long now = cpu.now();
+      if (replaySleeping) {
+        replaySleeping = false;
+        long slept = now - replaySleepStartNs;
+        if (replayOrigDelayNs >= 0) {
+          timeOffsetNs = slept > replayOrigDelayNs ? slept - replayOrigDelayNs : 0;
+        }
+      }
+      if (!replay.peek() || now >= stopNs) {
+        return REPLAY_END;
+      }
+      if (replay.kind() == ReplayFeed.Kind.WAIT) {
+        long target = startNs + replay.waitMs() * 1_000_000L;
+        long elapsedMs = (now - startNs) / 1_000_000L;
+        if (replay.waitMs() > elapsedMs && !replay.delayDone()) {
+          replay.markDelayDone();
+          if (replaySleep(cpu, (replay.waitMs() - elapsedMs) * 1_000_000L, -1)) {
+            return REPLAY_SLEPT;
+          }
+        }
+        replay.consume();
+        continue;
+      }
+      if (!replay.delayDone()) {
+        replay.markDelayDone();
+        if (iologDelay(cpu, replay.delayNs())) {
+          return REPLAY_SLEPT;
+        }
+      }
+      if (replay.kind() == ReplayFeed.Kind.ACTION) {
+        lastIssueNs = cpu.now();
+        replay.consume();
+        continue;
+      }
+      return REPLAY_READY;
+    }
+  }
+
+  /** fio's {@code iolog_delay()}; true when the thread went to sleep. */
+  private boolean iologDelay(TaskCpu cpu, long delayNs) {
+    long since = (cpu.now() - lastIssueNs) / 1000 * 1000;
+    if (delayNs < timeOffsetNs) {
+      timeOffsetNs = 0;
+      return false;
+    }
+    long d = delayNs - timeOffsetNs;
+    if (d < since) {
+      return false;
+    }
+    d -= since;
+    return d > 0 && replaySleep(cpu, d, delayNs);
+  }
+
+  private boolean replaySleep(TaskCpu cpu, long ns, long origDelayNs) {
+    long left = ns;
+    if (stopNs != Long.MAX_VALUE) {
+      left = Math.min(left, Math.max(0, stopNs - cpu.now()));
+    }
+    if (left <= 0) {
+      return false;
+    }
+    if (sleeper == null) {
+      throw new IllegalStateException(job.name() + ": replay without the machine's timers");
+    }
+    replaySleeping = true;
+    replaySleepStartNs = cpu.now();
+    replayOrigDelayNs = origDelayNs;
+    sleeper.hrtimerSleepNs(cpu, left + timerSlackNs);
+    return true;
   }
 
   /**
@@ -422,6 +541,17 @@ public abstract class FioJobThread extends Task {
 
   /** The next I/O of the job's pattern, into {@link #ioOp}, {@link #ioOffset}, {@link #ioLen}. */
   protected final void nextIo() {
+    if (replay != null) {
+      ioOp = replay.op();
+      ioOffset = replay.offset();
+      ioLen = replay.length();
+      ioRecordedLatNs = replay.recordedLatencyNs();
+      replay.consume();
+      issuedBytes += ioLen;
+      issuedIos++;
+      lastIssueNs = cpu().now();
+      return;
+    }
     nextIo(pattern);
   }
 
@@ -475,6 +605,10 @@ public abstract class FioJobThread extends Task {
       stats.setSteadyState(steady.result());
     }
     stats.setCpu(utimeNs() - usr0, stimeNs() - sys0, nvcsw() + nivcsw() - ctx0);
+    if (replay != null) {
+      replay.close();
+      stats.setReplay(replay.stats());
+    }
     finished = true;
   }
 

@@ -12,6 +12,7 @@ import blksim.kernel.syscall.SyscallParams;
 import blksim.kernel.syscall.SystemCall;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.stats.JobStats;
+import blksim.workload.replay.ReplayFeed;
 import java.util.function.IntFunction;
 
 /**
@@ -39,6 +40,7 @@ public final class PsyncThread extends FioJobThread {
   private int len;
   private SystemCall call;
   private long writes;
+  private long recordedLatNs = -1;
   private boolean endFsyncDone;
 
   public PsyncThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
@@ -111,7 +113,19 @@ public final class PsyncThread extends FioJobThread {
         return;
       }
     }
-    if (!mayIssue(cpu.now())) {
+    int r = !replaying() || !mayIssue(cpu.now()) ? REPLAY_END : replayStep(cpu);
+    if (r == REPLAY_SLEPT) {
+      phase = Phase.PREP; // the record's delay: prep again when the sleep ends
+      return;
+    }
+    if (replaying() && r == REPLAY_READY && replay().kind() == ReplayFeed.Kind.SYNC) {
+      // An iolog sync/datasync or a blktrace flush: fsync(2)/fdatasync(2) of the device.
+      boolean data = replay().datasync();
+      replay().consume();
+      startSync(cpu, data ? file.fdatasync() : file.fsync());
+      return;
+    }
+    if (replaying() ? r == REPLAY_END : !mayIssue(cpu.now())) {
       if (job.endFsync() && writes > 0 && !endFsyncDone) {
         // end_fsync: the file is synced when the writes are done, inside the job's runtime.
         endFsyncDone = true;
@@ -124,6 +138,7 @@ public final class PsyncThread extends FioJobThread {
     nextIo();
     op = ioOp;
     len = ioLen;
+    recordedLatNs = ioRecordedLatNs;
     phase = Phase.CALL;
     cpu.runFor(CpuMode.USER, costs.userNsPerIo());
   }
@@ -138,6 +153,9 @@ public final class PsyncThread extends FioJobThread {
       stats.recordSubmitBatch(1);
       stats.recordCompleteBatch(1);
       stats.recordIo(ddir(op), len, -1, now - issueNs, now, ioOffset);
+    }
+    if (recordedLatNs >= 0) {
+      replay().stats().latency(recordedLatNs, cpu.now() - issueNs);
     }
     if (op == ReqOp.WRITE) {
       writes++;

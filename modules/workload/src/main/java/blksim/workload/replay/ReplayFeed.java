@@ -1,0 +1,336 @@
+package blksim.workload.replay;
+
+import blksim.kernel.block.ReqOp;
+import blksim.workload.trace.TraceFormat;
+import blksim.workload.trace.TraceOptions;
+import blksim.workload.trace.TraceReader;
+import blksim.workload.trace.TraceRecord;
+import java.nio.file.Path;
+
+/**
+ * The records one replaying fio job issues, read lazily from its trace (one record ahead, never
+ * the whole file), as fio's {@code read_iolog()} and {@code read_iolog_get()} ({@code iolog.c})
+ * turn them into I/O pieces.
+ *
+ * <p>For each record, in this order:
+ * <ol>
+ *   <li>its delay, fio's {@code delay_since_ttime()}: the trace time since the previous record,
+ *       times {@code 100 / replay_time_scale}, in whole µs; 0 with {@code replay_no_stall} or
+ *       when time went backwards. For fio iologs fio's rule is kept exactly: no delay while the
+ *       previous record's time is 0 (fio tests {@code !last_ttime}). For the other formats the
+ *       first record has no delay (as fio's blktrace replay). The previous record is the previous
+ *       one read, even if it was then skipped, as in fio;
+ *   <li>the window (blksim's {@code replay_start}/{@code replay_end}, trace time from the first
+ *       record; v2 iologs have no time and are not windowed): records before it are dropped;
+ *       reading stops at the first record at or after its end (a trace with unsorted times,
+ *       such as Tencent's seconds, may have later records inside the window: they are not
+ *       replayed). The first record in the window has no delay;
+ *   <li>{@code replay_skip}: read, write, trim and sync (blktrace flushes count as sync, as in
+ *       fio's blktrace replay; {@code datasync} is not skippable in fio);
+ *   <li>what blksim can issue: reads and writes; syncs, datasyncs and flushes (an
+ *       {@code fsync()}/{@code fdatasync()} of the device, when {@code syncSupported}); not trims
+ *       (the block device file has no discard), not records of length 0: those are counted as
+ *       unsupported;
+ *   <li>the offset: divided by {@code replay_scale}, rounded down to {@code replay_align}, and,
+ *       beyond the device's end, wrapped modulo the device size (blksim's rule; fio would fail
+ *       the I/O); a wrapped record that still does not fit is moved to end at the device's end,
+ *       512-byte aligned.
+ * </ol>
+ * Every record goes to the job's device whatever its trace device ({@code replay_redirect} or
+ * {@code filename=}): iolog file actions ({@code add}, {@code open}, {@code close}) act on it and
+ * so issue nothing but keep their delay (fio's {@code ipo_special()}). Simplified: a trace naming
+ * several devices is replayed onto the one device, in trace order.
+ */
+public final class ReplayFeed {
+  /** What the current entry asks of the thread. */
+  public enum Kind {
+    /** A read or write. */
+    IO,
+    /** An fsync or fdatasync of the device. */
+    SYNC,
+    /** An iolog file action: only its delay. */
+    ACTION,
+    /** An iolog v2 {@code wait}: sleep until {@link #waitMs()} after the start. */
+    WAIT
+  }
+
+  private final ReplayOptions o;
+  private final Path path;
+  private final long deviceBytes;
+  private final boolean syncSupported;
+  private final ReplayStats stats = new ReplayStats();
+  private TraceReader reader;
+  private boolean ended;
+  private boolean fioLog;
+  private boolean firstSeen;
+  private long firstNs;
+  private long lastTtime = -1;
+  private boolean inWindow;
+
+  private boolean hasEntry;
+  private Kind kind;
+  private ReqOp op;
+  private boolean datasync;
+  private long offset;
+  private int len;
+  private long delayNs;
+  private long waitMs;
+  private long recordedLatNs;
+  private boolean delayDone;
+  private String curDev;
+
+  /**
+   * @param o the job's replay options
+   * @param jobIndex the clone index (chooses the file)
+   * @param deviceName the simulated device the records go to
+   * @param deviceBytes its size
+   * @param syncSupported whether the engine issues syncs (the synchronous ones)
+   */
+  public ReplayFeed(ReplayOptions o, int jobIndex, String deviceName, long deviceBytes,
+      boolean syncSupported) {
+    this.o = o;
+    this.path = Path.of(o.logFor(jobIndex));
+    this.deviceBytes = deviceBytes;
+    this.syncSupported = syncSupported;
+    stats.setSource(path.toString(), o.format() == null ? "" : o.format().key(), deviceName);
+  }
+
+  /** What was replayed so far. */
+  public ReplayStats stats() {
+    return stats;
+  }
+
+  private void open() {
+    TraceOptions opts = TraceOptions.defaults().withNotices(stats::note);
+    TraceFormat f = o.format() != null ? o.format() : TraceFormat.detect(path);
+    reader = TraceFormat.open(path, f, opts);
+    fioLog = f == TraceFormat.FIO_IOLOG;
+    if (o.endNs() != Long.MAX_VALUE) {
+      ReplayProgress.windowEnd(o.endNs());
+    }
+    stats.setSource(path.toString(), f.key(), stats.device());
+  }
+
+  /** Whether there is a current entry (reading the trace up to it if needed). */
+  public boolean peek() {
+    while (!hasEntry && !ended) {
+      if (reader == null) {
+        open();
+      }
+      TraceRecord r = reader.next();
+      if (r == null) {
+        end();
+        break;
+      }
+      load(r);
+    }
+    return hasEntry;
+  }
+
+  private void end() {
+    ended = true;
+    reader.close();
+  }
+
+  private void load(TraceRecord r) {
+    long t = r.timeNs();
+    String dev = r.device();
+    long rel = 0;
+    if (t != TraceRecord.NO_TIME) {
+      if (!firstSeen) {
+        firstSeen = true;
+        firstNs = t;
+      }
+      rel = Math.max(0, t - firstNs);
+    }
+    stats.read(dev, rel);
+    ReplayProgress.record(rel);
+    long delay = delay(t);
+    if (t != TraceRecord.NO_TIME) {
+      if (rel < o.startNs()) {
+        stats.outsideWindow(dev);
+        return;
+      }
+      if (rel >= o.endNs()) {
+        stats.outsideWindow(dev);
+        end();
+        return;
+      }
+      if (!inWindow) {
+        inWindow = true;
+        if (o.startNs() > 0) {
+          delay = 0;
+        }
+      }
+    }
+    recordedLatNs = r.latencyNs();
+    datasync = false;
+    switch (r.op()) {
+      case ADD, OPEN, CLOSE -> {
+        stats.fileAction();
+        set(Kind.ACTION, null, delay);
+        return;
+      }
+      case WAIT -> {
+        if (o.noStall()) {
+          return; // fio drops wait records with replay_no_stall
+        }
+        stats.waitRecord();
+        waitMs = r.offsetBytes();
+        set(Kind.WAIT, null, 0);
+        return;
+      }
+      case READ, WRITE -> {
+        boolean read = r.op() == blksim.workload.trace.TraceOp.READ;
+        if ((o.skipMask() & (read ? ReplayOptions.SKIP_READ : ReplayOptions.SKIP_WRITE)) != 0) {
+          stats.skipped(dev);
+          return;
+        }
+        if (r.lengthBytes() == 0 || r.lengthBytes() > Math.min(deviceBytes, Integer.MAX_VALUE)) {
+          stats.unsupported(dev);
+          return;
+        }
+        place(r, dev);
+        set(Kind.IO, read ? ReqOp.READ : ReqOp.WRITE, delay);
+        curDev = dev;
+        return;
+      }
+      case TRIM -> {
+        if ((o.skipMask() & ReplayOptions.SKIP_TRIM) != 0) {
+          stats.skipped(dev);
+        } else {
+          stats.unsupported(dev);
+        }
+        return;
+      }
+      case SYNC, FLUSH, DATASYNC -> {
+        if (r.op() != blksim.workload.trace.TraceOp.DATASYNC
+            && (o.skipMask() & ReplayOptions.SKIP_SYNC) != 0) {
+          stats.skipped(dev);
+          return;
+        }
+        if (!syncSupported) {
+          stats.unsupported(dev);
+          return;
+        }
+        datasync = r.op() == blksim.workload.trace.TraceOp.DATASYNC;
+        set(Kind.SYNC, ReqOp.FLUSH, delay);
+        curDev = dev;
+        return;
+      }
+      default -> throw new IllegalStateException("trace op " + r.op());
+    }
+  }
+
+  /** fio's {@code delay_since_ttime()} in ns (whole µs), updating the previous time. */
+  private long delay(long t) {
+    if (t == TraceRecord.NO_TIME) {
+      return 0;
+    }
+    long prev = lastTtime;
+    lastTtime = t;
+    boolean none = fioLog ? prev <= 0 : prev < 0;
+    if (none || o.noStall() || t < prev) {
+      return 0;
+    }
+    long us = (t - prev) / 1000;
+    if (o.timeScale() != 100) {
+      us = (long) (us * (100.0 / o.timeScale()));
+    }
+    return us * 1000;
+  }
+
+  /** replay_scale, replay_align, then the wrap. */
+  private void place(TraceRecord r, String dev) {
+    long off = r.offsetBytes();
+    if (o.scale() > 1) {
+      off /= o.scale();
+    }
+    if (o.align() > 0) {
+      off &= ~(o.align() - 1);
+    }
+    int n = (int) r.lengthBytes();
+    if (off + n > deviceBytes) {
+      stats.wrapped(dev);
+      off %= deviceBytes;
+      if (off + n > deviceBytes) {
+        off = (deviceBytes - n) & ~511L;
+      }
+    }
+    offset = off;
+    len = n;
+  }
+
+  private void set(Kind k, ReqOp p, long delay) {
+    hasEntry = true;
+    kind = k;
+    op = p;
+    delayNs = delay;
+    delayDone = delay == 0 && k != Kind.WAIT;
+  }
+
+  /** The current entry's kind. */
+  public Kind kind() {
+    return kind;
+  }
+
+  /** The current I/O's direction (READ or WRITE; FLUSH for a sync). */
+  public ReqOp op() {
+    return op;
+  }
+
+  /** Whether the current sync is an fdatasync. */
+  public boolean datasync() {
+    return datasync;
+  }
+
+  /** The current I/O's offset on the device, bytes. */
+  public long offset() {
+    return offset;
+  }
+
+  /** The current I/O's length, bytes. */
+  public int length() {
+    return len;
+  }
+
+  /** The current entry's delay after the previous issue (fio's {@code ipo->delay}), ns. */
+  public long delayNs() {
+    return delayNs;
+  }
+
+  /** Whether the current entry's delay has been waited (or it has none). */
+  public boolean delayDone() {
+    return delayDone;
+  }
+
+  /** Marks the current entry's delay as waited. */
+  public void markDelayDone() {
+    delayDone = true;
+  }
+
+  /** The current v2 wait's value: fio sleeps until this many ms after the start. */
+  public long waitMs() {
+    return waitMs;
+  }
+
+  /** The current I/O's recorded latency, or {@link TraceRecord#NO_LATENCY}. */
+  public long recordedLatencyNs() {
+    return recordedLatNs;
+  }
+
+  /** Done with the current entry. */
+  public void consume() {
+    if (hasEntry && (kind == Kind.IO || kind == Kind.SYNC)) {
+      stats.issued(curDev);
+    }
+    hasEntry = false;
+  }
+
+  /** Closes the trace (at the job's end, even if records are left). */
+  public void close() {
+    if (reader != null && !ended) {
+      end();
+    }
+  }
+}

@@ -83,8 +83,10 @@ import org.slf4j.LoggerFactory;
  * </table>
  *
  * <p>Every other option of fio's option table and engine tables ({@link FioOptions}, for example
- * verify, rate_iops, fsync, ioscheduler, unified_rw_reporting, filename_format, nrfiles) is
- * rejected as "not modelled by blksim"; a name fio does not know is an "unknown fio option".
+ * verify, rate_iops, ioscheduler, unified_rw_reporting, filename_format, nrfiles) is rejected as
+ * "not modelled by blksim (REASON)", the reason from the compatibility table
+ * ({@code fio-options.tsv}, printed by {@code ./blksim describe fio}); a name fio does not know is
+ * an "unknown fio option".
  */
 public final class FioJobFile {
   private static final Logger LOG = LoggerFactory.getLogger(FioJobFile.class);
@@ -388,8 +390,10 @@ public final class FioJobFile {
           "unknown fio option '" + written + "'");
     }
     if (!FioOptions.modelled(key)) {
+      String why = FioOptions.reason(key);
       throw new InputException(here.file(), here.line(), written, "fio option '" + written + "'"
-          + (key.equals(written) ? "" : " (" + key + ")") + " is not modelled by blksim");
+          + (key.equals(written) ? "" : " (" + key + ")") + " is not modelled by blksim"
+          + (why.isEmpty() ? "" : " (" + why + ")"));
     }
     return new RawOption(key, value, here);
   }

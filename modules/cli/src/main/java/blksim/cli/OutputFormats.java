@@ -49,17 +49,15 @@ record OutputFormats(boolean normal, boolean json, boolean jsonPlus, boolean ter
    * What goes to stdout: the normal output's pre-run lines, then terse, JSON, and the rest of the
    * normal output, each if selected.
    *
-   * @param normalText the normal output, pre-run lines first, ending with a newline
+   * @param preRun the lines fio prints before the run (normal format), possibly empty
+   * @param normalText the rest of the normal output, ending with a newline
    * @param jsonText the JSON document (json+ if selected, with blksim's additions)
    * @param r the run, for terse
    */
-  String compose(String normalText, String jsonText, RunResult r) {
+  String compose(String preRun, String normalText, String jsonText, RunResult r) {
     StringBuilder out = new StringBuilder();
-    String rest = normalText;
     if (normal) {
-      int split = preambleEnd(normalText);
-      out.append(normalText, 0, split);
-      rest = normalText.substring(split);
+      out.append(preRun);
     }
     if (terse) {
       out.append(FioTerseReporter.render(r));
@@ -68,18 +66,8 @@ record OutputFormats(boolean normal, boolean json, boolean jsonPlus, boolean ter
       out.append(jsonText);
     }
     if (normal) {
-      out.append(rest);
+      out.append(normalText);
     }
     return out.toString();
-  }
-
-  /** The end of the {@code Starting ...} line of the normal output, or 0 if it has none. */
-  private static int preambleEnd(String text) {
-    int at = text.startsWith("Starting ") ? 0 : text.indexOf("\nStarting ");
-    if (at < 0) {
-      return 0;
-    }
-    int nl = text.indexOf('\n', at + 1);
-    return nl < 0 ? text.length() : nl + 1;
   }
 }

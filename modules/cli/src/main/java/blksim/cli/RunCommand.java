@@ -188,19 +188,21 @@ final class RunCommand implements Callable<Integer> {
     if (timehist != null) {
       json = TimehistReport.addToJson(json, o);
     }
-    String normal = (o.fsMark().isEmpty() ? "" : FsMarkOutput.text(o.fsMark()))
-        + (s.jobs().isEmpty() ? "" : FioPreamble.render(s.jobs()) + "\n")
+    // fio's lines before the run, then the blank line its run statistics start with
+    String preRun = s.jobs().isEmpty() ? "" : FioPreamble.render(s.jobs());
+    String normal = (s.jobs().isEmpty() ? "" : "\n")
+        + (o.fsMark().isEmpty() ? "" : FsMarkOutput.text(o.fsMark()))
         + FioTextReporter.render(r)
         + (o.shell() != null ? ShellOutput.text(o.shell()) : "")
         + (o.mm() != null ? MmText.text(o.mm()) : "")
         + (wq ? WqReport.text(o) : "")
         + (threads ? ThreadReport.text(r) : "")
         + (timehist != null ? TimehistReport.text(o) : "");
-    String text = formats.compose(normal, json, r);
+    String text = formats.compose(preRun, normal, json, r);
     if (output != null) {
       Outputs.writeAll(output, List.of(
           new Outputs.File("fio.json", json),
-          new Outputs.File("fio.txt", normal),
+          new Outputs.File("fio.txt", preRun + normal),
           new Outputs.File("scenario.conf", s.spec())));
     }
     PrintWriter out = spec.commandLine().getOut();

@@ -130,6 +130,19 @@ class FioOutputOptionsTest {
   }
 
   @Test
+  void outputDir_fioTxtHoldsTheNormalOutputWithItsPreRunLines_whateverIsPrinted()
+      throws IOException {
+    Path dir = tmp.resolve("out");
+    MainTest.Result r = cli("run", scenario().toString(), "--host", "local",
+        "--output-format=terse", "--output", dir.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("3;fio-3.36;reader;"), "terse only on stdout: " + r.out());
+    String txt = Files.readString(dir.resolve("fio.txt"));
+    assertTrue(txt.startsWith("reader: (g=0): rw=randread,"), txt);
+    assertTrue(txt.contains("Starting 1 thread and 2 processes\n\nreader: (groupid=0"), txt);
+  }
+
+  @Test
   void badOutputFormat_exitsWith2NamingIt() throws IOException {
     MainTest.Result r = cli("run", scenario().toString(), "--host", "local",
         "--output-format=normal,xml");

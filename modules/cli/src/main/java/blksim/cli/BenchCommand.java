@@ -3,6 +3,7 @@ package blksim.cli;
 import blksim.engine.Partitioning;
 import blksim.engine.ProgressListener;
 import blksim.engine.synthetic.EngineBench;
+import blksim.engine.synthetic.ReferenceLoop;
 import blksim.workload.fio.stats.JobStats;
 import blksim.workload.fio.stats.RunResult;
 import blksim.workload.scenario.Scenario;
@@ -23,7 +24,9 @@ import picocli.CommandLine.Spec;
  *
  * <ol>
  *   <li>engine: events per wall second, 1,000 synthetic components exchanging messages, with 1
- *       and 2 partitions on the Pekko cluster host;
+ *       and 2 partitions on the Pekko cluster host, and the one-partition rate as a ratio of a
+ *       plain {@code PriorityQueue} event loop measured first in the same run
+ *       ({@link ReferenceLoop});
  *   <li>scenarios: simulated I/Os per wall second of the 48-CPU, 48-job null_blk psync scenario
  *       and of the brd nowait-on io_uring scenario, with 1 and 2 partitions;
  *   <li>writeback: Dave's fs_mark configuration (1.12e7 files), one run: simulated files per wall
@@ -66,6 +69,11 @@ final class BenchCommand implements Callable<Integer> {
     out.printf("machine: %d CPUs, Java %s, %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), System.getProperty("os.name"));
     if (only == null || only.equals("engine")) {
+      double[] ref = ReferenceLoop.eventsPerSecond(repeat);
+      double refMedian = median(ref);
+      out.printf(Locale.ROOT, "reference   PriorityQueue hold model, %d pending: %,.0f events/s"
+          + " (median of %d: %s)%n", ReferenceLoop.PENDING, refMedian, repeat, list(ref));
+      out.flush();
       for (int parts : new int[] {1, 2}) {
         EngineBench.run(1000, parts, EngineBench.Host.CLUSTER, engineSimNs / 4);
         double[] eps = new double[repeat];
@@ -76,6 +84,10 @@ final class BenchCommand implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, "engine   1000 components, %d partition(s): %,.0f events/s"
             + " (median of %d: %s)%n", parts, median(eps), repeat, list(eps));
+        if (parts == 1) {
+          out.printf(Locale.ROOT, "engine/reference   %.2f (1 partition against the"
+              + " reference loop of this run)%n", median(eps) / refMedian);
+        }
         out.flush();
       }
     }

@@ -399,6 +399,22 @@ public final class FioJob {
     return s.percentileList.clone();
   }
 
+  /**
+   * The rate limit of direction {@code ddir} in bytes per second, 0 for none: {@code rate}, or
+   * {@code rate_iops} times the direction's smallest block size (fio's {@code setup_rate()}).
+   */
+  public long rateBytesPerSec(int ddir) {
+    if (s.rateBytes[ddir] > 0) {
+      return s.rateBytes[ddir];
+    }
+    return s.rateIops[ddir] * minBs()[ddir];
+  }
+
+  /** {@code rate_process=poisson}: exponential gaps between I/Os at the rate's mean. */
+  public boolean ratePoisson() {
+    return s.ratePoisson;
+  }
+
   /** {@code thinktime} in ns (a bare number is µs). */
   public long thinktimeNs() {
     return s.thinktimeNs;

@@ -89,6 +89,10 @@ final class FioJobSettings implements Cloneable {
   String exitWhat = "group";
   double[] percentileList = DEFAULT_PERCENTILES.clone();
   long thinktimeNs;
+  /** {@code rate} in bytes/s and {@code rate_iops} per direction (0: none). */
+  long[] rateBytes = new long[3];
+  long[] rateIops = new long[3];
+  boolean ratePoisson;
   int thinktimeBlocks = 1;
   long thinktimeSpinNs;
   boolean thread;
@@ -131,6 +135,8 @@ final class FioJobSettings implements Cloneable {
     c.minBs = minBs.clone();
     c.maxBs = maxBs.clone();
     c.ba = ba.clone();
+    c.rateBytes = rateBytes.clone();
+    c.rateIops = rateIops.clone();
     c.bssplit = bssplit.clone();
     c.percentileList = percentileList.clone();
     c.cpusAllowed = cpusAllowed == null ? null : cpusAllowed.clone();
@@ -245,6 +251,15 @@ final class FioJobSettings implements Cloneable {
       }
       case "exit_what" -> exitWhat = onlyValue(value, "group", "stonewall", "all");
       case "percentile_list" -> percentileList = FioValues.percentiles(string(value));
+      case "rate" -> perDirection(string(value), v -> {
+        long b = FioValues.bytes(v, kbBase);
+        return d -> rateBytes[d] = b;
+      });
+      case "rate_iops" -> perDirection(string(value), v -> {
+        long n = FioValues.bytes(v, kbBase);
+        return d -> rateIops[d] = n;
+      });
+      case "rate_process" -> ratePoisson = onlyValue(value, "linear", "poisson").equals("poisson");
       case "thinktime" -> thinktimeNs = FioValues.timeNs(string(value), false);
       case "thinktime_blocks" -> thinktimeBlocks = integer(value, 1, Integer.MAX_VALUE);
       case "thinktime_spin" -> thinktimeSpinNs = FioValues.timeNs(string(value), false);
@@ -284,6 +299,13 @@ final class FioJobSettings implements Cloneable {
     }
     if (iodepthBatchCompleteMin > iodepthBatchCompleteMax) {
       iodepthBatchCompleteMax = iodepthBatchCompleteMin;
+    }
+    for (int d = 0; d < 3; d++) {
+      // fixup_options(): "rate and rate_iops are mutually exclusive".
+      if (rateBytes[d] > 0 && rateIops[d] > 0) {
+        throw error(origins.containsKey("rate_iops") ? "rate_iops" : "rate",
+            "rate and rate_iops are mutually exclusive (fio refuses both for one direction)");
+      }
     }
     if (thinktimeSpinNs > thinktimeNs) {
       thinktimeSpinNs = thinktimeNs;

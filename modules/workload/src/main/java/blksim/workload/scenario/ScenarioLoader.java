@@ -741,6 +741,11 @@ public final class ScenarioLoader {
         throw j.error("thinktime", "job '" + j.name() + "': thinktime is modelled for jobs on"
             + " a device (filename=) so far, not for files in a directory");
       }
+      if (j.rateBytesPerSec(0) > 0 || j.rateBytesPerSec(1) > 0) {
+        String key = j.options().containsKey("rate_iops") ? "rate_iops" : "rate";
+        throw j.error(key, "job '" + j.name() + "': " + key + " is modelled for jobs on"
+            + " a device (filename=) so far, not for files in a directory");
+      }
       if (j.sizeBytes() <= 0) {
         throw j.error("size", "job '" + j.name() + "' writes a file in " + j.directory()
             + ": give it size= (the file's size)");

@@ -71,7 +71,7 @@ class FioOptionsTableTest {
     InputException alias = assertThrows(InputException.class, () -> FioJobFile.parse("t.fio",
         "[j]\nratemin=1m\n", null, FioJobFileTest.ENV, Map.of()));
     assertTrue(alias.getMessage().contains("fio option 'ratemin' (rate_min) is not modelled by"
-        + " blksim (rate and flow control"), alias.getMessage());
+        + " blksim (minimum-rate checks"), alias.getMessage());
   }
 
   /** Whether FioJobSettings.apply() has a case for the option (any value error counts as one). */

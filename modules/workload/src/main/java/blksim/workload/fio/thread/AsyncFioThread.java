@@ -70,6 +70,7 @@ public final class AsyncFioThread extends FioJobThread {
   private Phase phase = Phase.LOOP;
   private int inFlight;
   private IoRequest req;
+  private IoRequest rateHeld;
   private int nextTag;
 
   /**
@@ -113,6 +114,16 @@ public final class AsyncFioThread extends FioJobThread {
           }
           continue;
         case QUEUED:
+          if (rateLimited(req.bio().op()) && rateWaitNs(req.bio().op(), cpu.now()) > 0) {
+            // Early for the rate: quiesce, then sleep (in loop()).
+            rateHeld = req;
+            req = null;
+            phase = Phase.LOOP;
+            continue;
+          }
+          if (rateLimited(req.bio().op())) {
+            rateIssued(req.bio().op(), req.bio().sizeBytes());
+          }
           // fio's start_time: the prepared I/O is queued to the engine [A].
           req.startNs(cpu.now());
           batch.add(req);
@@ -151,6 +162,29 @@ public final class AsyncFioThread extends FioJobThread {
 
   /** fio's do_io() loop: submit while there is room, else reap. True when an action was taken. */
   private boolean loop(TaskCpu cpu) {
+    if (rateHeld != null) {
+      // rate_ddir(): io_u_quiesce(), then usec_sleep() until the held I/O is due.
+      long wait = rateWaitNs(rateHeld.bio().op(), cpu.now());
+      if (wait > 0 && !outOfTime(cpu.now())) {
+        if (!batch.isEmpty()) {
+          startCommit(cpu);
+          return true;
+        }
+        if (inFlight > 0) {
+          return waitFor(cpu, inFlight);
+        }
+        rateSleep(cpu, wait);
+        return true;
+      }
+      req = rateHeld;
+      rateHeld = null;
+      if (wait > 0) {
+        req = null; // the runtime ended while it waited: it is never queued
+      } else {
+        phase = Phase.QUEUED;
+        return false;
+      }
+    }
     if (thinking() || thinkDue()) {
       // thinktime: io_u_quiesce() commits what is queued and reaps everything in flight first.
       if (!batch.isEmpty()) {

@@ -29,7 +29,17 @@ import java.util.function.IntFunction;
  *
  * <p>The access pattern (directions, offsets, sizes, random map) is {@link IoPattern}'s; the start
  * of a sequenced job ({@code stonewall}, {@code wait_for}, {@code exitall}) is
- * {@link JobSequencer}'s. {@code rate} is not modelled.
+ * {@link JobSequencer}'s.
+ *
+ * <p>{@code rate} and {@code rate_iops} are fio's {@code rate_ddir()} and {@code usec_for_io()}
+ * (io_u.c, backend.c): after each issue the next I/O of that direction is due when the bytes
+ * issued since the start of the measurement would have taken at the rate ({@code linear}), or a
+ * exponentially distributed gap later ({@code rate_process=poisson}); an I/O that is early waits,
+ * after the engine has quiesced ({@code io_submit_mode=inline}), in a {@code nanosleep()} made late
+ * by the timer slack, which the next I/Os then catch up. Simplified: the direction of the next
+ * I/O is drawn before its rate is checked, so fio's switch to the other direction of an
+ * {@code rw=randrw} job when only one is ahead is not modelled; {@code rate_min},
+ * {@code rate_cycle} and {@code rate_ignore_thinktime} are not modelled.
  *
  * <p>{@code thinktime} is fio's {@code handle_thinktime()} (backend.c): once
  * {@code thinktime_blocks} more I/Os have completed (fio's default
@@ -78,6 +88,11 @@ public abstract class FioJobThread extends Task {
   private long completedIos;
   private long lastThinkIos;
   private boolean thinkSpun;
+  private final long[] rateBps = new long[2];
+  private final long[] rateIssueBytes = new long[2];
+  private final long[] rateNextNs = new long[2];
+  private long rateEpochNs;
+  private final SplittableRandom poisson;
 
   /**
    * @param job the fio job
@@ -138,6 +153,11 @@ public abstract class FioJobThread extends Task {
     this.regionBytes = Math.min(size, capacity - offset);
     long budget = job.ioSizeBytes() > 0 ? job.ioSizeBytes() : regionBytes;
     this.ioBudgetBytes = budget * Math.max(1, job.loops());
+    for (int d = 0; d < 2; d++) {
+      rateBps[d] = job.rateBytesPerSec(d);
+    }
+    this.poisson = job.ratePoisson() ? new SplittableRandom(
+        Seeds.forComponent(seed, "fio-rate/" + job.name() + "/" + globalJobNumber)) : null;
     this.steady = blksim.workload.fio.SteadyState.of(job);
     this.pattern = regionBytes > 0
         ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
@@ -227,6 +247,10 @@ public abstract class FioJobThread extends Task {
   private boolean finished;
 
   private void beginMeasuring(long now) {
+    // reset_all_stats() at the end of the ramp restarts the rate's clock and counts.
+    rateEpochNs = now;
+    java.util.Arrays.fill(rateIssueBytes, 0);
+    java.util.Arrays.fill(rateNextNs, 0);
     measuring = true;
     usr0 = utimeNs();
     sys0 = stimeNs();
@@ -300,6 +324,62 @@ public abstract class FioJobThread extends Task {
     }
     sleeper.hrtimerSleepNs(cpu, left + timerSlackNs);
     return true;
+  }
+
+  /** Whether the job has a rate limit in direction {@code op}. */
+  protected final boolean rateLimited(ReqOp op) {
+    return rateBps[ddir(op)] > 0;
+  }
+
+  /**
+   * How long an I/O of direction {@code op} must wait for the job's rate ({@code rate_ddir()}),
+   * 0 if it may go now.
+   */
+  protected final long rateWaitNs(ReqOp op, long now) {
+    int d = ddir(op);
+    if (rateBps[d] == 0) {
+      return 0;
+    }
+    return Math.max(0, rateEpochNs + rateNextNs[d] - now);
+  }
+
+  /** {@code usec_for_io()}: an I/O of {@code len} bytes of direction {@code op} was issued. */
+  protected final void rateIssued(ReqOp op, long len) {
+    int d = ddir(op);
+    long bps = rateBps[d];
+    if (bps == 0) {
+      return;
+    }
+    rateIssueBytes[d] += len;
+    if (poisson != null) {
+      // iops = bps / bs; the gap is 1/iops scaled by -ln(U), U uniform in (0, 1].
+      double iops = (double) bps / job.bs()[d];
+      double u = 1.0 - poisson.nextDouble();
+      rateNextNs[d] += (long) (1e9 / iops * -Math.log(u));
+    } else {
+      long b = rateIssueBytes[d];
+      rateNextNs[d] = b / bps * 1_000_000_000L + (long) ((double) (b % bps) * 1e9 / bps);
+    }
+  }
+
+  /**
+   * Sleeps {@code waitNs} for the rate with {@code nanosleep()} (cut to the runtime left), after
+   * the caller quiesced. Always takes an action.
+   */
+  protected final void rateSleep(TaskCpu cpu, long waitNs) {
+    long ns = waitNs + timerSlackNs;
+    if (stopNs != Long.MAX_VALUE) {
+      ns = Math.min(ns, Math.max(0, stopNs - cpu.now()));
+    }
+    if (sleeper == null) {
+      throw new IllegalStateException(job.name() + ": rate without the machine's timers");
+    }
+    sleeper.hrtimerSleepNs(cpu, ns);
+  }
+
+  /** Whether the job's runtime is over. */
+  protected final boolean outOfTime(long now) {
+    return now >= stopNs;
   }
 
   /** First in a step: true if a thinktime sleep is still running (the task blocked again). */

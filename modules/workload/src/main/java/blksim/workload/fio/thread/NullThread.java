@@ -46,6 +46,21 @@ public final class NullThread extends FioJobThread {
     if (starting(cpu) || continueThink(cpu)) {
       return;
     }
+    if (preparing && rateLimited(ioOp)) {
+      long wait = rateWaitNs(ioOp, cpu.now());
+      if (wait > 0 && !outOfTime(cpu.now())) {
+        if (queued > 0) {
+          reapAll(cpu.now()); // io_u_quiesce()
+        }
+        rateSleep(cpu, wait);
+        return;
+      }
+      if (wait > 0) {
+        preparing = false; // the runtime ended while it waited: never queued
+      } else {
+        rateIssued(ioOp, ioLen);
+      }
+    }
     if (preparing) {
       // The user time of the I/O just prepared has run: it is queued (and, at depth 1, done).
       preparing = false;

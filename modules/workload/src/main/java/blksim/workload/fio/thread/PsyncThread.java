@@ -65,6 +65,18 @@ public final class PsyncThread extends FioJobThread {
         prep(cpu);
         return;
       case CALL:
+        if (rateLimited(op)) {
+          long wait = rateWaitNs(op, cpu.now());
+          if (wait > 0) {
+            if (outOfTime(cpu.now())) {
+              finish(cpu); // the runtime ended while the I/O waited for its rate
+              return;
+            }
+            rateSleep(cpu, wait);
+            return;
+          }
+          rateIssued(op, len);
+        }
         issueNs = cpu.now();
         call = op == ReqOp.READ ? file.pread(ioOffset, len) : file.pwrite(ioOffset, len);
         phase = Phase.IN_CALL;

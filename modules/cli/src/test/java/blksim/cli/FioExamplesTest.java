@@ -1,0 +1,156 @@
+package blksim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The acceptance corpus of the fio-compatibility issue: every job file of fio's own
+ * {@code examples/} (kept, GPL-2.0, in {@code src/test/resources/fio-examples} with fio's
+ * COPYING) is run as a user would, {@code ./blksim run FILE --set max-time=20ms}, and must do
+ * what {@code EXPECTED.tsv} says: run (exit 0, fio's output with a status line), or be refused
+ * with exit 2 and the recorded one-line reason. The README's table is that file. A change that
+ * makes more files run regenerates both with {@code -Dblksim.fioExamples.update=true}; a change
+ * that makes a file fail differently, or crash, fails here.
+ */
+@Timeout(600)
+class FioExamplesTest {
+  static final Path DIR = Path.of("src/test/resources/fio-examples");
+  static final Path EXPECTED = DIR.resolve("EXPECTED.tsv");
+  static final Path README = Path.of("../../README.md");
+  static final String BEGIN = "<!-- fio-examples:begin -->";
+  static final String END = "<!-- fio-examples:end -->";
+
+  /** What happened to one file: {@code runs}, {@code refused-engine} or {@code refused}. */
+  record Outcome(String file, String result, String reason) {
+    String tsv() {
+      return file + "\t" + result + "\t" + reason;
+    }
+  }
+
+  static Outcome run(Path job) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.execute(new String[] {"run", job.toString(), "--host", "local", "--set",
+        "max-time=20ms"}, new PrintWriter(out), new PrintWriter(err));
+    String name = job.getFileName().toString();
+    if (code == 0) {
+      assertTrue(out.toString().contains("Run status group 0 (all jobs):"),
+          name + " ran without fio's status line:\n" + out);
+      return new Outcome(name, "runs", "");
+    }
+    assertEquals(2, code, name + ": exit " + code + ", not a clean refusal:\n" + err);
+    String reason = lastMessage(err.toString(), name);
+    assertTrue(!reason.contains("Exception") && !reason.contains("\tat "),
+        name + ": a stack trace:\n" + err);
+    return new Outcome(name, reason.contains("ioengine=") && reason.contains("is not modelled")
+        ? "refused-engine" : "refused", reason);
+  }
+
+  /** The error line, without the {@code blksim: } prefix and the file's directory. */
+  static String lastMessage(String err, String name) {
+    String last = "";
+    for (String line : err.split("\n")) {
+      if (line.startsWith("blksim: ") && !line.startsWith("blksim:   ")
+          && !line.contains("is a fio job file")) {
+        last = line.substring("blksim: ".length());
+      }
+    }
+    int at = last.indexOf(name + ":");
+    if (at >= 0) {
+      last = last.substring(at);
+    }
+    return last.replace('\t', ' ');
+  }
+
+  static List<Path> examples() throws IOException {
+    try (Stream<Path> s = Files.list(DIR)) {
+      return s.filter(p -> p.toString().endsWith(".fio") || p.toString().endsWith(".job"))
+          .sorted().toList();
+    }
+  }
+
+  static Map<String, Outcome> expected() throws IOException {
+    Map<String, Outcome> m = new LinkedHashMap<>();
+    for (String line : Files.readAllLines(EXPECTED, StandardCharsets.UTF_8)) {
+      if (line.isBlank() || line.startsWith("#")) {
+        continue;
+      }
+      String[] f = line.split("\t", -1);
+      m.put(f[0], new Outcome(f[0], f[1], f.length > 2 ? f[2] : ""));
+    }
+    return m;
+  }
+
+  static String readmeTable(List<Outcome> all) {
+    long runs = all.stream().filter(o -> o.result().equals("runs")).count();
+    long engine = all.stream().filter(o -> o.result().equals("refused-engine")).count();
+    StringBuilder b = new StringBuilder(BEGIN).append('\n');
+    b.append(all.size()).append(" job files: ").append(runs).append(" run unchanged, ")
+        .append(engine).append(" are refused for an engine blksim does not model, ")
+        .append(all.size() - runs - engine).append(" are refused for another reason.\n\n");
+    b.append("| file | result |\n|---|---|\n");
+    for (Outcome o : all) {
+      String r = switch (o.result()) {
+        case "runs" -> "runs";
+        default -> "refused: " + o.reason().replace("|", "\\|");
+      };
+      b.append("| `").append(o.file()).append("` | ").append(r).append(" |\n");
+    }
+    return b.append(END).toString();
+  }
+
+  @Test
+  void everyFioExample_runsOrIsRefusedCleanly_asRecorded() throws IOException {
+    List<Outcome> got = new ArrayList<>();
+    for (Path job : examples()) {
+      got.add(run(job));
+    }
+    assertTrue(got.size() >= 100, "fio's examples are there: " + got.size());
+    if (Boolean.getBoolean("blksim.fioExamples.update")) {
+      StringBuilder b = new StringBuilder("# file\tresult\treason (written by FioExamplesTest;"
+          + " see SOURCE.md)\n");
+      got.forEach(o -> b.append(o.tsv()).append('\n'));
+      Files.writeString(EXPECTED, b.toString());
+      String readme = Files.readString(README);
+      int from = readme.indexOf(BEGIN);
+      int to = readme.indexOf(END);
+      assertTrue(from >= 0 && to > from, "the README has the table's markers");
+      Files.writeString(README, readme.substring(0, from) + readmeTable(got)
+          + readme.substring(to + END.length()));
+    }
+    Map<String, Outcome> want = expected();
+    List<String> diffs = new ArrayList<>();
+    for (Outcome o : got) {
+      Outcome w = want.get(o.file());
+      if (w == null || !w.equals(o)) {
+        diffs.add(o.file() + ": recorded " + (w == null ? "nothing" : w.tsv()) + "\n   now "
+            + o.tsv());
+      }
+    }
+    assertTrue(diffs.isEmpty(), "fio examples changed (regenerate with"
+        + " -Dblksim.fioExamples.update=true if intended):\n" + String.join("\n", diffs));
+    assertEquals(want.keySet(), new java.util.LinkedHashSet<>(got.stream().map(Outcome::file)
+        .toList()), "EXPECTED.tsv lists exactly the example files");
+  }
+
+  @Test
+  void readmeTable_isTheRecordedOutcomes() throws IOException {
+    String table = readmeTable(new ArrayList<>(expected().values()));
+    assertTrue(Files.readString(README).contains(table),
+        "the README's fio examples table is EXPECTED.tsv; regenerate it");
+  }
+}

@@ -1,0 +1,103 @@
+package blksim.workload.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.InputException;
+import blksim.engine.LocalRunner;
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.engine.RunOutcome;
+import blksim.workload.fio.stats.JobStats;
+import blksim.workload.fio.stats.RunResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * fio's {@code rate}, {@code rate_iops} and {@code rate_process} (io_u.c rate_ddir(),
+ * backend.c usec_for_io()): a rate-limited job issues at the rate, whatever the device could do.
+ */
+@Timeout(60)
+class RateTest {
+  @TempDir Path dir;
+
+  JobStats run(String runtime, String job) throws IOException {
+    Path p = dir.resolve("r.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\nfilename=/dev/ram0\ndirect=1\nbs=4k\nrw=randread\n"
+        + "runtime=" + runtime + "\ntime_based\n" + job + "\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    RunResult r = ScenarioResults.toRunResult(out, 0);
+    return r.jobs().get(0);
+  }
+
+  @Test
+  void rateIops_psync_issuesAtTheRate() throws IOException {
+    long free = run("20ms", "").totalIos(0);
+    long n = run("20ms", "rate_iops=5000").totalIos(0);
+    // One I/O every 200 us over 20 ms; the device alone would do far more.
+    assertTrue(free > 1000, "unlimited " + free);
+    assertTrue(n >= 98 && n <= 102, "I/Os " + n + " at 5000 IOPS for 20 ms");
+  }
+
+  @Test
+  void rateInBytes_isBytesPerSecond_atTheBlockSize() throws IOException {
+    long n = run("50ms", "rate=8m").totalIos(0);
+    // 8 MiB/s in 4 KiB I/Os: 2048 IOPS, about 102 I/Os in 50 ms.
+    assertTrue(n >= 100 && n <= 105, "I/Os " + n);
+  }
+
+  @Test
+  void rateIops_ioUring_quiescesAndKeepsTheRate() throws IOException {
+    long n = run("20ms", "ioengine=io_uring\niodepth=8\nrate_iops=5000").totalIos(0);
+    assertTrue(n >= 98 && n <= 102, "I/Os " + n);
+  }
+
+  @Test
+  void rateIops_nullEngine() throws IOException {
+    Path p = dir.resolve("n.conf");
+    Files.writeString(p, "blksim {\n  fio.jobs = [\"\"\"\n[j]\nioengine=null\nsize=1g\nbs=4k\n"
+        + "rw=read\nruntime=20ms\ntime_based\nrate_iops=10000\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    long n = ScenarioResults.toRunResult(out, 0).jobs().get(0).totalIos(0);
+    assertTrue(n >= 198 && n <= 202, "I/Os " + n);
+  }
+
+  @Test
+  void poisson_keepsTheMeanRate_withIrregularGaps() throws IOException {
+    JobStats lin = run("100ms", "rate_iops=5000");
+    JobStats poi = run("100ms", "rate_iops=5000\nrate_process=poisson");
+    long n = poi.totalIos(0);
+    // 500 expected; a Poisson count has a standard deviation of about 22.
+    assertTrue(n > 420 && n < 580, "poisson I/Os " + n);
+    assertTrue(n != lin.totalIos(0) || poi.usrNs() != lin.usrNs(), "poisson differs from linear");
+    assertEquals(n, run("100ms", "rate_iops=5000\nrate_process=poisson").totalIos(0),
+        "the poisson stream is seeded");
+  }
+
+  @Test
+  void rateAndRateIops_forOneDirection_areRefused() {
+    InputException e = assertThrows(InputException.class,
+        () -> run("20ms", "rate=1m\nrate_iops=100"));
+    assertTrue(e.getMessage().contains("mutually exclusive"), e.getMessage());
+  }
+
+  @Test
+  void rateProcess_unknownValue_isRefused() {
+    InputException e = assertThrows(InputException.class,
+        () -> run("20ms", "rate_iops=100\nrate_process=bursty"));
+    assertTrue(e.getMessage().contains("rate_process"), e.getMessage());
+  }
+}

@@ -71,7 +71,8 @@ final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--output", paramLabel = "DIR",
       description = "also write fio.json, fio.txt and the resolved scenario.conf into DIR"
-          + " (atomically)")
+          + " (atomically); fio's log files (write_lat_log etc.) go there too, else into the"
+          + " current directory as fio writes them")
   Path output;
 
   @Option(names = "--partitions", paramLabel = "one|node|llc|cpu|N",
@@ -149,6 +150,8 @@ final class RunCommand implements Callable<Integer> {
       return 0; // fio --parse-only: the job files parsed, nothing runs, nothing is printed
     }
     Partitioning p = Partitioning.parse(s.partitions());
+    Path logBase = output != null ? output : Path.of("");
+    FioLogFiles.check(s.jobs(), logBase, output);
     long expected = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
     ProgressListener progress = Progress.forTerminal(expected);
     Simulator.Outcome o;
@@ -204,6 +207,11 @@ final class RunCommand implements Callable<Integer> {
           new Outputs.File("fio.json", json),
           new Outputs.File("fio.txt", preRun + normal),
           new Outputs.File("scenario.conf", s.spec())));
+    }
+    List<Path> logs = FioLogFiles.write(s.jobs(), r, logBase);
+    if (!logs.isEmpty() && format.equals("normal")) {
+      spec.commandLine().getErr().println("blksim: wrote " + logs.size() + " fio log file(s): "
+          + logs.get(0) + (logs.size() > 1 ? " ..." : ""));
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(text);

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The acceptance corpus of the fio-compatibility issue: every job file of fio's own
@@ -41,11 +42,15 @@ class FioExamplesTest {
     }
   }
 
-  static Outcome run(Path job) {
+  @TempDir Path tmp;
+
+  /** Runs one example; what it writes (fio's logs) goes into {@code --output DIR}. */
+  static Outcome run(Path job, Path outDir) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = Main.execute(new String[] {"run", job.toString(), "--host", "local", "--set",
-        "max-time=20ms"}, new PrintWriter(out), new PrintWriter(err));
+        "max-time=20ms", "--output", outDir.resolve(job.getFileName().toString()).toString()},
+        new PrintWriter(out), new PrintWriter(err));
     String name = job.getFileName().toString();
     if (code == 0) {
       assertTrue(out.toString().contains("Run status group 0 (all jobs):"),
@@ -117,7 +122,7 @@ class FioExamplesTest {
   void everyFioExample_runsOrIsRefusedCleanly_asRecorded() throws IOException {
     List<Outcome> got = new ArrayList<>();
     for (Path job : examples()) {
-      got.add(run(job));
+      got.add(run(job, tmp));
     }
     assertTrue(got.size() >= 100, "fio's examples are there: " + got.size());
     if (Boolean.getBoolean("blksim.fioExamples.update")) {

@@ -410,6 +410,13 @@ public final class FioJob {
     return s.rateIops[ddir] * minBs()[ddir];
   }
 
+  /** The job's per-I/O log options, or null when it writes no fio log. */
+  public blksim.workload.fio.stats.FioLogOptions logOptions() {
+    var o = new blksim.workload.fio.stats.FioLogOptions(s.latLog, s.bwLog, s.iopsLog,
+        s.logAvgMsec, s.logWindowValue, s.logOffset, s.logPrio, s.logIssueTime, s.perJobLogs);
+    return o.any() ? o : null;
+  }
+
   /** {@code rate_process=poisson}: exponential gaps between I/Os at the rate's mean. */
   public boolean ratePoisson() {
     return s.ratePoisson;

@@ -93,6 +93,16 @@ final class FioJobSettings implements Cloneable {
   long[] rateBytes = new long[3];
   long[] rateIops = new long[3];
   boolean ratePoisson;
+  /** write_lat_log / write_bw_log / write_iops_log prefixes ("" the job name; null: none). */
+  String latLog;
+  String bwLog;
+  String iopsLog;
+  int logAvgMsec;
+  int logWindowValue;
+  boolean logOffset;
+  boolean logPrio;
+  boolean logIssueTime;
+  boolean perJobLogs = true;
   int thinktimeBlocks = 1;
   long thinktimeSpinNs;
   boolean thread;
@@ -259,6 +269,20 @@ final class FioJobSettings implements Cloneable {
         long n = FioValues.bytes(v, kbBase);
         return d -> rateIops[d] = n;
       });
+      case "write_lat_log" -> latLog = value == null ? "" : value;
+      case "write_bw_log" -> bwLog = value == null ? "" : value;
+      case "write_iops_log" -> iopsLog = value == null ? "" : value;
+      case "log_avg_msec" -> logAvgMsec = integer(value, 0, Integer.MAX_VALUE);
+      case "log_window_value" -> logWindowValue = switch (onlyValue(value, "avg", "max", "both",
+          "0", "1")) {
+        case "max", "1" -> 1;
+        case "both" -> 2;
+        default -> 0;
+      };
+      case "log_offset" -> logOffset = bool(value);
+      case "log_prio" -> logPrio = bool(value);
+      case "log_issue_time" -> logIssueTime = bool(value);
+      case "per_job_logs" -> perJobLogs = bool(value);
       case "rate_process" -> ratePoisson = onlyValue(value, "linear", "poisson").equals("poisson");
       case "thinktime" -> thinktimeNs = FioValues.timeNs(string(value), false);
       case "thinktime_blocks" -> thinktimeBlocks = integer(value, 1, Integer.MAX_VALUE);
@@ -306,6 +330,11 @@ final class FioJobSettings implements Cloneable {
         throw error(origins.containsKey("rate_iops") ? "rate_iops" : "rate",
             "rate and rate_iops are mutually exclusive (fio refuses both for one direction)");
       }
+    }
+    if (logIssueTime && (latLog == null || !logOffset)) {
+      // add_job(): "log_issue_time option requires write_lat_log and log_offset options".
+      throw error("log_issue_time", "log_issue_time needs write_lat_log and log_offset=1 (fio"
+          + " refuses it otherwise)");
     }
     if (thinktimeSpinNs > thinktimeNs) {
       thinktimeSpinNs = thinktimeNs;

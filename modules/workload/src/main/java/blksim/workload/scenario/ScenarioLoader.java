@@ -440,8 +440,9 @@ public final class ScenarioLoader {
       throw v.error("fio.job-files", "the scenario has no workload: set blksim.fio.job-files,"
           + " blksim.fs_mark.command-lines or blksim.commands");
     }
+    boolean bounded = v.getDuration("max-time") > 0;
     for (FioJob j : jobs) {
-      checkJob(j, devices);
+      checkJob(j, devices, bounded);
     }
     List<FilesystemParams> fss = filesystems(cfg, v, devices);
     List<FsMarkOptions> fsMark = fsMark(cfg, fsMarkLines, fss, partitions, topo);
@@ -1040,7 +1041,7 @@ public final class ScenarioLoader {
     }
   }
 
-  private static void checkJob(FioJob j, List<DeviceParams> devices) {
+  private static void checkJob(FioJob j, List<DeviceParams> devices, boolean bounded) {
     if (j.ioengine() == FioEngine.NULL) {
       // engines/null.c is FIO_DISKLESSIO: filename= names nothing; the size is the job's.
       if (j.sizeBytes() <= 0) {
@@ -1090,7 +1091,9 @@ public final class ScenarioLoader {
       throw j.error("offset", "offset " + j.offsetBytes()
           + " is beyond the end of " + dev.name() + " (" + dev.sizeBytes() + " bytes)");
     }
-    if (!j.timeBased() && j.runtimeNs() == 0 && j.sizeBytes() == 0 && j.sizePercent() == 0
+    // The guard is for a run that would go on for hours; max-time bounds it as runtime= does.
+    if (!bounded && !j.timeBased() && j.runtimeNs() == 0 && j.sizeBytes() == 0
+        && j.sizePercent() == 0
         && j.ioSizeBytes() == 0 && dev.sizeBytes() > (64L << 30)) {
       throw j.error("size", "job '" + j.name()
           + "' would read or write all of " + dev.name() + " (" + (dev.sizeBytes() >> 30)

@@ -200,6 +200,9 @@ public final class ScenarioModelFactory implements ModelFactory {
       // cpus_allowed set (round robin), which with cpus_allowed_policy=split is its only CPU.
       int cpuId = allowed == null ? k % cpus.size() : allowed[k % allowed.length];
       JobStats stats = new JobStats(info(j));
+      if (j.logOptions() != null) {
+        stats.keepSamples(); // fio's per-I/O logs are written from them after the run
+      }
       FioJobThread t;
       if (j.filename() == null && j.directory() != null) {
         // A job writing a file of a filesystem (directory=); the loader checked the rest.

@@ -112,6 +112,7 @@ public final class JobStats {
     private SteadyStateResult steadyState;
     private long[][] windowBytes = new long[DDIR_COUNT][0];
     private long[][] windowIos = new long[DDIR_COUNT][0];
+    private IoSamples samples;
 
     /** Creates empty statistics for the job described by {@code info}. */
     public JobStats(JobInfo info) {
@@ -120,7 +121,22 @@ public final class JobStats {
         reset();
     }
 
+    /** Keeps every measured I/O from now on, for fio's per-I/O logs ({@link IoSamples}). */
+    public void keepSamples() {
+        if (samples == null) {
+            samples = new IoSamples();
+        }
+    }
+
+    /** The measured I/Os, null unless {@link #keepSamples()} was called. */
+    public IoSamples samples() {
+        return samples;
+    }
+
     private void reset() {
+        if (samples != null) {
+            samples.clear();
+        }
         Arrays.fill(runtimeMs, 0);
         Arrays.fill(ioBytes, 0);
         Arrays.fill(totalIos, 0);
@@ -164,6 +180,15 @@ public final class JobStats {
      * @param completionTimeNs virtual time of the completion, used for bw/iops windows
      */
     public void recordIo(int ddir, long bytes, long slatNs, long clatNs, long completionTimeNs) {
+        recordIo(ddir, bytes, slatNs, clatNs, completionTimeNs, -1);
+    }
+
+    /**
+     * {@link #recordIo(int, long, long, long, long)} with the I/O's byte offset, which fio's logs
+     * print with {@code log_offset=1}.
+     */
+    public void recordIo(int ddir, long bytes, long slatNs, long clatNs, long completionTimeNs,
+            long offset) {
         checkDdir(ddir);
         if (bytes < 0) {
             throw new IllegalArgumentException("job " + info.jobname() + ": bytes must be >= 0, was " + bytes);
@@ -176,6 +201,10 @@ public final class JobStats {
         }
         ioBytes[ddir] += bytes;
         totalIos[ddir]++;
+        if (samples != null) {
+            samples.add(completionTimeNs, ddir, bytes, info.syncEngine() ? -1 : slatNs, clatNs,
+                offset);
+        }
         boolean slatMeasured = slatNs >= 0 && !info.syncEngine();
         if (slatMeasured) {
             slat[ddir].add(slatNs);
@@ -835,6 +864,10 @@ public final class JobStats {
             if (steadyState != null) {
                 steadyState.write(out);
             }
+            out.writeBoolean(samples != null);
+            if (samples != null) {
+                samples.write(out);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -905,6 +938,9 @@ public final class JobStats {
             }
             if (in.readBoolean()) {
                 s.steadyState = SteadyStateResult.read(in);
+            }
+            if (in.readBoolean()) {
+                s.samples = IoSamples.read(in);
             }
             if (in.available() != 0) {
                 throw new IllegalArgumentException("corrupt JobStats: " + in.available() + " trailing bytes");

@@ -286,7 +286,7 @@ public final class AsyncFioThread extends FioJobThread {
       if (measuring()) {
         long slat = done.issueNs() - done.startNs();
         stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(), slat,
-            now - done.issueNs(), now);
+            now - done.issueNs(), now, done.bio().sector() << 9);
       }
     }
     completed(n);

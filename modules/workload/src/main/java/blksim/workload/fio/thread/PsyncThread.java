@@ -137,7 +137,7 @@ public final class PsyncThread extends FioJobThread {
       stats.recordIssue(1);
       stats.recordSubmitBatch(1);
       stats.recordCompleteBatch(1);
-      stats.recordIo(ddir(op), len, -1, now - issueNs, now);
+      stats.recordIo(ddir(op), len, -1, now - issueNs, now, ioOffset);
     }
     if (op == ReqOp.WRITE) {
       writes++;

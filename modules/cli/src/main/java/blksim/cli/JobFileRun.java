@@ -120,7 +120,8 @@ final class JobFileRun {
     }
     if (needFs) {
       err.println("blksim:   an XFS-like filesystem on /dev/sda is mounted at /; files are"
-          + " created empty when a job starts (no layout I/O is simulated)");
+          + " laid out when a job starts as fio does (created, preallocated); no layout I/O is"
+          + " simulated");
     }
     err.flush();
     return tmp;

@@ -151,6 +151,38 @@ public interface Filesystem {
    */
   Allocation allocate(long ino, long firstPage, int nPages, SplittableRandom random);
 
+  /** {@code i_size} of regular file {@code ino} in bytes. */
+  long size(long ino);
+
+  /**
+   * Sets {@code i_size} of a regular file without allocating or freeing anything (a write past
+   * the end, {@code i_size_write()} in {@code generic_write_end()}).
+   */
+  void setSize(long ino, long bytes);
+
+  /**
+   * {@code ->setattr(ATTR_SIZE)} ({@code truncate}/{@code ftruncate}/{@code O_TRUNC}): sets
+   * {@code i_size}; a shrink frees what lies past the new end. 0, {@code -EINVAL} for a negative
+   * size, or {@code -EROFS}. The caller drops the page cache past the end.
+   */
+  int truncate(long ino, long bytes);
+
+  /**
+   * {@code ->fallocate()} of pages {@code [firstPage, firstPage + nPages)}: disk blocks chosen
+   * now, as unwritten extents when {@code unwrittenExtents} (reads return zeros, writeback
+   * converts them), else as written data (used for files taken as laid out by an earlier run).
+   * {@code i_size} is the caller's part (mode 0 extends it, FALLOC_FL_KEEP_SIZE does not). 0, or
+   * {@code -ENOSPC} (nothing allocated), or {@code -EROFS}. Costs {@link #fallocateCostNs()}.
+   */
+  int fallocate(long ino, long firstPage, int nPages, boolean unwrittenExtents,
+      SplittableRandom random);
+
+  /** Whether page {@code page} of {@code ino} lies in an unwritten (preallocated) extent. */
+  boolean unwritten(long ino, long page);
+
+  /** System time of one fallocate, to charge the caller. */
+  long fallocateCostNs();
+
   /** System time of one create or mkdir, to charge the caller. */
   long createCostNs();
 

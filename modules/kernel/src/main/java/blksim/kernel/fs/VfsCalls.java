@@ -14,8 +14,9 @@ import java.util.List;
 
 /**
  * The file system calls of one task on the {@link Vfs}: {@code mkdir}, {@code open} with
- * O_CREAT|O_TRUNC ({@link #creat}), {@code write}, {@code fsync}, {@code close}, {@code unlink},
- * {@code sync}, {@code syncfs}, {@code umount} and {@code statfs}. Each returns a {@link SystemCall} (re-armed and reused: one call
+ * O_CREAT|O_TRUNC ({@link #creat}) or with flags ({@link #open(String, int)}), {@code write},
+ * {@code fsync}, {@code fallocate}, {@code ftruncate}, {@code stat}, {@code close},
+ * {@code unlink}, {@code sync}, {@code syncfs}, {@code umount} and {@code statfs}. Each returns a {@link SystemCall} (re-armed and reused: one call
  * in progress per task) whose return value is 0 or a file descriptor number, a byte count, free
  * blocks for statfs, or a negative errno.
  *
@@ -26,7 +27,8 @@ import java.util.List;
  * waits for them all ({@code sync_inodes_sb()}).
  *
  * <p>Simplified: path lookup costs no more than the entry; an O_TRUNC open of an existing file
- * drops its pages and starts it empty (its blocks are not freed until unlink); one file is
+ * drops its pages and starts it empty ({@code i_size} 0; its blocks are not freed until
+ * unlink); one file is
  * written at a time per task; close of the last reference to an unlinked file frees it.
  */
 public final class VfsCalls {
@@ -47,6 +49,21 @@ public final class VfsCalls {
       return ino;
     }
   }
+
+  /** {@code O_RDONLY}. */
+  public static final int O_RDONLY = 0;
+  /** {@code O_WRONLY}. */
+  public static final int O_WRONLY = 01;
+  /** {@code O_RDWR}. */
+  public static final int O_RDWR = 02;
+  /** {@code O_CREAT}: create the file if it does not exist. */
+  public static final int O_CREAT = 0100;
+  /** {@code O_TRUNC}: an existing regular file opened for writing is truncated to 0. */
+  public static final int O_TRUNC = 01000;
+  /** {@code FALLOC_FL_KEEP_SIZE}: preallocate without changing {@code i_size}. */
+  public static final int FALLOC_FL_KEEP_SIZE = 0x01;
+  /** {@code EOPNOTSUPP} (95): a fallocate mode the filesystem does not support. */
+  public static final int EOPNOTSUPP = 95;
 
   private final Vfs vfs;
   private final Task task;
@@ -146,6 +163,9 @@ public final class VfsCalls {
       if (as != null && as.openCount() == 0) {
         m.drop(ino);
       }
+      if (!r.fs().isDirectory(ino)) {
+        r.fs().setSize(ino, 0);
+      }
     }
     if (ino < 0) {
       return immediate.arm(ino, cost);
@@ -175,6 +195,128 @@ public final class VfsCalls {
     return immediate.arm(0, 0);
   }
 
+  /**
+   * {@code open(path, flags, 0666)} of a regular file: with {@link #O_CREAT} a missing file is
+   * created (costs {@link Filesystem#createCostNs()}); with {@link #O_TRUNC} and write access an
+   * existing file is truncated to 0 ({@link Filesystem#truncate}; its page cache is dropped when
+   * no one else has it open). 0 and {@link #lastOpened()}, or -errno ({@code -ENOENT},
+   * {@code -EROFS} for a write open on a read-only mount, ...).
+   */
+  public SystemCall open(String path, int flags) {
+    if (!lookupParent(path)) {
+      return immediate.arm(dir, 0);
+    }
+    Vfs.Mount m = mount;
+    Filesystem fs = resolved.fs();
+    boolean writes = (flags & (O_WRONLY | O_RDWR)) != 0;
+    // The mount point itself has no leaf: it is the filesystem's root.
+    long ino = leaf.isEmpty() ? fs.rootIno() : fs.lookup(dir, leaf);
+    long cost = 0;
+    if (ino == -Filesystem.ENOENT && (flags & O_CREAT) != 0) {
+      ino = fs.create(dir, leaf);
+      cost = fs.createCostNs();
+    } else if (ino >= 0 && fs.isDirectory(ino)) {
+      ino = writes ? -Filesystem.EISDIR : ino;
+    } else if (ino >= 0 && writes && fs.readOnly()) {
+      ino = -Filesystem.EROFS;
+    } else if (ino >= 0 && writes && (flags & O_TRUNC) != 0) {
+      AddressSpace as = m.existingMapping(ino);
+      if (as != null && as.openCount() == 0) {
+        m.drop(ino);
+      }
+      int r = fs.truncate(ino, 0);
+      if (r < 0) {
+        ino = r;
+      }
+    }
+    if (ino < 0) {
+      return immediate.arm(ino, cost);
+    }
+    fs.iget(ino);
+    lastOpened = new OpenFile(m, ino);
+    m.mapping(ino).open(1);
+    return immediate.arm(0, cost);
+  }
+
+  /**
+   * {@code stat(path)}: the regular file's {@code st_size} ({@code i_size}), 0 for a directory,
+   * or -errno.
+   */
+  public SystemCall stat(String path) {
+    Mounts.Resolved r = resolve(path);
+    if (r == null || vfs.mountOf(r) == null) {
+      return immediate.arm(-Filesystem.ENOENT, 0);
+    }
+    long ino = r.fs().lookupPath(r.relativePath());
+    if (ino < 0) {
+      return immediate.arm(ino, 0);
+    }
+    return immediate.arm(r.fs().isDirectory(ino) ? 0 : r.fs().size(ino), 0);
+  }
+
+  /**
+   * {@code fallocate(fd, mode, offset, len)}: mode 0 or {@link #FALLOC_FL_KEEP_SIZE}; the
+   * filesystem allocates the pages covering the range as unwritten extents
+   * ({@link Filesystem#fallocate}), mode 0 extends {@code i_size} to {@code offset + len}. 0,
+   * {@code -EINVAL} (negative offset, length not positive), {@code -EOPNOTSUPP} (another mode),
+   * {@code -ENOSPC}, {@code -EROFS}. Costs {@link Filesystem#fallocateCostNs()}.
+   *
+   * <p>{@code posix_fallocate()} is this call with mode 0 (glibc calls it first).
+   */
+  public SystemCall fallocate(OpenFile f, int mode, long offset, long len) {
+    check(f);
+    if (offset < 0 || len <= 0) {
+      return immediate.arm(-Filesystem.EINVAL, 0);
+    }
+    if ((mode & ~FALLOC_FL_KEEP_SIZE) != 0) {
+      return immediate.arm(-EOPNOTSUPP, 0);
+    }
+    Filesystem fs = f.mount.fs;
+    int r = allocate(f, offset, len, true);
+    if (r == 0 && (mode & FALLOC_FL_KEEP_SIZE) == 0 && fs.size(f.ino) < offset + len) {
+      fs.setSize(f.ino, offset + len);
+    }
+    return immediate.arm(r, r == 0 || r == -Filesystem.ENOSPC ? fs.fallocateCostNs() : 0);
+  }
+
+  private static int allocate(OpenFile f, long offset, long len, boolean unwrittenExtents) {
+    long first = offset >>> 12;
+    long end = (offset + len + 4095) >>> 12;
+    if (end - first > Integer.MAX_VALUE) {
+      return -Filesystem.EINVAL;
+    }
+    return f.mount.fs.fallocate(f.ino, first, (int) (end - first), unwrittenExtents,
+        f.mount.allocRandom);
+  }
+
+  /**
+   * {@code ftruncate(fd, length)}: {@link Filesystem#truncate}. 0 or -errno. Simplified: a
+   * shrink of a file that is open leaves its cached pages past the new end in the page cache
+   * (a later writeback of a dirty one reserves its block again).
+   */
+  public SystemCall ftruncate(OpenFile f, long length) {
+    check(f);
+    return immediate.arm(f.mount.fs.truncate(f.ino, length), 0);
+  }
+
+  /**
+   * A model shortcut, not a system call: the open file as an earlier run left it after writing
+   * {@code bytes} from offset 0 and syncing them (what fio's layout of a file does before a
+   * job that needs it written): its blocks allocated as written data, {@code i_size} set, none
+   * of it in the page cache. No time passes and no I/O is made. 0, or {@code -ENOSPC}.
+   */
+  public int assumeWrittenByEarlierRun(OpenFile f, long bytes) {
+    check(f);
+    if (bytes <= 0) {
+      return 0;
+    }
+    int r = allocate(f, 0, bytes, false);
+    if (r == 0 && f.mount.fs.size(f.ino) < bytes) {
+      f.mount.fs.setSize(f.ino, bytes);
+    }
+    return r;
+  }
+
   /** {@code write(fd, buf, len)} at the file's position, through the page cache. */
   public SystemCall write(OpenFile f, int len) {
     check(f);
@@ -186,6 +328,9 @@ public final class VfsCalls {
     }
     SystemCall c = write.arm(f.mount.mapping(f.ino), f.pos, len);
     f.pos += len;
+    if (f.mount.fs.size(f.ino) < f.pos) {
+      f.mount.fs.setSize(f.ino, f.pos);
+    }
     return c;
   }
 

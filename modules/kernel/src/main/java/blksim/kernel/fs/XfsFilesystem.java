@@ -40,6 +40,9 @@ import java.util.TreeMap;
  *     free so the space is not lost. Free space is taken first-fit at or after the target: free
  *     holes inside the AG, then the AG's never-used tail (its cursor), then from the AG's start,
  *     then the next AGs ({@code xfs_alloc_vextent_start_ag()}).
+ * <li><b>Size, truncate and preallocation</b>: each file keeps its {@code i_size}
+ *     ({@link #size}); {@link #truncate} is {@code xfs_setattr_size()}; {@link #fallocate} is
+ *     {@code xfs_alloc_file_space()}: blocks chosen at once, as unwritten extents.
  * <li><b>Unlink</b> frees the inode and its extents at once, or at the last {@link #iput} when
  *     the file is open ({@code xfs_inactive()}). Freed extents merge with free neighbours; one
  *     that reaches the AG's cursor gives the space back to the tail.
@@ -51,12 +54,15 @@ import java.util.TreeMap;
  * highest reserved page are taken as delalloc (holes are reserved and allocated as if written);
  * the near-block search looks forward only, and holes behind the target are reused once the
  * search wraps (first-fit, not XFS's closest-of-both-directions or by-size btrees); inode numbers
- * are {@link #ROOT_INO} + a slot and do not encode the AG; no truncate, rename, hard links or
- * extended attributes. {@code xfs_ialloc_ag_select()}'s search onwards for an AG with room for
+ * are {@link #ROOT_INO} + a slot and do not encode the AG; no rename, hard links or extended
+ * attributes. A truncate frees whole pages past the new size; a partial last page keeps its block.
+ * Unwritten extents ({@link #fallocate}) are tracked per page range only for files that have
+ * any; their conversion at writeback costs nothing beyond {@link XfsParams#writebackPerInodeNs}
+ * ({@code xfs_iomap_write_unwritten()}'s transaction is not modelled separately). {@code xfs_ialloc_ag_select()}'s search onwards for an AG with room for
  * inodes is not modelled: a directory always takes the rotor's AG.
  *
  * <p>Compactness: a clean, closed file is a slot in parallel primitive arrays (mode, AG, one
- * inline extent at file page 0, the delalloc end: 23 bytes) plus its entry in its directory's
+ * inline extent at file page 0, the delalloc end, i_size: 31 bytes) plus its entry in its directory's
  * {@link DirectoryIndex}; only files with more than one extent, directories and open inodes have
  * objects. Slots of freed inodes are reused. Owned by the caller's partition; not thread-safe.
  */
@@ -93,6 +99,8 @@ public final class XfsFilesystem implements Filesystem {
   private int[] extLen = new int[INITIAL_SLOTS];
   /** Pages [0, delallocEnd) are reserved or mapped. */
   private int[] delallocEnd = new int[INITIAL_SLOTS];
+  /** {@code i_size} in bytes. */
+  private long[] size = new long[INITIAL_SLOTS];
   /** Slots ever used: slots >= this are free and never used. */
   private int slotsUsed;
   /** Stack of freed slots below {@link #slotsUsed}. */
@@ -107,6 +115,11 @@ public final class XfsFilesystem implements Filesystem {
   private final Map<Integer, TreeMap<Integer, long[]>> moreExtents = new HashMap<>();
   /** Directory slot -> its entries. */
   private final Map<Integer, DirectoryIndex> dirs = new HashMap<>();
+  /**
+   * Unwritten page ranges of files that were preallocated ({@link #fallocate}): slot -> first
+   * page -> end page (exclusive), merged; absent for every other file.
+   */
+  private final Map<Integer, TreeMap<Integer, Integer>> unwritten = new HashMap<>();
   /** Slot -> references ({@link #iget}); absent = 0. */
   private final Map<Integer, Integer> refs = new HashMap<>();
 
@@ -357,7 +370,173 @@ public final class XfsFilesystem implements Filesystem {
       }
       p += run;
     }
+    clearUnwritten(s, first, end);
     return new Allocation(out, params.writebackPerInodeNs());
+  }
+
+  @Override
+  public long size(long ino) {
+    return size[liveFile(ino)];
+  }
+
+  @Override
+  public void setSize(long ino, long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("i_size must be >= 0, was " + bytes);
+    }
+    size[liveFile(ino)] = bytes;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>{@code xfs_setattr_size()}: a shrink frees the blocks and delalloc reservations of the
+   * pages wholly past the new size ({@code xfs_itruncate_extents()}); a grow only sets the size
+   * (the pages in between are a hole).
+   */
+  @Override
+  public int truncate(long ino, long bytes) {
+    checkMounted();
+    int s = liveFile(ino);
+    if (bytes < 0) {
+      return -EINVAL;
+    }
+    if (readOnly) {
+      return -EROFS;
+    }
+    long endPage = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+    if (endPage < delallocEnd[s]) {
+      int p = (int) endPage;
+      long mappedBefore = mappedPages(s);
+      if (extBlock[s] >= 0 && extLen[s] > p) {
+        releaseBlocks(extBlock[s] + p, extLen[s] - p);
+        extLen[s] = p;
+        if (p == 0) {
+          extBlock[s] = -1;
+        }
+      }
+      TreeMap<Integer, long[]> more = moreExtents.get(s);
+      if (more != null) {
+        for (Map.Entry<Integer, long[]> e : new ArrayList<>(more.tailMap(0).entrySet())) {
+          int start = e.getKey();
+          long[] v = e.getValue();
+          if (start >= p) {
+            releaseBlocks(v[0], v[1]);
+            more.remove(start);
+          } else if (start + v[1] > p) {
+            releaseBlocks(v[0] + (p - start), start + v[1] - p);
+            v[1] = p - start;
+          }
+        }
+        if (more.isEmpty()) {
+          moreExtents.remove(s);
+        }
+      }
+      long reservedBefore = delallocEnd[s] - mappedBefore;
+      delallocEnd[s] = p;
+      long reservedAfter = delallocEnd[s] - mappedPages(s);
+      delallocBlocks += reservedAfter - reservedBefore;
+      clearUnwritten(s, p, Integer.MAX_VALUE);
+    }
+    size[s] = bytes;
+    return 0;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>{@code xfs_alloc_file_space()}: the range is reserved as a write would reserve it (pages
+   * below it that were neither reserved nor mapped with it, as in {@link #reserve}), then
+   * allocated at once with the placement rule of writeback. Pages that were not reserved or
+   * mapped before become unwritten extents ({@code XFS_BMAPI_PREALLOC}) unless
+   * {@code unwrittenExtents} is false; writeback of a page converts it to written.
+   */
+  @Override
+  public int fallocate(long ino, long firstPage, int nPages, boolean unwrittenExtents,
+      SplittableRandom random) {
+    checkMounted();
+    int s = liveFile(ino);
+    checkRange(firstPage, nPages);
+    if (readOnly) {
+      return -EROFS;
+    }
+    int before = delallocEnd[s];
+    int r = reserve(ino, firstPage, nPages);
+    if (r != 0) {
+      return r;
+    }
+    allocate(ino, firstPage, nPages, random);
+    int from = (int) Math.max(firstPage, before);
+    int end = (int) (firstPage + nPages);
+    if (unwrittenExtents && from < end) {
+      TreeMap<Integer, Integer> u = unwritten.computeIfAbsent(s, k -> new TreeMap<>());
+      Map.Entry<Integer, Integer> prev = u.floorEntry(from);
+      if (prev != null && prev.getValue() >= from) {
+        from = prev.getKey();
+        end = Math.max(end, prev.getValue());
+        u.remove(prev.getKey());
+      }
+      Map.Entry<Integer, Integer> next = u.ceilingEntry(from);
+      while (next != null && next.getKey() <= end) {
+        end = Math.max(end, next.getValue());
+        u.remove(next.getKey());
+        next = u.ceilingEntry(from);
+      }
+      u.put(from, end);
+    }
+    return 0;
+  }
+
+  @Override
+  public boolean unwritten(long ino, long page) {
+    TreeMap<Integer, Integer> u = unwritten.get(live(ino));
+    if (u == null || page > Integer.MAX_VALUE) {
+      return false;
+    }
+    Map.Entry<Integer, Integer> e = u.floorEntry((int) page);
+    return e != null && page < e.getValue();
+  }
+
+  @Override
+  public long fallocateCostNs() {
+    return params.fallocateNs();
+  }
+
+  /** Pages of slot {@code s} mapped to disk blocks. */
+  private long mappedPages(int s) {
+    long n = extBlock[s] >= 0 ? extLen[s] : 0;
+    TreeMap<Integer, long[]> more = moreExtents.get(s);
+    if (more != null) {
+      for (long[] e : more.values()) {
+        n += e[1];
+      }
+    }
+    return n;
+  }
+
+  /** Pages {@code [from, to)} of slot {@code s} are written (no longer unwritten). */
+  private void clearUnwritten(int s, int from, int to) {
+    TreeMap<Integer, Integer> u = unwritten.get(s);
+    if (u == null) {
+      return;
+    }
+    Map.Entry<Integer, Integer> e = u.lowerEntry(from);
+    if (e != null && e.getValue() > from) {
+      u.put(e.getKey(), from);
+      if (e.getValue() > to) {
+        u.put(to, e.getValue());
+      }
+    }
+    for (Map.Entry<Integer, Integer> f : new ArrayList<>(u.subMap(from, true, to, false)
+        .entrySet())) {
+      u.remove(f.getKey());
+      if (f.getValue() > to) {
+        u.put(to, f.getValue());
+      }
+    }
+    if (u.isEmpty()) {
+      unwritten.remove(s);
+    }
   }
 
   @Override
@@ -390,7 +569,7 @@ public final class XfsFilesystem implements Filesystem {
    * holes and multi-extent maps excluded): a floor for its heap footprint.
    */
   long arrayBytes() {
-    long n = mode.length * (1L + 2 + 8 + 4 + 4) + 4L * freeSlots.length;
+    long n = mode.length * (1L + 2 + 8 + 4 + 4 + 8) + 4L * freeSlots.length;
     for (DirectoryIndex d : dirs.values()) {
       n += d.footprintBytes();
     }
@@ -506,6 +685,7 @@ public final class XfsFilesystem implements Filesystem {
     extBlock[s] = -1;
     extLen[s] = 0;
     delallocEnd[s] = 0;
+    size[s] = 0;
     liveInodes++;
     return s;
   }
@@ -522,6 +702,7 @@ public final class XfsFilesystem implements Filesystem {
     Arrays.fill(extBlock, old, n, -1);
     extLen = Arrays.copyOf(extLen, n);
     delallocEnd = Arrays.copyOf(delallocEnd, n);
+    size = Arrays.copyOf(size, n);
   }
 
   /** Frees an inode with no name and no reference: its extents, reservation and slot. */
@@ -539,6 +720,8 @@ public final class XfsFilesystem implements Filesystem {
       }
     }
     delallocBlocks -= delallocEnd[s] - mapped;
+    unwritten.remove(s);
+    size[s] = 0;
     mode[s] = FREE;
     extBlock[s] = -1;
     extLen[s] = 0;

@@ -13,9 +13,10 @@ package blksim.kernel.fs;
  *     transaction included (§15.4.4 c_wb), >= 0
  * @param createNs system time of one create or mkdir ({@code xfs_create()}), >= 0
  * @param unlinkNs system time of one unlink or rmdir ({@code xfs_remove()}), >= 0
+ * @param fallocateNs system time of one fallocate ({@code xfs_alloc_file_space()}), >= 0
  */
 public record XfsParams(int agCount, double pContig, int jumpBlocks, long writebackPerInodeNs,
-    long createNs, long unlinkNs) {
+    long createNs, long unlinkNs, long fallocateNs) {
 
   /** Default p_contig, §15.4.4 [A]. */
   public static final double DEFAULT_P_CONTIG = 0.9;
@@ -31,9 +32,24 @@ public record XfsParams(int agCount, double pContig, int jumpBlocks, long writeb
   /** Default unlink cost [A]: a directory remove, the inode and its extents freed. */
   public static final long DEFAULT_UNLINK_NS = 10_000;
 
+  /**
+   * Default fallocate cost [A]: one allocation transaction ({@code xfs_alloc_file_space()}: a
+   * transaction reservation, {@code xfs_bmapi_write()} with XFS_BMAPI_PREALLOC, the commit),
+   * taken as about one create, since both are one allocation transaction of similar size; the
+   * extent count does not change it in the model.
+   */
+  public static final long DEFAULT_FALLOCATE_NS = 15_000;
+
   /** All defaults, the AG count as mkfs.xfs chooses it. */
   public static final XfsParams DEFAULTS = new XfsParams(0, DEFAULT_P_CONTIG, DEFAULT_JUMP_BLOCKS,
-      DEFAULT_WRITEBACK_PER_INODE_NS, DEFAULT_CREATE_NS, DEFAULT_UNLINK_NS);
+      DEFAULT_WRITEBACK_PER_INODE_NS, DEFAULT_CREATE_NS, DEFAULT_UNLINK_NS, DEFAULT_FALLOCATE_NS);
+
+  /** These parameters with the default fallocate cost. */
+  public XfsParams(int agCount, double pContig, int jumpBlocks, long writebackPerInodeNs,
+      long createNs, long unlinkNs) {
+    this(agCount, pContig, jumpBlocks, writebackPerInodeNs, createNs, unlinkNs,
+        DEFAULT_FALLOCATE_NS);
+  }
 
   public XfsParams {
     if (agCount < 0 || agCount > XfsGeometry.MAX_AG_COUNT) {
@@ -46,6 +62,9 @@ public record XfsParams(int agCount, double pContig, int jumpBlocks, long writeb
     if (jumpBlocks < 1) {
       throw new IllegalArgumentException("jumpBlocks must be >= 1, was " + jumpBlocks);
     }
+    if (fallocateNs < 0) {
+      throw new IllegalArgumentException("fallocateNs must be >= 0, was " + fallocateNs);
+    }
     if (writebackPerInodeNs < 0 || createNs < 0 || unlinkNs < 0) {
       throw new IllegalArgumentException("writebackPerInodeNs, createNs and unlinkNs must be"
           + " >= 0, were " + writebackPerInodeNs + ", " + createNs + ", " + unlinkNs);
@@ -54,11 +73,13 @@ public record XfsParams(int agCount, double pContig, int jumpBlocks, long writeb
 
   /** These parameters with another p_contig. */
   public XfsParams withPContig(double p) {
-    return new XfsParams(agCount, p, jumpBlocks, writebackPerInodeNs, createNs, unlinkNs);
+    return new XfsParams(agCount, p, jumpBlocks, writebackPerInodeNs, createNs, unlinkNs,
+        fallocateNs);
   }
 
   /** These parameters with another AG count (0: the mkfs default). */
   public XfsParams withAgCount(int n) {
-    return new XfsParams(n, pContig, jumpBlocks, writebackPerInodeNs, createNs, unlinkNs);
+    return new XfsParams(n, pContig, jumpBlocks, writebackPerInodeNs, createNs, unlinkNs,
+        fallocateNs);
   }
 }

@@ -118,9 +118,17 @@ public final class FioJob {
     return s.filenames.isEmpty() ? null : s.filenames.get(0);
   }
 
-  /** {@code directory=}: where the job's files go, or null. */
+  /**
+   * {@code directory=}: where this clone's files go, or null. Several directories joined by
+   * {@code :} ({@code \:} a literal colon) are taken in turn by the clones of {@code numjobs}:
+   * clone {@code k} gets entry {@code k mod n} (fio's {@code set_name_idx()}).
+   */
   public String directory() {
-    return s.directory;
+    if (s.directory == null) {
+      return null;
+    }
+    List<String> dirs = FioJobSettings.filenames(s.directory);
+    return dirs.get(jobIndex % dirs.size());
   }
 
   /**
@@ -128,7 +136,100 @@ public final class FioJob {
    * {@code $jobname.$jobnum.$filenum} ({@code filename_format}), file 0.
    */
   public String directoryFile(int jobNumber) {
-    return s.directory + "/" + name() + "." + jobNumber + ".0";
+    return directory() + "/" + name() + "." + jobNumber + ".0";
+  }
+
+  /**
+   * The name of file {@code fileNumber} of a job without {@code filename=}: fio's
+   * {@code make_filename()}: {@code filename_format} with {@code $jobname} (the job's name),
+   * {@code $jobnum} (its clone number within {@code numjobs}, fio's {@code job_add_num}),
+   * {@code $filenum} and {@code $clientuid} (the client's address in client/server mode: empty
+   * in a local run) replaced, each keyword found case-insensitively as {@code strcasestr()}
+   * finds it; without a format {@code $jobname.$jobnum.$filenum}. Relative to
+   * {@link #directory()}.
+   */
+  public String fileName(int fileNumber) {
+    if (s.filenameFormat == null) {
+      return name() + "." + jobIndex + "." + fileNumber;
+    }
+    String out = s.filenameFormat;
+    String[][] keys = {{"$jobname", name()}, {"$jobnum", Integer.toString(jobIndex)},
+        {"$filenum", Integer.toString(fileNumber)}, {"$clientuid", ""}};
+    for (String[] k : keys) {
+      while (true) {
+        int at = out.toLowerCase(java.util.Locale.ROOT).indexOf(k[0]);
+        if (at < 0) {
+          break;
+        }
+        out = out.substring(0, at) + k[1] + out.substring(at + k[0].length());
+      }
+    }
+    return out;
+  }
+
+  /** {@code filesize}: the low end of each file's size range, 0 if not given. */
+  public long fileSizeLow() {
+    return s.fileSizeLow;
+  }
+
+  /** {@code filesize}: the high end of each file's size range (the low end if no range). */
+  public long fileSizeHigh() {
+    return s.fileSizeHigh;
+  }
+
+  /** {@code nrfiles} (default 1). */
+  public int nrFiles() {
+    return s.nrFiles;
+  }
+
+  /** {@code openfiles}: files open at once, at most {@link #nrFiles()} (default nrfiles). */
+  public int openFiles() {
+    return s.openFiles;
+  }
+
+  /** {@code file_service_type}: {@code random}, {@code roundrobin} (default) or {@code sequential}. */
+  public String fileServiceType() {
+    return s.fileServiceType;
+  }
+
+  /** The {@code :N} of {@code file_service_type}: I/Os to a file before choosing again. */
+  public int fileServiceNr() {
+    return s.fileServiceNr;
+  }
+
+  /** {@code fallocate}: none, native (default), posix, keep or truncate ("0"/"1" mapped). */
+  public String fallocate() {
+    return s.fallocate;
+  }
+
+  /** {@code create_on_open}: files are created by the job's open, not laid out before. */
+  public boolean createOnOpen() {
+    return s.createOnOpen;
+  }
+
+  /** {@code unlink}: the job's files are removed when it is done. */
+  public boolean unlink() {
+    return s.unlink;
+  }
+
+  /** {@code unlink_each_loop}: the job's files are removed after every loop. */
+  public boolean unlinkEachLoop() {
+    return s.unlinkEachLoop;
+  }
+
+  /** {@code fsync_on_close}: a written file is fsynced when it is closed. */
+  public boolean fsyncOnClose() {
+    return s.fsyncOnClose;
+  }
+
+  /** {@code overwrite}: files are laid out (written) before the job, so writes overwrite. */
+  public boolean overwrite() {
+    return s.overwrite;
+  }
+
+  /** {@code filename_format} as given, or null. */
+  public String filenameFormat() {
+    return s.filenameFormat;
   }
 
   /** All files of {@code filename=} ({@code :}-separated, {@code \:} unescaped); may be empty. */

@@ -77,16 +77,20 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>reporting</td><td>percentile_list, clat_percentiles, lat_percentiles,
  *     slat_percentiles, gtod_reduce</td></tr>
  *   <tr><td>syncing</td><td>fsync, fdatasync (every N writes), end_fsync</td></tr>
+ *   <tr><td>files of a {@code directory=} job
+ *     ({@link blksim.workload.fio.thread.FioFileSet})</td><td>filesize (and ranges), nrfiles
+ *     (nr_files), openfiles, file_service_type (random, roundrobin, sequential, :N), fallocate,
+ *     create_on_open, unlink, unlink_each_loop, fsync_on_close, overwrite,
+ *     filename_format</td></tr>
  *   <tr><td>CPUs</td><td>cpus_allowed, cpumask, cpus_allowed_policy (shared, split), nice; the
  *     job starts on its {@code k}-th allowed CPU and wakeup placement keeps it in the set</td></tr>
  *   <tr><td>accepted, no effect</td><td>invalidate</td></tr>
  * </table>
  *
  * <p>Every other option of fio's option table and engine tables ({@link FioOptions}, for example
- * verify, rate_iops, ioscheduler, unified_rw_reporting, filename_format, nrfiles) is rejected as
- * "not modelled by blksim (REASON)", the reason from the compatibility table
- * ({@code fio-options.tsv}, printed by {@code ./blksim describe fio}); a name fio does not know is
- * an "unknown fio option".
+ * verify, ioscheduler, unified_rw_reporting) is rejected as "not modelled by blksim (REASON)",
+ * the reason from the compatibility table ({@code fio-options.tsv}, printed by
+ * {@code ./blksim describe fio}); a name fio does not know is an "unknown fio option".
  */
 public final class FioJobFile {
   private static final Logger LOG = LoggerFactory.getLogger(FioJobFile.class);

@@ -126,6 +126,25 @@ final class FioJobSettings implements Cloneable {
   int fsyncBlocks;
   int fdatasyncBlocks;
   boolean endFsync;
+  /** {@code filesize}: each file's size, or its range; 0: not given ({@code size / nrfiles}). */
+  long fileSizeLow;
+  long fileSizeHigh;
+  int nrFiles = 1;
+  /** {@code openfiles}; 0: nrfiles (fixup_options()). */
+  int openFiles;
+  /** {@code file_service_type}: random, roundrobin (fio's default) or sequential. */
+  String fileServiceType = "roundrobin";
+  /** The {@code :N} of file_service_type: I/Os before switching files (default 1). */
+  int fileServiceNr = 1;
+  /** {@code fallocate}: none, native (fio's default on Linux), posix, keep or truncate. */
+  String fallocate = "native";
+  boolean createOnOpen;
+  boolean unlink;
+  boolean unlinkEachLoop;
+  boolean fsyncOnClose;
+  boolean overwrite;
+  /** {@code filename_format}; null: {@code $jobname.$jobnum.$filenum}. */
+  String filenameFormat;
   /** The machine's CPU count, for checking CPU numbers as fio does. */
   int ncpus = Integer.MAX_VALUE;
   /** Where each option was last set, for errors that involve several options. */
@@ -170,7 +189,11 @@ final class FioJobSettings implements Cloneable {
       case "name" -> displayName = string(value);
       case "description" -> description = string(value);
       case "filename" -> filenames = filenames(string(value));
-      case "directory" -> directory = string(value);
+      case "directory" -> {
+        // Several directories joined by ':' ('\:' a literal colon) go to the clones in turn.
+        filenames(string(value));
+        directory = value;
+      }
       case "rw" -> rw(string(value));
       case "rw_sequencer" -> onlyValue(value, "sequential");
       case "rwmixread" -> rwmixread = integer(value, 0, 100);
@@ -308,6 +331,21 @@ final class FioJobSettings implements Cloneable {
       case "fsync" -> fsyncBlocks = integer(value, 0, Integer.MAX_VALUE);
       case "fdatasync" -> fdatasyncBlocks = integer(value, 0, Integer.MAX_VALUE);
       case "end_fsync" -> endFsync = bool(value);
+      case "filesize" -> fileSize(string(value));
+      case "nrfiles" -> nrFiles = integer(value, 1, Integer.MAX_VALUE);
+      case "openfiles" -> openFiles = integer(value, 0, Integer.MAX_VALUE);
+      case "file_service_type" -> fileServiceType(string(value));
+      case "fallocate" -> {
+        String f = onlyValue(value, "none", "native", "posix", "keep", "truncate", "0", "1");
+        // options.c: "0" is an alias for none, "1" for posix (the former boolean values).
+        fallocate = f.equals("0") ? "none" : f.equals("1") ? "posix" : f;
+      }
+      case "create_on_open" -> createOnOpen = bool(value);
+      case "unlink" -> unlink = bool(value);
+      case "unlink_each_loop" -> unlinkEachLoop = bool(value);
+      case "fsync_on_close" -> fsyncOnClose = bool(value);
+      case "overwrite" -> overwrite = bool(value);
+      case "filename_format" -> filenameFormat = string(value);
       default -> throw new IllegalStateException("modelled fio option without a handler: " + key);
     }
   }
@@ -338,6 +376,9 @@ final class FioJobSettings implements Cloneable {
     }
     if (thinktimeSpinNs > thinktimeNs) {
       thinktimeSpinNs = thinktimeNs;
+    }
+    if (openFiles == 0 || openFiles > nrFiles) {
+      openFiles = nrFiles;
     }
     for (int d = 0; d < 3; d++) {
       // fixup_options(): no bsrange/bssplit means bs; blockalign only for random I/O.
@@ -437,6 +478,53 @@ final class FioJobSettings implements Cloneable {
     if (!any) {
       throw new BadValue("needs a value");
     }
+  }
+
+  /**
+   * {@code filesize}: one size, or a range {@code lo-hi} / {@code lo:hi} / {@code lo,hi} (fio's
+   * FIO_OPT_STR_VAL with a second value, {@code minval} 1).
+   */
+  private void fileSize(String value) {
+    int sep = value.indexOf(',');
+    if (sep < 0) {
+      sep = value.indexOf(':');
+    }
+    if (sep < 0) {
+      sep = value.indexOf('-', 1);
+    }
+    long lo = FioValues.bytes(sep < 0 ? value : value.substring(0, sep), kbBase);
+    long hi = sep < 0 ? lo : FioValues.bytes(value.substring(sep + 1), kbBase);
+    if (lo < 1 || hi < 1) {
+      throw new BadValue("a file size must be at least 1 byte, was " + value);
+    }
+    if (hi < lo) {
+      throw new BadValue("the range's high end is below its low end, was " + value);
+    }
+    fileSizeLow = lo;
+    fileSizeHigh = hi;
+  }
+
+  /**
+   * {@code file_service_type}: random, roundrobin or sequential with an optional {@code :N}
+   * (str_fst_cb(): I/Os before a new file is chosen, default 1); the distributions (zipf,
+   * pareto, normal, gauss) are not modelled.
+   */
+  private void fileServiceType(String value) {
+    int colon = value.indexOf(':');
+    String type = colon < 0 ? value : value.substring(0, colon);
+    switch (type) {
+      case "random", "roundrobin", "sequential" -> { }
+      case "zipf", "pareto", "normal", "gauss" -> throw new BadValue("file_service_type=" + type
+          + " is not modelled by blksim; random, roundrobin and sequential are");
+      default -> throw new BadValue("must be one of random, roundrobin, sequential, zipf,"
+          + " pareto, normal, gauss (with an optional :N), was " + value);
+    }
+    int nr = 1;
+    if (colon >= 0) {
+      nr = integer(value.substring(colon + 1), 1, Integer.MAX_VALUE);
+    }
+    fileServiceType = type;
+    fileServiceNr = nr;
   }
 
   private void size(String value) {
@@ -568,7 +656,7 @@ final class FioJobSettings implements Cloneable {
   }
 
   /** fio's {@code get_next_name()}: split on ':', {@code \:} is a literal colon, skip empties. */
-  private static List<String> filenames(String value) {
+  static List<String> filenames(String value) {
     List<String> out = new ArrayList<>();
     StringBuilder cur = new StringBuilder();
     for (int i = 0; i < value.length(); i++) {

@@ -80,6 +80,9 @@ import java.util.regex.Pattern;
  * means the same thing wherever it is built.
  */
 public final class ScenarioLoader {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(ScenarioLoader.class);
+
   private static final Pattern ENV = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
   private static final ConfigParseOptions PARSE =
       ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false);
@@ -715,12 +718,25 @@ public final class ScenarioLoader {
   }
 
   /**
-   * Jobs that name a {@code directory=} (and no {@code filename=}) write one file there: the
+   * Jobs that name a {@code directory=} (and no {@code filename=}) write their files there: the
    * directory must lie in a filesystem of the scenario, mounted read-write, and the job must be a
-   * buffered writer with a synchronous engine and a size (what blksim models of files today).
+   * buffered writer with a synchronous engine and a size or a filesize (what blksim models of
+   * files today). The file options are refused on {@code filename=} jobs.
    */
   private static void checkDirectoryJobs(List<FioJob> jobs, List<FilesystemParams> fss) {
     for (FioJob j : jobs) {
+      if (j.filename() != null) {
+        // fio's file options act on the files it makes in a directory; on a device they would
+        // change nothing blksim models, or something it does not (fallocate and unlink touch
+        // only regular files in fio, nrfiles gives way to filename=).
+        for (String k : List.of("filesize", "openfiles", "file_service_type", "create_on_open",
+            "unlink_each_loop", "fsync_on_close", "overwrite", "filename_format")) {
+          if (j.options().containsKey(k)) {
+            throw j.error(k, "job '" + j.name() + "': " + k + " is modelled for the files of a"
+                + " directory= job, not for filename=" + j.filename());
+          }
+        }
+      }
       if (j.filename() != null || j.directory() == null) {
         continue;
       }
@@ -733,10 +749,15 @@ public final class ScenarioLoader {
         throw j.error("directory", "job '" + j.name() + "' writes into " + j.directory()
             + ", on " + fs.mountPoint() + ", mounted read-only (options ro)");
       }
-      if (j.direct() || j.rw().reads() || !j.ioengine().isSync()) {
-        throw j.error("directory", "job '" + j.name() + "': files are modelled for buffered"
-            + " writes with a synchronous engine (rw=write or randwrite, direct=0, psync/sync/"
-            + "pvsync) so far; use filename= on a device for the rest");
+      if (j.rw().reads()) {
+        throw j.error("rw", "job '" + j.name() + "' reads files in " + j.directory() + ": reads"
+            + " of files are not modelled by blksim yet (files are modelled for buffered writes:"
+            + " rw=write or randwrite); use filename= on a device to read");
+      }
+      if (j.direct() || !j.ioengine().isSync()) {
+        throw j.error(j.direct() ? "direct" : "ioengine", "job '" + j.name() + "': files are"
+            + " modelled for buffered writes with a synchronous engine (rw=write or randwrite,"
+            + " direct=0, psync/sync/pvsync) so far; use filename= on a device for the rest");
       }
       if (j.thinktimeNs() > 0) {
         throw j.error("thinktime", "job '" + j.name() + "': thinktime is modelled for jobs on"
@@ -747,9 +768,23 @@ public final class ScenarioLoader {
         throw j.error(key, "job '" + j.name() + "': " + key + " is modelled for jobs on"
             + " a device (filename=) so far, not for files in a directory");
       }
-      if (j.sizeBytes() <= 0) {
-        throw j.error("size", "job '" + j.name() + "' writes a file in " + j.directory()
-            + ": give it size= (the file's size)");
+      if (j.sizePercent() > 0) {
+        throw j.error("size", "job '" + j.name() + "': size as a percentage of its files is not"
+            + " modelled by blksim; give it in bytes");
+      }
+      if (j.sizeBytes() <= 0 && j.fileSizeLow() == 0) {
+        throw j.error("size", "job '" + j.name() + "' writes files in " + j.directory()
+            + ": give it size= (all its files together) or filesize= (each file)");
+      }
+      long start = j.offsetBytes() + j.jobIndex() * j.offsetIncrementBytes();
+      if (j.fileSizeLow() > 0 && start >= j.fileSizeLow()) {
+        throw j.error("offset", "job '" + j.name() + "': its start offset " + start
+            + " is not below filesize " + j.fileSizeLow() + " (fio: offset extends end)");
+      }
+      if (j.overwrite() && !j.createOnOpen()) {
+        LOG.warn("{}:{}: job '{}' (overwrite=1): fio writes its files in full before the job"
+            + " starts; blksim takes them as left by an earlier run (allocated, written, not"
+            + " cached): no layout I/O is simulated", j.file(), j.line(), j.name());
       }
     }
   }
@@ -846,7 +881,8 @@ public final class ScenarioLoader {
       }
       XfsParams xfs = new XfsParams(fsv.getInt("ag-count"), fsv.getDouble("p-contig"),
           fsv.getInt("jump-blocks"), v.getDuration("costs.xfs.writeback-per-inode"),
-          v.getDuration("costs.xfs.create"), v.getDuration("costs.xfs.unlink"));
+          v.getDuration("costs.xfs.create"), v.getDuration("costs.xfs.unlink"),
+          v.getDuration("costs.xfs.fallocate"));
       if (xfs.agCount() > 0) {
         try {
           XfsGeometry.withAgCount(device.sizeBytes(), xfs.agCount());

@@ -80,9 +80,10 @@ public final class ScenarioModelFactory implements ModelFactory {
 
   /**
    * A built machine: the engine's model, and the workqueue system that reads the workqueue
-   * components' reports back ({@code null} when the scenario uses no workqueue).
+   * components' reports back ({@code null} when the scenario uses no workqueue), and the VFS with
+   * the mounted filesystems ({@code null} without one), whose state a local run leaves there.
    */
-  public record Machine(Model model, WorkqueueSystem workqueues) {}
+  public record Machine(Model model, WorkqueueSystem workqueues, Vfs vfs) {}
 
   /** Builds the model of an already loaded scenario. */
   public Model build(Scenario s) {
@@ -207,8 +208,8 @@ public final class ScenarioModelFactory implements ModelFactory {
       if (j.filename() == null && j.directory() != null) {
         // A job writing a file of a filesystem (directory=); the loader checked the rest.
         Vfs v = vfs;
-        t = new FileFioThread(j, k, 1000 + k, j.directoryFile(k), j.sizeBytes(),
-            task -> new VfsCalls(v, task), s.fioCosts(), stats, s.seed());
+        t = new FileFioThread(j, k, 1000 + k, task -> new VfsCalls(v, task), s.fioCosts(),
+            stats, s.seed());
       } else if (j.ioengine() == FioEngine.NULL) {
         // fio's null engine touches no file and no device.
         t = new NullThread(j, k, 1000 + k, j.sizeBytes(), s.fioCosts(), stats, s.seed());
@@ -244,7 +245,8 @@ public final class ScenarioModelFactory implements ModelFactory {
     }
     long maxTime = s.maxTimeNs() > 0 ? s.maxTimeNs() : Long.MAX_VALUE;
     return new Machine(
-        new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed()), wqs);
+        new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed()), wqs,
+        vfs);
   }
 
   /**

@@ -239,6 +239,8 @@ public final class ScenarioSchema {
           "one create or mkdir: xfs_create(), inode allocation and directory insert"),
       cost("costs.xfs.unlink", "xfs", XfsParams.DEFAULT_UNLINK_NS,
           "one unlink or rmdir: xfs_remove(), directory remove, inode and extents freed"),
+      cost("costs.xfs.fallocate", "xfs", XfsParams.DEFAULT_FALLOCATE_NS,
+          "one fallocate: xfs_alloc_file_space(), one allocation transaction [A]"),
       Param.of("devices", "run", Param.Type.STRING, "[]",
           "list of devices, each an object with a type and that type's keys (see the device"
               + " components)"),

@@ -52,7 +52,7 @@ class FioJobFileErrorTest {
   void realFioOptionNotModelled_isRejected() {
     rejects("[j]\nverify=md5\n", 2, "verify", "fio option 'verify' is not modelled by blksim");
     // An alias of an unmodelled option names the canonical one too.
-    rejects("[j]\nnr_files=2\n", 2, "nr_files", "fio option 'nr_files' (nrfiles) is not modelled");
+    rejects("[j]\nfill_fs=1\n", 2, "fill_fs", "fio option 'fill_fs' (fill_device) is not modelled");
     // Options of fio's engines (engines/*.c) are known to fio, so never "unknown".
     rejects("[j]\nuserspace_reap\n", 2, "userspace_reap", "is not modelled by blksim");
     rejects("[j]\nhttp_host=x\n", 2, "http_host", "is not modelled by blksim");
@@ -62,7 +62,7 @@ class FioJobFileErrorTest {
         "not modelled");
     rejects("[j]\nioscheduler=none\n", 2, "ioscheduler", "not modelled");
     rejects("[j]\nnuma_cpu_nodes=0\n", 2, "numa_cpu_nodes", "not modelled");
-    rejects("[j]\nfilename_format=f.$jobnum\n", 2, "filename_format", "not modelled");
+    rejects("[j]\nlockfile=exclusive\n", 2, "lockfile", "not modelled");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package blksim.workload.fio.thread;
 
+import blksim.engine.Seeds;
 import blksim.kernel.fs.VfsCalls;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
@@ -7,69 +8,322 @@ import blksim.kernel.sched.TaskCpu;
 import blksim.kernel.syscall.SystemCall;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.stats.JobStats;
+import java.util.ArrayDeque;
+import java.util.SplittableRandom;
 import java.util.function.Function;
 
 /**
- * A fio job thread with a synchronous engine writing a file of a filesystem ({@code directory=}):
- * it creates its file ({@code $jobname.$jobnum.0}, fio's default {@code filename_format}),
- * writes it through the page cache with {@code pwrite()} ({@link VfsCalls}), syncs it per
- * {@code fsync=N} / {@code fdatasync=N} and {@code end_fsync}, and closes it.
+ * A fio job thread with a synchronous engine writing the files of a {@code directory=} job
+ * ({@link FioFileSet}) through the page cache with {@code pwrite()} ({@link VfsCalls}).
  *
- * <p>Missing directories on the way to the file are created first, as fio does. Simplified: one
- * file per job ({@code nrfiles=1}); buffered writes only (reads of files and
- * O_DIRECT on files are refused when the scenario is loaded); the file is created empty at the
- * start, not laid out beforehand, and the create is not part of the statistics.
+ * <p>What it does, in fio's order ({@code thread_main()}, {@code setup_files()},
+ * {@code extend_file()}, {@code do_io()}, {@code close_and_free_files()}):
+ * <ol>
+ *   <li>set-up, before the job's clock starts: the missing directories on the way to the files
+ *       ({@code create_work_dirs()}); then each file is {@code stat()}ed, and one that is
+ *       missing or shorter than its region is laid out, unless {@code create_on_open}: for a
+ *       writer without {@code overwrite} it is unlinked, created ({@code O_CREAT}), preallocated
+ *       as {@code fallocate} says (native and posix: {@code fallocate(fd, 0, 0, size)}; keep:
+ *       with {@code FALLOC_FL_KEEP_SIZE}; truncate: {@code ftruncate(fd, size)}; none) and
+ *       closed. With {@code overwrite=1}, or for a job that reads (refused by the loader until the
+ *       file read path is wired), fio opens it {@code O_TRUNC} and also writes the whole file and
+ *       fsyncs it
+ *       ({@code create_fsync}); blksim takes that file as left by an earlier run: its blocks
+ *       allocated and written, its size set, nothing in the page cache, and no simulated I/O
+ *       or time ({@link VfsCalls#assumeWrittenByEarlierRun}); the loader says so on stderr;
+ *   <li>the I/O: each write goes to the file {@link FioFileSet#pick} chooses, opened first if
+ *       it is not ({@code O_RDWR|O_CREAT}), at the offset of that file's own pattern;
+ *       {@code fsync=N} / {@code fdatasync=N} sync the file of the N-th write; a file whose
+ *       region is covered is closed (fsynced first with {@code fsync_on_close}). When every
+ *       file is done and the job's budget ({@code loops}, {@code io_size}) is not, a new loop
+ *       starts: open files are closed ({@code clear_io_state()}), and with
+ *       {@code unlink_each_loop} every file is unlinked (the next open creates it empty);
+ *   <li>at the end: with {@code end_fsync} or {@code fsync_on_close}, every file is fsynced
+ *       (opened for it if closed, as {@code fio_file_fsync()} does), inside the job's time; then
+ *       the clock stops, the open files are closed and, with {@code unlink}, every file is
+ *       unlinked.
+ * </ol>
+ *
+ * <p>Simplified: buffered writes only (reads of files and O_DIRECT on files are refused when
+ * the scenario is loaded); a file is closed as soon as its last write returns, not when fio next
+ * looks for work in it; the unlink of a layout ignores its errors as fio ignores ENOENT; an
+ * {@code fsync=N} count is over the job's writes, not per file (as fio's
+ * {@code io_issues[DDIR_WRITE]}); a failing call is a model error (it throws), except ENOSPC at
+ * layout, which also throws.
  */
 public final class FileFioThread extends FioJobThread {
   private enum Phase {
-    MKDIR,
-    OPEN,
     PREP,
+    OPEN,
     CALL,
     IN_CALL,
     IN_SYNC,
-    CLOSE
+    CLOSE_DONE,
+    END_SYNC,
+    UNLINK
   }
 
-  private final String path;
   private final Function<Task, VfsCalls> callsFactory;
+  private final FioFileSet files;
+  private final VfsCalls.OpenFile[] fds;
   private VfsCalls calls;
-  private VfsCalls.OpenFile file;
-  private Phase phase = Phase.MKDIR;
-  /** Directories still to create on the way to the file ({@code mkdir -p}), shortest first. */
-  private final java.util.ArrayDeque<String> dirs = new java.util.ArrayDeque<>();
+  private Phase phase = Phase.PREP;
   private SystemCall call;
   private long issueNs;
   private int len;
+  private int cur = -1;
   private long writes;
-  private boolean endFsyncDone;
+  /** The set-up's queued calls (fio's setup_files()), each made when the previous returned. */
+  private final ArrayDeque<Step> setup = new ArrayDeque<>();
+  private boolean setupQueued;
+  /** The end's, and a new loop's, queued calls. */
+  private final ArrayDeque<Step> tail = new ArrayDeque<>();
+
+  /** One call of a queued sequence, with what to do with its return value. */
+  private interface Step {
+    /** The call to make, or null for nothing. */
+    SystemCall make();
+
+    /** Its return value; may queue further steps at the front. */
+    default void returned(long ret) {}
+  }
 
   /**
-   * @param path the file's path
-   * @param fileBytes the file's size: the job's region
+   * @param calls the task's file system calls, made when the thread first runs
+   * @param runSeed the run seed (the job's stream unless it sets {@code randseed})
    */
-  public FileFioThread(FioJob job, int globalJobNumber, int pid, String path, long fileBytes,
-      Function<Task, VfsCalls> calls, FioCostParams costs, JobStats stats, long runSeed) {
-    super(job, globalJobNumber, pid, fileBytes, costs, stats, runSeed);
-    this.path = path;
+  public FileFioThread(FioJob job, int globalJobNumber, int pid, Function<Task, VfsCalls> calls,
+      FioCostParams costs, JobStats stats, long runSeed) {
+    this(job, globalJobNumber, pid, calls, costs, stats, runSeed, fileSet(job, globalJobNumber,
+        runSeed));
+  }
+
+  private FileFioThread(FioJob job, int globalJobNumber, int pid, Function<Task, VfsCalls> calls,
+      FioCostParams costs, JobStats stats, long runSeed, FioFileSet files) {
+    super(job, globalJobNumber, pid, startOffset(job) + files.budgetBytes(), costs, stats,
+        runSeed);
     this.callsFactory = calls;
-    // fio creates the job's directory if it does not exist (init.c, create_work_dirs()).
-    int slash = path.indexOf('/', 1);
-    while (slash > 0) {
-      dirs.add(path.substring(0, slash));
-      slash = path.indexOf('/', slash + 1);
+    this.files = files;
+    this.fds = new VfsCalls.OpenFile[files.count()];
+  }
+
+  private static long startOffset(FioJob job) {
+    return job.offsetBytes() + job.jobIndex() * job.offsetIncrementBytes();
+  }
+
+  /** The job's files; the patterns draw from the stream the job's own pattern would use. */
+  static FioFileSet fileSet(FioJob job, int globalJobNumber, long runSeed) {
+    long seed = job.randseedSet() ? job.randseed() : runSeed;
+    SplittableRandom random = new SplittableRandom(
+        Seeds.forComponent(seed, "fio/" + job.name() + "/" + globalJobNumber));
+    return new FioFileSet(job, seed, globalJobNumber, random);
+  }
+
+  /**
+   * The line fio prints when it lays a job's files out before the job ({@code setup_files()}),
+   * e.g. {@code seqwrite: Laying out IO file (1 file / 16MiB)} or {@code j: Laying out IO files
+   * (4 files / total 64MiB)}, for a run that starts with an empty filesystem; null when the job
+   * lays nothing out ({@code create_on_open}). Files that an earlier job of the same run made are
+   * not known here and are counted as laid out.
+   */
+  public static String layoutLine(FioJob job, int globalJobNumber, long runSeed) {
+    if (job.createOnOpen()) {
+      return null;
+    }
+    FioFileSet f = fileSet(job, globalJobNumber, runSeed);
+    int n = 0;
+    long bytes = 0;
+    for (int i = 0; i < f.count(); i++) {
+      if (f.ioBytes(i) > 0) {
+        n++;
+        bytes += f.fileBytes(i);
+      }
+    }
+    if (n == 0) {
+      return null;
+    }
+    String s = n > 1 ? "s" : "";
+    return job.name() + ": Laying out IO file" + s + " (" + n + " file" + s + " / "
+        + (n > 1 ? "total " : "") + (bytes >> 20) + "MiB)";
+  }
+
+  /** The job's files. */
+  public FioFileSet files() {
+    return files;
+  }
+
+  private VfsCalls calls() {
+    if (calls == null) {
+      calls = callsFactory.apply(this);
+    }
+    return calls;
+  }
+
+  // ---- set-up (before the clock starts) ----
+
+  @Override
+  protected boolean setUp(TaskCpu cpu) {
+    if (!setupQueued) {
+      setupQueued = true;
+      for (String d : files.directories()) {
+        // mkdir -p: EEXIST (or a mount point) is fine.
+        setup.add(() -> calls().mkdir(d));
+      }
+      for (int i = 0; i < files.count(); i++) {
+        if (!job.createOnOpen()) {
+          int f = i;
+          setup.add(new Step() {
+            @Override
+            public SystemCall make() {
+              return calls().stat(files.path(f));
+            }
+
+            @Override
+            public void returned(long ret) {
+              if (ret < files.fileBytes(f)) {
+                layOut(f);
+              }
+            }
+          });
+        }
+      }
+    }
+    return runQueue(cpu, setup);
+  }
+
+  /** fio's extend_file() for a writer, queued at the front of the set-up. */
+  private void layOut(int f) {
+    String path = files.path(f);
+    long size = files.fileBytes(f);
+    ArrayDeque<Step> steps = new ArrayDeque<>();
+    steps.add(() -> calls().unlink(path));
+    // extend_file(): a job that reads, or writes with overwrite, needs the data there (a new
+    // layout: O_TRUNC, then the file written in full); a plain writer only needs the file.
+    boolean newLayout = job.rw().reads() || job.overwrite();
+    int flags = VfsCalls.O_WRONLY | VfsCalls.O_CREAT | (newLayout ? VfsCalls.O_TRUNC : 0);
+    steps.add(new Step() {
+      @Override
+      public SystemCall make() {
+        return calls().open(path, flags);
+      }
+
+      @Override
+      public void returned(long ret) {
+        check(ret, "open(" + path + ", O_CREAT) at layout");
+        fds[f] = calls().lastOpened();
+      }
+    });
+    switch (job.fallocate()) {
+      case "native", "posix" -> steps.add(checked(() -> calls().fallocate(fds[f], 0, 0, size),
+          "fallocate(" + path + ")"));
+      case "keep" -> steps.add(checked(() -> calls().fallocate(fds[f],
+          VfsCalls.FALLOC_FL_KEEP_SIZE, 0, size), "fallocate(" + path + ", KEEP_SIZE)"));
+      case "truncate" -> steps.add(checked(() -> calls().ftruncate(fds[f], size),
+          "ftruncate(" + path + ")"));
+      default -> { }
+    }
+    if (newLayout) {
+      steps.add(() -> {
+        check(calls().assumeWrittenByEarlierRun(fds[f], size), "laying out " + path);
+        return null;
+      });
+    }
+    steps.add(new Step() {
+      @Override
+      public SystemCall make() {
+        return calls().close(fds[f]);
+      }
+
+      @Override
+      public void returned(long ret) {
+        fds[f] = null;
+      }
+    });
+    while (!steps.isEmpty()) {
+      setup.addFirst(steps.pollLast());
     }
   }
+
+  private Step checked(java.util.function.Supplier<SystemCall> c, String what) {
+    return new Step() {
+      @Override
+      public SystemCall make() {
+        return c.get();
+      }
+
+      @Override
+      public void returned(long ret) {
+        check(ret, what);
+      }
+    };
+  }
+
+  private void check(long ret, String what) {
+    if (ret < 0) {
+      throw new IllegalStateException(job.name() + ": " + what + " failed with errno "
+          + (-ret));
+    }
+  }
+
+  /** Makes the queue's calls in turn; true while one is in progress (an action was taken). */
+  private boolean runQueue(TaskCpu cpu, ArrayDeque<Step> q) {
+    while (true) {
+      if (call != null) {
+        if (!call.step(cpu)) {
+          return true;
+        }
+        long ret = call.ret();
+        call = null;
+        Step s = q.poll();
+        s.returned(ret);
+        continue;
+      }
+      Step s = q.peek();
+      if (s == null) {
+        return false;
+      }
+      SystemCall c = s.make();
+      if (c == null) {
+        q.poll();
+        s.returned(0);
+        continue;
+      }
+      call = c;
+    }
+  }
+
+  // ---- the I/O ----
 
   @Override
   protected void step(TaskCpu cpu) {
     if (starting(cpu)) {
       return;
     }
-    if (calls == null) {
-      calls = callsFactory.apply(this);
-    }
     while (true) {
+      if (phase == Phase.UNLINK || phase == Phase.END_SYNC || phase == Phase.CLOSE_DONE) {
+        if (runQueue(cpu, tail)) {
+          return;
+        }
+        if (phase == Phase.END_SYNC) {
+          // The job's clock stops after its end fsync, before fio closes and unlinks files.
+          stopStats(cpu);
+          queueCloseAll();
+          if (job.unlink()) {
+            for (int i = 0; i < files.count(); i++) {
+              String p = files.path(i);
+              tail.add(() -> calls().unlink(p));
+            }
+          }
+          phase = Phase.UNLINK;
+          continue;
+        }
+        if (phase == Phase.UNLINK) {
+          finish(cpu);
+          return;
+        }
+        phase = Phase.PREP;
+        continue;
+      }
       if (call != null) {
         if (!call.step(cpu)) {
           return;
@@ -82,23 +336,15 @@ public final class FileFioThread extends FioJobThread {
         continue;
       }
       switch (phase) {
-        case MKDIR:
-          if (dirs.isEmpty()) {
-            phase = Phase.OPEN;
-            continue;
-          }
-          call = calls.mkdir(dirs.poll());
-          continue;
-        case OPEN:
-          call = calls.creat(path);
-          continue;
         case PREP:
-          prep(cpu);
-          return;
+          if (prep(cpu)) {
+            return;
+          }
+          continue;
         case CALL:
           issueNs = cpu.now();
           phase = Phase.IN_CALL;
-          call = calls.pwrite(file, ioOffset, len);
+          call = calls().pwrite(fds[cur], ioOffset, len);
           continue;
         default:
           throw new IllegalStateException(job.name() + ": step in phase " + phase);
@@ -106,25 +352,17 @@ public final class FileFioThread extends FioJobThread {
     }
   }
 
-  /** A call returned; true when an action was taken. */
+  /** A call of the I/O phase returned; true when an action was taken. */
   private boolean returned(TaskCpu cpu, long ret) {
     switch (phase) {
-      case MKDIR:
-        // EEXIST (or a mount point) is fine, as for mkdir -p.
-        return false;
       case OPEN:
-        if (ret < 0) {
-          throw new IllegalStateException(job.name() + ": open(" + path + ", O_CREAT) failed"
-              + " with errno " + (-ret));
-        }
-        file = calls.lastOpened();
-        phase = Phase.PREP;
-        return false;
-      case IN_CALL:
-        if (ret < 0) {
-          throw new IllegalStateException(job.name() + ": pwrite to " + path + " failed with"
-              + " errno " + (-ret));
-        }
+        check(ret, "open(" + files.path(cur) + ")");
+        fds[cur] = calls().lastOpened();
+        files.opened(cur);
+        issue(cpu);
+        return true;
+      case IN_CALL: {
+        check(ret, "pwrite to " + files.path(cur));
         if (measuring()) {
           long now = cpu.now();
           stats.recordIssue(1);
@@ -133,42 +371,156 @@ public final class FileFioThread extends FioJobThread {
           stats.recordIo(1, len, -1, now - issueNs, now);
         }
         writes++;
+        int f = cur;
+        boolean fileDone = files.issued(f, len);
         phase = Phase.PREP;
         if (job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0
             || job.fdatasyncBlocks() > 0 && writes % job.fdatasyncBlocks() == 0) {
           phase = Phase.IN_SYNC;
-          call = calls.fsync(file);
+          call = calls().fsync(fds[f]);
+        }
+        if (fileDone) {
+          queueClose(f);
+          if (phase == Phase.PREP) {
+            phase = Phase.CLOSE_DONE;
+          }
         }
         return false;
+      }
       case IN_SYNC:
-        phase = Phase.PREP;
+        phase = tail.isEmpty() ? Phase.PREP : Phase.CLOSE_DONE;
         return false;
-      case CLOSE:
-        finish(cpu);
-        return true;
       default:
         throw new IllegalStateException(job.name() + ": return in phase " + phase);
     }
   }
 
-  private void prep(TaskCpu cpu) {
-    if (!mayIssue(cpu.now())) {
-      if (job.endFsync() && writes > 0 && !endFsyncDone) {
-        // end_fsync: inside the job's runtime.
-        endFsyncDone = true;
-        phase = Phase.IN_SYNC;
-        call = calls.fsync(file);
-        call.step(cpu);
-        return;
-      }
-      phase = Phase.CLOSE;
-      call = calls.close(file);
-      call.step(cpu);
-      return;
+  /** Queues the close of file {@code f} (fsynced first with fsync_on_close). */
+  private void queueClose(int f) {
+    if (job.fsyncOnClose()) {
+      tail.add(() -> calls().fsync(fds[f]));
     }
-    nextIo();
+    tail.add(new Step() {
+      @Override
+      public SystemCall make() {
+        return calls().close(fds[f]);
+      }
+
+      @Override
+      public void returned(long ret) {
+        fds[f] = null;
+        files.closed(f);
+      }
+    });
+  }
+
+  private void queueCloseAll() {
+    for (int i = 0; i < files.count(); i++) {
+      if (fds[i] != null) {
+        int f = i;
+        tail.add(new Step() {
+          @Override
+          public SystemCall make() {
+            return calls().close(fds[f]);
+          }
+
+          @Override
+          public void returned(long ret) {
+            fds[f] = null;
+            files.closed(f);
+          }
+        });
+      }
+    }
+  }
+
+  /**
+   * Chooses the next I/O, or starts the end or a new loop. True when an action was taken (the
+   * step returns); false to continue the loop in {@link #step}.
+   */
+  private boolean prep(TaskCpu cpu) {
+    if (!mayIssue(cpu.now())) {
+      startEnd();
+      return false;
+    }
+    cur = files.pick();
+    if (cur < 0) {
+      // Every file is done: a new loop (clear_io_state(), then unlink_each_loop).
+      for (int i = 0; i < files.count(); i++) {
+        if (fds[i] != null) {
+          queueClose(i);
+        }
+      }
+      if (job.unlinkEachLoop()) {
+        for (int i = 0; i < files.count(); i++) {
+          String p = files.path(i);
+          tail.add(() -> calls().unlink(p));
+        }
+      }
+      files.reset();
+      if (files.allDone()) {
+        startEnd();
+        return false;
+      }
+      phase = Phase.CLOSE_DONE;
+      return false;
+    }
+    if (fds[cur] == null) {
+      phase = Phase.OPEN;
+      call = calls().open(files.path(cur), VfsCalls.O_RDWR | VfsCalls.O_CREAT);
+      return false;
+    }
+    issue(cpu);
+    return true;
+  }
+
+  /** Takes the next I/O of the current file and spends fio's user time on it. */
+  private void issue(TaskCpu cpu) {
+    nextIo(files.pattern(cur));
     len = ioLen;
     phase = Phase.CALL;
     cpu.runFor(CpuMode.USER, costs.userNsPerIo());
+  }
+
+  /** The end: end_fsync / fsync_on_close of every file (inside the job's time). */
+  private void startEnd() {
+    phase = Phase.END_SYNC;
+    if (writes == 0 || !(job.endFsync() || job.fsyncOnClose())) {
+      return;
+    }
+    for (int i = 0; i < files.count(); i++) {
+      int f = i;
+      if (fds[f] == null) {
+        // fio_file_fsync(): a closed file is opened for its fsync and closed again.
+        tail.add(new Step() {
+          @Override
+          public SystemCall make() {
+            return calls().open(files.path(f), VfsCalls.O_RDWR | VfsCalls.O_CREAT);
+          }
+
+          @Override
+          public void returned(long ret) {
+            check(ret, "open(" + files.path(f) + ")");
+            fds[f] = calls().lastOpened();
+            files.opened(f);
+          }
+        });
+        tail.add(() -> calls().fsync(fds[f]));
+        tail.add(new Step() {
+          @Override
+          public SystemCall make() {
+            return calls().close(fds[f]);
+          }
+
+          @Override
+          public void returned(long ret) {
+            fds[f] = null;
+            files.closed(f);
+          }
+        });
+      } else {
+        tail.add(() -> calls().fsync(fds[f]));
+      }
+    }
   }
 }

@@ -190,6 +190,9 @@ public abstract class FioJobThread extends Task {
     if (started) {
       return false;
     }
+    if (settingUp) {
+      return setUpThenBegin(cpu);
+    }
     if (sequencer != null) {
       return gate(cpu);
     }
@@ -199,6 +202,26 @@ public abstract class FioJobThread extends Task {
       cpu.sleep();
       return true;
     }
+    settingUp = true;
+    return setUpThenBegin(cpu);
+  }
+
+  /**
+   * Work before the job's clock starts, after its start delay and sequencing (fio's
+   * {@code setup_files()} in {@code thread_main()}): true while it takes actions (the thread
+   * returns from its step and is called again), false once it is done. None by default.
+   */
+  protected boolean setUp(TaskCpu cpu) {
+    return false;
+  }
+
+  private boolean settingUp;
+
+  private boolean setUpThenBegin(TaskCpu cpu) {
+    if (setUp(cpu)) {
+      return true;
+    }
+    settingUp = false;
     begin(cpu);
     return false;
   }
@@ -228,8 +251,8 @@ public abstract class FioJobThread extends Task {
       cpu.sleep();
       return true;
     }
-    begin(cpu);
-    return false;
+    settingUp = true;
+    return setUpThenBegin(cpu);
   }
 
   private void begin(TaskCpu cpu) {
@@ -399,6 +422,15 @@ public abstract class FioJobThread extends Task {
 
   /** The next I/O of the job's pattern, into {@link #ioOp}, {@link #ioOffset}, {@link #ioLen}. */
   protected final void nextIo() {
+    nextIo(pattern);
+  }
+
+  /**
+   * The next I/O of {@code p} rather than of the job's own pattern (one of the job's files,
+   * {@link FioFileSet}), counted against the job's limits as {@link #nextIo()} is.
+   */
+  protected final void nextIo(IoPattern p) {
+    IoPattern pattern = p;
     pattern.next();
     long len = pattern.length();
     issuedBytes += len;
@@ -415,11 +447,23 @@ public abstract class FioJobThread extends Task {
 
   /** Ends the job: closes its statistics and exits. */
   protected final void finish(TaskCpu cpu) {
-    closeStats(cpu.now());
+    if (!finished) {
+      closeStats(cpu.now());
+    }
     if (sequencer != null) {
       sequencer.exited(jobNumber, cpu.now(), cpu.cpu());
     }
     cpu.exit();
+  }
+
+  /**
+   * Ends the job's statistics now, before work that fio does after its clock stopped (closing
+   * and unlinking files in {@code close_and_free_files()}); {@link #finish} then only exits.
+   */
+  protected final void stopStats(TaskCpu cpu) {
+    if (!finished) {
+      closeStats(cpu.now());
+    }
   }
 
   private void closeStats(long now) {

@@ -192,7 +192,7 @@ final class RunCommand implements Callable<Integer> {
       json = TimehistReport.addToJson(json, o);
     }
     // fio's lines before the run, then the blank line its run statistics start with
-    String preRun = s.jobs().isEmpty() ? "" : FioPreamble.render(s.jobs());
+    String preRun = s.jobs().isEmpty() ? "" : FioPreamble.render(s.jobs(), s.seed());
     String normal = (s.jobs().isEmpty() ? "" : "\n")
         + (o.fsMark().isEmpty() ? "" : FsMarkOutput.text(o.fsMark()))
         + FioTextReporter.render(r)

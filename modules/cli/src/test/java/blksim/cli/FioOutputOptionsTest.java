@@ -143,6 +143,20 @@ class FioOutputOptionsTest {
   }
 
   @Test
+  void fileJobs_printFiosLayingOutLine_afterTheStartingLine() throws IOException {
+    Path job = tmp.resolve("files.fio");
+    Files.writeString(job, "[global]\nbs=64k\nsize=16m\n[seqwrite]\ndirectory=/mnt/test\n"
+        + "rw=write\n");
+    MainTest.Result r = cli("run", job.toString(), "--host", "local");
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = r.out().lines().toList();
+    assertEquals("seqwrite: (g=0): rw=write, bs=(R) 64.0KiB-64.0KiB, (W) 64.0KiB-64.0KiB,"
+        + " (T) 64.0KiB-64.0KiB, ioengine=psync, iodepth=1", lines.get(0));
+    assertEquals(List.of("fio-3.36", "Starting 1 process",
+        "seqwrite: Laying out IO file (1 file / 16MiB)", ""), lines.subList(1, 5));
+  }
+
+  @Test
   void badOutputFormat_exitsWith2NamingIt() throws IOException {
     MainTest.Result r = cli("run", scenario().toString(), "--host", "local",
         "--output-format=normal,xml");

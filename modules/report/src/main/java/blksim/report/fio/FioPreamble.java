@@ -1,6 +1,7 @@
 package blksim.report.fio;
 
 import blksim.workload.fio.FioJob;
+import blksim.workload.fio.thread.FileFioThread;
 import java.util.List;
 
 /**
@@ -17,10 +18,15 @@ import java.util.List;
  *   <li>{@code Starting N process(es)} / {@code Starting N thread(s)} / both joined by
  *       {@code and} ({@code run_threads()} in {@code backend.c}), counting jobs with
  *       {@code thread} as threads.
+ *   <li>For each job that writes files of a filesystem ({@code directory=}), fio's
+ *       {@code setup_files()} line {@code NAME: Laying out IO file (1 file / 16MiB)}, as
+ *       {@link FileFioThread#layoutLine} words it, in job order after the {@code Starting} line
+ *       (fio prints it when the job's thread sets its files up).
  * </ul>
  *
  * <p>Simplified: fio's ETA lines ({@code Jobs: 1 (f=1): [r(1)]...}), which a terminal shows while
- * fio runs, are not printed; nor are the {@code Laying out IO file} lines of file jobs; and
+ * fio runs, are not printed; the layout lines assume the run starts with an empty filesystem
+ * (no file of an earlier run, which fio would not lay out again); and
  * {@code significant_figures} is fio's default 4. No blksim engine has fio's {@code FIO_NOIO}
  * flag (cpuio, exec), so every job gets its line.
  */
@@ -39,6 +45,18 @@ public final class FioPreamble {
      * @return the lines, each ending with a newline; empty when there are no jobs
      */
     public static String render(List<FioJob> jobs) {
+        return render(jobs, null);
+    }
+
+    /**
+     * The preamble with the layout lines of file jobs.
+     *
+     * @param jobs the jobs as parsed, each {@code numjobs} clone its own entry
+     * @param runSeed the run's seed (the file sizes of {@code filesize} ranges draw from it), or
+     *     {@code null} to leave the layout lines out
+     * @return the lines, each ending with a newline; empty when there are no jobs
+     */
+    public static String render(List<FioJob> jobs, Long runSeed) {
         if (jobs.isEmpty()) {
             return "";
         }
@@ -59,6 +77,15 @@ public final class FioPreamble {
         }
         out.append(FIO_VERSION).append('\n');
         out.append(starting(threads, processes)).append('\n');
+        for (int k = 0; runSeed != null && k < jobs.size(); k++) {
+            FioJob j = jobs.get(k);
+            if (j.filename() == null && j.directory() != null) { // a FileFioThread job
+                String line = FileFioThread.layoutLine(j, k, runSeed);
+                if (line != null) {
+                    out.append(line).append('\n');
+                }
+            }
+        }
         return out.toString();
     }
 

@@ -22,7 +22,10 @@ import picocli.CommandLine.Spec;
  * </pre>
  */
 @Command(name = "describe", mixinStandardHelpOptions = true,
-    description = "Print the parameters of each component (name, unit, default, meaning).",
+    description = {"Print the parameters of each component (name, unit, default, meaning).",
+        "'describe fio' also prints the fio compatibility table: every fio job option (fio's"
+            + " own and its engines') with its aliases and verdict: modelled, accepted without"
+            + " effect (and why) or refused (and why); then fio's engines."},
     footer = {"", "Components: run, machine, kernel, cpu, workqueue, dm, fio, null_blk, block,"
         + " brd, zram, page_cache, io_uring, xfs"})
 final class DescribeCommand implements Callable<Integer> {
@@ -31,6 +34,10 @@ final class DescribeCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "COMPONENT",
       description = "only this component")
   String component;
+
+  @picocli.CommandLine.Option(names = "--markdown",
+      description = "with fio: print the README's \"fio compatibility\" section instead")
+  boolean markdown;
 
   @Override
   public Integer call() {
@@ -55,6 +62,14 @@ final class DescribeCommand implements Callable<Integer> {
           + "'; components: " + String.join(", ", rows.keySet()));
     }
     PrintWriter out = spec.commandLine().getOut();
+    if (markdown) {
+      if (!"fio".equals(component)) {
+        throw new InputException(null, 0, "--markdown", "only 'describe fio --markdown' exists");
+      }
+      out.print(FioCompatibility.markdown());
+      out.flush();
+      return 0;
+    }
     for (Map.Entry<String, List<String[]>> e : rows.entrySet()) {
       if (component != null && !component.equals(e.getKey())) {
         continue;
@@ -68,6 +83,9 @@ final class DescribeCommand implements Callable<Integer> {
         out.printf("  %-" + w + "s  %-8s %-12s %s%n", r[0], r[1], r[2], r[3]);
       }
       out.println();
+    }
+    if ("fio".equals(component)) {
+      out.print(FioCompatibility.text()); // every fio job option: what blksim does with it
     }
     out.flush();
     return 0;

@@ -53,8 +53,20 @@ final class JobFileRun {
    * default machine; what it assumed goes to {@code err}.
    */
   static Path scenarioFor(Path jobFile, PrintWriter err) throws IOException {
+    return scenarioFor(jobFile, List.of(), err);
+  }
+
+  /**
+   * {@link #scenarioFor(Path, PrintWriter)} for fio's {@code --section}: only the named job
+   * sections need devices (the others are not even parsed); empty for all.
+   */
+  static Path scenarioFor(Path jobFile, List<String> sections, PrintWriter err)
+      throws IOException {
     Path abs = jobFile.toAbsolutePath().normalize();
-    List<FioJob> jobs = FioJobFile.parse(abs, new FioEnvironment(CPUS, MEMORY_MB, 4096));
+    FioEnvironment env = new FioEnvironment(CPUS, MEMORY_MB, 4096);
+    List<FioJob> jobs = sections.isEmpty() ? FioJobFile.parse(abs, env)
+        : FioJobFile.parse(abs.toString(), Files.readString(abs), abs.getParent(), env,
+            System.getenv(), java.util.Set.copyOf(sections));
     Map<String, String> devices = new LinkedHashMap<>();
     boolean needFs = false;
     for (FioJob j : jobs) {

@@ -31,7 +31,12 @@ final class Metrics {
    * objects when a job wrote through it, and the {@code fs_mark} array when fs_mark ran.
    */
   static String json(Simulator.Outcome o) {
-    String json = FioJsonReporter.render(o.fio());
+    return json(o, false);
+  }
+
+  /** {@link #json(Simulator.Outcome)}, as fio's json+ (latency bins) with {@code plus}. */
+  static String json(Simulator.Outcome o, boolean plus) {
+    String json = FioJsonReporter.render(o.fio(), plus);
     if (o.mm() != null) {
       json = MmText.addToJson(json, o.mm());
     }

@@ -4,7 +4,7 @@ import blksim.engine.InputException;
 import blksim.engine.Partitioning;
 import blksim.engine.ProgressListener;
 import blksim.engine.pekko.ClusterRunner;
-import blksim.report.fio.FioJsonReporter;
+import blksim.report.fio.FioPreamble;
 import blksim.report.fio.FioTextReporter;
 import blksim.workload.fio.stats.RunResult;
 import blksim.workload.scenario.Scenario;
@@ -53,9 +53,21 @@ final class RunCommand implements Callable<Integer> {
       + " mounted at /")
   Path scenario;
 
-  @Option(names = "--output-format", paramLabel = "normal|json", defaultValue = "normal",
-      description = "fio's output format: normal (text) or json; default ${DEFAULT-VALUE}")
+  @Option(names = "--output-format", paramLabel = "FORMAT[,FORMAT...]", defaultValue = "normal",
+      description = "fio's output formats: normal (text), json, json+ (json with the clat"
+          + " histogram bins), terse (also minimal, csv: terse version 3), or several joined by"
+          + " commas as fio takes them (normal,json); default ${DEFAULT-VALUE}")
   String format;
+
+  @Option(names = "--section", paramLabel = "NAME",
+      description = "run only this [section] of the fio job files, as fio's --section"
+          + " ([global] sections always apply; repeatable; sets blksim.fio.sections)")
+  List<String> sections = new ArrayList<>();
+
+  @Option(names = "--parse-only",
+      description = "parse the scenario and its fio job files, report any error, run nothing"
+          + " (fio's --parse-only)")
+  boolean parseOnly;
 
   @Option(names = "--output", paramLabel = "DIR",
       description = "also write fio.json, fio.txt and the resolved scenario.conf into DIR"
@@ -111,10 +123,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (!format.equals("normal") && !format.equals("json")) {
-      throw new InputException(null, 0, "--output-format", "must be normal or json, was '"
-          + format + "'");
-    }
+    OutputFormats formats = OutputFormats.parse(format);
     Simulator.Host h = parseHost(host);
     List<String> overrides = new ArrayList<>(sets);
     if (seed != null) {
@@ -129,11 +138,17 @@ final class RunCommand implements Callable<Integer> {
     if (timehist != null) {
       overrides.addAll(timehistOverrides(timehist));
     }
+    if (!sections.isEmpty()) {
+      overrides.add(sectionsOverride(sections));
+    }
     Path file = scenario;
     if (Files.isRegularFile(scenario) && !JobFileRun.isScenario(scenario)) {
-      file = JobFileRun.scenarioFor(scenario, spec.commandLine().getErr());
+      file = JobFileRun.scenarioFor(scenario, sections, spec.commandLine().getErr());
     }
     Scenario s = ScenarioLoader.load(file, overrides);
+    if (parseOnly) {
+      return 0; // fio --parse-only: the job files parsed, nothing runs, nothing is printed
+    }
     Partitioning p = Partitioning.parse(s.partitions());
     Path logBase = output != null ? output : Path.of("");
     FioLogFiles.check(s.jobs(), logBase, output);
@@ -172,11 +187,15 @@ final class RunCommand implements Callable<Integer> {
     }
     RunResult r = o.fio();
     boolean wq = wqMonitor != null;
-    String json = wq ? WqReport.addToJson(Metrics.json(o), o) : Metrics.json(o);
+    String fioJson = Metrics.json(o, formats.jsonPlus());
+    String json = wq ? WqReport.addToJson(fioJson, o) : fioJson;
     if (timehist != null) {
       json = TimehistReport.addToJson(json, o);
     }
-    String normal = (o.fsMark().isEmpty() ? "" : FsMarkOutput.text(o.fsMark()))
+    // fio's lines before the run, then the blank line its run statistics start with
+    String preRun = s.jobs().isEmpty() ? "" : FioPreamble.render(s.jobs(), s.seed());
+    String normal = (s.jobs().isEmpty() ? "" : "\n")
+        + (o.fsMark().isEmpty() ? "" : FsMarkOutput.text(o.fsMark()))
         + FioTextReporter.render(r)
         + (ReplayOutput.any(r) ? ReplayOutput.text(r) : "")
         + (o.shell() != null ? ShellOutput.text(o.shell()) : "")
@@ -187,15 +206,15 @@ final class RunCommand implements Callable<Integer> {
     if (ReplayOutput.any(r)) {
       ReplayOutput.notices(r, spec.commandLine().getErr());
     }
-    String text = format.equals("json") ? json : normal;
+    String text = formats.compose(preRun, normal, json, r);
     if (output != null) {
       Outputs.writeAll(output, List.of(
           new Outputs.File("fio.json", json),
-          new Outputs.File("fio.txt", normal),
+          new Outputs.File("fio.txt", preRun + normal),
           new Outputs.File("scenario.conf", s.spec())));
     }
     List<Path> logs = FioLogFiles.write(s.jobs(), r, logBase);
-    if (!logs.isEmpty() && format.equals("normal")) {
+    if (!logs.isEmpty() && !formats.json() && !formats.jsonPlus()) {
       spec.commandLine().getErr().println("blksim: wrote " + logs.size() + " fio log file(s): "
           + logs.get(0) + (logs.size() > 1 ? " ..." : ""));
     }
@@ -203,6 +222,21 @@ final class RunCommand implements Callable<Integer> {
     out.print(text);
     out.flush();
     return 0;
+  }
+
+  /** {@code --section NAME ...} as the {@code blksim.fio.sections} override. */
+  static String sectionsOverride(List<String> names) {
+    StringBuilder b = new StringBuilder("blksim.fio.sections=[");
+    for (int i = 0; i < names.size(); i++) {
+      String n = names.get(i);
+      if (n.equals("global")) {
+        throw new InputException(null, 0, "--section", "can't use global as only section (was '"
+            + n + "'): [global] sections always apply");
+      }
+      b.append(i > 0 ? "," : "").append('"')
+          .append(n.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+    }
+    return b.append(']').toString();
   }
 
   /** {@code --timehist CPUS[@FROM..TO]} as scenario overrides (validated by the loader). */

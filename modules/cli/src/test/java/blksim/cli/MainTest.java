@@ -41,7 +41,9 @@ class MainTest {
   void run_printsFioNormalOutput() {
     Result r = cli("run", resource("selfcheck/small.conf").toString(), "--host", "local");
     assertEquals(0, r.code(), r.err());
-    assertTrue(r.out().startsWith("j: (groupid=0, jobs=1): err= 0"), r.out());
+    assertTrue(r.out().startsWith("j: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B,"
+        + " (T) 4096B-4096B, ioengine=psync, iodepth=1\nfio-3.36\nStarting 1 process\n\n"
+        + "j: (groupid=0, jobs=1): err= 0"), r.out());
     assertTrue(r.out().contains("Run status group 0 (all jobs):"), r.out());
     assertTrue(r.out().contains("Disk stats (read/write):"), r.out());
   }

@@ -56,6 +56,25 @@ public final class FioJsonReporter {
      * @return the JSON text, ending with a newline
      */
     public static String render(RunResult r) {
+        return render(r, false);
+    }
+
+    /**
+     * Renders the run as fio's {@code json} or, with {@code plus}, {@code json+} output: json+
+     * adds to every {@code clat_ns} object that has percentiles a {@code "bins"} object, fio's
+     * latency histogram ({@code io_u_plat}) as bucket value (ns) to count, non-empty buckets
+     * only, as {@code add_ddir_lat_json()} does.
+     *
+     * <p>Simplified: blksim records latencies in an HdrHistogram (3 significant digits, finer than
+     * fio's buckets of 1/64 of a power of two); each of its buckets is counted in the fio bucket
+     * that holds its middle value ({@link FioLatencyBins}), so a count may land one fio bucket
+     * away from where fio would have put the exact sample.
+     *
+     * @param r the run
+     * @param plus json+ (with the latency bins)
+     * @return the JSON text, ending with a newline
+     */
+    public static String render(RunResult r, boolean plus) {
         FioReportModel model = FioReportModel.build(r);
         JsonWriter w = new JsonWriter();
         w.beginObject();
@@ -66,7 +85,7 @@ public final class FioJsonReporter {
         options(w, "global options", r.globalOptions());
         w.name("jobs").beginArray();
         for (JobStats ts : model.entries) {
-            job(w, ts, model.groups.get(ts.info().groupId()), model.elapsedSec);
+            job(w, ts, model.groups.get(ts.info().groupId()), model.elapsedSec, plus);
         }
         w.endArray();
         if (!r.disks().isEmpty()) {
@@ -134,7 +153,8 @@ public final class FioJsonReporter {
         w.endObject();
     }
 
-    private static void job(JsonWriter w, JobStats ts, GroupRunStats rs, long elapsedSec) {
+    private static void job(JsonWriter w, JobStats ts, GroupRunStats rs, long elapsedSec,
+            boolean plus) {
         w.beginObject();
         w.name("jobname").value(ts.info().jobname());
         w.name("groupid").value(ts.info().groupId());
@@ -143,12 +163,12 @@ public final class FioJsonReporter {
         w.name("elapsed").value(elapsedSec);
         options(w, "job options", ts.info().jobOptions());
         for (int d = 0; d < JobStats.DDIR_COUNT; d++) {
-            ddir(w, ts, rs, d);
+            ddir(w, ts, rs, d, plus);
         }
         w.name("sync").beginObject();
         w.name("total_ios").value(0);
         w.name("lat_ns");
-        lat(w, StatSummary.EMPTY, null, null);
+        lat(w, StatSummary.EMPTY, null, null, null);
         w.endObject();
 
         w.name("job_runtime").value(ts.jobRuntimeMs());
@@ -189,7 +209,7 @@ public final class FioJsonReporter {
     }
 
     /** Mirrors fio's {@code add_ddir_status_json()} for read/write/trim. */
-    private static void ddir(JsonWriter w, JobStats ts, GroupRunStats rs, int d) {
+    private static void ddir(JsonWriter w, JobStats ts, GroupRunStats rs, int d, boolean plus) {
         w.name(FioReportModel.ddirName(d)).beginObject();
         long runt = ts.runtimeMs(d);
         long bwBytes = 0;
@@ -210,11 +230,12 @@ public final class FioJsonReporter {
         w.name("short_ios").value(ts.shortIos(d));
         w.name("drop_ios").value(ts.dropIos(d));
         w.name("slat_ns");
-        lat(w, ts.slat(d), null, null);
+        lat(w, ts.slat(d), null, null, null);
         w.name("clat_ns");
-        lat(w, ts.clat(d), ts.percentileList(), ts.clat(d).present() ? ts.clatPercentiles(d) : null);
+        lat(w, ts.clat(d), ts.percentileList(), ts.clat(d).present() ? ts.clatPercentiles(d) : null,
+            plus ? FioLatencyBins.of(ts.histogram(JobStats.Latency.CLAT, d)) : null);
         w.name("lat_ns");
-        lat(w, ts.lat(d), null, null);
+        lat(w, ts.lat(d), null, null, null);
 
         StatSummary b = ts.bw(d);
         double pOfAgg = b.present() ? FioReportModel.aggPercent(rs, d, b.mean()) : 0.0;
@@ -234,7 +255,8 @@ public final class FioJsonReporter {
     }
 
     /** Mirrors fio's {@code add_ddir_lat_json()}; percentiles keyed by {@code "%f"} of the percentile. */
-    private static void lat(JsonWriter w, StatSummary s, double[] plist, long[] values) {
+    private static void lat(JsonWriter w, StatSummary s, double[] plist, long[] values,
+            java.util.SortedMap<Long, Long> bins) {
         w.beginObject();
         w.name("min").value(s.min());
         w.name("max").value(s.max());
@@ -247,6 +269,13 @@ public final class FioJsonReporter {
                 w.name(JsonWriter.formatDouble(plist[k])).value(values[k]);
             }
             w.endObject();
+            if (bins != null) {
+                w.name("bins").beginObject();
+                for (Map.Entry<Long, Long> b : bins.entrySet()) {
+                    w.name(Long.toString(b.getKey())).value(b.getValue());
+                }
+                w.endObject();
+            }
         }
         w.endObject();
     }

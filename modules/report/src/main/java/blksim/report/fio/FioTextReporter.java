@@ -18,8 +18,9 @@ import blksim.workload.fio.stats.StatSummary;
  * {@code show_ddir_status()}; then {@code show_group_stats()} per reporting group and
  * {@code show_disk_util()}.
  *
- * <p>Simplified against fio: no preamble/ETA lines and no leading blank line (the CLI prints
- * nothing before); fio's defaults are assumed for {@code kb_base} (1024), {@code unit_base}
+ * <p>The lines fio prints before the run (job lines, version, {@code Starting ...}) and the blank
+ * line that starts fio's run statistics are {@link FioPreamble}'s, printed by the CLI before this
+ * text. Simplified against fio: no ETA lines; fio's defaults are assumed for {@code kb_base} (1024), {@code unit_base}
  * (bytes), {@code significant_figures} (4), {@code percentile_precision} (2),
  * {@code clat_percentiles} (on), {@code slat/lat_percentiles} (off) and no latency target; the
  * date in each header is {@link RunResult#wallClockEpochMs()} in UTC; the pid is

@@ -99,6 +99,17 @@ public final class FioJob {
    * "job options" shows them); a bare flag maps to {@code ""}. Nothing is left out. A fresh copy.
    */
   public LinkedHashMap<String, String> options() {
+    LinkedHashMap<String, String> all = new LinkedHashMap<>(globalOptions);
+    all.putAll(options);
+    return all;
+  }
+
+  /**
+   * The options set in the job's own section only, in file order, canonical keys, as fio's JSON
+   * {@code "job options"} shows them (fio's {@code td->opt_list}: the {@code [global]} options
+   * are under {@code "global options"} only). A fresh copy.
+   */
+  public LinkedHashMap<String, String> jobOptions() {
     return new LinkedHashMap<>(options);
   }
 

@@ -93,8 +93,9 @@ import org.slf4j.LoggerFactory;
  * </table>
  *
  * <p>Every other option of fio's option table and engine tables ({@link FioOptions}, for example
- * verify, rate_iops, ioscheduler, unified_rw_reporting) is
- * rejected as "not modelled by blksim"; a name fio does not know is an "unknown fio option".
+ * verify, ioscheduler, unified_rw_reporting) is rejected as "not modelled by blksim (REASON)",
+ * the reason from the compatibility table ({@code fio-options.tsv}, printed by
+ * {@code ./blksim describe fio}); a name fio does not know is an "unknown fio option".
  */
 public final class FioJobFile {
   private static final Logger LOG = LoggerFactory.getLogger(FioJobFile.class);
@@ -143,11 +144,48 @@ public final class FioJobFile {
   public static List<FioJob> parse(String displayName, String text, Path baseDir,
       FioEnvironment env, Map<String, String> envVars) {
     return parseSources(List.of(new Source(displayName, text,
-        baseDir == null ? Path.of("") : baseDir)), env, envVars);
+        baseDir == null ? Path.of("") : baseDir)), env, envVars, null);
+  }
+
+  /**
+   * Parses job-file text keeping only the job sections named in {@code sections}, as fio's
+   * {@code --section} does ({@code skip_this_section()} in {@code init.c}): the other job
+   * sections are skipped unread (their options are not even checked), {@code [global]} sections
+   * always apply. The result may be empty: the caller says whether no job at all is an error.
+   *
+   * @param sections the section names to keep, or {@code null} for all
+   */
+  public static List<FioJob> parse(String displayName, String text, Path baseDir,
+      FioEnvironment env, Map<String, String> envVars, java.util.Set<String> sections) {
+    return parseSources(List.of(new Source(displayName, text,
+        baseDir == null ? Path.of("") : baseDir)), env, envVars, sections);
+  }
+
+  /** The names of the job (non-global) sections of job-file text, in file order. */
+  public static List<String> sectionNames(String text) {
+    List<String> names = new ArrayList<>();
+    for (String line : text.split("\n", -1)) {
+      String t = line.trim();
+      if (!isBlankOrComment(t)) {
+        t = stripBlankEnd(t);
+        if (t.length() >= 3 && t.charAt(0) == '[' && t.endsWith("]")) {
+          String name = t.substring(1, t.length() - 1);
+          if (!name.startsWith("global")) {
+            names.add(name);
+          }
+        }
+      }
+    }
+    return names;
   }
 
   private static List<FioJob> parseSources(List<Source> sources, FioEnvironment env,
       Map<String, String> envVars) {
+    return parseSources(sources, env, envVars, null);
+  }
+
+  private static List<FioJob> parseSources(List<Source> sources, FioEnvironment env,
+      Map<String, String> envVars, java.util.Set<String> only) {
     Objects.requireNonNull(env, "env");
     Objects.requireNonNull(envVars, "envVars");
     if (sources.isEmpty()) {
@@ -161,13 +199,13 @@ public final class FioJobFile {
       FioJobSettings defaults = new FioJobSettings();
       defaults.ncpus = env.ncpus();
       LinkedHashMap<String, String> globalOptions = new LinkedHashMap<>();
-      for (Section sec : readSections(sources.get(f))) {
+      for (Section sec : readSections(sources.get(f), only)) {
         if (sec.global()) {
           applySection(sec, defaults, globalOptions, env, envVars);
           continue;
         }
         FioJobSettings s = defaults.copy();
-        LinkedHashMap<String, String> options = new LinkedHashMap<>(globalOptions);
+        LinkedHashMap<String, String> options = new LinkedHashMap<>(); // the section's own
         applySection(sec, s, options, env, envVars);
         s.finish();
         if (implicitStonewall) {
@@ -191,7 +229,7 @@ public final class FioJobFile {
         }
       }
     }
-    if (jobs.isEmpty()) {
+    if (jobs.isEmpty() && only == null) {
       Source first = sources.get(0);
       throw new InputException(first.displayName(), 0, null,
           "no job section: a job file needs at least one [job] besides [global]");
@@ -256,9 +294,10 @@ public final class FioJobFile {
     }
   }
 
-  private static List<Section> readSections(Source src) {
+  private static List<Section> readSections(Source src, java.util.Set<String> only) {
     List<Section> sections = new ArrayList<>();
     Section current = null;
+    boolean skipping = false;
     String[] lines = src.text().split("\n", -1);
     for (int i = 0; i < lines.length; i++) {
       String t = lines[i].trim();
@@ -269,7 +308,12 @@ public final class FioJobFile {
       t = stripBlankEnd(t);
       if (t.charAt(0) == '[') {
         current = header(t, at);
-        sections.add(current);
+        skipping = only != null && !current.global() && !only.contains(current.name());
+        if (!skipping) {
+          sections.add(current);
+        }
+      } else if (skipping) {
+        continue; // fio's --section: a skipped section's lines are not parsed
       } else if (current == null) {
         int eq = t.indexOf('=');
         throw new InputException(at.file(), at.line(), (eq < 0 ? t : t.substring(0, eq)).trim(),
@@ -355,8 +399,10 @@ public final class FioJobFile {
           "unknown fio option '" + written + "'");
     }
     if (!FioOptions.modelled(key)) {
+      String why = FioOptions.reason(key);
       throw new InputException(here.file(), here.line(), written, "fio option '" + written + "'"
-          + (key.equals(written) ? "" : " (" + key + ")") + " is not modelled by blksim");
+          + (key.equals(written) ? "" : " (" + key + ")") + " is not modelled by blksim"
+          + (why.isEmpty() ? "" : " (" + why + ")"));
     }
     return new RawOption(key, value, here);
   }

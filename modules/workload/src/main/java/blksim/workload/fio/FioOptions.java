@@ -1,151 +1,160 @@
 package blksim.workload.fio;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The names of fio's job options: which ones fio knows, their aliases, and which ones blksim models.
+ * fio's job options and what blksim does with each: the compatibility table the parser obeys,
+ * read from the resource {@code blksim/workload/fio/fio-options.tsv}.
  *
- * <p>Generated from fio's sources (axboe/fio f5344384f7c7, fio-3.42 era), names only: every
- * {@code .name} of the {@code fio_options[]} table in {@code options.c} ({@link #KNOWN}), every
- * {@code .alias} there ({@link #ALIASES}; fio's {@code o_match()} in {@code options.h} compares
- * name and alias exactly, case-sensitively), and every {@code .name} of the engine option tables in
- * {@code engines/*.c} ({@link #ENGINE}; fio accepts those only with their engine). An option fio
- * knows but blksim does not model is reported as "not modelled by blksim"; only a name in none of
- * these lists is an "unknown fio option". See {@link FioJobFile} for the modelled set.
+ * <p>The table lists every {@code .name} of the {@code fio_options[]} table in fio's
+ * {@code options.c} and of the option tables in {@code engines/*.c} (axboe/fio f5344384f7c7,
+ * fio-3.42 era, a superset of fio-3.36's), with the {@code .alias}es (fio's {@code o_match()} in
+ * {@code parse.c} compares name and alias exactly, case-sensitively), and one verdict per option:
+ * <ul>
+ *   <li>{@link Verdict#MODELLED}: simulated (the note says where partly);
+ *   <li>{@link Verdict#NO_EFFECT}: accepted, validated, and without effect on the simulation;
+ *       the reason says why that is harmless;
+ *   <li>{@link Verdict#REFUSED}: exit 2 with {@code FILE:LINE: KEY: fio option 'KEY' is not
+ *       modelled by blksim (REASON)}.
+ * </ul>
+ * A name in none of these lists is an "unknown fio option"; an option fio knows is never called
+ * unknown. {@code ./blksim describe fio} prints the table and the README's "fio compatibility"
+ * section holds its counts. Engines ({@code ioengine=}) have their own list, {@link FioEngine}.
  */
-final class FioOptions {
+public final class FioOptions {
 
-  /** Every {@code fio_options[]} name ({@code o->name}), sorted. */
-  private static final Set<String> KNOWN = Set.of("""
-      allow_file_create allow_mounted_write atomic ba block_error_percentiles bs
-      bs_is_seq_rand bs_unaligned bsrange bssplit buffer_compress_chunk
-      buffer_compress_percentage buffer_pattern buffered bwavgtime cgroup cgroup_nodelete
-      cgroup_weight clat_percentiles clocksource comm continue_on_error cpumask cpus_allowed
-      cpus_allowed_policy create_fsync create_on_open create_only create_serialize
-      dataplacement dedupe_global dedupe_mode dedupe_percentage dedupe_working_set_percentage
-      description direct directory disable_bw_measurement disable_clat disable_lat
-      disable_slat disk_util do_verify dp_scheme end_fsync end_syncfs error_dump exec_postrun
-      exec_prerun exit_what exitall exitall_on_error experimental_verify fadvise_hint
-      fallocate fdatasync fdp file_append file_service_type filename filename_format filesize
-      filetype fill_device flow flow_id flow_sleep flow_watermark fsync fsync_on_close gid
-      gpu_dev_id group_reporting gtod_cpu gtod_reduce hugepage-size ignore_error
-      ignore_zone_limits invalidate io_size io_submit_mode iodepth iodepth_batch
-      iodepth_batch_complete_max iodepth_batch_complete_min iodepth_low ioengine iomem_align
-      iopsavgtime ioscheduler job_max_open_zones job_start_clock_id kb_base lat_percentiles
-      latency_percentile latency_run latency_target latency_window lockfile lockmem
-      log_alternate_epoch log_alternate_epoch_clock_id log_avg_msec log_compression
-      log_compression_cpus log_entries log_hist_coarseness log_hist_msec log_issue_time
-      log_offset log_prio log_store_compressed log_window_value loops max_latency
-      max_open_zones mem merge_blktrace_file merge_blktrace_iters merge_blktrace_scalars name
-      new_group nice norandommap nrfiles num_range numa_cpu_nodes numa_mem_policy number_ios
-      numjobs offset offset_align offset_increment opendir openfiles overwrite per_job_logs
-      percentage_random percentage_sequential percentile_list plid_select plids pre_read prio
-      prioclass priohint profile ramp_size ramp_time random_distribution random_generator
-      random_sequence_stride randrepeat randseed rate rate_cycle rate_ignore_thinktime
-      rate_iops rate_iops_min rate_min rate_process read_beyond_wp read_iolog
-      read_iolog_chunked recover_zbd_write_error refill_buffers replay_align replay_no_stall
-      replay_redirect replay_scale replay_skip replay_time_scale runtime rw rw_sequencer
-      rwmixcycle rwmixread rwmixwrite scramble_buffers serialize_overlap significant_figures
-      size slat_percentiles softrandommap spr_cs spr_num_regions spr_op sprandom startdelay
-      stats steadystate steadystate_check_interval steadystate_duration steadystate_ramp_time
-      stonewall sync sync_file_range thinkcycles thinktime thinktime_blocks
-      thinktime_blocks_type thinktime_iotime thinktime_spin thread time_based trim_backlog
-      trim_backlog_batch trim_percentage trim_verify_zero uid unified_rw_reporting
-      unique_filename unit_base unlink unlink_each_loop verify verify_async verify_async_cpus
-      verify_backlog verify_backlog_batch verify_dump verify_fatal verify_header_seed
-      verify_interval verify_offset verify_only verify_pattern verify_pattern_interval
-      verify_policy verify_state_load verify_state_save verify_write_sequence verifysort
-      verifysort_nr wait_for write_barrier write_bw_log write_hint write_hist_log write_iolog
-      write_iops_log write_lat_log write_zone_remainder zero_buffers zone_reset_frequency
-      zone_reset_threshold zonecapacity zonemode zonerange zonesize zoneskip
-      """.strip().split("\\s+"));
+  /** What blksim does with a fio option. */
+  public enum Verdict {
+    /** Simulated. */
+    MODELLED("modelled"),
+    /** Accepted without effect on the simulation. */
+    NO_EFFECT("no-effect"),
+    /** Refused with a reason. */
+    REFUSED("refused");
 
-  /** Every option name of fio's I/O engines ({@code engines/*.c}) not in {@link #KNOWN}. */
-  private static final Set<String> ENGINE = Set.of("""
-      apptag apptag_mask arguments bindname busy_poll cdb_len chunk_size clientname
-      clustername cmd_type conf cont cpuchunks cpuload cpumode cuda_io deac donorname dummy
-      exit_on_io_done fixedbufs force_async gpu_dev_ids grace_time hdfs_use_direct
-      hdfsdirectory hipri hipri_percentage hostname http_host http_mode http_object_mode
-      http_pass http_s3_key http_s3_keyid http_s3_region http_s3_security_token
-      http_s3_sse_customer_algorithm http_s3_sse_customer_key http_s3_storage_class
-      http_swift_auth_token http_user http_verbose https initiator inplace interface
-      libaio_vectored libblkio_driver libblkio_force_enable_completion_eventfd
-      libblkio_num_entries libblkio_path libblkio_pre_connect_props libblkio_pre_start_props
-      libblkio_queue_size libblkio_vectored libblkio_wait_mode libblkio_write_zeroes_on_trim
-      listen md_per_io_size mss namenode nfs_url no_completion_thread nodelay nonvectored
-      nowait object_class pi_act pi_chk pingpong pool port program protocol
-      rbd_encryption_format rbd_encryption_passphrase rbdname read_mode readfua registerfiles
-      rocm_io sg_write_mode single_instance skip_bad sqthread_poll sqthread_poll_cpu stat_type
-      std_redirect stream_id svcl thp touch_objects ttl uncached uri userspace_reap verb
-      verify_bytchk verify_mode window_size write_mode writefua xnvme_admin xnvme_async
-      xnvme_be xnvme_dev_nsid xnvme_dev_subnqn xnvme_iovec xnvme_mem xnvme_sync
-      """.strip().split("\\s+"));
+    private final String label;
 
-  /** fio's aliases ({@code o->alias}) and the canonical names they stand for. */
-  private static final Map<String, String> ALIASES = Map.ofEntries(
-      Map.entry("allrandrepeat", "randrepeat"),
-      Map.entry("blockalign", "ba"),
-      Map.entry("blocksize", "bs"),
-      Map.entry("blocksize_range", "bsrange"),
-      Map.entry("blocksize_unaligned", "bs_unaligned"),
-      Map.entry("data_placement", "dataplacement"),
-      Map.entry("disable_bw", "disable_bw_measurement"),
-      Map.entry("fdp_pli", "plids"),
-      Map.entry("fdp_pli_select", "plid_select"),
-      Map.entry("fileoffset", "offset"),
-      Map.entry("fill_fs", "fill_device"),
-      Map.entry("io_limit", "io_size"),
-      Map.entry("iodepth_batch_complete", "iodepth_batch_complete_min"),
-      Map.entry("iodepth_batch_submit", "iodepth_batch"),
-      Map.entry("iomem", "mem"),
-      Map.entry("log_max_value", "log_window_value"),
-      Map.entry("log_unix_epoch", "log_alternate_epoch"),
-      Map.entry("mem_align", "iomem_align"),
-      Map.entry("nr_files", "nrfiles"),
-      Map.entry("ratecycle", "rate_cycle"),
-      Map.entry("ratemin", "rate_min"),
-      Map.entry("readwrite", "rw"),
-      Map.entry("ss", "steadystate"),
-      Map.entry("ss_dur", "steadystate_duration"),
-      Map.entry("ss_interval", "steadystate_check_interval"),
-      Map.entry("ss_ramp", "steadystate_ramp_time"),
-      Map.entry("timeout", "runtime"),
-      Map.entry("wait_for_previous", "stonewall"),
-      // engine tables: rados/rbd "chunck_size", net "proto"
-      Map.entry("chunck_size", "chunk_size"),
-      Map.entry("proto", "protocol"));
+    Verdict(String label) {
+      this.label = label;
+    }
 
-  /** The options blksim models or accepts (canonical names); the table is on {@link FioJobFile}. */
-  private static final Set<String> MODELLED = Set.of("""
-      name description filename directory rw rw_sequencer rwmixread rwmixwrite bs size offset io_size
-      ioengine iodepth iodepth_batch iodepth_batch_complete_min iodepth_batch_complete_max
-      direct buffered runtime time_based ramp_time startdelay loops numjobs
-      group_reporting stonewall new_group wait_for exitall exit_what number_ios
-      steadystate steadystate_duration steadystate_ramp_time steadystate_check_interval
-      norandommap randrepeat randseed random_distribution random_generator percentage_random
-      bsrange bssplit ba offset_increment zonemode zonerange zonesize zoneskip
-      percentile_list thinktime thinktime_blocks thinktime_spin thread kb_base
-      rate rate_iops rate_process gtod_reduce clat_percentiles lat_percentiles slat_percentiles invalidate
-      hipri fixedbufs registerfiles sqthread_poll nonvectored
-      cpus_allowed cpumask cpus_allowed_policy nice fsync fdatasync end_fsync
-      write_lat_log write_bw_log write_iops_log log_avg_msec log_window_value log_offset
-      log_prio log_issue_time per_job_logs
-      filesize nrfiles openfiles file_service_type fallocate create_on_open unlink
-      unlink_each_loop fsync_on_close overwrite filename_format
-      read_iolog read_iolog_chunked replay_no_stall replay_time_scale replay_redirect
-      replay_align replay_scale replay_skip
-      """.strip().split("\\s+"));
+    /** The word used in the table file and in {@code describe fio}. */
+    public String label() {
+      return label;
+    }
+
+    static Verdict of(String label) {
+      for (Verdict v : values()) {
+        if (v.label.equals(label)) {
+          return v;
+        }
+      }
+      throw new IllegalStateException("fio-options.tsv: unknown verdict '" + label + "'");
+    }
+  }
+
+  /**
+   * One row of the table.
+   *
+   * @param name fio's canonical name
+   * @param engines {@code null} for an option of fio itself, else the engines whose option table
+   *     defines it (fio accepts it only with one of them)
+   * @param aliases fio's other spellings of it
+   * @param verdict what blksim does with it
+   * @param reason why (refused, no-effect), or a note on what is modelled; empty if none
+   */
+  public record Option(String name, List<String> engines, List<String> aliases, Verdict verdict,
+      String reason) {}
+
+  private static final String RESOURCE = "/blksim/workload/fio/fio-options.tsv";
+  private static final Map<String, Option> TABLE = load();
+  private static final Map<String, String> ALIASES = aliases(TABLE);
+
+  private FioOptions() {}
+
+  private static Map<String, Option> load() {
+    Map<String, Option> m = new LinkedHashMap<>();
+    try (InputStream in = FioOptions.class.getResourceAsStream(RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + RESOURCE);
+      }
+      BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+      String line;
+      boolean header = true;
+      int n = 0;
+      while ((line = r.readLine()) != null) {
+        n++;
+        if (line.isBlank() || line.startsWith("#")) {
+          continue;
+        }
+        if (header) {
+          header = false; // the column names
+          continue;
+        }
+        String[] f = line.split("\t", -1);
+        if (f.length != 5) {
+          throw new IllegalStateException(RESOURCE + ":" + n + ": 5 tab-separated fields expected");
+        }
+        List<String> engines = f[1].equals("fio") ? null
+            : List.of(f[1].substring("engine:".length()).split(","));
+        List<String> aliases = f[2].equals("-") ? List.of() : List.of(f[2].split(","));
+        String reason = f[4].equals("-") ? "" : f[4];
+        if (m.put(f[0], new Option(f[0], engines, aliases, Verdict.of(f[3]), reason)) != null) {
+          throw new IllegalStateException(RESOURCE + ":" + n + ": " + f[0] + " listed twice");
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return Collections.unmodifiableMap(m);
+  }
+
+  private static Map<String, String> aliases(Map<String, Option> table) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (Option o : table.values()) {
+      for (String a : o.aliases()) {
+        m.put(a, o.name());
+      }
+    }
+    return Collections.unmodifiableMap(m);
+  }
+
+  /** Every option of the table, fio's own first, each group sorted by name. */
+  public static List<Option> table() {
+    return new ArrayList<>(TABLE.values());
+  }
+
+  /** The row of a canonical option name, or {@code null} if fio has no such option. */
+  public static Option option(String canonical) {
+    return TABLE.get(canonical);
+  }
+
+  /**
+   * The fio engines blksim does not model, each with the reason ({@code ioengine=NAME is not
+   * modelled by blksim (REASON)}), in {@code describe fio}'s order.
+   */
+  public static Map<String, String> refusedEngines() {
+    return FioEngine.OTHER_FIO_ENGINES;
+  }
 
   /**
    * blksim's own job options, which fio does not have: {@code read_iolog_format} (the trace
    * format, instead of detection) and {@code replay_start}/{@code replay_end} (a window of trace
-   * time). They are modelled by definition.
+   * time). They are modelled by definition and are not in the table of fio's options.
    */
-  private static final Set<String> EXTENSIONS = Set.of(
+  public static final Set<String> EXTENSIONS = Set.of(
       "read_iolog_format", "replay_start", "replay_end");
-
-  private FioOptions() {}
 
   /** The canonical name for a key as written, or {@code null} if fio has no such option. */
   static String canonical(String key) {
@@ -153,16 +162,27 @@ final class FioOptions {
     if (alias != null) {
       return alias;
     }
-    return KNOWN.contains(key) || ENGINE.contains(key) || EXTENSIONS.contains(key) ? key : null;
+    return TABLE.containsKey(key) || EXTENSIONS.contains(key) ? key : null;
   }
 
   /** Whether blksim models (or harmlessly accepts) the canonical option. */
   static boolean modelled(String canonical) {
-    return MODELLED.contains(canonical) || EXTENSIONS.contains(canonical);
+    if (EXTENSIONS.contains(canonical)) {
+      return true;
+    }
+    Option o = TABLE.get(canonical);
+    return o != null && o.verdict() != Verdict.REFUSED;
+  }
+
+  /** Why a refused option is refused (empty if the table gives no reason). */
+  static String reason(String canonical) {
+    Option o = TABLE.get(canonical);
+    return o == null ? "" : o.reason();
   }
 
   /** Whether {@code name} is an option of one of fio's engines rather than of fio itself. */
   static boolean engineOption(String canonical) {
-    return ENGINE.contains(canonical) && !KNOWN.contains(canonical);
+    Option o = TABLE.get(canonical);
+    return o != null && o.engines() != null;
   }
 }

@@ -150,6 +150,33 @@ public final class ScenarioLoader {
     return build(spec, text, dir);
   }
 
+  /**
+   * {@code blksim.fio.sections} (fio's {@code --section}): the job sections to run, or
+   * {@code null} for all. Stricter than fio, which runs nothing and says "No job(s) defined" only
+   * when no name matches: every name must be a job section of one of the job files.
+   */
+  private static java.util.Set<String> fioSections(Values v, List<String> texts) {
+    List<String> wanted = v.getStringList("fio.sections");
+    if (wanted.isEmpty()) {
+      return null;
+    }
+    java.util.Set<String> known = new java.util.LinkedHashSet<>();
+    for (String t : texts) {
+      known.addAll(FioJobFile.sectionNames(t));
+    }
+    for (String w : wanted) {
+      if (w.equals("global")) {
+        throw v.error("fio.sections", "can't use global as only section: [global] sections"
+            + " always apply");
+      }
+      if (!known.contains(w)) {
+        throw v.error("fio.sections", "no section [" + w + "] in the fio job files (they have "
+            + known + ")");
+      }
+    }
+    return java.util.Set.copyOf(new java.util.LinkedHashSet<>(wanted));
+  }
+
   /** Reads back a spec text made by {@link #load}; used by every partition. */
   public static Scenario fromSpec(String spec) {
     Config cfg = ConfigFactory.parseString(spec,
@@ -395,9 +422,10 @@ public final class ScenarioLoader {
         ? cfg.getStringList("blksim.fio.job-names") : List.of();
     List<FioJob> jobs = new ArrayList<>();
     int groupBase = 0;
+    java.util.Set<String> sections = fioSections(v, texts);
     for (int i = 0; i < texts.size(); i++) {
       String name = i < names.size() ? names.get(i) : "job file " + i;
-      List<FioJob> parsed = FioJobFile.parse(name, texts.get(i), dir, env, Map.of());
+      List<FioJob> parsed = FioJobFile.parse(name, texts.get(i), dir, env, Map.of(), sections);
       int maxGroup = -1;
       for (FioJob j : parsed) {
         jobs.add(joined(j, groupBase, i > 0 && j == parsed.get(0)));
@@ -405,6 +433,9 @@ public final class ScenarioLoader {
       }
       // Several job files run with an implicit stonewall between them (formats.md §1.1).
       groupBase += maxGroup + 1;
+    }
+    if (jobs.isEmpty() && sections != null) {
+      throw v.error("fio.sections", "no job left: the job files have no section " + sections);
     }
     List<String> fsMarkLines = v.getStringList("fs_mark.command-lines");
     List<ShellCommand> commands = commands(cfg, v.getStringList("commands"), partitions, topo);

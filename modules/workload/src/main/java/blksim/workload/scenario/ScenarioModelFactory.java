@@ -419,7 +419,7 @@ public final class ScenarioModelFactory implements ModelFactory {
 
   /** The reporting identity of a job. */
   static JobInfo info(FioJob j) {
-    return new JobInfo(j.name(), j.groupId(), j.jobIndex(), new LinkedHashMap<>(j.options()),
+    return new JobInfo(j.name(), j.groupId(), j.jobIndex(), j.jobOptions(),
         j.rw().fioName(), j.bs().clone(), j.ioengine().fioName(), j.iodepth(),
         j.ioengine().isSync() || (j.ioengine() == FioEngine.NULL && j.iodepth() <= 1),
         j.percentileList().clone(),

@@ -255,6 +255,9 @@ public final class ScenarioSchema {
           "fio job files, relative to the scenario file; run as fio would run them together"),
       Param.of("fio.jobs", "fio", STRING_LIST, "[]",
           "inline fio job files, as text (the loader also stores job-files here)"),
+      Param.of("fio.sections", "fio", STRING_LIST, "[]",
+          "run only these [sections] of the fio job files, as fio's --section; [global]"
+              + " sections always apply; empty for all"),
       Param.of("fs_mark.command-lines", "fs_mark", STRING_LIST, "[]",
           "fs_mark 3.3 command lines, one per fs_mark instance run at the start"
               + " (\"-d /mnt/test -t 8 -n 10000 -s 4096 -S 0\"); every -d in a filesystem of"

@@ -1,0 +1,99 @@
+package blksim.workload.fio;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import blksim.engine.InputException;
+import blksim.workload.fio.FioOptions.Option;
+import blksim.workload.fio.FioOptions.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The compatibility table (fio-options.tsv) is what the parser does: every option it accepts
+ * has a handler, every option it refuses has none and is refused with the table's reason.
+ */
+class FioOptionsTableTest {
+
+  @Test
+  void everyOptionOfFiosTable_isListed_withItsAliases() {
+    long fio = FioOptions.table().stream().filter(o -> o.engines() == null).count();
+    assertEquals(251, fio, "options.c fio_options[] names at f5344384f7c7");
+    for (String n : List.of("verify", "rate_iops", "write_lat_log", "bssplit", "zonemode",
+        "io_submit_mode", "flow_id", "steadystate", "hugepage-size", "sprandom")) {
+      assertTrue(FioOptions.option(n) != null && FioOptions.option(n).engines() == null, n);
+    }
+    assertEquals("bs", FioOptions.canonical("blocksize"));
+    assertEquals("steadystate", FioOptions.canonical("ss"));
+    assertEquals("runtime", FioOptions.canonical("timeout"));
+    assertEquals("stonewall", FioOptions.canonical("wait_for_previous"));
+    assertEquals("chunk_size", FioOptions.canonical("chunck_size"));
+    assertNull(FioOptions.canonical("Bs"), "fio's names are case-sensitive");
+    assertNull(FioOptions.canonical("no_such_option"));
+    Option hipri = FioOptions.option("hipri");
+    assertTrue(hipri.engines().contains("io_uring") && hipri.engines().contains("pvsync2"),
+        hipri.toString());
+    assertTrue(FioOptions.engineOption("http_host"));
+    assertFalse(FioOptions.engineOption("bs"));
+  }
+
+  @Test
+  void acceptedOptions_haveAHandler_refusedOnesHaveNone() {
+    List<String> wrong = new ArrayList<>();
+    for (Option o : FioOptions.table()) {
+      boolean handled = handled(o.name());
+      if (handled != (o.verdict() != Verdict.REFUSED)) {
+        wrong.add(o.name() + " (" + o.verdict().label() + ", handler: " + handled + ")");
+      }
+    }
+    assertEquals(List.of(), wrong, "fio-options.tsv disagrees with FioJobSettings.apply()");
+  }
+
+  @Test
+  void refusedOptions_exitWithTheTablesReason_noEffectOnesHaveOne() {
+    for (Option o : FioOptions.table()) {
+      if (o.verdict() == Verdict.REFUSED) {
+        assertFalse(o.reason().isEmpty(), o.name());
+        InputException e = assertThrows(InputException.class, () -> FioJobFile.parse("t.fio",
+            "[j]\n" + o.name() + "=1\n", null, FioJobFileTest.ENV, Map.of()), o.name());
+        assertEquals("t.fio:2: " + o.name() + ": fio option '" + o.name()
+            + "' is not modelled by blksim (" + o.reason() + ")", e.getMessage());
+      } else if (o.verdict() == Verdict.NO_EFFECT) {
+        assertFalse(o.reason().isEmpty(), "a no-effect option says why: " + o.name());
+      }
+    }
+    InputException alias = assertThrows(InputException.class, () -> FioJobFile.parse("t.fio",
+        "[j]\nratemin=1m\n", null, FioJobFileTest.ENV, Map.of()));
+    assertTrue(alias.getMessage().contains("fio option 'ratemin' (rate_min) is not modelled by"
+        + " blksim (minimum-rate checks"), alias.getMessage());
+  }
+
+  /** Whether FioJobSettings.apply() has a case for the option (any value error counts as one). */
+  private static boolean handled(String key) {
+    FioJobSettings s = new FioJobSettings();
+    try {
+      s.apply(key, "1", new FioJobFile.Origin("t.fio", 1, key));
+      return true;
+    } catch (IllegalStateException e) {
+      if (e.getMessage() != null && e.getMessage().contains("without a handler")) {
+        return false;
+      }
+      return true;
+    } catch (RuntimeException e) {
+      return true; // a bad value: the option is handled
+    }
+  }
+
+  @Test
+  void theTableIsNotEmptyAndHasNoBlankReasonsForRefusals() {
+    if (FioOptions.table().size() < 300) {
+      fail("expected fio's and its engines' options, got " + FioOptions.table().size());
+    }
+  }
+}

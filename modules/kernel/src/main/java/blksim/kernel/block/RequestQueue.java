@@ -30,13 +30,18 @@ import java.util.Map;
  * {@link BlkMqRules#restartRunsAsync}). Without a scheduler, {@code nr_requests} equals the driver
  * tags, so a request holds its driver tag from allocation as in the kernel.
  *
- * <p>Partitions: the queue is called directly from every CPU, which is safe only because the
- * scenario loader refuses partitionings that put the CPUs of a machine with such a device in
- * different partitions (as it does for LLC wake placement).
+ * <p>One instance is one hardware context's queue ({@link HwCtx}): a device with one hardware
+ * queue (a SATA {@code disk} or {@code ssd}) has one, a null_blk device has one per
+ * {@code submit_queues}. Its scheduler state is per instance; the kernel's elevator is per
+ * {@code request_queue}, shared by all hardware contexts (simplified; see {@link HwCtx}).
+ *
+ * <p>Partitions: the queue is called directly from every CPU mapped to it, which is safe only
+ * because the scenario loader refuses partitionings that put those CPUs in different partitions
+ * (as it does for LLC wake placement); a queue mapped to one CPU alone is touched only there.
  *
  * <p>Statistics: the whole disk's {@link DiskCounters} belong to the first CPU's view, the others
- * report empty counters, so the disk's busy time is measured once, as the kernel does. Simplified:
- * one hardware queue; no BUSY/RESOURCE returns from the driver; no flush state machine
+ * report empty counters, so the disk's busy time is measured once, as the kernel does (a device
+ * with several hardware contexts sums theirs per CPU). Simplified: no BUSY/RESOURCE returns from the driver; no flush state machine
  * ({@code blk_insert_flush()}: a FLUSH is a request like the others); requests are accounted from
  * allocation to completion.
  */
@@ -238,6 +243,16 @@ public final class RequestQueue {
   public void hardwareDone(Request rq) {
     DriverCpu cpu = rq.submitCpu();
     cpu.interrupt(params.completionCostNs(), () -> endRequest(cpu, rq));
+  }
+
+  /**
+   * {@code blk_mq_end_request()} called by the driver itself in the current context, without a
+   * completion interrupt of its own (null_blk with {@code irqmode=0} completes inside
+   * {@code ->queue_rq}, with {@code irqmode=2} from its hrtimer), in the context of {@code cpu},
+   * the CPU the caller runs on.
+   */
+  public void endRequestInline(Request rq, DriverCpu cpu) {
+    endRequest(cpu, rq);
   }
 
   /** {@code blk_mq_end_request()}: bios end, tags freed, waiters woken, the queue re-run. */

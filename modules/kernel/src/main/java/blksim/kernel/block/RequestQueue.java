@@ -53,6 +53,7 @@ public final class RequestQueue {
   private final DiskCounters counters;
   private final ArrayDeque<Waiter> tagWaiters = new ArrayDeque<>();
   private final Map<Integer, Runnable> runWork = new HashMap<>();
+  private final boolean wakeLocalWaiterInline;
   private int schedTagsInUse;
   private int driverTagsInUse;
   private boolean runPending;
@@ -64,9 +65,25 @@ public final class RequestQueue {
   private record Waiter(DriverCpu cpu, Runnable wake) {}
 
   /**
-   * A queue with its scheduler, driver and kblockd binding.
+   * A queue with its scheduler, driver and kblockd binding; tag waiters are woken by a
+   * zero-delay event on their CPU.
    */
   public RequestQueue(RequestQueueParams params, MqDriver driver, Kblockd kblockd) {
+    this(params, driver, kblockd, false);
+  }
+
+  /**
+   * A queue with its scheduler, driver and kblockd binding.
+   *
+   * @param wakeLocalWaiterInline whether a tag waiter on the CPU that frees the tag is woken
+   *     inside the completion, as {@code sbitmap_queue_wake_up()} does from
+   *     {@code blk_mq_put_tag()} (null_blk, as blksim always modelled it); otherwise, and always
+   *     for a waiter on another CPU, by a zero-delay event on the waiter's CPU (the disk and
+   *     SSD models were calibrated so; unifying the two would move their figures)
+   */
+  public RequestQueue(RequestQueueParams params, MqDriver driver, Kblockd kblockd,
+      boolean wakeLocalWaiterInline) {
+    this.wakeLocalWaiterInline = wakeLocalWaiterInline;
     this.params = params;
     this.driver = driver;
     this.kblockd = kblockd;
@@ -204,7 +221,7 @@ public final class RequestQueue {
   void freeMerged(Request r) {
     counters.mergedAway();
     schedTagsInUse--;
-    wakeTagWaiter();
+    wakeTagWaiter(null);
   }
 
   /** {@code blk_mq_run_hw_queue(hctx, true)}: the run through kblockd on {@code cpu}. */
@@ -258,10 +275,18 @@ public final class RequestQueue {
   /** {@code blk_mq_end_request()}: bios end, tags freed, waiters woken, the queue re-run. */
   private void endRequest(DriverCpu cpu, Request rq) {
     counters.done(rq.op(), rq.bytes(), rq.allocNs(), cpu.now());
-    rq.endBios(0);
-    driverTagsInUse--;
-    schedTagsInUse--;
-    wakeTagWaiter();
+    if (wakeLocalWaiterInline) {
+      // Tags are freed before the bios end, so that an end_io that submits again finds them.
+      driverTagsInUse--;
+      schedTagsInUse--;
+      rq.endBios(0);
+      wakeTagWaiter(cpu);
+    } else {
+      rq.endBios(0);
+      driverTagsInUse--;
+      schedTagsInUse--;
+      wakeTagWaiter(null);
+    }
     if (elevator.queued() > 0) {
       if (params.rules().restartRunsAsync()) {
         runAsync(cpu);
@@ -271,9 +296,14 @@ public final class RequestQueue {
     }
   }
 
-  private void wakeTagWaiter() {
+  private void wakeTagWaiter(DriverCpu freeing) {
     Waiter w = tagWaiters.poll();
-    if (w != null) {
+    if (w == null) {
+      return;
+    }
+    if (wakeLocalWaiterInline && w.cpu() == freeing) {
+      w.wake().run();
+    } else {
       w.cpu().callAfter(0, w.wake());
     }
   }

@@ -30,6 +30,10 @@ import java.util.List;
  * {@code completion_nsec} on the CPU that ran {@code queue_rq}, whose expiry ends the request
  * there after {@code completionCostNs} of interrupt time.
  *
+ * <p>Tags: a request's tags are freed before its bios end, and a submitter waiting for a tag on
+ * the completing CPU is woken inside the completion ({@code blk_mq_put_tag()} waking the
+ * sbitmap's waiters), as blksim's null_blk always did.
+ *
  * <p>Queue map ({@link #mapQueues}): CPUs are grouped as {@code group_cpus_evenly()} does for
  * {@code blk_mq_map_queues()}, simplified to contiguous groups of CPUs in (core, thread) order,
  * so that SMT siblings and the CPUs of a node stay together. With one hardware queue per CPU
@@ -75,7 +79,7 @@ public final class NullBlkDriver implements MqDriver {
           mine[n++] = c;
         }
       }
-      hctxs[h] = new HwCtx(h, mine, new RequestQueue(qp, this, kblockd));
+      hctxs[h] = new HwCtx(h, mine, new RequestQueue(qp, this, kblockd, true));
     }
   }
 

@@ -175,7 +175,14 @@ public final class RequestQueue {
     }
     boolean async = params.scheduler() != RequestQueueParams.Scheduler.NONE
         && params.rules().elevatorSubmitRunsAsync();
-    insert(cpu, List.of(rq), async);
+    if (elevator.insert(rq, now)) {
+      freeMerged(rq);
+    }
+    if (async) {
+      runAsync(cpu);
+    } else {
+      run(cpu);
+    }
     return true;
   }
 

@@ -158,6 +158,29 @@ class DeterminismTest {
     }
   }
 
+  /**
+   * null_blk on the blk-mq layer: with mq-deadline on per-CPU hardware queues (kblockd runs,
+   * queue merging) every partitioning gives the same result; with one queue per node (CPUs
+   * sharing a queue) the partitionings that keep a node whole do.
+   */
+  @Test
+  void nullBlkHardwareQueues_giveIdenticalResults_forPartitioningsThatKeepEachQueueWhole() {
+    Scenario s = scenario("devices.0.scheduler=mq-deadline", "devices.1.scheduler=mq-deadline");
+    RunOutcome one = local(s, "one", 1);
+    String reference = json(one);
+    assertTrue(reference.contains("\"read_merges\""), "disk statistics compared");
+    for (String p : new String[] {"node", "cpu"}) {
+      RunOutcome o = local(s, p, 2);
+      assertTrue(o.stats().partitions() > 1, p);
+      assertEquals(reference, json(o), "mq-deadline per CPU, partitioning " + p);
+    }
+    Scenario perNode = scenario("devices.0.submit-queues=2", "devices.1.submit-queues=2");
+    String shared = json(local(perNode, "one", 1));
+    RunOutcome byNode = local(perNode, "node", 2);
+    assertTrue(byNode.stats().partitions() > 1);
+    assertEquals(shared, json(byNode), "a queue per node, one partition per node");
+  }
+
   @Test
   void wakePlacementInTheLlc_givesIdenticalResults_forPartitioningsThatKeepLlcsWhole() {
     Scenario s = ScenarioLoader.load(MainTest.resource("det/placement.conf"), List.of());

@@ -30,13 +30,18 @@ import java.util.Map;
  * {@link BlkMqRules#restartRunsAsync}). Without a scheduler, {@code nr_requests} equals the driver
  * tags, so a request holds its driver tag from allocation as in the kernel.
  *
- * <p>Partitions: the queue is called directly from every CPU, which is safe only because the
- * scenario loader refuses partitionings that put the CPUs of a machine with such a device in
- * different partitions (as it does for LLC wake placement).
+ * <p>One instance is one hardware context's queue ({@link HwCtx}): a device with one hardware
+ * queue (a SATA {@code disk} or {@code ssd}) has one, a null_blk device has one per
+ * {@code submit_queues}. Its scheduler state is per instance; the kernel's elevator is per
+ * {@code request_queue}, shared by all hardware contexts (simplified; see {@link HwCtx}).
+ *
+ * <p>Partitions: the queue is called directly from every CPU mapped to it, which is safe only
+ * because the scenario loader refuses partitionings that put those CPUs in different partitions
+ * (as it does for LLC wake placement); a queue mapped to one CPU alone is touched only there.
  *
  * <p>Statistics: the whole disk's {@link DiskCounters} belong to the first CPU's view, the others
- * report empty counters, so the disk's busy time is measured once, as the kernel does. Simplified:
- * one hardware queue; no BUSY/RESOURCE returns from the driver; no flush state machine
+ * report empty counters, so the disk's busy time is measured once, as the kernel does (a device
+ * with several hardware contexts sums theirs per CPU). Simplified: no BUSY/RESOURCE returns from the driver; no flush state machine
  * ({@code blk_insert_flush()}: a FLUSH is a request like the others); requests are accounted from
  * allocation to completion.
  */
@@ -48,6 +53,7 @@ public final class RequestQueue {
   private final DiskCounters counters;
   private final ArrayDeque<Waiter> tagWaiters = new ArrayDeque<>();
   private final Map<Integer, Runnable> runWork = new HashMap<>();
+  private final boolean wakeLocalWaiterInline;
   private int schedTagsInUse;
   private int driverTagsInUse;
   private boolean runPending;
@@ -59,9 +65,25 @@ public final class RequestQueue {
   private record Waiter(DriverCpu cpu, Runnable wake) {}
 
   /**
-   * A queue with its scheduler, driver and kblockd binding.
+   * A queue with its scheduler, driver and kblockd binding; tag waiters are woken by a
+   * zero-delay event on their CPU.
    */
   public RequestQueue(RequestQueueParams params, MqDriver driver, Kblockd kblockd) {
+    this(params, driver, kblockd, false);
+  }
+
+  /**
+   * A queue with its scheduler, driver and kblockd binding.
+   *
+   * @param wakeLocalWaiterInline whether a tag waiter on the CPU that frees the tag is woken
+   *     inside the completion, as {@code sbitmap_queue_wake_up()} does from
+   *     {@code blk_mq_put_tag()} (null_blk, as blksim always modelled it); otherwise, and always
+   *     for a waiter on another CPU, by a zero-delay event on the waiter's CPU (the disk and
+   *     SSD models were calibrated so; unifying the two would move their figures)
+   */
+  public RequestQueue(RequestQueueParams params, MqDriver driver, Kblockd kblockd,
+      boolean wakeLocalWaiterInline) {
+    this.wakeLocalWaiterInline = wakeLocalWaiterInline;
     this.params = params;
     this.driver = driver;
     this.kblockd = kblockd;
@@ -153,7 +175,14 @@ public final class RequestQueue {
     }
     boolean async = params.scheduler() != RequestQueueParams.Scheduler.NONE
         && params.rules().elevatorSubmitRunsAsync();
-    insert(cpu, List.of(rq), async);
+    if (elevator.insert(rq, now)) {
+      freeMerged(rq);
+    }
+    if (async) {
+      runAsync(cpu);
+    } else {
+      run(cpu);
+    }
     return true;
   }
 
@@ -199,7 +228,7 @@ public final class RequestQueue {
   void freeMerged(Request r) {
     counters.mergedAway();
     schedTagsInUse--;
-    wakeTagWaiter();
+    wakeTagWaiter(null);
   }
 
   /** {@code blk_mq_run_hw_queue(hctx, true)}: the run through kblockd on {@code cpu}. */
@@ -240,13 +269,31 @@ public final class RequestQueue {
     cpu.interrupt(params.completionCostNs(), () -> endRequest(cpu, rq));
   }
 
+  /**
+   * {@code blk_mq_end_request()} called by the driver itself in the current context, without a
+   * completion interrupt of its own (null_blk with {@code irqmode=0} completes inside
+   * {@code ->queue_rq}, with {@code irqmode=2} from its hrtimer), in the context of {@code cpu},
+   * the CPU the caller runs on.
+   */
+  public void endRequestInline(Request rq, DriverCpu cpu) {
+    endRequest(cpu, rq);
+  }
+
   /** {@code blk_mq_end_request()}: bios end, tags freed, waiters woken, the queue re-run. */
   private void endRequest(DriverCpu cpu, Request rq) {
     counters.done(rq.op(), rq.bytes(), rq.allocNs(), cpu.now());
-    rq.endBios(0);
-    driverTagsInUse--;
-    schedTagsInUse--;
-    wakeTagWaiter();
+    if (wakeLocalWaiterInline) {
+      // Tags are freed before the bios end, so that an end_io that submits again finds them.
+      driverTagsInUse--;
+      schedTagsInUse--;
+      rq.endBios(0);
+      wakeTagWaiter(cpu);
+    } else {
+      rq.endBios(0);
+      driverTagsInUse--;
+      schedTagsInUse--;
+      wakeTagWaiter(null);
+    }
     if (elevator.queued() > 0) {
       if (params.rules().restartRunsAsync()) {
         runAsync(cpu);
@@ -256,9 +303,14 @@ public final class RequestQueue {
     }
   }
 
-  private void wakeTagWaiter() {
+  private void wakeTagWaiter(DriverCpu freeing) {
     Waiter w = tagWaiters.poll();
-    if (w != null) {
+    if (w == null) {
+      return;
+    }
+    if (wakeLocalWaiterInline && w.cpu() == freeing) {
+      w.wake().run();
+    } else {
       w.cpu().callAfter(0, w.wake());
     }
   }

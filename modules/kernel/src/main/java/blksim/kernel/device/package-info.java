@@ -3,7 +3,7 @@
  *
  * <p>Glossary (kernel identifier → Java):
  * <ul>
- *   <li>{@code drivers/block/null_blk} → {@link blksim.kernel.device.NullBlkQueue},
+ *   <li>{@code drivers/block/null_blk} → {@link blksim.kernel.device.NullBlkDriver},
  *       {@link blksim.kernel.device.NullBlkParams}, {@code irqmode} →
  *       {@link blksim.kernel.device.IrqMode}</li>
  *   <li>{@code drivers/block/brd.c} ({@code brd_submit_bio()}, {@code brd_do_bvec()}) →

@@ -15,6 +15,7 @@ import blksim.kernel.device.SsdParams;
 import blksim.kernel.device.BrdParams;
 import blksim.kernel.device.DeviceParams;
 import blksim.kernel.device.IrqMode;
+import blksim.kernel.device.NullBlkDriver;
 import blksim.kernel.device.NullBlkParams;
 import blksim.kernel.device.ZramParams;
 import blksim.kernel.dm.DelayVersion;
@@ -30,7 +31,9 @@ import blksim.kernel.iouring.IoUringParams;
 import blksim.kernel.sched.TimehistParams;
 import blksim.kernel.sched.PreemptModel;
 import blksim.kernel.sched.SchedParams;
+import blksim.kernel.topology.Cpu;
 import blksim.kernel.topology.CpuList;
+import blksim.kernel.topology.Topology;
 import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.FioEnvironment;
@@ -409,6 +412,7 @@ public final class ScenarioLoader {
       }
     }
     sharedQueuePartitions(v, partitions, topo, devices);
+    nullBlkPartitions(v, cfg, partitions, topo, devices);
     BlockLayerParams blockLayer = new BlockLayerParams(v.getDuration("costs.block.nowait-reject"));
     IoUringParams ioUring = new IoUringParams(v.getDuration("costs.io-uring.enter"),
         v.getDuration("costs.io-uring.sqe-issue"), v.getDuration("costs.io-uring.cqe-post"),
@@ -1055,13 +1059,141 @@ public final class ScenarioLoader {
     }
   }
 
+  /**
+   * A null_blk device: {@code queue-mode} 2 only, {@code submit-queues} per-cpu or a number
+   * (clamped to the CPUs later, as the kernel does), the scheduler and {@code nr-requests}
+   * (auto: the kernel's defaults for the number of hardware queues), {@code max-sectors}.
+   */
+  private static NullBlkParams nullBlk(String name, Values dv, Values v, long nbSubmit,
+      long nbComplete) {
+    String mode = dv.getString("queue-mode").trim().toLowerCase(java.util.Locale.ROOT);
+    if (mode.equals("0") || mode.equals("bio")) {
+      throw dv.error("queue-mode", "queue-mode 0 (bio-based null_blk) is not modelled; use 2"
+          + " (mq)");
+    }
+    if (!mode.equals("2") && !mode.equals("mq")) {
+      throw dv.error("queue-mode", "queue-mode must be 2 (or mq): blk-mq, the only mode"
+          + " modelled (1, the legacy request queue, left the kernel in 5.0), was '" + mode + "'");
+    }
+    String sq = dv.getString("submit-queues").trim().toLowerCase(java.util.Locale.ROOT);
+    int submitQueues;
+    if (sq.equals("per-cpu")) {
+      submitQueues = NullBlkParams.PER_CPU;
+    } else {
+      try {
+        submitQueues = Integer.parseInt(sq);
+      } catch (NumberFormatException e) {
+        submitQueues = -1;
+      }
+      if (submitQueues < 1 || submitQueues > 65536) {
+        throw dv.error("submit-queues", "submit-queues must be per-cpu or a whole number in"
+            + " [1, 65536], was '" + sq + "'");
+      }
+    }
+    String sch = dv.getString("scheduler");
+    RequestQueueParams.Scheduler sched = sch.equals("auto") ? null
+        : RequestQueueParams.Scheduler.parse(sch);
+    int depth = dv.getInt("hw-queue-depth");
+    String nr = dv.getString("nr-requests").trim();
+    int nrRequests = 0;
+    if (!nr.equals("auto")) {
+      try {
+        nrRequests = Integer.parseInt(nr);
+      } catch (NumberFormatException e) {
+        nrRequests = -1;
+      }
+      if (nrRequests < 1 || nrRequests > 65536) {
+        throw dv.error("nr-requests", "nr-requests must be auto or a whole number in [1, 65536],"
+            + " was '" + nr + "'");
+      }
+    }
+    long maxBytes = dv.getSize("max-sectors");
+    int bs = dv.getInt("bs");
+    if (maxBytes % 512 != 0 || maxBytes < bs) {
+      throw dv.error("max-sectors", "max-sectors must be a multiple of 512 bytes of at least bs"
+          + " (" + bs + "), was " + maxBytes);
+    }
+    BlkMqRules rules = v.getString("kernel.mode").equals("V4_3_RC1") ? BlkMqRules.V4_3
+        : BlkMqRules.V6;
+    try {
+      return new NullBlkParams(name, dv.getSize("size"), bs, depth,
+          IrqMode.parse(dv.getString("irqmode")), dv.getDuration("completion-nsec"), nbSubmit,
+          nbComplete, submitQueues, sched, nrRequests, maxBytes, rules);
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage();
+      throw dv.error(m.startsWith("nr_requests") ? "nr-requests" : "size", m);
+    }
+  }
+
+  /**
+   * null_blk hardware contexts shared by several CPUs are called directly from each of them, so
+   * every such context's CPUs must fall into one partition. With one hardware queue per CPU (the
+   * default) any partitioning is exact; otherwise the queue map is checked against the
+   * partitioning (e.g. submit-queues = the node count with partitions = node passes).
+   */
+  private static void nullBlkPartitions(Values v, Config cfg, String partitions,
+      TopologyParams topo, List<DeviceParams> devices) {
+    Partitioning part = Partitioning.parse(partitions);
+    List<Cpu> cpus = Topology.of(topo).cpus();
+    int n = cpus.size();
+    for (int i = 0; i < devices.size(); i++) {
+      if (!(devices.get(i) instanceof NullBlkParams nb)) {
+        continue;
+      }
+      int q = nb.hwQueues(n);
+      if (nb.schedulerFor(q) == RequestQueueParams.Scheduler.NONE
+          && nb.nrRequestsFor(q) > nb.hwQueueDepth()) {
+        Config d = ((ConfigObject) cfg.getList("blksim.devices").get(i)).toConfig();
+        Values dv = new Values(d, null, ScenarioSchema.DEVICE_KEYS.get("null_blk"),
+            "blksim.devices." + i + ".");
+        throw dv.error("nr-requests", "without a scheduler (scheduler = none, or auto with "
+            + q + " hardware queues) nr-requests cannot exceed hw-queue-depth ("
+            + nb.hwQueueDepth() + "): the requests are the driver tags, was "
+            + nb.nrRequestsFor(q));
+      }
+      if (q == n) {
+        continue;
+      }
+      int[] map = NullBlkDriver.mapQueues(cpus, q);
+      long[] key = new long[q];
+      java.util.Arrays.fill(key, Long.MIN_VALUE);
+      for (Cpu c : cpus) {
+        long k = partitionKey(part, c, n);
+        int h = map[c.id()];
+        if (key[h] == Long.MIN_VALUE) {
+          key[h] = k;
+        } else if (key[h] != k) {
+          throw v.error("partitions", "device " + nb.name() + " has " + q + " hardware queue(s)"
+              + " for " + n + " CPUs; CPUs sharing a queue call it directly and must share a"
+              + " partition, which partitions = " + partitions + " does not give (CPU "
+              + c.id() + " and another CPU of hardware queue " + h + " are split): use"
+              + " submit-queues = per-cpu or partitions = one");
+        }
+      }
+    }
+  }
+
+  /** The partition key {@link Partitioning#place} gives a CPU (equal keys: same partition). */
+  private static long partitionKey(Partitioning p, Cpu c, int nCpus) {
+    switch (p.kind()) {
+      case ONE:
+        return 0;
+      case NODE:
+        return c.node();
+      case LLC:
+        return c.llc();
+      case CPU:
+        return c.id();
+      default:
+        return (long) c.id() * p.count() / Math.max(1, nCpus);
+    }
+  }
+
   private static DeviceParams device(String type, String name, Values dv, Values v,
       long nbSubmit, long nbComplete) {
     switch (type) {
       case "null_blk":
-        return new NullBlkParams(name, dv.getSize("size"), dv.getInt("bs"),
-            dv.getInt("hw-queue-depth"), IrqMode.parse(dv.getString("irqmode")),
-            dv.getDuration("completion-nsec"), nbSubmit, nbComplete);
+        return nullBlk(name, dv, v, nbSubmit, nbComplete);
       case "brd":
         return new BrdParams(name, dv.getSize("size"), dv.getBoolean("nowait"),
             v.getDuration("costs.brd.fixed"), v.getDuration("costs.brd.per-page-read"),

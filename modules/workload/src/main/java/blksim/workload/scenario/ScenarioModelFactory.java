@@ -8,6 +8,9 @@ import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.DriverCpu;
 import blksim.kernel.block.Kblockd;
 import blksim.kernel.block.RequestQueue;
+import blksim.kernel.block.RequestQueueParams;
+import blksim.kernel.device.NullBlkDriver;
+import blksim.kernel.device.NullBlkParams;
 import blksim.kernel.device.RequestBasedParams;
 import blksim.kernel.workqueue.WorkItem;
 import blksim.kernel.device.DeviceParams;
@@ -99,7 +102,11 @@ public final class ScenarioModelFactory implements ModelFactory {
     WorkqueueSystem.Builder wb = WorkqueueSystem.builder(topo, s.sched(), timers, wqp);
     boolean hasDm = s.devices().stream().anyMatch(d -> d instanceof DmParams);
     boolean pageCacheWrites = s.usesPageCacheWrites();
-    boolean hasRq = s.devices().stream().anyMatch(d -> d instanceof RequestBasedParams);
+    int nCpus = topo.cpuCount();
+    // null_blk with a scheduler runs its queue through kblockd too (none never defers a run).
+    boolean hasRq = s.devices().stream().anyMatch(d -> d instanceof RequestBasedParams
+        || (d instanceof NullBlkParams nb && nb.schedulerFor(nb.hwQueues(nCpus))
+            != RequestQueueParams.Scheduler.NONE));
     // Nothing else queues work yet: without dm, writeback, a request queue or wq_monitor the
     // workqueue components would only sit in every event's path (the per-CPU wrapper costs ~15%
     // of the event rate).
@@ -120,6 +127,14 @@ public final class ScenarioModelFactory implements ModelFactory {
         shared.put(d.name(), rb.newRequestQueue(kblockd));
       }
     }
+    // null_blk: one driver per device with its hardware contexts; a context of one CPU is
+    // touched by that CPU alone (the loader keeps the CPUs of a shared context together).
+    Map<String, NullBlkDriver> nullBlk = new LinkedHashMap<>();
+    for (DeviceParams d : s.devices()) {
+      if (d instanceof NullBlkParams nb) {
+        nullBlk.put(d.name(), new NullBlkDriver(nb, topo.cpus(), kblockd));
+      }
+    }
     List<CpuComponent> cpus = new ArrayList<>();
     Map<String, List<BlockQueue>> queues = new LinkedHashMap<>();
     for (Cpu c : topo.cpus()) {
@@ -135,6 +150,8 @@ public final class ScenarioModelFactory implements ModelFactory {
           q = dm.newQueue(cpu, s.blockLayer(), timers, kd, onCpu::get);
         } else if (d instanceof RequestBasedParams) {
           q = shared.get(d.name()).attach(cpu);
+        } else if (d instanceof NullBlkParams) {
+          q = nullBlk.get(d.name()).attach(cpu);
         } else {
           // One seed per device, the same on every CPU: all CPUs agree on its contents.
           q = d.newQueue(cpu, s.blockLayer(),

@@ -301,7 +301,24 @@ public final class ScenarioSchema {
             "completion mode: inline, softirq on the submitting CPU, or hrtimer"),
         Param.num("completion-nsec", "null_blk", DURATION, "ns",
             NullBlkParams.DEFAULT_COMPLETION_NS + "ns", 0,
-            1_000_000_000_000L, "completion time in timer mode (completion_nsec)")));
+            1_000_000_000_000L, "completion time in timer mode (completion_nsec)"),
+        Param.of("queue-mode", "null_blk", STRING, "2",
+            "queue_mode: 2 (or mq), blk-mq, the only one modelled (0, bio-based, is not; 1 was"
+                + " removed from the kernel)"),
+        Param.of("submit-queues", "null_blk", STRING, "per-cpu",
+            "hardware queues (submit_queues): per-cpu (blksim's default: one per CPU, any"
+                + " partitioning) or N (the module's default is 1; more than the CPUs is"
+                + " clamped to them; CPUs sharing a queue must share a partition)"),
+        Param.choice("scheduler", "null_blk", "auto", List.of("auto", "none", "mq-deadline"),
+            "I/O scheduler (auto: the kernel's choice, mq-deadline with one hardware queue,"
+                + " none with several)"),
+        Param.of("nr-requests", "null_blk", STRING, "auto",
+            "scheduler tags per hardware queue, nr_requests (auto: 2 x min(hw-queue-depth,"
+                + " 128) with a scheduler, hw-queue-depth without)"),
+        Param.num("max-sectors", "null_blk", SIZE, "bytes",
+            String.valueOf(NullBlkParams.DEFAULT_MAX_BYTES), 512, 1L << 30,
+            "largest request merging may build, in bytes (max_sectors; 255 sectors, the"
+                + " kernel's default limit)")));
     m.put("dm", List.of(
         Param.of("type", "dm", STRING, null, "device type: dm (a device-mapper device)"),
         Param.of("name", "dm", STRING, null,

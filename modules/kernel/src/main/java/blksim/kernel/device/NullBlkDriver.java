@@ -1,0 +1,151 @@
+package blksim.kernel.device;
+
+import blksim.kernel.block.BlockQueue;
+import blksim.kernel.block.DriverCpu;
+import blksim.kernel.block.HwCtx;
+import blksim.kernel.block.Kblockd;
+import blksim.kernel.block.MqDriver;
+import blksim.kernel.block.Request;
+import blksim.kernel.block.RequestQueue;
+import blksim.kernel.block.RequestQueueParams;
+import blksim.kernel.topology.Cpu;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * null_blk in {@code queue_mode=2}: a blk-mq driver ({@code null_mq_ops}) below the shared
+ * request layer. Each hardware queue ({@code submit_queues} of them) is a {@link HwCtx} with its
+ * own {@link RequestQueue}: {@code hw_queue_depth} driver tags, {@code nr_requests} scheduler
+ * tags and the scheduler. Bios become requests there (plug and queue merging up to
+ * {@code max_sectors}, a sleeping submitter when the scheduler tags run out, -EAGAIN for a
+ * REQ_NOWAIT bio then), and a request that gets a driver tag reaches {@link #queueRq}
+ * ({@code null_queue_rq()} → {@code null_handle_cmd()}).
+ *
+ * <p>Completion follows {@code irqmode}, as the module does: NONE ends the request inside
+ * {@code queue_rq} ({@code end_cmd()}), at no interrupt cost; SOFTIRQ completes it through
+ * {@code blk_mq_complete_request()} on the submitting CPU, costing {@code completionCostNs} of
+ * interrupt time there ({@link RequestQueue#hardwareDone}); TIMER arms an hrtimer of
+ * {@code completion_nsec} on the CPU that ran {@code queue_rq}, whose expiry ends the request
+ * there after {@code completionCostNs} of interrupt time.
+ *
+ * <p>Tags: a request's tags are freed before its bios end, and a submitter waiting for a tag on
+ * the completing CPU is woken inside the completion ({@code blk_mq_put_tag()} waking the
+ * sbitmap's waiters), as blksim's null_blk always did.
+ *
+ * <p>Queue map ({@link #mapQueues}): CPUs are grouped as {@code group_cpus_evenly()} does for
+ * {@code blk_mq_map_queues()}, simplified to contiguous groups of CPUs in (core, thread) order,
+ * so that SMT siblings and the CPUs of a node stay together. With one hardware queue per CPU
+ * (blksim's default) every context is touched by its CPU alone, so the device adds no state
+ * shared between CPUs and any partitioning is exact; a context shared by several CPUs is called
+ * directly from each of them, so the scenario loader refuses partitionings that split its CPUs.
+ *
+ * <p>Simplified: null_blk's memory backing, zoned mode, bandwidth throttling, fault injection,
+ * {@code shared_tags}, poll queues and {@code BLK_STS_RESOURCE} requeues are not modelled;
+ * bios larger than {@code max_sectors} are not split (the limit bounds merging only).
+ */
+public final class NullBlkDriver implements MqDriver {
+  private final NullBlkParams params;
+  private final HwCtx[] hctxs;
+  private final int[] cpuToHctx;
+
+  /** The device on a machine of {@code cpus}, with its {@code submit_queues} mapped to them. */
+  public NullBlkDriver(NullBlkParams params, List<Cpu> cpus, Kblockd kblockd) {
+    this(params, mapQueues(cpus, params.hwQueues(cpus.size())), params.hwQueues(cpus.size()),
+        kblockd);
+  }
+
+  /**
+   * The device with {@code nrHctx} hardware contexts, CPU {@code c} mapped to context
+   * {@code cpuToHctx[c]}; queue runs through {@code kblockd}.
+   */
+  public NullBlkDriver(NullBlkParams params, int[] cpuToHctx, int nrHctx, Kblockd kblockd) {
+    this.params = params;
+    this.cpuToHctx = cpuToHctx.clone();
+    RequestQueueParams qp = params.queueParams(nrHctx);
+    this.hctxs = new HwCtx[nrHctx];
+    for (int h = 0; h < nrHctx; h++) {
+      int n = 0;
+      for (int m : cpuToHctx) {
+        if (m == h) {
+          n++;
+        }
+      }
+      int[] mine = new int[n];
+      n = 0;
+      for (int c = 0; c < cpuToHctx.length; c++) {
+        if (cpuToHctx[c] == h) {
+          mine[n++] = c;
+        }
+      }
+      hctxs[h] = new HwCtx(h, mine, new RequestQueue(qp, this, kblockd, true));
+    }
+  }
+
+  /**
+   * {@code blk_mq_map_queues()}: the hardware context of each CPU (indexed by CPU id) for
+   * {@code nrQueues} contexts. CPUs in (core, id) order, so threads of a core and cores of a node
+   * are neighbours, are cut into {@code nrQueues} contiguous groups whose sizes differ by at most
+   * one. With as many queues as CPUs each CPU has its own.
+   */
+  public static int[] mapQueues(List<Cpu> cpus, int nrQueues) {
+    if (nrQueues < 1 || nrQueues > cpus.size()) {
+      throw new IllegalArgumentException("nr_hw_queues must be in [1, " + cpus.size() + "], was "
+          + nrQueues);
+    }
+    List<Cpu> order = new ArrayList<>(cpus);
+    order.sort(Comparator.comparingInt(Cpu::core).thenComparingInt(Cpu::id));
+    int n = order.size();
+    int[] map = new int[n];
+    Arrays.fill(map, -1);
+    for (int rank = 0; rank < n; rank++) {
+      int id = order.get(rank).id();
+      if (id < 0 || id >= n || map[id] >= 0) {
+        throw new IllegalArgumentException("CPU ids must be 0.." + (n - 1));
+      }
+      map[id] = (int) ((long) rank * nrQueues / n);
+    }
+    return map;
+  }
+
+  /** The parameters. */
+  public NullBlkParams params() {
+    return params;
+  }
+
+  /** The hardware contexts. */
+  public List<HwCtx> hctxs() {
+    return List.of(hctxs);
+  }
+
+  /** The hardware context CPU {@code cpuId} submits to ({@code blk_mq_map_queue()}). */
+  public HwCtx hctx(int cpuId) {
+    return hctxs[cpuToHctx[cpuId]];
+  }
+
+  /** Maps {@code cpu}'s software queue to its hardware context; returns the CPU's view. */
+  public BlockQueue attach(DriverCpu cpu) {
+    return hctx(cpu.cpuId()).queue().attach(cpu);
+  }
+
+  /** {@code null_queue_rq()}: completes {@code rq} as {@code irqmode} says. */
+  @Override
+  public void queueRq(Request rq, DriverCpu cpu) {
+    RequestQueue q = rq.queue();
+    switch (params.irqmode()) {
+      case NONE:
+        q.endRequestInline(rq, cpu);
+        break;
+      case SOFTIRQ:
+        q.hardwareDone(rq);
+        break;
+      case TIMER:
+        cpu.callAfter(params.completionNs(), () -> cpu.interrupt(params.completionCostNs(),
+            () -> q.endRequestInline(rq, cpu)));
+        break;
+      default:
+        throw new IllegalStateException("irqmode " + params.irqmode());
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package blksim.workload.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.InputException;
+import blksim.kernel.block.RequestQueueParams.Scheduler;
+import blksim.kernel.device.NullBlkParams;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The null_blk device keys: defaults, validation (exit 2 naming the key), partitionings. */
+class NullBlkScenarioTest {
+  @TempDir Path dir;
+
+  static final String JOB = "[global]\nioengine=psync\nfilename=/dev/nullb0\nbs=4k\n"
+      + "rw=randread\nruntime=1ms\ntime_based\n[j]\nnumjobs=2\n";
+
+  /** 2 nodes x 2 cores x 2 threads = 8 CPUs, one null_blk with {@code keys}. */
+  Path scenario(String keys, String body) throws IOException {
+    Files.writeString(dir.resolve("job.fio"), JOB);
+    Path p = dir.resolve("s.conf");
+    Files.writeString(p, "blksim {\n"
+        + "  machine { sockets = 2, cores-per-llc = 2, threads-per-core = 2 }\n"
+        + "  devices = [\n"
+        + "    { type = null_blk, name = nullb0, size = 1G" + keys + " }\n"
+        + "  ]\n"
+        + "  fio.job-files = [\"job.fio\"]\n"
+        + body + "\n}\n");
+    return p;
+  }
+
+  NullBlkParams load(String keys, String body) throws IOException {
+    return (NullBlkParams) ScenarioLoader.load(scenario(keys, body), List.of(), Map.of())
+        .devices().get(0);
+  }
+
+  InputException fails(String keys, String body) throws IOException {
+    Path p = scenario(keys, body);
+    return assertThrows(InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
+  }
+
+  @Test
+  void defaults_arePerCpuQueuesWithTheKernelsSchedulerChoice() throws IOException {
+    NullBlkParams nb = load("", "");
+    assertEquals(NullBlkParams.PER_CPU, nb.submitQueues());
+    assertEquals(8, nb.hwQueues(8));
+    assertNull(nb.scheduler(), "auto");
+    assertEquals(Scheduler.NONE, nb.schedulerFor(nb.hwQueues(8)));
+    assertEquals(64, nb.nrRequestsFor(8));
+    assertEquals(130_560, nb.maxBytes());
+    assertEquals(64, nb.hwQueueDepth());
+  }
+
+  @Test
+  void keys_areRead() throws IOException {
+    NullBlkParams nb = load(", queue-mode = mq, submit-queues = 1, scheduler = mq-deadline,"
+        + " nr-requests = 32, max-sectors = 64k, hw-queue-depth = 16", "");
+    assertEquals(1, nb.hwQueues(8));
+    assertEquals(Scheduler.MQ_DEADLINE, nb.schedulerFor(1));
+    assertEquals(32, nb.nrRequestsFor(1));
+    assertEquals(65_536, nb.maxBytes());
+    assertEquals(Scheduler.MQ_DEADLINE, load(", submit-queues = 1", "").schedulerFor(1),
+        "auto with one hardware queue: mq-deadline, as elevator_get_default()");
+    assertEquals(8, load(", submit-queues = 100", "").hwQueues(8), "clamped to nr_cpu_ids");
+  }
+
+  @Test
+  void badValues_failNamingTheKey() throws IOException {
+    String[][] cases = {
+        {", queue-mode = 0", "queue-mode", "not modelled"},
+        {", queue-mode = 1", "queue-mode", "must be 2"},
+        {", submit-queues = 0", "submit-queues", "per-cpu or a whole number"},
+        {", submit-queues = many", "submit-queues", "per-cpu or a whole number"},
+        {", scheduler = bfq", "scheduler", "bfq"},
+        {", nr-requests = lots", "nr-requests", "auto or a whole number"},
+        {", nr-requests = 0", "nr-requests", "auto or a whole number"},
+        {", scheduler = none, nr-requests = 128", "nr-requests", "cannot exceed"},
+        {", nr-requests = 128", "nr-requests", "cannot exceed"},
+        {", max-sectors = 1000", "max-sectors", "multiple of 512"},
+        {", bs = 4096, max-sectors = 2048", "max-sectors", "at least bs"},
+        {", hw-queue-depth = 0", "hw-queue-depth", "must be in"},
+    };
+    for (String[] c : cases) {
+      InputException e = fails(c[0], "");
+      assertEquals("blksim.devices.0." + c[1], e.key(), c[0] + ": " + e.getMessage());
+      assertTrue(e.getMessage().contains(c[2]), c[0] + ": " + e.getMessage());
+      assertTrue(e.file().endsWith("s.conf"), e.file());
+    }
+  }
+
+  @Test
+  void partitionings_perCpuQueuesTakeAnySharedQueuesMustNotBeSplit() throws IOException {
+    for (String p : List.of("one", "node", "llc", "cpu", "3")) {
+      load("", "partitions = " + p);
+    }
+    // Two queues on two nodes: one per node, so partitions = node keeps each queue's CPUs.
+    load(", submit-queues = 2", "partitions = node");
+    load(", submit-queues = 4", "partitions = node");
+    InputException e = fails(", submit-queues = 2", "partitions = cpu");
+    assertEquals("blksim.partitions", e.key());
+    assertTrue(e.getMessage().contains("submit-queues = per-cpu"), e.getMessage());
+    fails(", submit-queues = 1", "partitions = node");
+    load(", submit-queues = 1", "partitions = one");
+  }
+}

@@ -11,9 +11,10 @@ import blksim.kernel.block.Bio;
 import blksim.kernel.block.BioEndIo;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.DiskCounters;
+import blksim.kernel.block.Kblockd;
 import blksim.kernel.device.IrqMode;
 import blksim.kernel.device.NullBlkParams;
-import blksim.kernel.device.NullBlkQueue;
+import blksim.kernel.device.NullBlkDriver;
 import blksim.kernel.mm.BdiWriteback;
 import blksim.kernel.mm.DirtyParams;
 import blksim.kernel.mm.PageCache;
@@ -149,8 +150,8 @@ class FileReadTest {
     final XfsFilesystem fs;
 
     Rig(long readAheadKb) {
-      q = new Recorder(new NullBlkQueue(new NullBlkParams("nullb0", 1L << 30, 512, 64,
-          IrqMode.TIMER, 10_000, 600, 500), cpu));
+      q = new Recorder(new NullBlkDriver(new NullBlkParams("nullb0", 1L << 30, 512, 64,
+          IrqMode.TIMER, 10_000, 600, 500), new int[] {0}, 1, Kblockd.INLINE).attach(cpu));
       cpu.attach(q);
       wb = pc.newWb("nullb0", new WbScheduler() {
         @Override

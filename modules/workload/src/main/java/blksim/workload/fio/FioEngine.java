@@ -68,6 +68,10 @@ public enum FioEngine {
     m.put("exec", "it runs an external program");
     m.put("mtd", "raw flash (MTD) devices are not modelled");
     m.put("libcufile", "GPU direct storage is not modelled");
+    m.put("libhipfile", "GPU direct storage (AMD hipFile) is not modelled");
+    m.put("page_fault", "I/O through page faults on a mapped file is not modelled");
+    m.put("cpp_null", "an external engine built from engines/null.c as C++; ioengine=null is"
+        + " the same engine and is modelled");
     m.put("windowsaio", "not a Linux engine");
     m.put("solarisaio", "not a Linux engine");
     m.put("external", "it loads an engine from a shared object");

@@ -103,7 +103,11 @@ public final class FioJobFile {
   /** Where an option or section came from: file, 1-based line and the key as written. */
   record Origin(String file, int line, String key) {}
 
-  private record RawOption(String key, String value, Origin at) {}
+  /**
+   * One option line. {@code refusal} is set for an option blksim refuses or fio's own table does
+   * not know: it is raised only once the job's engine is known (see {@link #applySection}).
+   */
+  private record RawOption(String key, String value, Origin at, InputException refusal) {}
 
   private record Section(String name, Origin at, boolean global, List<RawOption> options) {}
 
@@ -207,6 +211,9 @@ public final class FioJobFile {
         FioJobSettings s = defaults.copy();
         LinkedHashMap<String, String> options = new LinkedHashMap<>(); // the section's own
         applySection(sec, s, options, env, envVars);
+        if (s.pendingRefusal != null) {
+          throw s.pendingRefusal; // the engine is modelled: the first refused option stands
+        }
         s.finish();
         if (implicitStonewall) {
           // __parse_jobs_ini(): the first job of each later file gets o.stonewall.
@@ -262,12 +269,23 @@ public final class FioJobFile {
   }
 
   /** Applies a section: kb_base first (fio's option priority), then the rest in file order. */
+  /**
+   * Applies a section's options to {@code s}. As fio's {@code fio_options_parse()} does, an
+   * option fio's own table lacks (an engine's option) or blksim refuses is set aside while the
+   * rest is parsed, so that {@code ioengine=} of an engine blksim does not model is what gets
+   * reported, wherever it stands; otherwise the first refused option or bad value of the job is
+   * reported (by the caller, once the job's sections are applied:
+   * {@link FioJobSettings#pendingRefusal}).
+   */
   private static void applySection(Section sec, FioJobSettings s,
       LinkedHashMap<String, String> options, FioEnvironment env, Map<String, String> envVars) {
     List<RawOption> raw = sec.options();
     String[] values = new String[raw.size()];
     for (int i = 0; i < raw.size(); i++) {
       RawOption o = raw.get(i);
+      if (o.refusal() != null) {
+        continue;
+      }
       values[i] = o.value() == null ? null : badValue(o, () ->
           FioValues.substitute(o.value(), envVars, env));
       options.put(o.key(), values[i] == null ? "" : values[i]);
@@ -275,12 +293,27 @@ public final class FioJobFile {
     for (int pass = 0; pass < 2; pass++) {
       for (int i = 0; i < raw.size(); i++) {
         RawOption o = raw.get(i);
+        if (o.refusal() != null) {
+          if (pass == 1 && s.pendingRefusal == null) {
+            s.pendingRefusal = o.refusal();
+          }
+          continue;
+        }
         if (o.key().equals("kb_base") == (pass == 0)) {
           String v = values[i];
-          badValue(o, () -> {
-            s.apply(o.key(), v, o.at());
-            return null;
-          });
+          try {
+            badValue(o, () -> {
+              s.apply(o.key(), v, o.at());
+              return null;
+            });
+          } catch (InputException e) {
+            if ("ioengine".equals(e.key())) {
+              throw e; // an engine blksim does not model is what the user needs to know first
+            }
+            if (s.pendingRefusal == null) {
+              s.pendingRefusal = e; // the first error in the file, raised after the section
+            }
+          }
         }
       }
     }
@@ -395,16 +428,17 @@ public final class FioJobFile {
     }
     String key = FioOptions.canonical(written);
     if (key == null) {
-      throw new InputException(here.file(), here.line(), written,
-          "unknown fio option '" + written + "'");
+      return new RawOption(written, value, here, new InputException(here.file(), here.line(),
+          written, "unknown fio option '" + written + "'"));
     }
     if (!FioOptions.modelled(key)) {
       String why = FioOptions.reason(key);
-      throw new InputException(here.file(), here.line(), written, "fio option '" + written + "'"
+      return new RawOption(key, value, here, new InputException(here.file(), here.line(),
+          written, "fio option '" + written + "'"
           + (key.equals(written) ? "" : " (" + key + ")") + " is not modelled by blksim"
-          + (why.isEmpty() ? "" : " (" + why + ")"));
+          + (why.isEmpty() ? "" : " (" + why + ")")));
     }
-    return new RawOption(key, value, here);
+    return new RawOption(key, value, here, null);
   }
 
   private static boolean isBlankOrComment(String t) {

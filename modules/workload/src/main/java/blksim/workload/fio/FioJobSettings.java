@@ -93,6 +93,11 @@ final class FioJobSettings implements Cloneable {
   long[] rateBytes = new long[3];
   long[] rateIops = new long[3];
   boolean ratePoisson;
+  /**
+   * The first option of the job's sections that blksim refuses or fio does not know, raised
+   * once the job's engine is known to be modelled ({@code FioJobFile.applySection}).
+   */
+  InputException pendingRefusal;
   /** write_lat_log / write_bw_log / write_iops_log prefixes ("" the job name; null: none). */
   String latLog;
   String bwLog;
@@ -278,7 +283,13 @@ final class FioJobSettings implements Cloneable {
         }
         return d -> ba[d] = b;
       });
-      case "zonemode" -> zonemodeStrided = onlyValue(value, "none", "strided").equals("strided");
+      case "zonemode" -> {
+        if ("zbd".equals(value)) {
+          throw new BadValue("zonemode=zbd is not modelled by blksim (there is no zoned block"
+              + " device model yet); none and strided are");
+        }
+        zonemodeStrided = onlyValue(value, "none", "strided").equals("strided");
+      }
       case "zonerange" -> zoneRangeBytes = bytesNoPercent(value);
       case "zonesize" -> zoneSizeBytes = bytesNoPercent(value);
       case "zoneskip" -> zoneSkipBytes = bytesNoPercent(value);

@@ -70,7 +70,9 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
       return true;
     }
     for (FioJob j : jobs) {
-      if (!j.direct() && j.rw().writes()) {
+      // A buffered writer dirties pages; a job on files (directory=) reads them through the
+      // page cache too.
+      if (!j.direct() && (j.rw().writes() || j.filename() == null && j.directory() != null)) {
         return true;
       }
     }

@@ -724,8 +724,8 @@ public final class ScenarioLoader {
 
   /**
    * Jobs that name a {@code directory=} (and no {@code filename=}) write their files there: the
-   * directory must lie in a filesystem of the scenario, mounted read-write, and the job must be a
-   * buffered writer with a synchronous engine and a size or a filesize (what blksim models of
+   * directory must lie in a filesystem of the scenario, mounted read-write, and the job must do
+   * buffered I/O with a synchronous engine and have a size or a filesize (what blksim models of
    * files today). The file options are refused on {@code filename=} jobs.
    */
   private static void checkDirectoryJobs(List<FioJob> jobs, List<FilesystemParams> fss) {
@@ -754,15 +754,11 @@ public final class ScenarioLoader {
         throw j.error("directory", "job '" + j.name() + "' writes into " + j.directory()
             + ", on " + fs.mountPoint() + ", mounted read-only (options ro)");
       }
-      if (j.rw().reads()) {
-        throw j.error("rw", "job '" + j.name() + "' reads files in " + j.directory() + ": reads"
-            + " of files are not modelled by blksim yet (files are modelled for buffered writes:"
-            + " rw=write or randwrite); use filename= on a device to read");
-      }
       if (j.direct() || !j.ioengine().isSync()) {
         throw j.error(j.direct() ? "direct" : "ioengine", "job '" + j.name() + "': files are"
-            + " modelled for buffered writes with a synchronous engine (rw=write or randwrite,"
-            + " direct=0, psync/sync/pvsync) so far; use filename= on a device for the rest");
+            + " modelled for buffered I/O with a synchronous engine (direct=0,"
+            + " psync/sync/pvsync/pvsync2) so far; O_DIRECT and asynchronous I/O on files are"
+            + " not; use filename= on a device for them");
       }
       if (j.thinktimeNs() > 0) {
         throw j.error("thinktime", "job '" + j.name() + "': thinktime is modelled for jobs on"

@@ -172,7 +172,7 @@ class FioJobFileErrorTest {
     rejects("[j]\nrandom_distribution=sequence:1,2\n", 2, "random_distribution",
         "sequence is not modelled by blksim");
     rejects("[j]\nrandom_generator=mt\n", 2, "random_generator", "tausworthe, lfsr");
-    rejects("[j]\nzonemode=zbd\n", 2, "zonemode", "none, strided");
+    rejects("[j]\nzonemode=zbd\n", 2, "zonemode", "no zoned block device model");
     rejects("[j]\nrw_sequencer=identical\n", 2, "rw_sequencer", "not modelled");
     rejects("[j]\nkb_base=512\n", 2, "kb_base", "1024, 1000");
   }

@@ -155,9 +155,10 @@ class FsMarkRunTest {
     assertEquals("directory", e.key());
     assertTrue(e.getMessage().contains("/elsewhere") && e.getMessage().contains("/mnt/t"),
         e.getMessage());
-    Files.writeString(p, String.format(base, "directory=/mnt/t\nrw=read"));
+    Files.writeString(p, String.format(base, "directory=/mnt/t\nrw=read\ndirect=1"));
     e = assertThrows(InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
-    assertTrue(e.getMessage().contains("buffered writes"), e.getMessage());
+    assertEquals("direct", e.key());
+    assertTrue(e.getMessage().contains("buffered I/O"), e.getMessage());
     Files.writeString(p, String.format(base, "directory=/mnt/t/sub/dir\nrw=randwrite"));
     Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
     assertTrue(s.usesPageCacheWrites());

@@ -1,7 +1,9 @@
 package blksim.workload.fio.thread;
 
 import blksim.engine.Seeds;
+import blksim.kernel.block.ReqOp;
 import blksim.kernel.fs.VfsCalls;
+import blksim.kernel.mm.Readahead;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
@@ -55,6 +57,7 @@ public final class FileFioThread extends FioJobThread {
   private enum Phase {
     PREP,
     OPEN,
+    ADVISE,
     CALL,
     IN_CALL,
     IN_SYNC,
@@ -71,6 +74,7 @@ public final class FileFioThread extends FioJobThread {
   private SystemCall call;
   private long issueNs;
   private int len;
+  private ReqOp op = ReqOp.WRITE;
   private int cur = -1;
   private long writes;
   /** The set-up's queued calls (fio's setup_files()), each made when the previous returned. */
@@ -344,7 +348,8 @@ public final class FileFioThread extends FioJobThread {
         case CALL:
           issueNs = cpu.now();
           phase = Phase.IN_CALL;
-          call = calls().pwrite(fds[cur], ioOffset, len);
+          call = op == ReqOp.READ ? calls().pread(fds[cur], ioOffset, len)
+              : calls().pwrite(fds[cur], ioOffset, len);
           continue;
         default:
           throw new IllegalStateException(job.name() + ": step in phase " + phase);
@@ -359,23 +364,32 @@ public final class FileFioThread extends FioJobThread {
         check(ret, "open(" + files.path(cur) + ")");
         fds[cur] = calls().lastOpened();
         files.opened(cur);
+        // td_io_open_file(): fio's default fadvise_hint=1 advises RANDOM for a random job,
+        // SEQUENTIAL (a doubled readahead window) otherwise.
+        phase = Phase.ADVISE;
+        call = calls().fadvise(fds[cur], 0, 0, job.rw().isRandom()
+            ? Readahead.POSIX_FADV_RANDOM : Readahead.POSIX_FADV_SEQUENTIAL);
+        return false;
+      case ADVISE:
         issue(cpu);
         return true;
       case IN_CALL: {
-        check(ret, "pwrite to " + files.path(cur));
+        check(ret, (op == ReqOp.READ ? "pread from " : "pwrite to ") + files.path(cur));
         if (measuring()) {
           long now = cpu.now();
           stats.recordIssue(1);
           stats.recordSubmitBatch(1);
           stats.recordCompleteBatch(1);
-          stats.recordIo(1, len, -1, now - issueNs, now);
+          stats.recordIo(ddir(op), len, -1, now - issueNs, now, ioOffset);
         }
-        writes++;
         int f = cur;
         boolean fileDone = files.issued(f, len);
         phase = Phase.PREP;
-        if (job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0
-            || job.fdatasyncBlocks() > 0 && writes % job.fdatasyncBlocks() == 0) {
+        if (op == ReqOp.WRITE) {
+          writes++;
+        }
+        if (op == ReqOp.WRITE && (job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0
+            || job.fdatasyncBlocks() > 0 && writes % job.fdatasyncBlocks() == 0)) {
           phase = Phase.IN_SYNC;
           call = calls().fsync(fds[f]);
         }
@@ -478,6 +492,7 @@ public final class FileFioThread extends FioJobThread {
   private void issue(TaskCpu cpu) {
     nextIo(files.pattern(cur));
     len = ioLen;
+    op = ioOp;
     phase = Phase.CALL;
     cpu.runFor(CpuMode.USER, costs.userNsPerIo());
   }

@@ -25,10 +25,11 @@ import java.util.Map;
  * <p>The default machine: 32 CPUs (2 sockets of 8 cores with SMT), 16 GiB, the generic x86
  * profile, kernel mode V6_9. Each path the jobs name gets a device: {@code /dev/nullbN} a
  * null_blk, {@code /dev/ramN} a brd (8 GiB), {@code /dev/zramN} a zram (8 GiB), any other
- * {@code /dev/NAME} an SSD (1 TiB); jobs with {@code directory=} write into an XFS-like filesystem
- * mounted at {@code /} on a 1 TiB SSD ({@code sda}). What was assumed is printed on stderr.
- * Simplified: {@code /dev/null}, {@code /dev/zero}, device-mapper paths and regular files as
- * {@code filename=} are refused; {@code --map} is not there yet.
+ * {@code /dev/NAME} an SSD (1 TiB); jobs with {@code directory=}, or with regular files as
+ * {@code filename=}, use an XFS-like filesystem mounted at {@code /} on a 1 TiB SSD
+ * ({@code sda}); a relative name is taken in the working directory, which is that root. What
+ * was assumed is printed on stderr. Simplified: {@code /dev/null}, {@code /dev/zero} and
+ * device-mapper paths are refused; {@code --map} is not there yet.
  */
 final class JobFileRun {
   /** Memory of the default machine, MiB (fio's {@code $mb_memory}). */
@@ -82,6 +83,10 @@ final class JobFileRun {
             + "' names no filename= or directory=; blksim needs one of them");
       }
       for (String f : j.filenames()) {
+        if (!f.startsWith("/dev/")) {
+          needFs = true; // a regular file: on the default filesystem, mounted at /
+          continue;
+        }
         device(j, abs, f, devices);
       }
     }
@@ -119,7 +124,8 @@ final class JobFileRun {
       err.println("blksim:   " + s);
     }
     if (needFs) {
-      err.println("blksim:   an XFS-like filesystem on /dev/sda is mounted at /; files are"
+      err.println("blksim:   an XFS-like filesystem on /dev/sda is mounted at / (the working"
+          + " directory of relative file names); files are"
           + " laid out when a job starts as fio does (created, preallocated); no layout I/O is"
           + " simulated");
     }
@@ -132,8 +138,8 @@ final class JobFileRun {
         || f.startsWith("/dev/mapper/")) {
       throw new InputException(abs.toString(), j.line(), "filename", "job '" + j.name()
           + "' names " + f + ": with a job file alone blksim gives block devices under /dev/"
-          + " a default device, and directory= a default filesystem; regular files,"
-          + " /dev/null, /dev/zero and device-mapper paths need a scenario");
+          + " a default device, and regular files a default filesystem; /dev/null,"
+          + " /dev/zero and device-mapper paths need a scenario");
     }
     String name = f.substring(5);
     if (devices.containsKey(name)) {

@@ -68,6 +68,16 @@ class MainTest {
   }
 
   @Test
+  void run_aFioJobFileAlone_putsRegularFilesOnTheDefaultFilesystem() throws IOException {
+    Path job = tmp.resolve("file.fio");
+    Files.writeString(job, "[r]\nfilename=data.bin\nrw=read\nbs=64k\nsize=8m\n");
+    Result r = cli("run", job.toString(), "--host", "local");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("READ: bw=") && r.out().contains("io=8192KiB"), r.out());
+    assertTrue(r.err().contains("mounted at /"), r.err());
+  }
+
+  @Test
   void run_aFioJobFileAlone_refusesWhatNeedsAScenario() throws IOException {
     Path job = tmp.resolve("bad.job");
     Files.writeString(job, "[x]\nfilename=/dev/zero\nrw=read\n");

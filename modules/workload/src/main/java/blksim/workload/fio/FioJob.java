@@ -237,6 +237,21 @@ public final class FioJob {
     return s.filenames;
   }
 
+  /**
+   * The path of the {@code i}th {@code filename=} entry as a regular file: an absolute name as
+   * it is, a relative one inside {@code directory=} if set, else in the working directory, which
+   * blksim takes as the root {@code /} (a job file run alone mounts its default filesystem
+   * there).
+   */
+  public String regularFile(int i) {
+    String f = s.filenames.get(i);
+    if (f.startsWith("/")) {
+      return f;
+    }
+    String d = directory();
+    return (d != null ? (d.endsWith("/") ? d : d + "/") : "/") + f;
+  }
+
   /** The I/O pattern ({@code rw}, default read). */
   public FioRw rw() {
     return s.rw;

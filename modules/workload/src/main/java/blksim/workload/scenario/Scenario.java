@@ -72,7 +72,7 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     for (FioJob j : jobs) {
       // A buffered writer dirties pages; a job on files (directory=) reads them through the
       // page cache too.
-      if (!j.direct() && (j.rw().writes() || j.filename() == null && j.directory() != null)) {
+      if (!j.direct() && (j.rw().writes() || onFilesystem(j))) {
         return true;
       }
     }
@@ -89,9 +89,36 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     return wakePlacement.equals("llc");
   }
 
+  /**
+   * Whether job {@code j} works on regular files of a mounted filesystem: a {@code directory=}
+   * job without {@code filename=}, or one whose {@code filename=} names no device but a path in
+   * a filesystem of the scenario.
+   */
+  public boolean onFilesystem(FioJob j) {
+    if (j.filename() == null) {
+      return j.directory() != null;
+    }
+    return device(j.filename()) == null && holdsPath(j.regularFile(0));
+  }
+
+  private boolean holdsPath(String path) {
+    for (FilesystemParams f : filesystems) {
+      String m = f.mountPoint();
+      if (m.equals("/") || path.equals(m) || path.startsWith(m.endsWith("/") ? m : m + "/")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The device named by a fio {@code filename} ({@code nullb0} or {@code /dev/nullb0}). */
   public DeviceParams device(String filename) {
-    String n = DmTable.deviceName(filename);
+    String n;
+    try {
+      n = DmTable.deviceName(filename);
+    } catch (IllegalArgumentException e) {
+      return null; // a path that cannot name a device (a regular file)
+    }
     for (DeviceParams d : devices) {
       if (d.name().equals(n)) {
         return d;

@@ -448,10 +448,12 @@ public final class ScenarioLoader {
           + " blksim.fs_mark.command-lines or blksim.commands");
     }
     boolean bounded = v.getDuration("max-time") > 0;
-    for (FioJob j : jobs) {
-      checkJob(j, devices, bounded);
-    }
     List<FilesystemParams> fss = filesystems(cfg, v, devices);
+    for (FioJob j : jobs) {
+      if (!regularFiles(j, devices, fss)) {
+        checkJob(j, devices, bounded);
+      }
+    }
     List<FsMarkOptions> fsMark = fsMark(cfg, fsMarkLines, fss, partitions, topo);
     checkDirectoryJobs(jobs, fss);
     checkSequencing(jobs, partitions, v);
@@ -730,7 +732,8 @@ public final class ScenarioLoader {
    */
   private static void checkDirectoryJobs(List<FioJob> jobs, List<FilesystemParams> fss) {
     for (FioJob j : jobs) {
-      if (j.filename() != null) {
+      boolean files = regularFiles(j, List.of(), fss);
+      if (j.filename() != null && !files) {
         // fio's file options act on the files it makes in a directory; on a device they would
         // change nothing blksim models, or something it does not (fallocate and unlink touch
         // only regular files in fio, nrfiles gives way to filename=).
@@ -742,16 +745,24 @@ public final class ScenarioLoader {
           }
         }
       }
-      if (j.filename() != null || j.directory() == null) {
+      if (!files && (j.filename() != null || j.directory() == null)) {
         continue;
       }
-      FilesystemParams fs = filesystemHolding(j.directory(), fss);
+      String where = j.filename() != null ? j.regularFile(0) : j.directory();
+      String pathKey = j.filename() != null ? "filename" : "directory";
+      FilesystemParams fs = filesystemHolding(where, fss);
       if (fs == null) {
-        throw j.error("directory", "job '" + j.name() + "' writes into " + j.directory()
+        throw j.error(pathKey, "job '" + j.name() + "' writes into " + where
             + ", which is in no filesystem of the scenario (" + mountPoints(fss) + ")");
       }
+      for (int i = 1; j.filename() != null && i < j.filenames().size(); i++) {
+        if (filesystemHolding(j.regularFile(i), fss) != fs) {
+          throw j.error(pathKey, "job '" + j.name() + "': the files of one job must be on one"
+              + " filesystem, " + j.regularFile(i) + " is not on " + fs.mountPoint());
+        }
+      }
       if (fs.readOnly()) {
-        throw j.error("directory", "job '" + j.name() + "' writes into " + j.directory()
+        throw j.error(pathKey, "job '" + j.name() + "' writes into " + where
             + ", on " + fs.mountPoint() + ", mounted read-only (options ro)");
       }
       if (j.direct() || !j.ioengine().isSync()) {
@@ -774,7 +785,7 @@ public final class ScenarioLoader {
             + " modelled by blksim; give it in bytes");
       }
       if (j.sizeBytes() <= 0 && j.fileSizeLow() == 0) {
-        throw j.error("size", "job '" + j.name() + "' writes files in " + j.directory()
+        throw j.error("size", "job '" + j.name() + "' works on files in " + where
             + ": give it size= (all its files together) or filesize= (each file)");
       }
       long start = j.offsetBytes() + j.jobIndex() * j.offsetIncrementBytes();
@@ -788,6 +799,26 @@ public final class ScenarioLoader {
             + " cached): no layout I/O is simulated", j.file(), j.line(), j.name());
       }
     }
+  }
+
+  /**
+   * Whether job {@code j}'s {@code filename=} names regular files in a filesystem of the
+   * scenario (no device of that name; {@link Scenario#onFilesystem}).
+   */
+  private static boolean regularFiles(FioJob j, List<DeviceParams> devices,
+      List<FilesystemParams> fss) {
+    if (j.filename() == null || j.ioengine() == FioEngine.NULL) {
+      return false;
+    }
+    if (j.filename().startsWith("/dev/")) {
+      return false;
+    }
+    for (DeviceParams d : devices) {
+      if (d.name().equals(j.filename())) {
+        return false; // a device given by its bare name
+      }
+    }
+    return filesystemHolding(j.regularFile(0), fss) != null;
   }
 
   /** Whether {@code partitions} puts every CPU of {@code topo} into one partition. */

@@ -224,8 +224,9 @@ public final class ScenarioModelFactory implements ModelFactory {
         stats.keepSamples(); // fio's per-I/O logs are written from them after the run
       }
       FioJobThread t;
-      if (j.filename() == null && j.directory() != null) {
-        // A job writing a file of a filesystem (directory=); the loader checked the rest.
+      if (s.onFilesystem(j)) {
+        // A job on files of a filesystem (directory=, or filename= paths in one); the loader
+        // checked the rest.
         Vfs v = vfs;
         t = new FileFioThread(j, k, 1000 + k, task -> new VfsCalls(v, task), s.fioCosts(),
             stats, s.seed());

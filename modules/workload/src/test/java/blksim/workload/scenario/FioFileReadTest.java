@@ -88,6 +88,14 @@ class FioFileReadTest {
   }
 
   @Test
+  void filenameInAFilesystem_isARegularFile_relativeToTheDirectory() throws IOException {
+    // filename=a:b names two files of directory=/mnt/t/d (fio ignores nrfiles then).
+    Run r = run("rw=read\nfilename=a:b\nnrfiles=5");
+    assertEquals(4L << 20, r.bytesRead());
+    assertEquals(4096, r.pgpginKiB(), "two files of 2 MiB, each read once");
+  }
+
+  @Test
   void secondLoop_isServedFromThePageCache() throws IOException {
     Run once = run("rw=read");
     Run twice = run("rw=read\nloops=2");

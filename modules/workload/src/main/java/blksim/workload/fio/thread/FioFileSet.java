@@ -71,7 +71,8 @@ public final class FioFileSet {
    */
   public FioFileSet(FioJob job, long jobSeed, int globalJobNumber,
       SplittableRandom patternRandom) {
-    int n = job.nrFiles();
+    // filename=a:b:c names the files (fio ignores nrfiles then); else nrfiles in directory=.
+    int n = job.filename() != null ? job.filenames().size() : job.nrFiles();
     String base = "fio/" + job.name() + "/" + globalJobNumber;
     SplittableRandom sizeRandom = new SplittableRandom(Seeds.forComponent(jobSeed,
         base + "/file_size"));
@@ -93,7 +94,8 @@ public final class FioFileSet {
     }
     long total = 0;
     for (int i = 0; i < n; i++) {
-      paths[i] = job.directory() + "/" + job.fileName(i);
+      paths[i] = job.filename() != null ? job.regularFile(i)
+          : job.directory() + "/" + job.fileName(i);
       long io;
       if (job.fileSizeLow() == 0) {
         io = share;

@@ -526,6 +526,14 @@ public final class FioJob {
     return s.rateIops[ddir] * minBs()[ddir];
   }
 
+  /**
+   * {@code fadvise_hint}: {@code 0} (no advice), {@code 1} (fio's default: RANDOM for a random
+   * job, SEQUENTIAL otherwise), {@code random}, {@code sequential} or {@code noreuse}.
+   */
+  public String fadviseHint() {
+    return s.fadviseHint;
+  }
+
   /** The job's per-I/O log options, or null when it writes no fio log. */
   public blksim.workload.fio.stats.FioLogOptions logOptions() {
     var o = new blksim.workload.fio.stats.FioLogOptions(s.latLog, s.bwLog, s.iopsLog,

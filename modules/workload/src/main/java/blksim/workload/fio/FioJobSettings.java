@@ -93,6 +93,8 @@ final class FioJobSettings implements Cloneable {
   long[] rateBytes = new long[3];
   long[] rateIops = new long[3];
   boolean ratePoisson;
+  /** {@code fadvise_hint}: 0 none, 1 by the pattern (fio's default), random, sequential. */
+  String fadviseHint = "1";
   /**
    * The first option of the job's sections that blksim refuses or fio does not know, raised
    * once the job's engine is known to be modelled ({@code FioJobFile.applySection}).
@@ -315,6 +317,8 @@ final class FioJobSettings implements Cloneable {
         long n = FioValues.bytes(v, kbBase);
         return d -> rateIops[d] = n;
       });
+      case "fadvise_hint" -> fadviseHint = onlyValue(value, "0", "1", "random", "sequential",
+          "noreuse");
       case "write_lat_log" -> latLog = value == null ? "" : value;
       case "write_bw_log" -> bwLog = value == null ? "" : value;
       case "write_iops_log" -> iopsLog = value == null ? "" : value;

@@ -79,6 +79,20 @@ class FioFileReadTest {
   }
 
   @Test
+  void fadviseHint_zero_leavesTheWindowUndoubled_andRandomTurnsReadaheadOff()
+      throws IOException {
+    Run hinted = run("rw=read");
+    Run plain = run("rw=read\nfadvise_hint=0");
+    Run random = run("rw=read\nfadvise_hint=random");
+    assertEquals(4096, plain.pgpginKiB());
+    // 128 KiB windows instead of 256 KiB ones: more, smaller reads.
+    assertTrue(plain.diskReads() > hinted.diskReads(),
+        plain.diskReads() + " vs " + hinted.diskReads());
+    // FADV_RANDOM on a sequential reader: one page per read.
+    assertTrue(random.diskReads() > 900, "disk reads " + random.diskReads());
+  }
+
+  @Test
   void randomRead_getsNoReadahead_onePageAtATime() throws IOException {
     Run r = run("rw=randread");
     assertEquals(4L << 20, r.bytesRead());

@@ -365,10 +365,21 @@ public final class FileFioThread extends FioJobThread {
         fds[cur] = calls().lastOpened();
         files.opened(cur);
         // td_io_open_file(): fio's default fadvise_hint=1 advises RANDOM for a random job,
-        // SEQUENTIAL (a doubled readahead window) otherwise.
+        // SEQUENTIAL (a doubled readahead window) otherwise; 0 gives no advice.
+        int advice = switch (job.fadviseHint()) {
+          case "0" -> -1;
+          case "random" -> Readahead.POSIX_FADV_RANDOM;
+          case "sequential" -> Readahead.POSIX_FADV_SEQUENTIAL;
+          case "noreuse" -> Readahead.POSIX_FADV_NOREUSE;
+          default -> job.rw().isRandom() ? Readahead.POSIX_FADV_RANDOM
+              : Readahead.POSIX_FADV_SEQUENTIAL;
+        };
+        if (advice < 0) {
+          issue(cpu);
+          return true;
+        }
         phase = Phase.ADVISE;
-        call = calls().fadvise(fds[cur], 0, 0, job.rw().isRandom()
-            ? Readahead.POSIX_FADV_RANDOM : Readahead.POSIX_FADV_SEQUENTIAL);
+        call = calls().fadvise(fds[cur], 0, 0, advice);
         return false;
       case ADVISE:
         issue(cpu);

@@ -5,9 +5,11 @@ import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.ReqOp;
 import blksim.kernel.mm.AddressSpace;
 import blksim.kernel.mm.BufferedWrite;
+import blksim.kernel.mm.FilemapRead;
 import blksim.kernel.mm.FsyncCall;
 import blksim.kernel.mm.PageCache;
 import blksim.kernel.mm.PageCacheParams;
+import blksim.kernel.mm.Readahead;
 import blksim.kernel.mm.WritebackParams;
 import blksim.kernel.sched.Completion;
 import blksim.kernel.sched.CpuMode;
@@ -29,10 +31,15 @@ import java.util.function.IntFunction;
  *     REQ_SYNC, submitted from the caller's context ({@code submit_bio_wait()}); the task sleeps
  *     until its completion, unless the driver completed it inline (brd, zram), then the call
  *     returns. A submitter that finds no driver tag sleeps until one is freed and retries.
- * <li>Buffered reads ({@code filemap_read()}, kernel-model.md §5.6): a page-cache miss starts
- *     readahead for the page, a bio flagged REQ_RAHEAD; the task waits for it; if it failed (a
- *     device that kills readahead, dm-zero), {@code ->read_folio()} reads the page again without
- *     REQ_RAHEAD and the task waits again; then the data is copied to the user buffer.
+ * <li>Buffered reads ({@code filemap_read()}, kernel-model.md §5.6): through the device's page
+ *     cache with this open file's readahead state ({@link blksim.kernel.mm.FilemapRead}, the
+ *     path files of a filesystem take): a miss starts readahead (bios flagged REQ_RAHEAD, in
+ *     6.6's windows, or one page at a time after POSIX_FADV_RANDOM, which fio sets for random
+ *     jobs), the task waits for the page; if readahead failed (a device that kills it,
+ *     dm-zero), {@code ->read_folio()} reads the page again without REQ_RAHEAD; then the data
+ *     is copied to the user buffer, and a later read of a cached page does no I/O. Without a
+ *     page cache in the machine (a test rig) the older single-bio path below is used: one
+ *     REQ_RAHEAD bio of the requested range, the retry, the copy, nothing kept.
  *
  * <li>Buffered writes ({@code generic_perform_write()}): into the device's page cache, with
  *     dirty throttling, written back by the device's flusher ({@link BufferedWrite}); fsync and
@@ -44,12 +51,8 @@ import java.util.function.IntFunction;
  * the issue; after the completion, the return ({@link SyscallParams#wakeReturnNs}) plus the copy
  * of a buffered read. As fio measures it, the whole call is its completion latency.
  *
- * <p>Simplified: buffered reads do not consult the page cache, so every one misses and
- * readahead is limited to the requested range (fio sets POSIX_FADV_RANDOM for random jobs);
- * files of a filesystem have the full path, with pages kept and readahead windows
- * ({@link blksim.kernel.mm.FilemapRead}), which this file does not use because the figures of
- * the experiments that read block devices buffered were made with this path; without a page
- * cache (no buffered writer in the scenario) {@code fsync} only pays its entry cost;
+ * <p>Simplified: the device's pages are order-0 (no large folios); without a page cache
+ * {@code fsync} only pays its entry cost;
  * {@code open} and {@code close} cost no CPU time, and the last close does not write the
  * device's dirty pages back. The device is submitted to on the queue of the CPU the task runs
  * on ({@code blk_mq_map_queue()} of the submitting CPU). One call is in progress at a time: the
@@ -66,6 +69,10 @@ public final class BlockDeviceFile {
   /** The device's page cache, null when the scenario has no buffered writer. */
   private final AddressSpace mapping;
   private final BufferedWrite bufferedWrite;
+  /** Buffered reads through the page cache, when the device has one. */
+  private final FilemapRead filemapRead;
+  /** {@code f_ra}: this open file's readahead state. */
+  private final Readahead ra;
   private final FsyncCall fsync;
   private long pos;
   private boolean closed;
@@ -81,6 +88,10 @@ public final class BlockDeviceFile {
     this.mapping = mapping;
     this.bufferedWrite = mapping == null ? null
         : new BufferedWrite(task, pc, mapping, wbCosts, syscalls.rwEntryNs());
+    this.filemapRead = mapping == null || direct ? null
+        : new FilemapRead(task, pc, pageCache, syscalls);
+    long raPages = mapping == null ? 0 : mapping.wb().raPages();
+    this.ra = filemapRead == null ? null : new Readahead(raPages, Math.max(1, raPages));
     this.fsync = mapping == null ? null
         : new FsyncCall(task, mapping, syscalls.rwEntryNs(), syscalls.wakeReturnNs());
   }
@@ -122,7 +133,22 @@ public final class BlockDeviceFile {
 
   /** {@code pread(fd, buf, len, offset)}: returns {@code len} or a negative errno. */
   public SystemCall pread(long offsetBytes, int len) {
+    if (filemapRead != null) {
+      checkOpen();
+      return filemapRead.read(mapping, ra, offsetBytes, len);
+    }
     return rw.arm(ReqOp.READ, offsetBytes, len);
+  }
+
+  /**
+   * {@code posix_fadvise()} advice for the whole device ({@code Readahead.POSIX_FADV_*}) applied
+   * to this file's readahead state, as fio's {@code fadvise_hint} does at open; its system call
+   * is not charged. No effect without a page cache or with O_DIRECT.
+   */
+  public void adviseReadahead(int advice) {
+    if (ra != null) {
+      ra.fadvise(advice);
+    }
   }
 
   /** {@code pwrite(fd, buf, len, offset)}. */
@@ -136,7 +162,7 @@ public final class BlockDeviceFile {
 
   /** {@code read(fd, buf, len)} at the file position, which advances. */
   public SystemCall read(int len) {
-    SystemCall c = rw.arm(ReqOp.READ, pos, len);
+    SystemCall c = pread(pos, len);
     pos += len;
     return c;
   }

@@ -8,6 +8,7 @@ import blksim.kernel.iouring.IoUringParams;
 import blksim.kernel.sched.SchedParams;
 import blksim.kernel.sched.TimehistParams;
 import blksim.kernel.topology.TopologyParams;
+import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.FioJob;
 import blksim.kernel.mm.MmParams;
 import blksim.workload.fsmark.FsMarkOptions;
@@ -64,15 +65,19 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
   /** fs_mark's own costs: user time per file and the fork of a child ({@code costs.fs-mark.*}). */
   public record FsMarkCosts(long userPerFileNs, long forkNs) {}
 
-  /** Whether a job writes through the page cache (so the machine needs writeback). */
+  /**
+   * Whether a job goes through the page cache (so the machine needs one, and writeback): a
+   * buffered writer, a buffered reader of a device or of files, fs_mark or a shell command.
+   */
   public boolean usesPageCacheWrites() {
     if (!fsMark.isEmpty() || commandsUseVfs()) {
       return true;
     }
     for (FioJob j : jobs) {
-      // A buffered writer dirties pages; a job on files (directory=) reads them through the
-      // page cache too.
-      if (!j.direct() && (j.rw().writes() || onFilesystem(j))) {
+      // A buffered writer dirties pages; a buffered reader of a device or of files reads
+      // through the page cache.
+      if (!j.direct() && j.ioengine() != FioEngine.NULL
+          && (j.rw().writes() || j.rw().reads() || onFilesystem(j))) {
         return true;
       }
     }

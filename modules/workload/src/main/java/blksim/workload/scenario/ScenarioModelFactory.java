@@ -302,6 +302,11 @@ public final class ScenarioModelFactory implements ModelFactory {
       public long sectorOf(AddressSpace as, long index) {
         return index << 3;
       }
+
+      @Override
+      public long iSize(AddressSpace as) {
+        return d.sizeBytes(); // the block device inode's i_size
+      }
     }, wb);
   }
 

@@ -455,7 +455,7 @@ public final class ScenarioLoader {
       }
     }
     List<FsMarkOptions> fsMark = fsMark(cfg, fsMarkLines, fss, partitions, topo);
-    checkDirectoryJobs(jobs, fss);
+    checkDirectoryJobs(jobs, fss, devices);
     checkSequencing(jobs, partitions, v);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
@@ -730,7 +730,8 @@ public final class ScenarioLoader {
    * buffered I/O with a synchronous engine and have a size or a filesize (what blksim models of
    * files today). The file options are refused on {@code filename=} jobs.
    */
-  private static void checkDirectoryJobs(List<FioJob> jobs, List<FilesystemParams> fss) {
+  private static void checkDirectoryJobs(List<FioJob> jobs, List<FilesystemParams> fss,
+      List<DeviceParams> devices) {
     for (FioJob j : jobs) {
       boolean files = regularFiles(j, List.of(), fss);
       if (j.filename() != null && !files) {
@@ -764,6 +765,17 @@ public final class ScenarioLoader {
       if (fs.readOnly()) {
         throw j.error(pathKey, "job '" + j.name() + "' writes into " + where
             + ", on " + fs.mountPoint() + ", mounted read-only (options ro)");
+      }
+      // fio lays the files out before the job starts: files larger than the filesystem's device
+      // would fail there with ENOSPC, which blksim refuses up front.
+      int nFiles = j.filename() != null ? j.filenames().size() : j.nrFiles();
+      long need = j.fileSizeLow() > 0 ? j.fileSizeLow() * nFiles : j.sizeBytes();
+      for (DeviceParams d : devices) {
+        if (d.name().equals(DmTable.deviceName(fs.device())) && need > d.sizeBytes()) {
+          throw j.error(j.fileSizeLow() > 0 ? "filesize" : "size", "job '" + j.name()
+              + "' needs " + (need >> 20) + " MiB of files, more than the " + (d.sizeBytes() >> 20)
+              + " MiB device under " + fs.mountPoint() + " (fio would fail with ENOSPC)");
+        }
       }
       if (j.direct() || !j.ioengine().isSync()) {
         throw j.error(j.direct() ? "direct" : "ioengine", "job '" + j.name() + "': files are"

@@ -110,6 +110,20 @@ class FioFileReadTest {
   }
 
   @Test
+  void filesLargerThanTheFilesystem_areRefusedBeforeTheRun() throws IOException {
+    Path p = dir.resolve("full.conf");
+    Files.writeString(p, "blksim {\n"
+        + "  devices = [ { type = ssd, name = sdb, size = 64M } ]\n"
+        + "  filesystems = [ { type = xfs, device = sdb, mount = /mnt/t } ]\n"
+        + "  fio.jobs = [\"\"\"\n[w]\ndirectory=/mnt/t\nrw=write\nbs=64k\nsize=128m\n\"\"\"]\n}\n");
+    blksim.engine.InputException e = org.junit.jupiter.api.Assertions.assertThrows(
+        blksim.engine.InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
+    assertEquals("size", e.key());
+    assertTrue(e.getMessage().contains("ENOSPC") && e.getMessage().contains("/mnt/t"),
+        e.getMessage());
+  }
+
+  @Test
   void secondLoop_isServedFromThePageCache() throws IOException {
     Run once = run("rw=read");
     Run twice = run("rw=read\nloops=2");

@@ -539,10 +539,11 @@ public final class ScenarioLoader {
       throw v.error("machine.reserved-memory", "must leave at least 1 MiB of machine.memory ("
           + memory + " bytes) to the page cache, was " + reserved);
     }
-    boolean writes = jobs.stream().anyMatch(j -> !j.direct() && j.rw().writes());
-    if (writes && !onePartition(partitions, topo)) {
-      throw v.error("partitions", "a job writes through the page cache (direct=0), whose dirty"
-          + " accounting every CPU shares: use partitions = one, not '" + partitions + "'");
+    boolean buffered = jobs.stream().anyMatch(j -> !j.direct()
+        && j.ioengine() != blksim.workload.fio.FioEngine.NULL);
+    if (buffered && !onePartition(partitions, topo)) {
+      throw v.error("partitions", "a job reads or writes through the page cache (direct=0),"
+          + " which every CPU shares: use partitions = one, not '" + partitions + "'");
     }
     return new MmParams(dirty, policy, reserved, v.getDuration("kernel.vmstat-interval"),
         new WritebackParams(v.getDuration("costs.writeback.per-page"),

@@ -93,6 +93,23 @@ class DeviceBufferedReadTest {
   }
 
   @Test
+  void bufferedReaders_shareThePageCache_soOnlyOnePartitionIsAllowed() throws IOException {
+    Path p = dir.resolve("parts.conf");
+    Files.writeString(p, "blksim {\n  machine { sockets = 2, cores-per-llc = 2 }\n"
+        + "  partitions = node\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\nfilename=/dev/ram0\nrw=read\nsize=4m\n\"\"\"]\n}\n");
+    // With direct=1 the same scenario may be split.
+    Files.writeString(dir.resolve("direct.conf"), Files.readString(p).replace("rw=read",
+        "rw=read\ndirect=1"));
+    ScenarioLoader.load(dir.resolve("direct.conf"), List.of(), Map.of());
+    blksim.engine.InputException e = org.junit.jupiter.api.Assertions.assertThrows(
+        blksim.engine.InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
+    assertTrue(e.getMessage().contains("partitions") && e.getMessage().contains("page cache"),
+        e.getMessage());
+  }
+
+  @Test
   void directReads_bypassTheCache() throws IOException {
     Run r = run("rw=read\ndirect=1");
     assertEquals(0, r.pgpginKiB());

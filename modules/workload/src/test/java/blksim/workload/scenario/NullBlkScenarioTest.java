@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class NullBlkScenarioTest {
   @TempDir Path dir;
 
-  static final String JOB = "[global]\nioengine=psync\nfilename=/dev/nullb0\nbs=4k\n"
+  static final String JOB = "[global]\nioengine=psync\ndirect=1\nfilename=/dev/nullb0\nbs=4k\n"
       + "rw=randread\nruntime=1ms\ntime_based\n[j]\nnumjobs=2\n";
 
   /** 2 nodes x 2 cores x 2 threads = 8 CPUs, one null_blk with {@code keys}. */

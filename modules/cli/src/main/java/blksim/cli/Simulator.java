@@ -11,6 +11,7 @@ import blksim.kernel.sched.SwitchRecord;
 import blksim.kernel.workqueue.WorkqueueSystem;
 import blksim.kernel.workqueue.WqDump;
 import blksim.kernel.workqueue.WqMonitorSnapshot;
+import blksim.workload.fio.FioJob;
 import blksim.workload.fio.stats.RunResult;
 import blksim.kernel.mm.MmComponent;
 import blksim.workload.fsmark.FsMarkParent;
@@ -98,7 +99,10 @@ public final class Simulator {
     WorkqueueSystem wqs = machine.workqueues();
     RunResult raw = ScenarioResults.toRunResult(outcome, wallStart);
     // fio's JSON "global options": the [global] section of the (first) job file.
-    RunResult fio = new RunResult(raw.jobs(), raw.disks(), raw.engine(), raw.wallClockEpochMs(),
+    // disk_util=0 on every job: fio prints no "Disk stats" (nor the JSON disk_util).
+    boolean diskUtil = s.jobs().isEmpty() || s.jobs().stream().anyMatch(FioJob::diskUtil);
+    RunResult fio = new RunResult(raw.jobs(), diskUtil ? raw.disks() : List.of(), raw.engine(),
+        raw.wallClockEpochMs(),
         raw.blksimVersion(), s.jobs().isEmpty() ? new java.util.LinkedHashMap<>()
             : s.jobs().get(0).globalOptions(), raw.cpus(), raw.threads());
     List<SwitchRecord> hist = new ArrayList<>();

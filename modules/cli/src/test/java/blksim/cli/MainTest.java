@@ -78,6 +78,24 @@ class MainTest {
   }
 
   @Test
+  void reportOptions_diskUtilOff_dropsTheDiskStats_andClocksourceIsAccepted() throws IOException {
+    Path job = tmp.resolve("du.fio");
+    Files.writeString(job, "[global]\nclocksource=cpu\nio_submit_mode=inline\n[r]\n"
+        + "filename=/dev/nullb0\ndirect=1\nrw=randread\nsize=4m\n");
+    Result with = cli("run", job.toString(), "--host", "local");
+    assertEquals(0, with.code(), with.err());
+    assertTrue(with.out().contains("Disk stats (read/write):"), with.out());
+    Files.writeString(job, Files.readString(job) + "disk_util=0\n");
+    Result without = cli("run", job.toString(), "--host", "local");
+    assertEquals(0, without.code(), without.err());
+    assertFalse(without.out().contains("Disk stats"), without.out());
+    Files.writeString(job, "[r]\nfilename=/dev/nullb0\nio_submit_mode=offload\nsize=4m\n");
+    Result off = cli("run", job.toString(), "--host", "local");
+    assertEquals(2, off.code(), off.err());
+    assertTrue(off.err().contains("du.fio:3:") && off.err().contains("offload"), off.err());
+  }
+
+  @Test
   void run_aFioJobFileAlone_refusesWhatNeedsAScenario() throws IOException {
     Path job = tmp.resolve("bad.job");
     Files.writeString(job, "[x]\nfilename=/dev/zero\nrw=read\n");

@@ -534,6 +534,11 @@ public final class FioJob {
     return s.fadviseHint;
   }
 
+  /** {@code disk_util}: whether fio reports the disk statistics of this job's devices. */
+  public boolean diskUtil() {
+    return s.diskUtil;
+  }
+
   /** The job's per-I/O log options, or null when it writes no fio log. */
   public blksim.workload.fio.stats.FioLogOptions logOptions() {
     var o = new blksim.workload.fio.stats.FioLogOptions(s.latLog, s.bwLog, s.iopsLog,

@@ -93,6 +93,8 @@ final class FioJobSettings implements Cloneable {
   long[] rateBytes = new long[3];
   long[] rateIops = new long[3];
   boolean ratePoisson;
+  /** {@code disk_util}: fio's "Disk stats" for this job's devices (default 1). */
+  boolean diskUtil = true;
   /** {@code fadvise_hint}: 0 none, 1 by the pattern (fio's default), random, sequential. */
   String fadviseHint = "1";
   /**
@@ -317,6 +319,15 @@ final class FioJobSettings implements Cloneable {
         long n = FioValues.bytes(v, kbBase);
         return d -> rateIops[d] = n;
       });
+      case "clocksource" -> onlyValue(value, "gettimeofday", "clock_gettime", "cpu");
+      case "disk_util" -> diskUtil = bool(value);
+      case "io_submit_mode" -> {
+        if ("offload".equals(value)) {
+          throw new BadValue("io_submit_mode=offload (fio's submission threads) is not modelled"
+              + " by blksim; inline, fio's default, is");
+        }
+        onlyValue(value, "inline");
+      }
       case "fadvise_hint" -> fadviseHint = onlyValue(value, "0", "1", "random", "sequential",
           "noreuse");
       case "write_lat_log" -> latLog = value == null ? "" : value;

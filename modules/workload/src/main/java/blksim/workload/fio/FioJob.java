@@ -534,6 +534,14 @@ public final class FioJob {
     return s.fadviseHint;
   }
 
+  /**
+   * {@code numa_cpu_nodes}: the NUMA nodes whose CPUs the job runs on ({@code {-1}}: all), or
+   * null when not set. fio applies it after {@code cpus_allowed}, so it wins.
+   */
+  public int[] numaCpuNodes() {
+    return s.numaCpuNodes == null ? null : s.numaCpuNodes.clone();
+  }
+
   /** {@code disk_util}: whether fio reports the disk statistics of this job's devices. */
   public boolean diskUtil() {
     return s.diskUtil;

@@ -93,6 +93,8 @@ final class FioJobSettings implements Cloneable {
   long[] rateBytes = new long[3];
   long[] rateIops = new long[3];
   boolean ratePoisson;
+  /** {@code numa_cpu_nodes}: NUMA nodes whose CPUs the job runs on; {@code {-1}} all; null unset. */
+  int[] numaCpuNodes;
   /** {@code disk_util}: fio's "Disk stats" for this job's devices (default 1). */
   boolean diskUtil = true;
   /** {@code fadvise_hint}: 0 none, 1 by the pattern (fio's default), random, sequential. */
@@ -319,6 +321,8 @@ final class FioJobSettings implements Cloneable {
         long n = FioValues.bytes(v, kbBase);
         return d -> rateIops[d] = n;
       });
+      case "numa_cpu_nodes" -> numaCpuNodes = nodeList(string(value));
+      case "numa_mem_policy" -> memPolicy(string(value));
       case "clocksource" -> onlyValue(value, "gettimeofday", "clock_gettime", "cpu");
       case "disk_util" -> diskUtil = bool(value);
       case "io_submit_mode" -> {
@@ -821,6 +825,59 @@ final class FioJobSettings implements Cloneable {
       throw new BadValue("needs at least one file name, was " + value);
     }
     return List.copyOf(out);
+  }
+
+  /** fio's node list: {@code all}, or numbers and {@code A-B} ranges joined by commas. */
+  private static int[] nodeList(String value) {
+    if (value.equals("all")) {
+      return new int[] {-1};
+    }
+    java.util.TreeSet<Integer> nodes = new java.util.TreeSet<>();
+    for (String part : value.split(",")) {
+      String[] ab = part.trim().split("-", -1);
+      try {
+        int a = Integer.parseInt(ab[0].trim());
+        int b = ab.length > 1 ? Integer.parseInt(ab[1].trim()) : a;
+        if (ab.length > 2 || a < 0 || b < a || b > 4095) {
+          throw new NumberFormatException();
+        }
+        for (int n = a; n <= b; n++) {
+          nodes.add(n);
+        }
+      } catch (NumberFormatException e) {
+        throw new BadValue("must be all or NUMA node numbers and ranges such as 0,2-3, was "
+            + value);
+      }
+    }
+    return nodes.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * {@code numa_mem_policy}: {@code default}, {@code local}, {@code prefer:N},
+   * {@code bind:NODES} or {@code interleave:NODES}; checked, without effect (where the I/O
+   * buffers live is not modelled).
+   */
+  private static void memPolicy(String value) {
+    int colon = value.indexOf(':');
+    String mode = colon < 0 ? value : value.substring(0, colon);
+    switch (mode) {
+      case "default", "local" -> {
+        if (colon >= 0) {
+          throw new BadValue(mode + " takes no node list, was " + value);
+        }
+      }
+      case "prefer", "bind", "interleave" -> {
+        if (colon < 0) {
+          throw new BadValue(mode + " needs nodes (" + mode + ":0), was " + value);
+        }
+        int[] nodes = nodeList(value.substring(colon + 1));
+        if (mode.equals("prefer") && nodes.length != 1) {
+          throw new BadValue("prefer takes one node, was " + value);
+        }
+      }
+      default -> throw new BadValue("must be default, local, prefer:N, bind:NODES or"
+          + " interleave:NODES, was " + value);
+    }
   }
 
   private static String string(String value) {

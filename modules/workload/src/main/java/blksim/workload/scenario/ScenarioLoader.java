@@ -447,6 +447,15 @@ public final class ScenarioLoader {
       throw v.error("fio.job-files", "the scenario has no workload: set blksim.fio.job-files,"
           + " blksim.fs_mark.command-lines or blksim.commands");
     }
+    int nodes = topo.sockets() * topo.nodesPerSocket();
+    for (FioJob j : jobs) {
+      int[] nn = j.numaCpuNodes();
+      if (nn != null && nn[nn.length - 1] >= nodes) {
+        throw j.error("numa_cpu_nodes", "job '" + j.name() + "': NUMA node "
+            + nn[nn.length - 1] + " does not exist; the machine has " + nodes + " (0-"
+            + (nodes - 1) + ")");
+      }
+    }
     boolean bounded = v.getDuration("max-time") > 0;
     List<FilesystemParams> fss = filesystems(cfg, v, devices);
     for (FioJob j : jobs) {

@@ -215,7 +215,7 @@ public final class ScenarioModelFactory implements ModelFactory {
     List<FioJobThread> threads = new ArrayList<>();
     for (int k = 0; k < jobs.size(); k++) {
       FioJob j = jobs.get(k);
-      int[] allowed = allowedCpus(j, k);
+      int[] allowed = allowedCpus(j, k, cpus);
       // fio forks the job; the kernel places it. Here: job k on CPU k, or on the k-th CPU of its
       // cpus_allowed set (round robin), which with cpus_allowed_policy=split is its only CPU.
       int cpuId = allowed == null ? k % cpus.size() : allowed[k % allowed.length];
@@ -429,11 +429,25 @@ public final class ScenarioModelFactory implements ModelFactory {
 
   /**
    * The CPUs job {@code k} (its global number, fio's {@code thread_number - 1}) may run on:
-   * {@code cpus_allowed}, cut to its {@code k}-th CPU by {@code cpus_allowed_policy=split}
+   * {@code cpus_allowed} (or the CPUs of {@code numa_cpu_nodes}, which fio applies after it),
+   * cut to its {@code k}-th CPU by {@code cpus_allowed_policy=split}
    * ({@code fio_cpus_split()}); {@code null} for all.
    */
-  static int[] allowedCpus(FioJob j, int k) {
+  static int[] allowedCpus(FioJob j, int k, List<CpuComponent> cpus) {
     int[] set = j.cpusAllowed();
+    int[] nodes = j.numaCpuNodes();
+    if (nodes != null) {
+      // numa_run_on_node_mask() after fio_setaffinity(): the nodes' CPUs replace the set.
+      if (nodes.length == 1 && nodes[0] < 0) {
+        return null;
+      }
+      java.util.Set<Integer> wanted = new java.util.TreeSet<>();
+      for (int n : nodes) {
+        wanted.add(n);
+      }
+      set = cpus.stream().filter(c -> wanted.contains(c.cpu().node()))
+          .mapToInt(c -> c.cpu().id()).sorted().toArray();
+    }
     if (set == null) {
       return null;
     }

@@ -61,7 +61,7 @@ class FioJobFileErrorTest {
     rejects("[global]\nunified_rw_reporting=1\n[j]\n", 2, "unified_rw_reporting",
         "not modelled");
     rejects("[j]\nioscheduler=none\n", 2, "ioscheduler", "not modelled");
-    rejects("[j]\nnuma_cpu_nodes=0\n", 2, "numa_cpu_nodes", "not modelled");
+    rejects("[j]\nexec_prerun=true\n", 2, "exec_prerun", "not modelled");
     rejects("[j]\nlockfile=exclusive\n", 2, "lockfile", "not modelled");
   }
 

@@ -83,6 +83,7 @@ public final class Simulator {
     long wallStart = System.currentTimeMillis();
     // Built here too on the cluster host: the machine's structure reads the reports back.
     ScenarioModelFactory.Machine machine = new ScenarioModelFactory().machine(s);
+    ScenarioModelFactory.checkPartitioning(s, machine.model(), partitioning);
     RunOutcome outcome;
     if (host == Host.LOCAL) {
       outcome = LocalRunner.run(machine.model(), partitioning,

@@ -84,6 +84,17 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     return false;
   }
 
+  /**
+   * Whether the scenario has kernel state every CPU touches directly (a page cache, a
+   * filesystem, fs_mark, a disk/ssd request queue), which is deterministic only inside one
+   * partition. The loader refuses other {@code partitions} for it; runners that are handed a
+   * partitioning check it here ({@code ScenarioModelFactory.checkPartitioning}).
+   */
+  public boolean sharesKernelState() {
+    return usesPageCacheWrites() || !filesystems.isEmpty() || !fsMark.isEmpty()
+        || devices.stream().anyMatch(d -> d instanceof blksim.kernel.device.RequestBasedParams);
+  }
+
   /** Whether a command of {@code commands} calls the VFS (all but sleep do). */
   public boolean commandsUseVfs() {
     return commands.stream().anyMatch(c -> c.kind() != ShellCommand.Kind.SLEEP);

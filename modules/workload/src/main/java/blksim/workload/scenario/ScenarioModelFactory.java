@@ -88,6 +88,25 @@ public final class ScenarioModelFactory implements ModelFactory {
    */
   public record Machine(Model model, WorkqueueSystem workqueues, Vfs vfs) {}
 
+  /**
+   * Refuses to split a scenario whose kernel state every CPU shares ({@link
+   * Scenario#sharesKernelState}) over several partitions: the loader checks the scenario's own
+   * {@code partitions}, this checks a partitioning a runner was handed.
+   */
+  public static void checkPartitioning(Scenario s, Model model, blksim.engine.Partitioning p) {
+    if (!s.sharesKernelState()) {
+      return;
+    }
+    int[] placement = p.place(model.components());
+    for (int x : placement) {
+      if (x != placement[0]) {
+        throw new blksim.engine.InputException(null, 0, "partitions", "the scenario has a page"
+            + " cache, a filesystem or a shared request queue, which every CPU touches: it runs"
+            + " in one partition only, not '" + p + "'");
+      }
+    }
+  }
+
   /** Builds the model of an already loaded scenario. */
   public Model build(Scenario s) {
     return machine(s).model();

@@ -107,6 +107,19 @@ class DeviceBufferedReadTest {
         blksim.engine.InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
     assertTrue(e.getMessage().contains("partitions") && e.getMessage().contains("page cache"),
         e.getMessage());
+    // A runner handed a partitioning checks it too: the buffered scenario loaded as one
+    // partition may not be split by node.
+    Files.writeString(p, Files.readString(p).replace("partitions = node", "partitions = one"));
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    blksim.engine.Model m = new ScenarioModelFactory().build(s);
+    ScenarioModelFactory.checkPartitioning(s, m, blksim.engine.Partitioning.ONE);
+    e = org.junit.jupiter.api.Assertions.assertThrows(blksim.engine.InputException.class,
+        () -> ScenarioModelFactory.checkPartitioning(s, m,
+            blksim.engine.Partitioning.parse("node")));
+    assertEquals("partitions", e.key());
+    Scenario direct = ScenarioLoader.load(dir.resolve("direct.conf"), List.of(), Map.of());
+    ScenarioModelFactory.checkPartitioning(direct, new ScenarioModelFactory().build(direct),
+        blksim.engine.Partitioning.parse("node"));
   }
 
   @Test

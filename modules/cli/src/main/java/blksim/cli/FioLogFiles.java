@@ -33,13 +33,12 @@ final class FioLogFiles {
       if (o == null) {
         continue;
       }
-      for (String name : FioLogWriter.fileNames(o, j.name(), k + 1)) {
+      for (var f : FioLogWriter.files(o, j.name(), k + 1).entrySet()) {
+        String name = f.getKey();
         Path parent = base.resolve(name).toAbsolutePath().normalize().getParent();
         if (parent != null && !Files.isDirectory(parent) && !parent.equals(made)) {
-          String key = name.endsWith("_bw." + (k + 1) + ".log") || name.endsWith("_bw.log")
-              ? "write_bw_log" : name.contains("_iops.") ? "write_iops_log" : "write_lat_log";
-          throw j.error(key, "job '" + j.name() + "': the log " + name + " would go into "
-              + parent + ", which does not exist");
+          throw j.error(f.getValue(), "job '" + j.name() + "': the log " + name
+              + " would go into " + parent + ", which does not exist");
         }
       }
     }

@@ -535,6 +535,22 @@ public final class FioJob {
   }
 
   /**
+   * The {@code posix_fadvise()} advice fio gives a file it opens ({@code td_io_open_file()}):
+   * {@code Readahead.POSIX_FADV_*}, or -1 for none ({@code fadvise_hint=0}). The default, 1,
+   * advises RANDOM for a random job and SEQUENTIAL otherwise.
+   */
+  public int fadviseAdvice() {
+    return switch (s.fadviseHint) {
+      case "0" -> -1;
+      case "random" -> blksim.kernel.mm.Readahead.POSIX_FADV_RANDOM;
+      case "sequential" -> blksim.kernel.mm.Readahead.POSIX_FADV_SEQUENTIAL;
+      case "noreuse" -> blksim.kernel.mm.Readahead.POSIX_FADV_NOREUSE;
+      default -> s.rw.isRandom() ? blksim.kernel.mm.Readahead.POSIX_FADV_RANDOM
+          : blksim.kernel.mm.Readahead.POSIX_FADV_SEQUENTIAL;
+    };
+  }
+
+  /**
    * {@code numa_cpu_nodes}: the NUMA nodes whose CPUs the job runs on ({@code {-1}}: all), or
    * null when not set. fio applies it after {@code cpus_allowed}, so it wins.
    */

@@ -3,18 +3,6 @@ package blksim.workload.scenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.engine.IndexedReport;
-import blksim.engine.LocalRunner;
-import blksim.engine.Partitioning;
-import blksim.engine.ProgressListener;
-import blksim.engine.RunOutcome;
-import blksim.kernel.block.DiskCounters;
-import blksim.kernel.mm.MmComponent;
-import blksim.kernel.mm.MmReport;
-import blksim.kernel.sched.CpuReport;
-import blksim.kernel.sched.TaskReport;
-import blksim.workload.fio.stats.JobStats;
-import blksim.workload.fio.thread.FioJobThread;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,43 +21,19 @@ import org.junit.jupiter.api.io.TempDir;
 class DeviceBufferedReadTest {
   @TempDir Path dir;
 
-  record Run(long diskReads, long pgpginKiB, long bytesRead) {}
-
-  private Run run(String job) throws IOException {
+  private FioFileReadTest.Run run(String job) throws IOException {
     Path p = dir.resolve("s.conf");
     Files.writeString(p, "blksim {\n"
         + "  machine { cores-per-llc = 2, threads-per-core = 1, memory = 512M }\n"
         + "  devices = [ { type = ssd, name = sdb, size = 4G } ]\n"
         + "  fio.jobs = [\"\"\"\n[j]\nfilename=/dev/sdb\nbs=4k\nsize=4m\n" + job
         + "\n\"\"\"]\n}\n");
-    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
-    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
-        1, ProgressListener.NONE);
-    long reads = 0;
-    long pgpgin = 0;
-    long bytes = 0;
-    for (IndexedReport r : out.reports()) {
-      if (r.report().kind().equals(MmComponent.KIND)) {
-        pgpgin = MmReport.decode(r.report().payload()).pgpgin();
-      }
-      if (r.report().kind().equals(CpuReport.KIND)) {
-        CpuReport c = CpuReport.decode(r.report().payload());
-        for (DiskCounters.Snapshot d : c.disks()) {
-          reads += d.readIos();
-        }
-        for (TaskReport t : c.tasks()) {
-          if (t.kind().equals(FioJobThread.KIND)) {
-            bytes += JobStats.decode(t.payload()).ioBytes(0);
-          }
-        }
-      }
-    }
-    return new Run(reads, pgpgin, bytes);
+    return FioFileReadTest.runScenario(p);
   }
 
   @Test
   void sequentialRead_readsTheDeviceOnce_inReadaheadWindows() throws IOException {
-    Run r = run("rw=read");
+    FioFileReadTest.Run r = run("rw=read");
     assertEquals(4L << 20, r.bytesRead());
     // 4 MiB once, plus what readahead read past the job's region (the device goes on): at
     // most the current and the async window, 2 x 256 KiB with FADV_SEQUENTIAL.
@@ -79,15 +43,15 @@ class DeviceBufferedReadTest {
 
   @Test
   void randomRead_readsOnePageAtATime() throws IOException {
-    Run r = run("rw=randread");
+    FioFileReadTest.Run r = run("rw=randread");
     assertEquals(4096, r.pgpginKiB());
     assertTrue(r.diskReads() > 900, "disk reads " + r.diskReads());
   }
 
   @Test
   void secondLoop_isServedFromThePageCache() throws IOException {
-    Run once = run("rw=read");
-    Run twice = run("rw=read\nloops=2");
+    FioFileReadTest.Run once = run("rw=read");
+    FioFileReadTest.Run twice = run("rw=read\nloops=2");
     assertEquals(8L << 20, twice.bytesRead());
     assertEquals(once.diskReads(), twice.diskReads(), "the second pass reads nothing from disk");
   }
@@ -124,7 +88,7 @@ class DeviceBufferedReadTest {
 
   @Test
   void directReads_bypassTheCache() throws IOException {
-    Run r = run("rw=read\ndirect=1");
+    FioFileReadTest.Run r = run("rw=read\ndirect=1");
     assertEquals(0, r.pgpginKiB());
     assertEquals(1024, r.diskReads());
   }

@@ -43,6 +43,11 @@ class FioFileReadTest {
         + "  filesystems = [ { type = xfs, device = sdb, mount = /mnt/t } ]\n"
         + "  fio.jobs = [\"\"\"\n[j]\ndirectory=/mnt/t/d\nbs=4k\nsize=4m\n" + job
         + "\n\"\"\"]\n}\n");
+    return runScenario(p);
+  }
+
+  /** Runs scenario {@code p} in one partition: disk reads, pgpgin and the bytes fio read. */
+  static Run runScenario(Path p) throws IOException {
     Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
     RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
         1, ProgressListener.NONE);

@@ -38,9 +38,19 @@ public final class FioLogWriter {
 
   /** The file names a job's logs get, relative to the working directory. */
   public static List<String> fileNames(FioLogOptions o, String jobName, int threadNumber) {
-    List<String> out = new ArrayList<>();
+    return new ArrayList<>(files(o, jobName, threadNumber).keySet());
+  }
+
+  /** Each log file name of a job with the option that asks for it ({@code write_lat_log}...). */
+  public static Map<String, String> files(FioLogOptions o, String jobName, int threadNumber) {
+    Map<String, String> out = new LinkedHashMap<>();
     for (Map.Entry<String, String> e : logs(o, jobName).entrySet()) {
-      out.add(name(e.getValue(), e.getKey(), threadNumber, o.perJob()));
+      String type = e.getKey();
+      out.put(name(e.getValue(), type, threadNumber, o.perJob()), switch (type) {
+        case "bw" -> "write_bw_log";
+        case "iops" -> "write_iops_log";
+        default -> "write_lat_log";
+      });
     }
     return out;
   }

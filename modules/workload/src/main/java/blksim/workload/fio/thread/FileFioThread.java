@@ -3,7 +3,6 @@ package blksim.workload.fio.thread;
 import blksim.engine.Seeds;
 import blksim.kernel.block.ReqOp;
 import blksim.kernel.fs.VfsCalls;
-import blksim.kernel.mm.Readahead;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
@@ -366,14 +365,7 @@ public final class FileFioThread extends FioJobThread {
         files.opened(cur);
         // td_io_open_file(): fio's default fadvise_hint=1 advises RANDOM for a random job,
         // SEQUENTIAL (a doubled readahead window) otherwise; 0 gives no advice.
-        int advice = switch (job.fadviseHint()) {
-          case "0" -> -1;
-          case "random" -> Readahead.POSIX_FADV_RANDOM;
-          case "sequential" -> Readahead.POSIX_FADV_SEQUENTIAL;
-          case "noreuse" -> Readahead.POSIX_FADV_NOREUSE;
-          default -> job.rw().isRandom() ? Readahead.POSIX_FADV_RANDOM
-              : Readahead.POSIX_FADV_SEQUENTIAL;
-        };
+        int advice = job.fadviseAdvice();
         if (advice < 0) {
           issue(cpu);
           return true;
@@ -420,12 +412,9 @@ public final class FileFioThread extends FioJobThread {
     }
   }
 
-  /** Queues the close of file {@code f} (fsynced first with fsync_on_close). */
-  private void queueClose(int f) {
-    if (job.fsyncOnClose()) {
-      tail.add(() -> calls().fsync(fds[f]));
-    }
-    tail.add(new Step() {
+  /** {@code close()} of file {@code f}, which then counts as closed in the file set. */
+  private Step closeStep(int f) {
+    return new Step() {
       @Override
       public SystemCall make() {
         return calls().close(fds[f]);
@@ -436,25 +425,22 @@ public final class FileFioThread extends FioJobThread {
         fds[f] = null;
         files.closed(f);
       }
-    });
+    };
+  }
+
+  /** Queues the close of file {@code f} (fsynced first with fsync_on_close). */
+  private void queueClose(int f) {
+    if (job.fsyncOnClose()) {
+      tail.add(() -> calls().fsync(fds[f]));
+    }
+    tail.add(closeStep(f));
   }
 
   private void queueCloseAll() {
     for (int i = 0; i < files.count(); i++) {
       if (fds[i] != null) {
         int f = i;
-        tail.add(new Step() {
-          @Override
-          public SystemCall make() {
-            return calls().close(fds[f]);
-          }
-
-          @Override
-          public void returned(long ret) {
-            fds[f] = null;
-            files.closed(f);
-          }
-        });
+        tail.add(closeStep(f));
       }
     }
   }
@@ -532,18 +518,7 @@ public final class FileFioThread extends FioJobThread {
           }
         });
         tail.add(() -> calls().fsync(fds[f]));
-        tail.add(new Step() {
-          @Override
-          public SystemCall make() {
-            return calls().close(fds[f]);
-          }
-
-          @Override
-          public void returned(long ret) {
-            fds[f] = null;
-            files.closed(f);
-          }
-        });
+        tail.add(closeStep(f));
       } else {
         tail.add(() -> calls().fsync(fds[f]));
       }

@@ -153,19 +153,10 @@ public abstract class FioJobThread extends Task {
     this.job = job;
     this.jobNumber = globalJobNumber;
     this.file = opener == null ? null : opener.apply(this);
-    if (file != null) {
+    if (file != null && job.fadviseAdvice() >= 0) {
       // td_io_open_file(): fio's fadvise_hint, for block devices too (only a buffered reader
       // with a page cache notices it: its readahead).
-      switch (job.fadviseHint()) {
-        case "0" -> { }
-        case "random" -> file.adviseReadahead(blksim.kernel.mm.Readahead.POSIX_FADV_RANDOM);
-        case "sequential" ->
-            file.adviseReadahead(blksim.kernel.mm.Readahead.POSIX_FADV_SEQUENTIAL);
-        case "noreuse" -> file.adviseReadahead(blksim.kernel.mm.Readahead.POSIX_FADV_NOREUSE);
-        default -> file.adviseReadahead(job.rw().isRandom()
-            ? blksim.kernel.mm.Readahead.POSIX_FADV_RANDOM
-            : blksim.kernel.mm.Readahead.POSIX_FADV_SEQUENTIAL);
-      }
+      file.adviseReadahead(job.fadviseAdvice());
     }
     this.costs = costs;
     this.stats = stats;

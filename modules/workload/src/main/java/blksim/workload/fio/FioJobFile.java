@@ -88,7 +88,7 @@ import org.slf4j.LoggerFactory;
  *     files split over clones), read_iolog_chunked (no effect: traces are always streamed),
  *     replay_no_stall, replay_time_scale, replay_redirect, replay_align,
  *     replay_scale, replay_skip; blksim extensions (not fio options): read_iolog_format,
- *     replay_start, replay_end</td></tr>
+ *     replay_start, replay_end, replay_device, replay_known_devices</td></tr>
  *   <tr><td>accepted, no effect</td><td>invalidate</td></tr>
  * </table>
  *

@@ -162,6 +162,8 @@ final class FioJobSettings implements Cloneable {
   boolean replayNoStall;
   int replayTimeScale = 100;
   String replayRedirect;
+  List<String> replayDevices = List.of();
+  List<String> replayKnownDevices = List.of();
   long replayAlign;
   long replayScale;
   int replaySkip;
@@ -399,6 +401,8 @@ final class FioJobSettings implements Cloneable {
       case "replay_skip" -> replaySkip = replaySkip(string(value));
       case "replay_start" -> replayStartNs = FioValues.timeNs(string(value), true);
       case "replay_end" -> replayEndNs = FioValues.timeNs(string(value), true);
+      case "replay_device" -> replayDevices = deviceList(string(value));
+      case "replay_known_devices" -> replayKnownDevices = deviceList(string(value));
       default -> throw new IllegalStateException("modelled fio option without a handler: " + key);
     }
   }
@@ -568,7 +572,21 @@ final class FioJobSettings implements Cloneable {
     }
     replay = new blksim.workload.replay.ReplayOptions(resolved, readIologFormat, replayNoStall,
         replayTimeScale, replayRedirect, replayAlign, replayScale, replaySkip, replayStartNs,
-        replayEndNs);
+        replayEndNs, replayDevices, replayKnownDevices);
+  }
+
+  /** A {@code :}-separated list of trace device names (blkparse's {@code 8,16} has a comma). */
+  private static List<String> deviceList(String v) {
+    List<String> out = new ArrayList<>();
+    for (String d : v.split(":", -1)) {
+      if (!d.isBlank()) {
+        out.add(d.trim());
+      }
+    }
+    if (out.isEmpty()) {
+      throw new BadValue("needs at least one trace device name (a :-separated list)");
+    }
+    return out;
   }
 
   InputException error(String key, String rule) {

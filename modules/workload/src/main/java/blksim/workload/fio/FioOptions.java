@@ -150,11 +150,13 @@ public final class FioOptions {
 
   /**
    * blksim's own job options, which fio does not have: {@code read_iolog_format} (the trace
-   * format, instead of detection) and {@code replay_start}/{@code replay_end} (a window of trace
-   * time). They are modelled by definition and are not in the table of fio's options.
+   * format, instead of detection), {@code replay_start}/{@code replay_end} (a window of trace
+   * time) and {@code replay_device}/{@code replay_known_devices} (the trace devices a job replays,
+   * and every device some job replays: the scenario's {@code replay} section). They are modelled by definition and are not in the table of fio's options.
    */
   public static final Set<String> EXTENSIONS = Set.of(
-      "read_iolog_format", "replay_start", "replay_end");
+      "read_iolog_format", "replay_start", "replay_end", "replay_device",
+      "replay_known_devices");
 
   /** The canonical name for a key as written, or {@code null} if fio has no such option. */
   static String canonical(String key) {

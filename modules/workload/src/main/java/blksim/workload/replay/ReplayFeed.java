@@ -1,5 +1,6 @@
 package blksim.workload.replay;
 
+import blksim.engine.InputException;
 import blksim.kernel.block.ReqOp;
 import blksim.workload.trace.TraceFormat;
 import blksim.workload.trace.TraceOptions;
@@ -39,7 +40,11 @@ import java.nio.file.Path;
  * Every record goes to the job's device whatever its trace device ({@code replay_redirect} or
  * {@code filename=}): iolog file actions ({@code add}, {@code open}, {@code close}) act on it and
  * so issue nothing but keep their delay (fio's {@code ipo_special()}). Simplified: a trace naming
- * several devices is replayed onto the one device, in trace order.
+ * several devices is replayed onto the one device, in trace order, unless blksim's
+ * {@code replay_device} keeps only the records of the trace devices it names: the scenario's
+ * {@code replay} section makes one job per mapped device, each job reads the whole trace and
+ * issues its device's records, and a device's first record waits from the trace's first record
+ * (not from the job's start), so the devices keep their recorded timing relative to each other.
  */
 public final class ReplayFeed {
   /** What the current entry asks of the thread. */
@@ -142,6 +147,21 @@ public final class ReplayFeed {
         firstNs = t;
       }
       rel = Math.max(0, t - firstNs);
+    }
+    if (!o.devices().isEmpty()) {
+      if (!o.devices().contains(dev)) {
+        if (!o.knownDevices().isEmpty() && !o.knownDevices().contains(dev)) {
+          int line = (int) Math.min(Integer.MAX_VALUE, r.line());
+          throw new InputException(path.toString(), line, "device", "trace device '" + dev
+              + "' is mapped to no simulated device (mapped: " + o.knownDevices() + "); map it"
+              + " in blksim.replay.devices (\"" + dev + "=DEV\") or send every record to one"
+              + " device with blksim.replay.redirect");
+        }
+        return; // another job's device
+      }
+      if (lastTtime < 0 && firstSeen) {
+        lastTtime = firstNs; // this device's first record waits from the trace's start
+      }
     }
     stats.read(dev, rel);
     ReplayProgress.record(rel);

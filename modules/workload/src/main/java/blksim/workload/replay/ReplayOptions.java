@@ -37,9 +37,22 @@ import java.util.List;
  * @param skipMask the kinds {@code replay_skip} drops: {@link #SKIP_READ} | ...
  * @param startNs {@code replay_start} in ns of trace time, 0 for the beginning
  * @param endNs {@code replay_end} in ns of trace time, {@link Long#MAX_VALUE} for the end
+ * @param devices blksim's {@code replay_device}: the trace devices whose records this job
+ *     replays (others are left to other jobs and do not count in its delays); empty for all
+ * @param knownDevices blksim's {@code replay_known_devices}: every trace device some job
+ *     replays; a record of any other device stops the run (exit 2). Empty: no check. The
+ *     scenario's {@code replay} section sets both, one job per mapped device
  */
 public record ReplayOptions(List<String> logs, TraceFormat format, boolean noStall, int timeScale,
-    String redirect, long align, long scale, int skipMask, long startNs, long endNs) {
+    String redirect, long align, long scale, int skipMask, long startNs, long endNs,
+    List<String> devices, List<String> knownDevices) {
+
+  /** Options replaying every device's records (fio's own options only). */
+  public ReplayOptions(List<String> logs, TraceFormat format, boolean noStall, int timeScale,
+      String redirect, long align, long scale, int skipMask, long startNs, long endNs) {
+    this(logs, format, noStall, timeScale, redirect, align, scale, skipMask, startNs, endNs,
+        List.of(), List.of());
+  }
 
   /** {@code replay_skip=read}. */
   public static final int SKIP_READ = 1;
@@ -53,6 +66,8 @@ public record ReplayOptions(List<String> logs, TraceFormat format, boolean noSta
   /** Copies the list and checks the ranges above. */
   public ReplayOptions {
     logs = List.copyOf(logs);
+    devices = List.copyOf(devices);
+    knownDevices = List.copyOf(knownDevices);
     if (logs.isEmpty()) {
       throw new IllegalArgumentException("read_iolog needs at least one file");
     }

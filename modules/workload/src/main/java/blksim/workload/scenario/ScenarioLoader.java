@@ -149,6 +149,12 @@ public final class ScenarioLoader {
     Config spec = cfg.withoutPath("blksim.fio.job-files").withoutPath("blksim.profile")
         .withValue("blksim.fio.jobs", ConfigValueFactory.fromIterable(texts))
         .withValue("blksim.fio.job-names", ConfigValueFactory.fromIterable(names));
+    if (cfg.hasPath("blksim.replay.trace") && !cfg.getString("blksim.replay.trace").isEmpty()) {
+      // The spec is self-contained: the trace's path no longer depends on the scenario's place.
+      spec = spec.withValue("blksim.replay.trace", ConfigValueFactory.fromAnyRef(
+          dir.resolve(cfg.getString("blksim.replay.trace")).toAbsolutePath().normalize()
+              .toString(), cfg.getValue("blksim.replay.trace").origin().description()));
+    }
     String text = spec.root().render(ConfigRenderOptions.concise().setFormatted(true));
     return build(spec, text, dir);
   }
@@ -421,9 +427,17 @@ public final class ScenarioLoader {
         v.getDuration("kernel.io-wq-idle-timeout"));
     FioEnvironment env = new FioEnvironment(topo.cpuCount(), v.getSize("machine.memory") >> 20,
         4096);
-    List<String> texts = v.getStringList("fio.jobs");
-    List<String> names = cfg.hasPath("blksim.fio.job-names")
-        ? cfg.getStringList("blksim.fio.job-names") : List.of();
+    List<String> texts = new ArrayList<>(v.getStringList("fio.jobs"));
+    List<String> names = new ArrayList<>(cfg.hasPath("blksim.fio.job-names")
+        ? cfg.getStringList("blksim.fio.job-names") : List.of());
+    String replayJobs = replayJobs(v, cfg, dir, devices);
+    if (replayJobs != null) {
+      while (names.size() < texts.size()) {
+        names.add("job file " + names.size());
+      }
+      texts.add(replayJobs);
+      names.add(file(cfg.getValue("blksim.replay.trace").origin()) + " (blksim.replay)");
+    }
     List<FioJob> jobs = new ArrayList<>();
     int groupBase = 0;
     java.util.Set<String> sections = fioSections(v, texts);
@@ -678,6 +692,138 @@ public final class ScenarioLoader {
    * a filesystem of the scenario, mounted read-write; the page cache they write through is shared
    * by every CPU, so the run must be in one partition.
    */
+  /**
+   * The scenario's {@code replay} section as the text of a fio job file (run after the job files,
+   * as one more job file): one {@code read_iolog} job for {@code replay.redirect}, else one per
+   * simulated device of {@code replay.devices}, each keeping its trace devices' records with
+   * blksim's {@code replay_device} and stopping the run on a record of an unmapped device
+   * ({@code replay_known_devices}). {@code replay.timing} chooses the engine and fio's replay
+   * options: recorded and scaled are open loop (io_uring, up to {@code replay.queue-depth} in
+   * flight, fio's delays), afap is psync with {@code replay_no_stall}, closed-loop io_uring at
+   * {@code replay.queue-depth} with {@code replay_no_stall}. Every job is O_DIRECT on its
+   * device. {@code null} when there is no {@code replay.trace}.
+   */
+  private static String replayJobs(Values v, Config cfg, Path dir, List<DeviceParams> devices) {
+    String trace = v.getString("replay.trace");
+    if (trace.isEmpty()) {
+      for (String k : List.of("redirect", "devices", "timing", "time-scale", "queue-depth",
+          "format", "start", "end")) {
+        if (cfg.hasPath("blksim.replay." + k)) {
+          throw v.error("replay." + k, "blksim.replay." + k + " needs blksim.replay.trace");
+        }
+      }
+      return null;
+    }
+    // (absolute once loaded: a spec carries no directory)
+    Path p = (dir == null ? Path.of(trace) : dir.resolve(trace)).normalize();
+    if (!Files.isRegularFile(p)) {
+      throw v.error("replay.trace", "trace file " + p + " not found");
+    }
+    String format = v.getString("replay.format");
+    blksim.workload.trace.TraceFormat f = null;
+    if (!format.equals("auto")) {
+      f = blksim.workload.trace.TraceFormat.ofKey(format);
+      if (f == null) {
+        List<String> keys = new ArrayList<>();
+        for (blksim.workload.trace.TraceFormat t : blksim.workload.trace.TraceFormat.values()) {
+          keys.add(t.key());
+        }
+        throw v.error("replay.format", "unknown trace format '" + format + "'; auto or one of "
+            + keys);
+      }
+    } else {
+      try {
+        blksim.workload.trace.TraceFormat.detect(p);
+      } catch (InputException e) {
+        throw v.error("replay.trace", e.getMessage());
+      }
+    }
+    java.util.Set<String> known = new java.util.LinkedHashSet<>();
+    devices.forEach(d -> known.add(d.name()));
+    String redirect = v.getString("replay.redirect");
+    List<String> entries = v.getStringList("replay.devices");
+    if (redirect.isEmpty() == entries.isEmpty()) {
+      throw v.error(redirect.isEmpty() ? "replay.trace" : "replay.devices", redirect.isEmpty()
+          ? "a replay needs blksim.replay.redirect (every record to one device) or"
+              + " blksim.replay.devices (\"TRACE=DEV\" per trace device)"
+          : "set blksim.replay.redirect or blksim.replay.devices, not both");
+    }
+    // simulated device -> its trace devices, in the order given
+    Map<String, List<String>> bySim = new java.util.LinkedHashMap<>();
+    if (!redirect.isEmpty()) {
+      bySim.put(simDevice(v, "replay.redirect", redirect, known), List.of());
+    }
+    List<String> allTrace = new ArrayList<>();
+    for (String e : entries) {
+      int eq = e.lastIndexOf('=');
+      if (eq <= 0 || eq == e.length() - 1) {
+        throw v.error("replay.devices", "entry '" + e + "' is not TRACE=DEV (e.g."
+            + " \"8,16=nullb0\")");
+      }
+      String t = e.substring(0, eq).trim();
+      if (allTrace.contains(t)) {
+        throw v.error("replay.devices", "trace device '" + t + "' is mapped twice");
+      }
+      allTrace.add(t);
+      String sim = simDevice(v, "replay.devices", e.substring(eq + 1).trim(), known);
+      bySim.computeIfAbsent(sim, k -> new ArrayList<>()).add(t);
+    }
+    String timing = v.getString("replay.timing");
+    if (cfg.hasPath("blksim.replay.time-scale") && !timing.equals("scaled")) {
+      throw v.error("replay.time-scale", "blksim.replay.time-scale applies to"
+          + " blksim.replay.timing = scaled only (timing is " + timing + ")");
+    }
+    long startNs = v.getDuration("replay.start");
+    long endNs = v.getDuration("replay.end");
+    if (endNs != 0 && endNs <= startNs) {
+      throw v.error("replay.end", "blksim.replay.end must be after blksim.replay.start");
+    }
+    StringBuilder b = new StringBuilder();
+    b.append("; generated from the scenario's blksim.replay section\n[global]\n");
+    b.append("read_iolog=").append(p.toAbsolutePath()).append('\n');
+    if (f != null) {
+      b.append("read_iolog_format=").append(f.key()).append('\n');
+    }
+    b.append("direct=1\n");
+    boolean afap = timing.equals("afap");
+    b.append("ioengine=").append(afap ? "psync" : "io_uring").append('\n');
+    b.append("iodepth=").append(afap ? 1 : v.getInt("replay.queue-depth")).append('\n');
+    if (afap || timing.equals("closed-loop")) {
+      b.append("replay_no_stall=1\n");
+    }
+    if (timing.equals("scaled")) {
+      b.append("replay_time_scale=").append(v.getInt("replay.time-scale")).append('\n');
+    }
+    if (startNs > 0) {
+      b.append("replay_start=").append(startNs / 1000).append("us\n");
+    }
+    if (endNs > 0) {
+      b.append("replay_end=").append(endNs / 1000).append("us\n");
+    }
+    if (!allTrace.isEmpty()) {
+      b.append("replay_known_devices=").append(String.join(":", allTrace)).append('\n');
+    }
+    for (Map.Entry<String, List<String>> e : bySim.entrySet()) {
+      b.append("\n[replay-").append(e.getKey()).append("]\n");
+      if (e.getValue().isEmpty()) {
+        b.append("replay_redirect=/dev/").append(e.getKey()).append('\n');
+      } else {
+        b.append("filename=/dev/").append(e.getKey()).append('\n');
+        b.append("replay_device=").append(String.join(":", e.getValue())).append('\n');
+      }
+    }
+    return b.toString();
+  }
+
+  /** A simulated device named in the replay section ({@code nullb0} or {@code /dev/nullb0}). */
+  private static String simDevice(Values v, String key, String name, java.util.Set<String> known) {
+    String n = name.startsWith("/dev/") ? name.substring(5) : name;
+    if (!known.contains(n)) {
+      throw v.error(key, "no simulated device '" + n + "'; the scenario's devices are " + known);
+    }
+    return n;
+  }
+
   private static List<FsMarkOptions> fsMark(Config cfg, List<String> lines,
       List<FilesystemParams> fss, String partitions, TopologyParams topo) {
     List<FsMarkOptions> out = new ArrayList<>();

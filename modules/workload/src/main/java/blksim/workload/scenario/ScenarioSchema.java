@@ -258,6 +258,33 @@ public final class ScenarioSchema {
       Param.of("fio.sections", "fio", STRING_LIST, "[]",
           "run only these [sections] of the fio job files, as fio's --section; [global]"
               + " sections always apply; empty for all"),
+      Param.of("replay.trace", "replay", STRING, "",
+          "a trace to replay (any format read_iolog reads), relative to the scenario file; the"
+              + " replay section becomes fio replay jobs run with the job files ('': none)"),
+      Param.of("replay.format", "replay", STRING, "auto",
+          "the trace's format (read_iolog_format's keys), or auto to detect it from the content"),
+      Param.of("replay.redirect", "replay", STRING, "",
+          "send every record, whatever its trace device, to this simulated device (a device"
+              + " name: nullb0); else replay.devices maps each trace device"),
+      Param.of("replay.devices", "replay", STRING_LIST, "[]",
+          "trace device to simulated device, as \"TRACE=DEV\" (\"8,16=nullb0\" for blkparse's"
+              + " major,minor; the replay summary lists a trace's device names); one replay job"
+              + " per entry; a record of an unmapped device stops the run"),
+      Param.choice("replay.timing", "replay", "recorded",
+          List.of("recorded", "scaled", "afap", "closed-loop"),
+          "recorded: open loop at the trace's times (up to replay.queue-depth in flight);"
+              + " scaled: the same with the gaps times 100/replay.time-scale; afap: as fast as"
+              + " possible keeping order, one I/O at a time; closed-loop: as fast as possible"
+              + " with replay.queue-depth in flight (btreplay's way)"),
+      Param.num("replay.time-scale", "replay", INT, "%", "100", 1, 1_000_000,
+          "timing = scaled: replay at this percentage of the recorded speed (200: twice as fast;"
+              + " fio's replay_time_scale)"),
+      Param.num("replay.queue-depth", "replay", INT, "", "32", 1, 65_536,
+          "I/Os in flight at most per replayed device (the io_uring ring's depth)"),
+      Param.num("replay.start", "replay", DURATION, "ns", "0", 0, Long.MAX_VALUE,
+          "replay from this trace time on (from the trace's first record)"),
+      Param.num("replay.end", "replay", DURATION, "ns", "0", 0, Long.MAX_VALUE,
+          "stop at this trace time (0: the trace's end)"),
       Param.of("fs_mark.command-lines", "fs_mark", STRING_LIST, "[]",
           "fs_mark 3.3 command lines, one per fs_mark instance run at the start"
               + " (\"-d /mnt/test -t 8 -n 10000 -s 4096 -S 0\"); every -d in a filesystem of"

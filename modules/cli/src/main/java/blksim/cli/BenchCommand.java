@@ -1,5 +1,7 @@
 package blksim.cli;
 
+import blksim.engine.InputException;
+
 import blksim.engine.Partitioning;
 import blksim.engine.ProgressListener;
 import blksim.engine.synthetic.EngineBench;
@@ -65,6 +67,10 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   private int bench() {
+    if (only != null && !List.of("engine", "scenario", "writeback").contains(only)) {
+      throw new InputException(null, 0, "--only", "unknown part '" + only
+          + "'; use engine, scenario or writeback");
+    }
     PrintWriter out = spec.commandLine().getOut();
     out.printf("machine: %d CPUs, Java %s, %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), System.getProperty("os.name"));

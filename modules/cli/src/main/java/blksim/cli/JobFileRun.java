@@ -45,8 +45,30 @@ final class JobFileRun {
       Config c = ConfigFactory.parseFile(file.toFile());
       return c.hasPath("blksim");
     } catch (ConfigException e) {
+      if (startsAsScenario(file)) {
+        // A scenario with a HOCON syntax error: say so, not that it is a bad fio job file.
+        int line = e.origin() != null ? Math.max(0, e.origin().lineNumber()) : 0;
+        String msg = e.getMessage().replaceFirst("^.*?: \\d+: ", "");
+        throw new InputException(file.toString(), line, null, "not valid HOCON: " + msg);
+      }
       return false;
     }
+  }
+
+  /** Whether the file's first token, past comments, is {@code blksim} as a scenario's is. */
+  private static boolean startsAsScenario(Path file) {
+    try {
+      for (String l : Files.readAllLines(file, java.nio.charset.StandardCharsets.UTF_8)) {
+        String t = l.strip();
+        if (t.isEmpty() || t.startsWith("#") || t.startsWith("//")) {
+          continue;
+        }
+        return t.matches("blksim\\s*[{.=:].*") || t.equals("blksim");
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return false; // not text: let the fio parser say what it is
+    }
+    return false;
   }
 
   /**

@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "sweep", mixinStandardHelpOptions = true,
     description = {"Run a scenario over the values of one or more keys and print a figure table.",
         "One row per combination of the --vary values (the first --vary changes slowest), one"
-            + " column per --metric. Without --metric: IOPS, usr%, sys%, ctx per I/O, slat and"
+            + " column per --metric. Without --metric: IOPS, usr%%, sys%%, ctx per I/O, slat and"
             + " clat averages of the first job (or group_reporting's group), for reads if it"
             + " read, else writes."},
     footer = {"", "Examples:",
@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
 final class SweepCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (HOCON)")
+  @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (HOCON), or a fio job file run on run's default machine")
   Path scenario;
 
   @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
@@ -92,11 +92,16 @@ final class SweepCommand implements Callable<Integer> {
     List<List<String>> combos = combinations(axes);
     // Load every combination first: a bad key or value fails before any run.
     List<Scenario> scenarios = new ArrayList<>();
+    Path file = scenario;
+    if (java.nio.file.Files.isRegularFile(scenario) && !JobFileRun.isScenario(scenario)) {
+      // a fio job file alone, on run's default machine (run --help says which)
+      file = JobFileRun.scenarioFor(scenario, spec.commandLine().getErr());
+    }
     for (List<String> combo : combos) {
       List<String> all = new ArrayList<>(sets);
       all.addAll(assignments(axes, combo));
       try {
-        scenarios.add(ScenarioLoader.load(scenario, all));
+        scenarios.add(ScenarioLoader.load(file, all));
       } catch (InputException e) {
         throw relabel(e, axes, combo);
       }

@@ -181,6 +181,33 @@ class MainTest {
   }
 
   @Test
+  void badInputsFoundByTrying_exitWith2AndSayWhy() throws IOException {
+    Path broken = tmp.resolve("broken.conf");
+    Files.writeString(broken, "# a scenario\nblksim {\n  seed = 1\n");
+    Result r = cli("run", broken.toString());
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("not valid HOCON") && r.err().contains("broken.conf"), r.err());
+    r = cli("bench", "--only=nosuch");
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("--only") && r.err().contains("nosuch"), r.err());
+    Path many = tmp.resolve("many.fio");
+    Files.writeString(many, "[a]\nfilename=/dev/nullb0\nrw=read\ndirect=1\nnumjobs=5000\n");
+    r = cli("run", many.toString(), "--parse-only");
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("many.fio:5: numjobs") && r.err().contains("4096"), r.err());
+  }
+
+  @Test
+  void sweep_takesAFioJobFileAlone_asRunDoes() throws IOException {
+    Path job = tmp.resolve("j.fio");
+    Files.writeString(job, "[a]\nfilename=/dev/nullb0\nrw=randread\ndirect=1\n"
+        + "runtime=2ms\ntime_based\n");
+    Result r = cli("sweep", job.toString(), "--vary", "seed=1,2");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().lines().count() >= 3, r.out());
+  }
+
+  @Test
   void sweep_runsEveryCombination_inOrder_andTheFiguresFollowTheVariedKey() {
     Result r = cli("sweep", resource("selfcheck/small.conf").toString(), "--host", "local",
         "--vary", "devices.0.completion-nsec=10us,40us", "--vary", "kernel.preempt=none,full");

@@ -452,6 +452,12 @@ public final class ScenarioLoader {
       // Several job files run with an implicit stonewall between them (formats.md §1.1).
       groupBase += maxGroup + 1;
     }
+    if (jobs.size() > FIO_MAX_JOBS) {
+      FioJob over = jobs.get(FIO_MAX_JOBS);
+      throw over.error("numjobs", "error: maximum number of jobs (" + FIO_MAX_JOBS + ")"
+          + " reached: the job files make " + jobs.size() + " jobs (clones included), as fio"
+          + " refuses more than its max_jobs (FIO_MAX_JOBS)");
+    }
     if (jobs.isEmpty() && sections != null) {
       throw v.error("fio.sections", "no job left: the job files have no section " + sections);
     }
@@ -703,6 +709,9 @@ public final class ScenarioLoader {
    * {@code replay.queue-depth} with {@code replay_no_stall}. Every job is O_DIRECT on its
    * device. {@code null} when there is no {@code replay.trace}.
    */
+  /** fio's default {@code max_jobs} ({@code FIO_MAX_JOBS} in fio.h): jobs of one fio run. */
+  static final int FIO_MAX_JOBS = 4096;
+
   private static String replayJobs(Values v, Config cfg, Path dir, List<DeviceParams> devices) {
     String trace = v.getString("replay.trace");
     if (trace.isEmpty()) {

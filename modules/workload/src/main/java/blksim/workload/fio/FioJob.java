@@ -125,10 +125,31 @@ public final class FioJob {
    */
   public String directory() {
     if (s.directory == null) {
-      return null;
+      return s.workingDirectoryFiles ? WORKING_DIRECTORY : null;
     }
     List<String> dirs = FioJobSettings.filenames(s.directory);
     return dirs.get(jobIndex % dirs.size());
+  }
+
+  /**
+   * The working directory of a job file's relative paths: blksim takes it as the root of the
+   * simulated machine, where a job file run alone mounts its default filesystem.
+   */
+  public static final String WORKING_DIRECTORY = "/";
+
+  /**
+   * Whether the job names neither {@code filename=} nor {@code directory=}: as fio does
+   * ({@code add_job()} in {@code init.c}), its files are named after it ({@link #fileName}) in
+   * the working directory ({@link #WORKING_DIRECTORY}), which {@link #directory()} returns.
+   */
+  public boolean inWorkingDirectory() {
+    return s.workingDirectoryFiles;
+  }
+
+  /** The path of file {@code fileNumber} in {@link #directory()} ({@link #fileName}). */
+  public String directoryPath(int fileNumber) {
+    String d = directory();
+    return (d.endsWith("/") ? d : d + "/") + fileName(fileNumber);
   }
 
   /**
@@ -141,7 +162,8 @@ public final class FioJob {
 
   /**
    * The name of file {@code fileNumber} of a job without {@code filename=}: fio's
-   * {@code make_filename()}: {@code filename_format} with {@code $jobname} (the job's name),
+   * {@code make_filename()}: {@code filename_format} with {@code $jobname} (the job's section
+   * name: {@code add_job()} is handed the section's name, whatever {@code name=} says),
    * {@code $jobnum} (its clone number within {@code numjobs}, fio's {@code job_add_num}),
    * {@code $filenum} and {@code $clientuid} (the client's address in client/server mode: empty
    * in a local run) replaced, each keyword found case-insensitively as {@code strcasestr()}
@@ -150,10 +172,10 @@ public final class FioJob {
    */
   public String fileName(int fileNumber) {
     if (s.filenameFormat == null) {
-      return name() + "." + jobIndex + "." + fileNumber;
+      return sectionName + "." + jobIndex + "." + fileNumber;
     }
     String out = s.filenameFormat;
-    String[][] keys = {{"$jobname", name()}, {"$jobnum", Integer.toString(jobIndex)},
+    String[][] keys = {{"$jobname", sectionName}, {"$jobnum", Integer.toString(jobIndex)},
         {"$filenum", Integer.toString(fileNumber)}, {"$clientuid", ""}};
     for (String[] k : keys) {
       while (true) {

@@ -156,6 +156,12 @@ final class FioJobSettings implements Cloneable {
   boolean overwrite;
   /** {@code filename_format}; null: {@code $jobname.$jobnum.$filenum}. */
   String filenameFormat;
+  /**
+   * Neither {@code filename=} nor {@code directory=} (nor {@code read_iolog}) and an engine with
+   * files: as fio's {@code add_job()}, the job's {@code nrfiles} files are named by
+   * {@code make_filename()} in the working directory ({@link #finish}).
+   */
+  boolean workingDirectoryFiles;
   /** {@code read_iolog} and the replay options ({@link #finishReplay}). */
   List<String> readIolog;
   blksim.workload.trace.TraceFormat readIologFormat;
@@ -472,6 +478,11 @@ final class FioJobSettings implements Cloneable {
           + ioengine.fioName());
     }
     finishReplay();
+    // add_job() (init.c): "if (!o->filename && !td->files_index && !o->read_iolog_file)" it adds
+    // nr_files files named by make_filename() ($jobname.$jobnum.$filenum by default), relative,
+    // so in the working directory (or in directory= when given). A diskless engine has none.
+    workingDirectoryFiles = filenames.isEmpty() && directory == null && readIolog == null
+        && ioengine != FioEngine.NULL;
     for (String k : List.of("fixedbufs", "registerfiles", "sqthread_poll", "nonvectored")) {
       if (origins.containsKey(k) && ioengine != FioEngine.IO_URING) {
         throw error(k, k + " is an option of ioengine=io_uring, ioengine is "

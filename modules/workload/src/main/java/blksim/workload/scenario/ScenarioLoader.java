@@ -762,6 +762,12 @@ public final class ScenarioLoader {
       String where = j.filename() != null ? j.regularFile(0) : j.directory();
       String pathKey = j.filename() != null ? "filename" : "directory";
       FilesystemParams fs = filesystemHolding(where, fss);
+      if (fs == null && j.inWorkingDirectory()) {
+        throw new InputException(j.file(), j.line(), "filename", "job '" + j.name() + "' names"
+            + " no filename= or directory=: as fio, its files (" + j.fileName(0) + ", ...) go"
+            + " in the working directory " + where + ", which is in no filesystem of the scenario ("
+            + mountPoints(fss) + "); name a device with filename= or mount a filesystem at /");
+      }
       if (fs == null) {
         throw j.error(pathKey, "job '" + j.name() + "' writes into " + where
             + ", which is in no filesystem of the scenario (" + mountPoints(fss) + ")");

@@ -307,6 +307,7 @@ public final class FioJobFile {
               return null;
             });
           } catch (InputException e) {
+            e = unsetVariable(o, v, e, envVars);
             if ("ioengine".equals(e.key())) {
               throw e; // an engine blksim does not model is what the user needs to know first
             }
@@ -317,6 +318,33 @@ public final class FioJobFile {
         }
       }
     }
+  }
+
+  /**
+   * An option whose value came out empty because its {@code ${VAR}}s are unset: fio substitutes
+   * them with nothing too ({@code fio_option_dup_subs()}) and then fails the same way
+   * ("fio: failed parsing KEY="), so the message names the variables to set.
+   */
+  private static InputException unsetVariable(RawOption o, String value, InputException e,
+      Map<String, String> envVars) {
+    if (o.value() == null || !o.value().contains("${") || value == null || !value.isBlank()) {
+      return e;
+    }
+    List<String> unset = new ArrayList<>();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$\\{([^}]+)}")
+        .matcher(o.value());
+    while (m.find()) {
+      if (envVars.get(m.group(1)) == null || envVars.get(m.group(1)).isEmpty()) {
+        unset.add(m.group(1));
+      }
+    }
+    if (unset.isEmpty()) {
+      return e;
+    }
+    return new InputException(e.file(), e.line(), e.key(), e.rule() + " (" + o.value()
+        + " is empty: " + String.join(", ", unset) + (unset.size() == 1 ? " is" : " are")
+        + " not set in the environment; fio fails the same way: failed parsing " + e.key()
+        + "=)");
   }
 
   private static <T> T badValue(RawOption o, java.util.function.Supplier<T> step) {
@@ -428,8 +456,13 @@ public final class FioJobFile {
     }
     String key = FioOptions.canonical(written);
     if (key == null) {
+      // fio itself rejects it: fio_options_parse() logs "Bad option <KEY=VALUE>", its
+      // show_closest_option() "Did you mean X?", and __parse_jobs_ini() drops the job and stops.
+      String closest = FioOptions.closest(written);
       return new RawOption(written, value, here, new InputException(here.file(), here.line(),
-          written, "unknown fio option '" + written + "'"));
+          written, "unknown fio option '" + written + "' (fio refuses it too: Bad option <"
+          + (value == null ? written : written + "=" + value) + ">"
+          + (closest == null ? "" : "; did you mean " + closest + "?") + ")"));
     }
     if (!FioOptions.modelled(key)) {
       String why = FioOptions.reason(key);

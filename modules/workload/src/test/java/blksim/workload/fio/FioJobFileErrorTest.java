@@ -43,9 +43,40 @@ class FioJobFileErrorTest {
 
   @Test
   void unknownOption_isRejected() {
-    InputException e = rejects("[j]\nrw=read\nfoo=1\n", 3, "foo", "unknown fio option 'foo'");
-    assertEquals("bad.fio:3: foo: unknown fio option 'foo'", e.getMessage());
+    InputException e = rejects("[j]\nrw=read\nxyzzy=1\n", 3, "xyzzy",
+        "unknown fio option 'xyzzy'");
+    // No fio option is within half its length: fio prints no "Did you mean".
+    assertEquals("bad.fio:3: xyzzy: unknown fio option 'xyzzy' (fio refuses it too: Bad option"
+        + " <xyzzy=1>)", e.getMessage());
     rejects("[j]\nBs=4k\n", 2, "Bs", "unknown fio option"); // fio's names are case-sensitive
+  }
+
+  @Test
+  void anUnsetVariable_leavesAnEmptyValue_asInFio_andTheMessageNamesIt() {
+    // examples/sprandom.fio: bs=${FIO_BS}; fio_option_dup_subs() drops an unset ${VAR}, and
+    // the empty bs fails to parse in fio too.
+    InputException e = rejects("[j]\nbs=${FIO_BS}\n", 2, "bs", "needs a value");
+    assertTrue(e.rule().contains("${FIO_BS} is empty: FIO_BS is not set in the environment; fio"
+        + " fails the same way: failed parsing bs=)"), e.getMessage());
+    assertEquals(List.of(8192L, 8192L, 8192L), java.util.Arrays.stream(FioJobFile.parse("ok.fio",
+        "[j]\nbs=${FIO_BS}\n", null, FioJobFileTest.ENV, Map.of("FIO_BS", "8192")).get(0)
+        .bs()).boxed().toList());
+  }
+
+  @Test
+  void threads_isNotAnAliasOfThread_fioRefusesIt_andSuggestsThread() {
+    // fio's o_match() compares name and alias exactly (no prefixes): examples/steadystate.fio
+    // and waitfor.fio have threads=1, which fio itself rejects ("Bad option <threads=1>",
+    // "Did you mean thread?", "fio: job global dropped").
+    InputException e = rejects("[global]\nthreads=1\n[j]\nrw=read\n", 2, "threads",
+        "unknown fio option 'threads'");
+    assertTrue(e.rule().endsWith("(fio refuses it too: Bad option <threads=1>; did you mean"
+        + " thread?)"), e.getMessage());
+    rejects("[j]\nthre\n", 2, "thre", "did you mean thread?"); // distance 2 <= (4+1)/2
+    assertEquals(1, FioOptions.distance("threads", "thread"));
+    assertEquals(3, FioOptions.distance("kitten", "sitting"));
+    assertEquals("thread", FioOptions.closest("threads"));
+    assertEquals(null, FioOptions.closest("qqqqqqqqqqqq"));
   }
 
   @Test

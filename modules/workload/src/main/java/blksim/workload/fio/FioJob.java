@@ -548,6 +548,21 @@ public final class FioJob {
     return s.rateIops[ddir] * minBs()[ddir];
   }
 
+  /** {@code rate_min}: the minimum bytes/s of direction {@code ddir}, 0 for none. */
+  public long rateMinBytesPerSec(int ddir) {
+    return s.rateMinBytes[ddir];
+  }
+
+  /** {@code rate_iops_min}: the minimum IOPS of direction {@code ddir}, 0 for none. */
+  public long rateMinIops(int ddir) {
+    return s.rateMinIops[ddir];
+  }
+
+  /** {@code rate_cycle}: the window of the minimum-rate check, ms (fio's default 1000). */
+  public int rateCycleMs() {
+    return s.rateCycleMs;
+  }
+
   /**
    * {@code fadvise_hint}: {@code 0} (no advice), {@code 1} (fio's default: RANDOM for a random
    * job, SEQUENTIAL otherwise), {@code random}, {@code sequential} or {@code noreuse}.

@@ -93,6 +93,11 @@ final class FioJobSettings implements Cloneable {
   long[] rateBytes = new long[3];
   long[] rateIops = new long[3];
   boolean ratePoisson;
+  /** {@code rate_min} in bytes/s and {@code rate_iops_min} per direction (0: none). */
+  long[] rateMinBytes = new long[3];
+  long[] rateMinIops = new long[3];
+  /** {@code rate_cycle} ({@code ratecycle}): the window of the minimum-rate check, ms. */
+  int rateCycleMs = 1000;
   /** {@code numa_cpu_nodes}: NUMA nodes whose CPUs the job runs on; {@code {-1}} all; null unset. */
   int[] numaCpuNodes;
   /** {@code disk_util}: fio's "Disk stats" for this job's devices (default 1). */
@@ -195,6 +200,8 @@ final class FioJobSettings implements Cloneable {
     c.ba = ba.clone();
     c.rateBytes = rateBytes.clone();
     c.rateIops = rateIops.clone();
+    c.rateMinBytes = rateMinBytes.clone();
+    c.rateMinIops = rateMinIops.clone();
     c.bssplit = bssplit.clone();
     c.percentileList = percentileList.clone();
     c.cpusAllowed = cpusAllowed == null ? null : cpusAllowed.clone();
@@ -405,6 +412,20 @@ final class FioJobSettings implements Cloneable {
       case "replay_skip" -> replaySkip = replaySkip(string(value));
       case "replay_start" -> replayStartNs = FioValues.timeNs(string(value), true);
       case "replay_end" -> replayEndNs = FioValues.timeNs(string(value), true);
+      case "rate_min" -> perDirection(string(value), v -> {
+        long b = FioValues.bytes(v, kbBase);
+        return d -> rateMinBytes[d] = b;
+      });
+      case "rate_iops_min" -> perDirection(string(value), v -> {
+        int n = integer(v, 0, Integer.MAX_VALUE);
+        return d -> rateMinIops[d] = n;
+      });
+      case "rate_cycle" -> rateCycleMs = integer(value, 0, Integer.MAX_VALUE);
+      // No I/O error is ever simulated, so there is none to continue on, ignore or dump.
+      case "continue_on_error" -> onlyValue(value, "none", "read", "write", "io", "verify", "all",
+          "0", "1");
+      case "ignore_error" -> ignoreError(string(value));
+      case "error_dump" -> bool(value);
       default -> throw new IllegalStateException("modelled fio option without a handler: " + key);
     }
   }
@@ -426,6 +447,20 @@ final class FioJobSettings implements Cloneable {
       if (rateBytes[d] > 0 && rateIops[d] > 0) {
         throw error(origins.containsKey("rate_iops") ? "rate_iops" : "rate",
             "rate and rate_iops are mutually exclusive (fio refuses both for one direction)");
+      }
+    }
+    // fixup_options(): rate_min with rate_iops_min is refused like rate with rate_iops, and a
+    // minimum above the rate limit of its direction.
+    if (Arrays.stream(rateMinBytes).sum() > 0 && Arrays.stream(rateMinIops).sum() > 0) {
+      throw error("rate_iops_min", "rate_min and rate_iops_min are mutually exclusive (fio:"
+          + " rate and rate_iops are mutually exclusive)");
+    }
+    for (int d = 0; d < 3; d++) {
+      if (rateBytes[d] > 0 && rateBytes[d] < rateMinBytes[d]
+          || rateIops[d] > 0 && rateIops[d] < rateMinIops[d]) {
+        throw error(rateMinBytes[d] > 0 ? "rate_min" : "rate_iops_min", "the minimum rate"
+            + " exceeds the rate of its direction (fio: minimum rate exceeds rate, ddir " + d
+            + ")");
       }
     }
     if (logIssueTime && (latLog == null || !logOffset)) {
@@ -718,6 +753,39 @@ final class FioJobSettings implements Cloneable {
     throw new BadValue(reason != null
         ? "ioengine=" + value + " is not modelled by blksim (" + reason + ")"
         : "unknown ioengine " + value + "; modelled: " + modelled);
+  }
+
+  /**
+   * {@code ignore_error}: up to three lists (read, write, verify) joined by {@code ,}, each of
+   * error names ({@code ENOSPC}) or numbers joined by {@code :} (fio's
+   * {@code ignore_error_type()}); checked only. Simplified: any {@code E} followed by capitals
+   * and digits is taken as an error name, where fio's {@code str2error()} knows a fixed list.
+   */
+  private static void ignoreError(String value) {
+    String[] types = value.split(",", -1);
+    if (types.length > 3) {
+      throw new BadValue("at most three lists (read,write,verify), was " + value);
+    }
+    for (String t : types) {
+      for (String e : t.split(":", -1)) {
+        if (e.isEmpty()) {
+          break; // fio stops at an empty name
+        }
+        boolean ok = e.matches("E[A-Z0-9]+");
+        if (!ok) {
+          try {
+            ok = (e.startsWith("0x") || e.startsWith("0X")
+                ? Long.parseLong(e.substring(2), 16) : Long.parseLong(e)) != 0;
+          } catch (NumberFormatException x) {
+            ok = false;
+          }
+        }
+        if (!ok) {
+          throw new BadValue("unknown error " + e + ", please use number value (fio's"
+              + " message); an error is a name such as ENOSPC or a nonzero number");
+        }
+      }
+    }
   }
 
   /** One direction's parser: from a value, what to store for direction d. */

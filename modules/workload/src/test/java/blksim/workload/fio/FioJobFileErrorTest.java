@@ -64,6 +64,18 @@ class FioJobFileErrorTest {
   }
 
   @Test
+  void errorHandlingOptions_areCheckedAndAccepted_asNoErrorIsSimulated() {
+    // examples/enospc-pressure.fio: continue_on_error=write, ignore_error=,ENOSPC, error_dump=0.
+    assertEquals(1, FioJobFile.parse("ok.fio", "[j]\nfilename=/dev/sdb\ncontinue_on_error=write\n"
+        + "ignore_error=,ENOSPC:EIO:0x5\nerror_dump=0\n", null, FioJobFileTest.ENV, Map.of())
+        .size());
+    rejects("[j]\ncontinue_on_error=some\n", 2, "continue_on_error", "must be one of none, read,"
+        + " write, io, verify, all, 0, 1");
+    rejects("[j]\nignore_error=,nospace\n", 2, "ignore_error", "unknown error nospace");
+    rejects("[j]\nignore_error=EIO,EIO,EIO,EIO\n", 2, "ignore_error", "at most three lists");
+  }
+
+  @Test
   void threads_isNotAnAliasOfThread_fioRefusesIt_andSuggestsThread() {
     // fio's o_match() compares name and alias exactly (no prefixes): examples/steadystate.fio
     // and waitfor.fio have threads=1, which fio itself rejects ("Bad option <threads=1>",

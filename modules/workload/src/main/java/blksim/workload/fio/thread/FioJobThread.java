@@ -39,8 +39,9 @@ import java.util.function.IntFunction;
  * after the engine has quiesced ({@code io_submit_mode=inline}), in a {@code nanosleep()} made late
  * by the timer slack, which the next I/Os then catch up. Simplified: the direction of the next
  * I/O is drawn before its rate is checked, so fio's switch to the other direction of an
- * {@code rw=randrw} job when only one is ahead is not modelled; {@code rate_min},
- * {@code rate_cycle} and {@code rate_ignore_thinktime} are not modelled.
+ * {@code rw=randrw} job when only one is ahead is not modelled;
+ * {@code rate_ignore_thinktime} is not modelled. {@code rate_min}/{@code rate_iops_min}
+ * with {@code rate_cycle}: {@link #checkMinRate}.
  *
  * <p>{@code thinktime} is fio's {@code handle_thinktime()} (backend.c): once
  * {@code thinktime_blocks} more I/Os have completed (fio's default
@@ -294,6 +295,9 @@ public abstract class FioJobThread extends Task {
   private void beginMeasuring(long now) {
     // reset_all_stats() at the end of the ramp restarts the rate's clock and counts.
     rateEpochNs = now;
+    measureStartNs = now; // reset_all_stats(): td->start, and the rate checks start over
+    java.util.Arrays.fill(lastRateCheckBytes, 0);
+    java.util.Arrays.fill(lastRateCheckIos, 0);
     java.util.Arrays.fill(rateIssueBytes, 0);
     java.util.Arrays.fill(rateNextNs, 0);
     measuring = true;
@@ -314,11 +318,71 @@ public abstract class FioJobThread extends Task {
     // number_ios ends the job early, never extends it.
     boolean outOfIos = job.numberIos() > 0 && issuedIos >= job.numberIos();
     boolean told = sequencer != null && sequencer.terminated(jobNumber);
+    if (measuring && !minRateFailed && checkMinRate(now)) {
+      minRateFailed = true;
+      stats.setError(EIO); // td_verror(td, EIO, "check_min_rate")
+    }
+    told |= minRateFailed;
     if (steady != null && steady.check(now - startNs,
         stats.totalIos(0) + stats.totalIos(1), stats.ioBytes(0) + stats.ioBytes(1))) {
       told = true;
     }
     return !(outOfTime || outOfData || outOfIos || told || (replay == null && regionBytes <= 0));
+  }
+
+  private static final int EIO = 5;
+  /** fio's settle period before the first minimum-rate check ({@code __check_min_rate()}). */
+  private static final long MIN_RATE_SETTLE_NS = 2_000_000_000L;
+  private boolean minRateFailed;
+  private long measureStartNs;
+  private final long[] lastRateCheckBytes = new long[2];
+  private final long[] lastRateCheckIos = new long[2];
+  private final long[] lastRateCheckNs = new long[2];
+
+  /**
+   * fio's {@code check_min_rate()} ({@code backend.c}) for {@code rate_min} and
+   * {@code rate_iops_min}: for each direction that has done I/O, nothing in the first 2 s after
+   * the measurement started ({@code td->start}, reset at the end of the ramp); then the first
+   * check only records the bytes and I/Os done; each later one, at least {@code rate_cycle} ms
+   * after the previous, compares the rate over that window with the minimum (bytes, else IOPS).
+   * Under it the job stops with EIO, as fio's {@code do_io()} breaks out with
+   * {@code td_verror(td, EIO, "check_min_rate")}. fio checks after reaping completions; here
+   * before each issue, which for a synchronous engine is the same moment.
+   */
+  private boolean checkMinRate(long now) {
+    boolean fail = false;
+    for (int d = 0; d < 2; d++) {
+      long minBytes = job.rateMinBytesPerSec(d);
+      long minIops = job.rateMinIops(d);
+      long bytes = stats.ioBytes(d);
+      if (minBytes == 0 && minIops == 0 || bytes == 0) {
+        continue;
+      }
+      if (now - measureStartNs < MIN_RATE_SETTLE_NS) {
+        continue;
+      }
+      long ios = stats.totalIos(d);
+      if (lastRateCheckBytes[d] != 0 || lastRateCheckIos[d] != 0) {
+        long spentMs = (now - lastRateCheckNs[d]) / 1_000_000L;
+        if (spentMs < job.rateCycleMs() || spentMs == 0) {
+          continue;
+        }
+        if (minBytes > 0 ? (bytes - lastRateCheckBytes[d]) * 1000 / spentMs < minBytes
+            : (ios - lastRateCheckIos[d]) * 1000 / spentMs < minIops) {
+          fail = true;
+          continue;
+        }
+      }
+      lastRateCheckBytes[d] = bytes;
+      lastRateCheckIos[d] = ios;
+      lastRateCheckNs[d] = now;
+    }
+    return fail;
+  }
+
+  /** Whether the job stopped because it fell under its {@code rate_min}/{@code rate_iops_min}. */
+  protected final boolean minRateFailed() {
+    return minRateFailed;
   }
 
   /** {@link #replayStep}: the current entry is an I/O or a sync, ready to issue. */

@@ -176,10 +176,10 @@ class MainTest {
   void unknownFioOption_exitsWith2() throws IOException {
     Path s = tmp.resolve("s.conf");
     Files.writeString(s, Files.readString(resource("selfcheck/small.conf"))
-        .replace("bs=4k", "bs=4k\nverify=md5"));
+        .replace("bs=4k", "bs=4k\nverify_async=2"));
     Result r = cli("run", s.toString(), "--host", "local");
     assertEquals(2, r.code(), r.err());
-    assertTrue(r.err().contains("verify"), r.err());
+    assertTrue(r.err().contains("verify_async"), r.err());
   }
 
   @Test

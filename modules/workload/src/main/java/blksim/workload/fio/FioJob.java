@@ -548,6 +548,42 @@ public final class FioJob {
     return s.rateIops[ddir] * minBs()[ddir];
   }
 
+  /** {@code verify}: the checksum fio writes and checks ({@link VerifyAlgorithm#NONE}: none). */
+  public VerifyAlgorithm verify() {
+    return s.verify;
+  }
+
+  /** {@code do_verify}: whether the written blocks are read back (fio's default 1). */
+  public boolean doVerify() {
+    return s.doVerify;
+  }
+
+  /** {@code verify_only}: the write pattern is only read back, not written. */
+  public boolean verifyOnly() {
+    return s.verifyOnly;
+  }
+
+  /** {@code verify_backlog}: verify after every N writes (0: at the end). */
+  public long verifyBacklog() {
+    return s.verifyBacklog;
+  }
+
+  /** {@code verify_backlog_batch}: blocks verified each time (0: verify_backlog). */
+  public int verifyBacklogBatch() {
+    return s.verifyBacklogBatch;
+  }
+
+  /**
+   * fio's {@code fio_offset_overlap_risk()}: {@code norandommap}, a sequential {@code :N} skip,
+   * a random {@code :N} above 1, or an {@code io_size} beyond {@code size}; then fio sorts the
+   * blocks to verify by offset and keeps the newest of overlapping ones.
+   */
+  public boolean offsetOverlapRisk() {
+    return s.norandommap || (!s.rw.isRandom() && s.rwSequencer != 0)
+        || (s.rw.isRandom() && s.rwSequencer > 1)
+        || (s.sizeBytes > 0 && s.ioSizeBytes > s.sizeBytes);
+  }
+
   /** {@code rate_min}: the minimum bytes/s of direction {@code ddir}, 0 for none. */
   public long rateMinBytesPerSec(int ddir) {
     return s.rateMinBytes[ddir];

@@ -98,6 +98,12 @@ final class FioJobSettings implements Cloneable {
   long[] rateMinIops = new long[3];
   /** {@code rate_cycle} ({@code ratecycle}): the window of the minimum-rate check, ms. */
   int rateCycleMs = 1000;
+  /** {@code verify} and its companions ({@link VerifyAlgorithm}). */
+  VerifyAlgorithm verify = VerifyAlgorithm.NONE;
+  boolean doVerify = true;
+  boolean verifyOnly;
+  long verifyBacklog;
+  int verifyBacklogBatch;
   /** {@code numa_cpu_nodes}: NUMA nodes whose CPUs the job runs on; {@code {-1}} all; null unset. */
   int[] numaCpuNodes;
   /** {@code disk_util}: fio's "Disk stats" for this job's devices (default 1). */
@@ -421,6 +427,18 @@ final class FioJobSettings implements Cloneable {
         return d -> rateMinIops[d] = n;
       });
       case "rate_cycle" -> rateCycleMs = integer(value, 0, Integer.MAX_VALUE);
+      case "verify" -> verify = VerifyAlgorithm.parse(string(value));
+      case "do_verify" -> doVerify = bool(value);
+      case "verify_only" -> verifyOnly = flag(value);
+      case "verify_backlog" -> verifyBacklog = FioValues.bytes(string(value), kbBase);
+      case "verify_backlog_batch" -> verifyBacklogBatch = integer(value, 0, Integer.MAX_VALUE);
+      // Checked, without effect: buffer contents are not simulated, so where the header sits,
+      // what pattern fills the buffer and whether a mismatch is fatal or dumped change nothing.
+      case "verify_interval", "verify_offset" -> bytesNoPercent(value);
+      case "verify_pattern", "verify_pattern_interval" -> string(value);
+      case "verify_fatal", "verify_dump", "verify_write_sequence", "verify_header_seed",
+          "verify_state_save" -> bool(value);
+      case "verifysort", "verifysort_nr" -> { } // FIO_OPT_SOFT_DEPRECATED: fio ignores them
       // No I/O error is ever simulated, so there is none to continue on, ignore or dump.
       case "continue_on_error" -> onlyValue(value, "none", "read", "write", "io", "verify", "all",
           "0", "1");
@@ -513,6 +531,14 @@ final class FioJobSettings implements Cloneable {
           + ioengine.fioName());
     }
     finishReplay();
+    if (verify.enabled() && readIolog != null) {
+      throw error("verify", "verify with read_iolog is not modelled by blksim (a replay issues"
+          + " the trace's I/Os, not the job's pattern)");
+    }
+    if (verify.enabled() && verify != VerifyAlgorithm.NULL && ioengine == FioEngine.NULL) {
+      throw error("verify", "ioengine=null stores no data, so fio's verify=" + verify.fioName()
+          + " would fail every block; use verify=null with it");
+    }
     // add_job() (init.c): "if (!o->filename && !td->files_index && !o->read_iolog_file)" it adds
     // nr_files files named by make_filename() ($jobname.$jobnum.$filenum by default), relative,
     // so in the working directory (or in directory= when given). A diskless engine has none.

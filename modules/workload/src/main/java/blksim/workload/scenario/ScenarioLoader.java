@@ -803,6 +803,10 @@ public final class ScenarioLoader {
         throw j.error("thinktime", "job '" + j.name() + "': thinktime is modelled for jobs on"
             + " a device (filename=) so far, not for files in a directory");
       }
+      if (j.verify().enabled()) {
+        throw j.error("verify", "job '" + j.name() + "': verify is modelled for jobs on a device"
+            + " (filename=/dev/...) so far, not for regular files");
+      }
       if (j.rateBytesPerSec(0) > 0 || j.rateBytesPerSec(1) > 0) {
         String key = j.options().containsKey("rate_iops") ? "rate_iops" : "rate";
         throw j.error(key, "job '" + j.name() + "': " + key + " is modelled for jobs on"

@@ -93,14 +93,15 @@ class FioJobFileErrorTest {
 
   @Test
   void realFioOptionNotModelled_isRejected() {
-    rejects("[j]\nverify=md5\n", 2, "verify", "fio option 'verify' is not modelled by blksim");
+    rejects("[j]\nverify_async=2\n", 2, "verify_async",
+        "fio option 'verify_async' is not modelled by blksim");
     // An alias of an unmodelled option names the canonical one too.
     rejects("[j]\nfill_fs=1\n", 2, "fill_fs", "fio option 'fill_fs' (fill_device) is not modelled");
     // Options of fio's engines (engines/*.c) are known to fio, so never "unknown".
     rejects("[j]\nuserspace_reap\n", 2, "userspace_reap", "is not modelled by blksim");
     rejects("[j]\nhttp_host=x\n", 2, "http_host", "is not modelled by blksim");
     // Options added to fio after 3.33 are in the generated table as well.
-    rejects("[j]\nverify_write_sequence=0\n", 2, "verify_write_sequence", "not modelled");
+    rejects("[j]\nverify_policy=x\n", 2, "verify_policy", "not modelled");
     rejects("[global]\nunified_rw_reporting=1\n[j]\n", 2, "unified_rw_reporting",
         "not modelled");
     rejects("[j]\nioscheduler=none\n", 2, "ioscheduler", "not modelled");

@@ -244,7 +244,7 @@ public final class AsyncFioThread extends FioJobThread {
         recordedLat.put(req.tag(), ioRecordedLatNs);
       }
       phase = Phase.QUEUED;
-      cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2);
+      cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2 + verifyNs());
       return true;
     }
     if (!batch.isEmpty()) {
@@ -253,6 +253,17 @@ public final class AsyncFioThread extends FioJobThread {
       return true;
     }
     if (inFlight == 0) {
+      if (!replaying() && beginVerify(now)) {
+        // do_verify() after do_io() reaped everything: fio_io_sync() first, then the reads.
+        call = file.fsync();
+        phase = Phase.SYNC;
+        if (call.step(cpu)) {
+          call = null;
+          phase = Phase.LOOP;
+          return false;
+        }
+        return true;
+      }
       finish(cpu);
       return true;
     }

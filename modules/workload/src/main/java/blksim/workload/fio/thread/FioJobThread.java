@@ -17,6 +17,7 @@ import blksim.kernel.timer.HrtimerSleep;
 import blksim.kernel.timer.TimerParams;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.IoPattern;
+import blksim.workload.fio.VerifyAlgorithm;
 import blksim.workload.fio.stats.JobStats;
 import blksim.workload.replay.ReplayFeed;
 import java.util.SplittableRandom;
@@ -108,6 +109,16 @@ public abstract class FioJobThread extends Task {
   private final long[] rateNextNs = new long[2];
   private long rateEpochNs;
   private final SplittableRandom poisson;
+  /** The written blocks to read back ({@code verify}, {@code do_verify}), or null. */
+  private final VerifyLog verifyLog;
+  /** In fio's {@code do_verify()}: the job reads back what it wrote. */
+  private boolean verifying;
+  /** The I/O {@link #nextIo} prepared is a verify read (fio's {@code IO_U_F_VER_LIST}). */
+  private boolean ioVerifies;
+  /** {@code verify_backlog}: writes logged since the last batch, and verify reads still due. */
+  private long backlogWrites;
+  private long backlogDue;
+  private boolean steadyStopped;
 
   /**
    * @param job the fio job
@@ -179,6 +190,9 @@ public abstract class FioJobThread extends Task {
     this.poisson = job.ratePoisson() ? new SplittableRandom(
         Seeds.forComponent(seed, "fio-rate/" + job.name() + "/" + globalJobNumber)) : null;
     this.steady = blksim.workload.fio.SteadyState.of(job);
+    // backend.c: writes are logged "if (td_write(td) && (td->o.do_verify || ...) && verify)".
+    this.verifyLog = job.verify().enabled() && job.rw().writes() && job.doVerify()
+        ? new VerifyLog(job.offsetOverlapRisk()) : null;
     this.pattern = regionBytes > 0
         ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
     this.replay = job.replay() == null ? null : new ReplayFeed(job.replay(), job.jobIndex(),
@@ -314,9 +328,10 @@ public abstract class FioJobThread extends Task {
     }
     boolean outOfTime = now >= stopNs;
     boolean outOfData = replay != null ? !replay.peek()
+        : verifying ? verifyLog.isEmpty()
         : !job.timeBased() && issuedBytes >= ioBudgetBytes;
     // number_ios ends the job early, never extends it.
-    boolean outOfIos = job.numberIos() > 0 && issuedIos >= job.numberIos();
+    boolean outOfIos = !verifying && job.numberIos() > 0 && issuedIos >= job.numberIos();
     boolean told = sequencer != null && sequencer.terminated(jobNumber);
     if (measuring && !minRateFailed && checkMinRate(now)) {
       minRateFailed = true;
@@ -326,6 +341,7 @@ public abstract class FioJobThread extends Task {
     if (steady != null && steady.check(now - startNs,
         stats.totalIos(0) + stats.totalIos(1), stats.ioBytes(0) + stats.ioBytes(1))) {
       told = true;
+      steadyStopped = true; // fio_mark_td_terminate(): no verify phase follows
     }
     return !(outOfTime || outOfData || outOfIos || told || (replay == null && regionBytes <= 0));
   }
@@ -621,7 +637,68 @@ public abstract class FioJobThread extends Task {
       lastIssueNs = cpu().now();
       return;
     }
+    ioVerifies = false;
+    if (verifyLog != null && (verifying || backlogDue > 0) && !verifyLog.isEmpty()) {
+      // get_next_verify(): the next logged block is read back instead of a new I/O; it does not
+      // count against the job's size (fio adds size to its budget for verify_backlog).
+      long[] piece = verifyLog.next();
+      backlogDue = Math.max(0, backlogDue - 1);
+      ioOp = ReqOp.READ;
+      ioOffset = piece[0];
+      ioLen = (int) piece[1];
+      ioVerifies = true;
+      return;
+    }
+    backlogDue = 0;
     nextIo(pattern);
+    if (job.verifyOnly() && ioOp == ReqOp.WRITE && job.verify().enabled()) {
+      // verify_only: do_dry_run() walks the write pattern without writing; each block is then
+      // read back. Simplified: read in the pattern's order, not sorted when offsets may overlap.
+      ioOp = ReqOp.READ;
+      ioVerifies = true;
+      return;
+    }
+    if (verifyLog != null && ioOp == ReqOp.WRITE) {
+      verifyLog.logged(ioOffset, ioLen);
+      // check_get_verify(): after every verify_backlog logged writes, verify_backlog_batch
+      // (default verify_backlog) of the oldest are read back before the next new I/O.
+      if (job.verifyBacklog() > 0 && ++backlogWrites % job.verifyBacklog() == 0) {
+        backlogDue = job.verifyBacklogBatch() > 0 ? job.verifyBacklogBatch()
+            : job.verifyBacklog();
+      }
+    }
+  }
+
+  /**
+   * The user time fio spends on the checksum of the I/O {@link #nextIo} prepared: a write's
+   * checksum when the job verifies ({@code populate_verify_io_u()}), a read's check when it is
+   * a verify read or the job only reads ({@code verify_io_u()}, charged before the read is
+   * issued rather than when it completes: the same CPU time one I/O earlier). 0 otherwise.
+   */
+  protected final long verifyNs() {
+    VerifyAlgorithm v = job.verify();
+    if (!v.enabled()) {
+      return 0;
+    }
+    boolean checked = ioOp == ReqOp.WRITE ? !job.verifyOnly()
+        : ioVerifies || !job.rw().writes();
+    return checked ? v.costNs(ioLen) : 0;
+  }
+
+  /**
+   * fio's {@code thread_main()} after {@code do_io()}: when the write phase ended by its size
+   * (not by runtime or a stop) and written blocks wait, {@code do_verify()} begins. Returns
+   * true when it did: the engine syncs the file ({@code fio_io_sync()}, its first step) and
+   * goes on issuing, now the verify reads. Simplified: the page cache is not invalidated (a
+   * verify job is a direct=1 job on a device in fio's examples).
+   */
+  protected final boolean beginVerify(long now) {
+    if (verifyLog == null || verifying || verifyLog.isEmpty() || now >= stopNs || minRateFailed
+        || steadyStopped || sequencer != null && sequencer.terminated(jobNumber)) {
+      return false;
+    }
+    verifying = true;
+    return true;
   }
 
   /**

@@ -128,7 +128,9 @@ public final class FioJob {
       return s.workingDirectoryFiles ? WORKING_DIRECTORY : null;
     }
     List<String> dirs = FioJobSettings.filenames(s.directory);
-    return dirs.get(jobIndex % dirs.size());
+    String d = dirs.get(jobIndex % dirs.size());
+    // A relative directory is in the working directory, as fio's open() takes it.
+    return d.startsWith("/") ? d : WORKING_DIRECTORY + d;
   }
 
   /**
@@ -429,6 +431,11 @@ public final class FioJob {
   /** {@code random_distribution} of direction {@code ddir} (0 read, 1 write, 2 trim). */
   public RandomDistribution randomDistribution(int ddir) {
     return s.randomDistribution[ddir];
+  }
+
+  /** {@code random_sequence_stride} of a {@code sequence} distribution. */
+  public boolean randomSequenceStride() {
+    return s.randomSequenceStride;
   }
 
   /**

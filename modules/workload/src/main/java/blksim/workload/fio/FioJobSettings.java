@@ -66,6 +66,8 @@ final class FioJobSettings implements Cloneable {
   RandomDistribution[] randomDistribution = {
       RandomDistribution.UNIFORM, RandomDistribution.UNIFORM, RandomDistribution.UNIFORM};
   String randomGenerator = "tausworthe";
+  /** {@code random_sequence_stride}: a sequence advances by its length each cycle. */
+  boolean randomSequenceStride;
   int[] percentageRandom = {100, 100, 100};
   /** {@code bsrange}/{@code bssplit} bounds per direction; 0: {@code bs} (fixup_options()). */
   long[] minBs = new long[3];
@@ -268,10 +270,19 @@ final class FioJobSettings implements Cloneable {
         randseed = FioValues.bytes(string(value), kbBase);
         randseedSet = true;
       }
-      case "random_distribution" -> perDirection(string(value), v -> {
+      case "random_distribution" -> {
+        if (string(value).startsWith("sequence")) {
+          // str_random_distribution_cb(): a sequence's commas separate its elements.
+          RandomDistribution r = RandomDistribution.parseSequence(value);
+          Arrays.fill(randomDistribution, r);
+          break;
+        }
+        perDirection(string(value), v -> {
         RandomDistribution r = RandomDistribution.parse(v, kbBase);
         return d -> randomDistribution[d] = r;
       });
+      }
+      case "random_sequence_stride" -> randomSequenceStride = bool(value);
       case "random_generator" ->
           randomGenerator = onlyValue(value, "tausworthe", "lfsr", "tausworthe64");
       case "percentage_random" -> perDirection(string(value), v -> {

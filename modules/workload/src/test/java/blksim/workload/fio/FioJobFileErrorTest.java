@@ -76,6 +76,16 @@ class FioJobFileErrorTest {
   }
 
   @Test
+  void sequenceDistribution_takesItsCommasAsElements_andChecksThem() {
+    rejects("[j]\nrandom_distribution=sequence:2,-1\n", 2, "random_distribution",
+        "invalid or negative element <-1>");
+    rejects("[j]\nrandom_distribution=sequence\n", 2, "random_distribution",
+        "missing pattern");
+    rejects("[j]\nrandom_distribution=sequence:" + "1,".repeat(64) + "1\n", 2,
+        "random_distribution", "up to 64 elements (got 65)");
+  }
+
+  @Test
   void threads_isNotAnAliasOfThread_fioRefusesIt_andSuggestsThread() {
     // fio's o_match() compares name and alias exactly (no prefixes): examples/steadystate.fio
     // and waitfor.fio have threads=1, which fio itself rejects ("Bad option <threads=1>",
@@ -213,8 +223,6 @@ class FioJobFileErrorTest {
 
   @Test
   void unmodelledValues_areRejected() {
-    rejects("[j]\nrandom_distribution=sequence:1,2\n", 2, "random_distribution",
-        "sequence is not modelled by blksim");
     rejects("[j]\nrandom_generator=mt\n", 2, "random_generator", "tausworthe, lfsr");
     rejects("[j]\nzonemode=zbd\n", 2, "zonemode", "no zoned block device model");
     rejects("[j]\nrw_sequencer=identical\n", 2, "rw_sequencer", "not modelled");

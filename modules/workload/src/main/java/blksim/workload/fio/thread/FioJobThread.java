@@ -343,10 +343,17 @@ public abstract class FioJobThread extends Task {
       told = true;
       steadyStopped = true; // fio_mark_td_terminate(): no verify phase follows
     }
+    if (!verifying && replay == null && pattern != null && pattern.exhausted()) {
+      outOfData = true; // a sequence distribution ran past the region
+      if (pattern.sequenceOutOfRange() && stats.error() == 0) {
+        stats.setError(EINVAL); // td_verror(td, EINVAL, "sequence block out of bounds")
+      }
+    }
     return !(outOfTime || outOfData || outOfIos || told || (replay == null && regionBytes <= 0));
   }
 
   private static final int EIO = 5;
+  private static final int EINVAL = 22;
   /** fio's settle period before the first minimum-rate check ({@code __check_min_rate()}). */
   private static final long MIN_RATE_SETTLE_NS = 2_000_000_000L;
   private boolean minRateFailed;

@@ -339,7 +339,9 @@ public abstract class FioJobThread extends Task {
     }
     told |= minRateFailed;
     if (steady != null && steady.check(now - startNs,
-        stats.totalIos(0) + stats.totalIos(1), stats.ioBytes(0) + stats.ioBytes(1))) {
+        stats.totalIos(0) + stats.totalIos(1), stats.ioBytes(0) + stats.ioBytes(1),
+        stats.clat(0).mean() * stats.clat(0).samples() + stats.clat(1).mean()
+            * stats.clat(1).samples(), stats.clat(0).samples() + stats.clat(1).samples())) {
       told = true;
       steadyStopped = true; // fio_mark_td_terminate(): no verify phase follows
     }

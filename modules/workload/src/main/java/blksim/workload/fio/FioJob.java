@@ -555,6 +555,21 @@ public final class FioJob {
     return s.rateIops[ddir] * minBs()[ddir];
   }
 
+  /** {@code flow}: the job's weight in its flow (0: no flow control). */
+  public int flow() {
+    return s.flow;
+  }
+
+  /** {@code flow_id}: the flow the job belongs to (fio's default 0). */
+  public int flowId() {
+    return s.flowId;
+  }
+
+  /** {@code flow_sleep}: how long a job ahead of its flow share sleeps, ns (0: it spins). */
+  public long flowSleepNs() {
+    return s.flowSleepNs;
+  }
+
   /** {@code verify}: the checksum fio writes and checks ({@link VerifyAlgorithm#NONE}: none). */
   public VerifyAlgorithm verify() {
     return s.verify;

@@ -100,6 +100,10 @@ final class FioJobSettings implements Cloneable {
   long[] rateMinIops = new long[3];
   /** {@code rate_cycle} ({@code ratecycle}): the window of the minimum-rate check, ms. */
   int rateCycleMs = 1000;
+  /** {@code flow}, {@code flow_id}, {@code flow_sleep} (µs), fio's flow control. */
+  int flow;
+  int flowId;
+  long flowSleepNs;
   /** {@code verify} and its companions ({@link VerifyAlgorithm}). */
   VerifyAlgorithm verify = VerifyAlgorithm.NONE;
   boolean doVerify = true;
@@ -438,6 +442,9 @@ final class FioJobSettings implements Cloneable {
         return d -> rateMinIops[d] = n;
       });
       case "rate_cycle" -> rateCycleMs = integer(value, 0, Integer.MAX_VALUE);
+      case "flow" -> flow = signedInteger(value, 0, 1000); // FLOW_MAX_WEIGHT
+      case "flow_id" -> flowId = integer(value, 0, Integer.MAX_VALUE);
+      case "flow_sleep" -> flowSleepNs = 1000L * integer(value, 0, Integer.MAX_VALUE);
       case "verify" -> verify = VerifyAlgorithm.parse(string(value));
       case "do_verify" -> doVerify = bool(value);
       case "verify_only" -> verifyOnly = flag(value);
@@ -449,7 +456,7 @@ final class FioJobSettings implements Cloneable {
       case "verify_pattern", "verify_pattern_interval" -> string(value);
       case "verify_fatal", "verify_dump", "verify_write_sequence", "verify_header_seed",
           "verify_state_save" -> bool(value);
-      case "verifysort", "verifysort_nr" -> { } // FIO_OPT_SOFT_DEPRECATED: fio ignores them
+      case "verifysort", "verifysort_nr", "flow_watermark" -> { } // FIO_OPT_SOFT_DEPRECATED
       // No I/O error is ever simulated, so there is none to continue on, ignore or dump.
       case "continue_on_error" -> onlyValue(value, "none", "read", "write", "io", "verify", "all",
           "0", "1");

@@ -237,6 +237,19 @@ public final class AsyncFioThread extends FioJobThread {
         return true;
       }
     }
+    if (more && inFlight + batch.size() < depth && !replaying() && flowAhead()) {
+      // flow_threshold_exceeded(): with flow_sleep, io_u_quiesce() (commit, reap everything)
+      // then usleep(); without, fio loops at once (here a slice of spinning), reaping nothing.
+      if (job.flowSleepNs() > 0 && !batch.isEmpty()) {
+        startCommit(cpu);
+        return true;
+      }
+      if (job.flowSleepNs() > 0 && inFlight > 0) {
+        return waitFor(cpu, inFlight);
+      }
+      flowWait(cpu);
+      return true;
+    }
     if (more && inFlight + batch.size() < depth) {
       nextIo();
       req = IoRequest.prep(ioOp, ioOffset, ioLen, nextTag++);

@@ -410,6 +410,35 @@ public abstract class FioJobThread extends Task {
     return minRateFailed;
   }
 
+  /**
+   * How long a job ahead of its flow share without {@code flow_sleep} spins before it checks
+   * again. fio's {@code do_io()} just goes round its loop ({@code continue}), burning the CPU
+   * all the while; the model burns it in slices of this length, which sets only how soon the
+   * job notices that it may go on, not how much CPU it burns (all of it).
+   */
+  static final long FLOW_SPIN_SLICE_NS = 1_000;
+
+  /**
+   * fio's {@code flow_threshold_exceeded()} before the next I/O: whether this job is ahead of
+   * its share of its flow ({@code flow}, {@code flow_id}); when it is not, its I/O is counted.
+   */
+  protected final boolean flowAhead() {
+    return job.flow() != 0 && sequencer != null && sequencer.flowExceeded(jobNumber);
+  }
+
+  /**
+   * The wait of a job ahead of its flow share, with nothing in flight: {@code usleep(flow_sleep)}
+   * (an hrtimer sleep with the timer slack, cut to the runtime left), or without
+   * {@code flow_sleep} a slice of spinning in user space. Always takes an action.
+   */
+  protected final void flowWait(TaskCpu cpu) {
+    if (job.flowSleepNs() > 0 && !outOfTime(cpu.now())) {
+      rateSleep(cpu, job.flowSleepNs());
+    } else {
+      cpu.runFor(CpuMode.USER, FLOW_SPIN_SLICE_NS);
+    }
+  }
+
   /** {@link #replayStep}: the current entry is an I/O or a sync, ready to issue. */
   protected static final int REPLAY_READY = 0;
   /** {@link #replayStep}: the thread sleeps (the caller returns from its step). */

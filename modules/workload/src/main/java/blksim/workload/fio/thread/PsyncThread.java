@@ -139,6 +139,11 @@ public final class PsyncThread extends FioJobThread {
       finish(cpu);
       return;
     }
+    if (!replaying() && flowAhead()) {
+      phase = Phase.PREP; // one I/O at a time: nothing to quiesce
+      flowWait(cpu);
+      return;
+    }
     nextIo();
     op = ioOp;
     len = ioLen;

@@ -27,7 +27,9 @@ import java.util.Map;
  * null_blk, {@code /dev/ramN} a brd (8 GiB), {@code /dev/zramN} a zram (8 GiB), any other
  * {@code /dev/NAME} an SSD (1 TiB); jobs with {@code directory=}, or with regular files as
  * {@code filename=}, use an XFS-like filesystem mounted at {@code /} on a 1 TiB SSD
- * ({@code sda}); a relative name is taken in the working directory, which is that root. What
+ * ({@code sda}); a relative name is taken in the working directory, which is that root, and a
+ * job with neither {@code filename=} nor {@code directory=} gets fio's files named after it
+ * ({@code jobname.jobnum.filenum}) there. What
  * was assumed is printed on stderr. Simplified: {@code /dev/null}, {@code /dev/zero} and
  * device-mapper paths are refused; {@code --map} is not there yet.
  */
@@ -91,18 +93,21 @@ final class JobFileRun {
         : FioJobFile.parse(abs.toString(), Files.readString(abs), abs.getParent(), env,
             System.getenv(), java.util.Set.copyOf(sections));
     Map<String, String> devices = new LinkedHashMap<>();
+    List<String> implicit = new ArrayList<>();
     boolean needFs = false;
     for (FioJob j : jobs) {
       if (j.ioengine() == FioEngine.NULL) {
         continue; // diskless: its filename= names nothing
       }
       if (j.filename() == null) {
-        if (j.directory() != null) {
-          needFs = true;
-          continue;
+        if (j.inWorkingDirectory() && j.jobIndex() == 0) {
+          implicit.add("job '" + j.name() + "' names no filename= or directory=: as fio, its"
+              + " files are named after it ($jobname.$jobnum.$filenum: " + j.directoryPath(0)
+              + (j.nrFiles() > 1 || j.numjobs() > 1 ? ", ..." : "") + ") in the working"
+              + " directory, " + FioJob.WORKING_DIRECTORY + " of the default filesystem");
         }
-        throw new InputException(abs.toString(), j.line(), "filename", "job '" + j.name()
-            + "' names no filename= or directory=; blksim needs one of them");
+        needFs = true; // directory=, or fio's files named after the job in the working directory
+        continue;
       }
       for (String f : j.filenames()) {
         if (!f.startsWith("/dev/")) {
@@ -150,6 +155,9 @@ final class JobFileRun {
           + " directory of relative file names); files are"
           + " laid out when a job starts as fio does (created, preallocated); no layout I/O is"
           + " simulated");
+    }
+    for (String s : implicit) {
+      err.println("blksim:   " + s);
     }
     err.flush();
     return tmp;

@@ -50,7 +50,8 @@ final class RunCommand implements Callable<Integer> {
       + " with a blksim object), or a fio job file alone, which runs on the default machine: 32"
       + " CPUs (2 sockets x 8 cores x SMT), 16 GiB; /dev/nullbN a null_blk, /dev/ramN a brd,"
       + " /dev/zramN a zram, other /dev/NAME an SSD, directory= an XFS-like filesystem on an SSD"
-      + " mounted at /")
+      + " mounted at /, where a job with no filename= or directory= gets fio's"
+      + " jobname.jobnum.filenum files")
   Path scenario;
 
   @Option(names = "--output-format", paramLabel = "FORMAT[,FORMAT...]", defaultValue = "normal",

@@ -51,8 +51,8 @@ class FioCompatibilityTest {
       assertTrue(lines.stream().anyMatch(l -> l.startsWith(head)
           && l.contains(" " + o.verdict().label() + " ")), o.name());
     }
-    assertTrue(lines.stream().anyMatch(l -> l.startsWith("  verify ")
-        && l.contains("refused") && l.contains("verification")), out);
+    assertTrue(lines.stream().anyMatch(l -> l.startsWith("  verify_async ")
+        && l.contains("refused") && l.contains("verify threads")), out);
     assertTrue(lines.stream().anyMatch(l -> l.startsWith("  bs ") && l.contains("blocksize")
         && l.contains("modelled")), out);
     assertTrue(lines.stream().anyMatch(l -> l.startsWith("  posixaio ") && l.contains("refused")),

@@ -35,7 +35,10 @@ class FioExamplesTest {
   static final String BEGIN = "<!-- fio-examples:begin -->";
   static final String END = "<!-- fio-examples:end -->";
 
-  /** What happened to one file: {@code runs}, {@code refused-engine} or {@code refused}. */
+  /**
+   * What happened to one file: {@code runs}, {@code refused-engine}, {@code refused-by-fio} (fio
+   * fails on it as well) or {@code refused}.
+   */
   record Outcome(String file, String result, String reason) {
     String tsv() {
       return file + "\t" + result + "\t" + reason;
@@ -62,7 +65,15 @@ class FioExamplesTest {
     assertTrue(!reason.contains("Exception") && !reason.contains("\tat "),
         name + ": a stack trace:\n" + err);
     return new Outcome(name, reason.contains("ioengine=") && reason.contains("is not modelled")
-        ? "refused-engine" : "refused", reason);
+        ? "refused-engine" : fioRefusesToo(reason) ? "refused-by-fio" : "refused", reason);
+  }
+
+  /**
+   * Whether blksim's reason says that fio itself fails on the file as it stands (an option fio
+   * does not know, a value fio cannot parse): such a file is no fio job file to run unchanged.
+   */
+  static boolean fioRefusesToo(String reason) {
+    return reason.contains("(fio refuses it too:") || reason.contains("fio fails the same way");
   }
 
   /** The error line, without the {@code blksim: } prefix and the file's directory. */
@@ -103,10 +114,13 @@ class FioExamplesTest {
   static String readmeTable(List<Outcome> all) {
     long runs = all.stream().filter(o -> o.result().equals("runs")).count();
     long engine = all.stream().filter(o -> o.result().equals("refused-engine")).count();
+    long byFio = all.stream().filter(o -> o.result().equals("refused-by-fio")).count();
     StringBuilder b = new StringBuilder(BEGIN).append('\n');
     b.append(all.size()).append(" job files: ").append(runs).append(" run unchanged, ")
         .append(engine).append(" are refused for an engine blksim does not model, ")
-        .append(all.size() - runs - engine).append(" are refused for another reason.\n\n");
+        .append(byFio).append(" are refused as fio itself refuses them, ")
+        .append(all.size() - runs - engine - byFio)
+        .append(" are refused for another reason.\n\n");
     b.append("| file | result |\n|---|---|\n");
     for (Outcome o : all) {
       String r = switch (o.result()) {

@@ -68,6 +68,21 @@ class MainTest {
   }
 
   @Test
+  void run_aJobWithNoFilenameOrDirectory_usesFiosFilesInTheWorkingDirectory() throws IOException {
+    // fio's add_job(): no filename= and no directory= means nrfiles files named
+    // $jobname.$jobnum.$filenum in the working directory (here / of the default filesystem).
+    Path job = tmp.resolve("nofile.fio");
+    Files.writeString(job, "[w]\nrw=write\nbs=64k\nsize=4m\nnrfiles=2\nnumjobs=2\n"
+        + "group_reporting\n");
+    Result r = cli("run", job.toString(), "--host", "local");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.err().contains("job 'w' names no filename= or directory=")
+        && r.err().contains("/w.0.0, ...") && r.err().contains("mounted at /"), r.err());
+    assertTrue(r.out().contains("w: Laying out IO files (2 files / total 4MiB)"), r.out());
+    assertTrue(r.out().contains("io=8192KiB"), r.out()); // two clones of 4 MiB each
+  }
+
+  @Test
   void run_aFioJobFileAlone_putsRegularFilesOnTheDefaultFilesystem() throws IOException {
     Path job = tmp.resolve("file.fio");
     Files.writeString(job, "[r]\nfilename=data.bin\nrw=read\nbs=64k\nsize=8m\n");
@@ -161,10 +176,10 @@ class MainTest {
   void unknownFioOption_exitsWith2() throws IOException {
     Path s = tmp.resolve("s.conf");
     Files.writeString(s, Files.readString(resource("selfcheck/small.conf"))
-        .replace("bs=4k", "bs=4k\nverify=md5"));
+        .replace("bs=4k", "bs=4k\nverify_async=2"));
     Result r = cli("run", s.toString(), "--host", "local");
     assertEquals(2, r.code(), r.err());
-    assertTrue(r.err().contains("verify"), r.err());
+    assertTrue(r.err().contains("verify_async"), r.err());
   }
 
   @Test

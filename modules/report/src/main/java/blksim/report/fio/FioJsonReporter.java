@@ -139,6 +139,15 @@ public final class FioJsonReporter {
         w.name("data").beginObject();
         w.name("bw_mean").value(ss.bwMean());
         w.name("iops_mean").value(ss.iopsMean());
+        if (ss.latNs() != null) {
+            // stat.c: lat_mean and lat_ns only for the lat criteria, before iops and bw.
+            w.name("lat_mean").value(ss.latMean());
+            w.name("lat_ns").beginArray();
+            for (long v : ss.latNs()) {
+                w.value(v);
+            }
+            w.endArray();
+        }
         w.name("iops").beginArray();
         for (long v : ss.iops()) {
             w.value(v);

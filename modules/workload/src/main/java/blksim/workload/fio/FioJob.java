@@ -125,10 +125,33 @@ public final class FioJob {
    */
   public String directory() {
     if (s.directory == null) {
-      return null;
+      return s.workingDirectoryFiles ? WORKING_DIRECTORY : null;
     }
     List<String> dirs = FioJobSettings.filenames(s.directory);
-    return dirs.get(jobIndex % dirs.size());
+    String d = dirs.get(jobIndex % dirs.size());
+    // A relative directory is in the working directory, as fio's open() takes it.
+    return d.startsWith("/") ? d : WORKING_DIRECTORY + d;
+  }
+
+  /**
+   * The working directory of a job file's relative paths: blksim takes it as the root of the
+   * simulated machine, where a job file run alone mounts its default filesystem.
+   */
+  public static final String WORKING_DIRECTORY = "/";
+
+  /**
+   * Whether the job names neither {@code filename=} nor {@code directory=}: as fio does
+   * ({@code add_job()} in {@code init.c}), its files are named after it ({@link #fileName}) in
+   * the working directory ({@link #WORKING_DIRECTORY}), which {@link #directory()} returns.
+   */
+  public boolean inWorkingDirectory() {
+    return s.workingDirectoryFiles;
+  }
+
+  /** The path of file {@code fileNumber} in {@link #directory()} ({@link #fileName}). */
+  public String directoryPath(int fileNumber) {
+    String d = directory();
+    return (d.endsWith("/") ? d : d + "/") + fileName(fileNumber);
   }
 
   /**
@@ -141,7 +164,8 @@ public final class FioJob {
 
   /**
    * The name of file {@code fileNumber} of a job without {@code filename=}: fio's
-   * {@code make_filename()}: {@code filename_format} with {@code $jobname} (the job's name),
+   * {@code make_filename()}: {@code filename_format} with {@code $jobname} (the job's section
+   * name: {@code add_job()} is handed the section's name, whatever {@code name=} says),
    * {@code $jobnum} (its clone number within {@code numjobs}, fio's {@code job_add_num}),
    * {@code $filenum} and {@code $clientuid} (the client's address in client/server mode: empty
    * in a local run) replaced, each keyword found case-insensitively as {@code strcasestr()}
@@ -150,10 +174,10 @@ public final class FioJob {
    */
   public String fileName(int fileNumber) {
     if (s.filenameFormat == null) {
-      return name() + "." + jobIndex + "." + fileNumber;
+      return sectionName + "." + jobIndex + "." + fileNumber;
     }
     String out = s.filenameFormat;
-    String[][] keys = {{"$jobname", name()}, {"$jobnum", Integer.toString(jobIndex)},
+    String[][] keys = {{"$jobname", sectionName}, {"$jobnum", Integer.toString(jobIndex)},
         {"$filenum", Integer.toString(fileNumber)}, {"$clientuid", ""}};
     for (String[] k : keys) {
       while (true) {
@@ -409,6 +433,11 @@ public final class FioJob {
     return s.randomDistribution[ddir];
   }
 
+  /** {@code random_sequence_stride} of a {@code sequence} distribution. */
+  public boolean randomSequenceStride() {
+    return s.randomSequenceStride;
+  }
+
   /**
    * {@code random_generator}: {@code tausworthe} (default), {@code tausworthe64} (both drawn from
    * the job's SplittableRandom, with the random map) or {@code lfsr} (a
@@ -524,6 +553,72 @@ public final class FioJob {
       return s.rateBytes[ddir];
     }
     return s.rateIops[ddir] * minBs()[ddir];
+  }
+
+  /** {@code flow}: the job's weight in its flow (0: no flow control). */
+  public int flow() {
+    return s.flow;
+  }
+
+  /** {@code flow_id}: the flow the job belongs to (fio's default 0). */
+  public int flowId() {
+    return s.flowId;
+  }
+
+  /** {@code flow_sleep}: how long a job ahead of its flow share sleeps, ns (0: it spins). */
+  public long flowSleepNs() {
+    return s.flowSleepNs;
+  }
+
+  /** {@code verify}: the checksum fio writes and checks ({@link VerifyAlgorithm#NONE}: none). */
+  public VerifyAlgorithm verify() {
+    return s.verify;
+  }
+
+  /** {@code do_verify}: whether the written blocks are read back (fio's default 1). */
+  public boolean doVerify() {
+    return s.doVerify;
+  }
+
+  /** {@code verify_only}: the write pattern is only read back, not written. */
+  public boolean verifyOnly() {
+    return s.verifyOnly;
+  }
+
+  /** {@code verify_backlog}: verify after every N writes (0: at the end). */
+  public long verifyBacklog() {
+    return s.verifyBacklog;
+  }
+
+  /** {@code verify_backlog_batch}: blocks verified each time (0: verify_backlog). */
+  public int verifyBacklogBatch() {
+    return s.verifyBacklogBatch;
+  }
+
+  /**
+   * fio's {@code fio_offset_overlap_risk()}: {@code norandommap}, a sequential {@code :N} skip,
+   * a random {@code :N} above 1, or an {@code io_size} beyond {@code size}; then fio sorts the
+   * blocks to verify by offset and keeps the newest of overlapping ones.
+   */
+  public boolean offsetOverlapRisk() {
+    return s.norandommap || (!s.rw.isRandom() && s.rwSequencer != 0)
+        || (s.rw.isRandom() && s.rwSequencer > 1)
+        || (s.sizeBytes > 0 && s.ioSizeBytes > s.sizeBytes);
+  }
+
+  /** {@code rate_min}: the minimum bytes/s of direction {@code ddir}, 0 for none. */
+  public long rateMinBytesPerSec(int ddir) {
+    return s.rateMinBytes[ddir];
+  }
+
+  /** {@code rate_iops_min}: the minimum IOPS of direction {@code ddir}, 0 for none. */
+  public long rateMinIops(int ddir) {
+    return s.rateMinIops[ddir];
+  }
+
+  /** {@code rate_cycle}: the window of the minimum-rate check, ms (fio's default 1000). */
+  public int rateCycleMs() {
+    return s.rateCycleMs;
   }
 
   /**

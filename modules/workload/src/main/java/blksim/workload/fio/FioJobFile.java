@@ -89,11 +89,21 @@ import org.slf4j.LoggerFactory;
  *     replay_no_stall, replay_time_scale, replay_redirect, replay_align,
  *     replay_scale, replay_skip; blksim extensions (not fio options): read_iolog_format,
  *     replay_start, replay_end, replay_device, replay_known_devices</td></tr>
- *   <tr><td>accepted, no effect</td><td>invalidate</td></tr>
+ *   <tr><td>rate floor</td><td>rate_min (ratemin), rate_iops_min, rate_cycle (ratecycle):
+ *     fio's check_min_rate(), the job ends with EIO under the floor</td></tr>
+ *   <tr><td>verify ({@link VerifyAlgorithm})</td><td>verify (md5, sha1, crc32c, crc32c-intel,
+ *     null), do_verify, verify_only, verify_backlog, verify_backlog_batch: the write phase
+ *     then the verify reads (or the backlog's interleaved reads), the checksum's CPU per byte;
+ *     device jobs only; data is not simulated, so nothing fails to verify</td></tr>
+ *   <tr><td>accepted, no effect</td><td>invalidate; continue_on_error, ignore_error,
+ *     error_dump (no I/O error is simulated); verify_interval, verify_offset, verify_pattern,
+ *     verify_pattern_interval, verify_fatal, verify_dump, verify_write_sequence,
+ *     verify_header_seed, verify_state_save, verifysort, verifysort_nr (data is not
+ *     simulated)</td></tr>
  * </table>
  *
  * <p>Every other option of fio's option table and engine tables ({@link FioOptions}, for example
- * verify, ioscheduler, unified_rw_reporting) is rejected as "not modelled by blksim (REASON)",
+ * verify_async, ioscheduler, unified_rw_reporting) is rejected as "not modelled by blksim (REASON)",
  * the reason from the compatibility table ({@code fio-options.tsv}, printed by
  * {@code ./blksim describe fio}); a name fio does not know is an "unknown fio option".
  */
@@ -307,6 +317,7 @@ public final class FioJobFile {
               return null;
             });
           } catch (InputException e) {
+            e = unsetVariable(o, v, e, envVars);
             if ("ioengine".equals(e.key())) {
               throw e; // an engine blksim does not model is what the user needs to know first
             }
@@ -317,6 +328,33 @@ public final class FioJobFile {
         }
       }
     }
+  }
+
+  /**
+   * An option whose value came out empty because its {@code ${VAR}}s are unset: fio substitutes
+   * them with nothing too ({@code fio_option_dup_subs()}) and then fails the same way
+   * ("fio: failed parsing KEY="), so the message names the variables to set.
+   */
+  private static InputException unsetVariable(RawOption o, String value, InputException e,
+      Map<String, String> envVars) {
+    if (o.value() == null || !o.value().contains("${") || value == null || !value.isBlank()) {
+      return e;
+    }
+    List<String> unset = new ArrayList<>();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$\\{([^}]+)}")
+        .matcher(o.value());
+    while (m.find()) {
+      if (envVars.get(m.group(1)) == null || envVars.get(m.group(1)).isEmpty()) {
+        unset.add(m.group(1));
+      }
+    }
+    if (unset.isEmpty()) {
+      return e;
+    }
+    return new InputException(e.file(), e.line(), e.key(), e.rule() + " (" + o.value()
+        + " is empty: " + String.join(", ", unset) + (unset.size() == 1 ? " is" : " are")
+        + " not set in the environment; fio fails the same way: failed parsing " + e.key()
+        + "=)");
   }
 
   private static <T> T badValue(RawOption o, java.util.function.Supplier<T> step) {
@@ -428,8 +466,13 @@ public final class FioJobFile {
     }
     String key = FioOptions.canonical(written);
     if (key == null) {
+      // fio itself rejects it: fio_options_parse() logs "Bad option <KEY=VALUE>", its
+      // show_closest_option() "Did you mean X?", and __parse_jobs_ini() drops the job and stops.
+      String closest = FioOptions.closest(written);
       return new RawOption(written, value, here, new InputException(here.file(), here.line(),
-          written, "unknown fio option '" + written + "'"));
+          written, "unknown fio option '" + written + "' (fio refuses it too: Bad option <"
+          + (value == null ? written : written + "=" + value) + ">"
+          + (closest == null ? "" : "; did you mean " + closest + "?") + ")"));
     }
     if (!FioOptions.modelled(key)) {
       String why = FioOptions.reason(key);

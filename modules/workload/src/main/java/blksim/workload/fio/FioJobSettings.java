@@ -66,6 +66,8 @@ final class FioJobSettings implements Cloneable {
   RandomDistribution[] randomDistribution = {
       RandomDistribution.UNIFORM, RandomDistribution.UNIFORM, RandomDistribution.UNIFORM};
   String randomGenerator = "tausworthe";
+  /** {@code random_sequence_stride}: a sequence advances by its length each cycle. */
+  boolean randomSequenceStride;
   int[] percentageRandom = {100, 100, 100};
   /** {@code bsrange}/{@code bssplit} bounds per direction; 0: {@code bs} (fixup_options()). */
   long[] minBs = new long[3];
@@ -93,6 +95,21 @@ final class FioJobSettings implements Cloneable {
   long[] rateBytes = new long[3];
   long[] rateIops = new long[3];
   boolean ratePoisson;
+  /** {@code rate_min} in bytes/s and {@code rate_iops_min} per direction (0: none). */
+  long[] rateMinBytes = new long[3];
+  long[] rateMinIops = new long[3];
+  /** {@code rate_cycle} ({@code ratecycle}): the window of the minimum-rate check, ms. */
+  int rateCycleMs = 1000;
+  /** {@code flow}, {@code flow_id}, {@code flow_sleep} (µs), fio's flow control. */
+  int flow;
+  int flowId;
+  long flowSleepNs;
+  /** {@code verify} and its companions ({@link VerifyAlgorithm}). */
+  VerifyAlgorithm verify = VerifyAlgorithm.NONE;
+  boolean doVerify = true;
+  boolean verifyOnly;
+  long verifyBacklog;
+  int verifyBacklogBatch;
   /** {@code numa_cpu_nodes}: NUMA nodes whose CPUs the job runs on; {@code {-1}} all; null unset. */
   int[] numaCpuNodes;
   /** {@code disk_util}: fio's "Disk stats" for this job's devices (default 1). */
@@ -156,6 +173,12 @@ final class FioJobSettings implements Cloneable {
   boolean overwrite;
   /** {@code filename_format}; null: {@code $jobname.$jobnum.$filenum}. */
   String filenameFormat;
+  /**
+   * Neither {@code filename=} nor {@code directory=} (nor {@code read_iolog}) and an engine with
+   * files: as fio's {@code add_job()}, the job's {@code nrfiles} files are named by
+   * {@code make_filename()} in the working directory ({@link #finish}).
+   */
+  boolean workingDirectoryFiles;
   /** {@code read_iolog} and the replay options ({@link #finishReplay}). */
   List<String> readIolog;
   blksim.workload.trace.TraceFormat readIologFormat;
@@ -191,6 +214,8 @@ final class FioJobSettings implements Cloneable {
     c.ba = ba.clone();
     c.rateBytes = rateBytes.clone();
     c.rateIops = rateIops.clone();
+    c.rateMinBytes = rateMinBytes.clone();
+    c.rateMinIops = rateMinIops.clone();
     c.bssplit = bssplit.clone();
     c.percentileList = percentileList.clone();
     c.cpusAllowed = cpusAllowed == null ? null : cpusAllowed.clone();
@@ -251,10 +276,19 @@ final class FioJobSettings implements Cloneable {
         randseed = FioValues.bytes(string(value), kbBase);
         randseedSet = true;
       }
-      case "random_distribution" -> perDirection(string(value), v -> {
+      case "random_distribution" -> {
+        if (string(value).startsWith("sequence")) {
+          // str_random_distribution_cb(): a sequence's commas separate its elements.
+          RandomDistribution r = RandomDistribution.parseSequence(value);
+          Arrays.fill(randomDistribution, r);
+          break;
+        }
+        perDirection(string(value), v -> {
         RandomDistribution r = RandomDistribution.parse(v, kbBase);
         return d -> randomDistribution[d] = r;
       });
+      }
+      case "random_sequence_stride" -> randomSequenceStride = bool(value);
       case "random_generator" ->
           randomGenerator = onlyValue(value, "tausworthe", "lfsr", "tausworthe64");
       case "percentage_random" -> perDirection(string(value), v -> {
@@ -403,6 +437,35 @@ final class FioJobSettings implements Cloneable {
       case "replay_end" -> replayEndNs = FioValues.timeNs(string(value), true);
       case "replay_device" -> replayDevices = deviceList(string(value));
       case "replay_known_devices" -> replayKnownDevices = deviceList(string(value));
+      case "rate_min" -> perDirection(string(value), v -> {
+        long b = FioValues.bytes(v, kbBase);
+        return d -> rateMinBytes[d] = b;
+      });
+      case "rate_iops_min" -> perDirection(string(value), v -> {
+        int n = integer(v, 0, Integer.MAX_VALUE);
+        return d -> rateMinIops[d] = n;
+      });
+      case "rate_cycle" -> rateCycleMs = integer(value, 0, Integer.MAX_VALUE);
+      case "flow" -> flow = signedInteger(value, 0, 1000); // FLOW_MAX_WEIGHT
+      case "flow_id" -> flowId = integer(value, 0, Integer.MAX_VALUE);
+      case "flow_sleep" -> flowSleepNs = 1000L * integer(value, 0, Integer.MAX_VALUE);
+      case "verify" -> verify = VerifyAlgorithm.parse(string(value));
+      case "do_verify" -> doVerify = bool(value);
+      case "verify_only" -> verifyOnly = flag(value);
+      case "verify_backlog" -> verifyBacklog = FioValues.bytes(string(value), kbBase);
+      case "verify_backlog_batch" -> verifyBacklogBatch = integer(value, 0, Integer.MAX_VALUE);
+      // Checked, without effect: buffer contents are not simulated, so where the header sits,
+      // what pattern fills the buffer and whether a mismatch is fatal or dumped change nothing.
+      case "verify_interval", "verify_offset" -> bytesNoPercent(value);
+      case "verify_pattern", "verify_pattern_interval" -> string(value);
+      case "verify_fatal", "verify_dump", "verify_write_sequence", "verify_header_seed",
+          "verify_state_save" -> bool(value);
+      case "verifysort", "verifysort_nr", "flow_watermark" -> { } // FIO_OPT_SOFT_DEPRECATED
+      // No I/O error is ever simulated, so there is none to continue on, ignore or dump.
+      case "continue_on_error" -> onlyValue(value, "none", "read", "write", "io", "verify", "all",
+          "0", "1");
+      case "ignore_error" -> ignoreError(string(value));
+      case "error_dump" -> bool(value);
       default -> throw new IllegalStateException("modelled fio option without a handler: " + key);
     }
   }
@@ -424,6 +487,20 @@ final class FioJobSettings implements Cloneable {
       if (rateBytes[d] > 0 && rateIops[d] > 0) {
         throw error(origins.containsKey("rate_iops") ? "rate_iops" : "rate",
             "rate and rate_iops are mutually exclusive (fio refuses both for one direction)");
+      }
+    }
+    // fixup_options(): rate_min with rate_iops_min is refused like rate with rate_iops, and a
+    // minimum above the rate limit of its direction.
+    if (Arrays.stream(rateMinBytes).sum() > 0 && Arrays.stream(rateMinIops).sum() > 0) {
+      throw error("rate_iops_min", "rate_min and rate_iops_min are mutually exclusive (fio:"
+          + " rate and rate_iops are mutually exclusive)");
+    }
+    for (int d = 0; d < 3; d++) {
+      if (rateBytes[d] > 0 && rateBytes[d] < rateMinBytes[d]
+          || rateIops[d] > 0 && rateIops[d] < rateMinIops[d]) {
+        throw error(rateMinBytes[d] > 0 ? "rate_min" : "rate_iops_min", "the minimum rate"
+            + " exceeds the rate of its direction (fio: minimum rate exceeds rate, ddir " + d
+            + ")");
       }
     }
     if (logIssueTime && (latLog == null || !logOffset)) {
@@ -476,6 +553,19 @@ final class FioJobSettings implements Cloneable {
           + ioengine.fioName());
     }
     finishReplay();
+    if (verify.enabled() && readIolog != null) {
+      throw error("verify", "verify with read_iolog is not modelled by blksim (a replay issues"
+          + " the trace's I/Os, not the job's pattern)");
+    }
+    if (verify.enabled() && verify != VerifyAlgorithm.NULL && ioengine == FioEngine.NULL) {
+      throw error("verify", "ioengine=null stores no data, so fio's verify=" + verify.fioName()
+          + " would fail every block; use verify=null with it");
+    }
+    // add_job() (init.c): "if (!o->filename && !td->files_index && !o->read_iolog_file)" it adds
+    // nr_files files named by make_filename() ($jobname.$jobnum.$filenum by default), relative,
+    // so in the working directory (or in directory= when given). A diskless engine has none.
+    workingDirectoryFiles = filenames.isEmpty() && directory == null && readIolog == null
+        && ioengine != FioEngine.NULL;
     for (String k : List.of("fixedbufs", "registerfiles", "sqthread_poll", "nonvectored")) {
       if (origins.containsKey(k) && ioengine != FioEngine.IO_URING) {
         throw error(k, k + " is an option of ioengine=io_uring, ioengine is "
@@ -725,6 +815,39 @@ final class FioJobSettings implements Cloneable {
     throw new BadValue(reason != null
         ? "ioengine=" + value + " is not modelled by blksim (" + reason + ")"
         : "unknown ioengine " + value + "; modelled: " + modelled);
+  }
+
+  /**
+   * {@code ignore_error}: up to three lists (read, write, verify) joined by {@code ,}, each of
+   * error names ({@code ENOSPC}) or numbers joined by {@code :} (fio's
+   * {@code ignore_error_type()}); checked only. Simplified: any {@code E} followed by capitals
+   * and digits is taken as an error name, where fio's {@code str2error()} knows a fixed list.
+   */
+  private static void ignoreError(String value) {
+    String[] types = value.split(",", -1);
+    if (types.length > 3) {
+      throw new BadValue("at most three lists (read,write,verify), was " + value);
+    }
+    for (String t : types) {
+      for (String e : t.split(":", -1)) {
+        if (e.isEmpty()) {
+          break; // fio stops at an empty name
+        }
+        boolean ok = e.matches("E[A-Z0-9]+");
+        if (!ok) {
+          try {
+            ok = (e.startsWith("0x") || e.startsWith("0X")
+                ? Long.parseLong(e.substring(2), 16) : Long.parseLong(e)) != 0;
+          } catch (NumberFormatException x) {
+            ok = false;
+          }
+        }
+        if (!ok) {
+          throw new BadValue("unknown error " + e + ", please use number value (fio's"
+              + " message); an error is a name such as ENOSPC or a nonzero number");
+        }
+      }
+    }
   }
 
   /** One direction's parser: from a value, what to store for direction d. */

@@ -167,6 +167,52 @@ public final class FioOptions {
     return TABLE.containsKey(key) || EXTENSIONS.contains(key) ? key : null;
   }
 
+  /**
+   * fio's {@code show_closest_option()} ({@code options.c}): the option of fio's own table (not
+   * an alias, not an engine's) at the smallest Levenshtein distance ({@code string_distance()}
+   * in {@code parse.c}) from {@code written}, if that distance is at most half its length,
+   * rounded up ({@code string_distance_ok()}); else {@code null}. Ties go to the first name in
+   * the table's order (alphabetical here, {@code options.c}'s order in fio).
+   */
+  static String closest(String written) {
+    if (written.isEmpty()) {
+      return null;
+    }
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (Option o : TABLE.values()) {
+      if (o.engines() != null) {
+        continue;
+      }
+      int d = distance(written, o.name());
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = o.name();
+      }
+    }
+    return best != null && bestDistance <= (written.length() + 1) / 2 ? best : null;
+  }
+
+  /** The Levenshtein distance (insert, delete, substitute, each 1), as fio's string_distance(). */
+  static int distance(String a, String b) {
+    int[] p = new int[b.length() + 1];
+    int[] q = new int[b.length() + 1];
+    for (int j = 1; j <= b.length(); j++) {
+      p[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      q[0] = p[0] + 1;
+      for (int j = 1; j <= b.length(); j++) {
+        int sub = p[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        q[j] = Math.min(p[j] + 1, Math.min(q[j - 1] + 1, sub));
+      }
+      int[] t = p;
+      p = q;
+      q = t;
+    }
+    return p[b.length()];
+  }
+
   /** Whether blksim models (or harmlessly accepts) the canonical option. */
   static boolean modelled(String canonical) {
     if (EXTENSIONS.contains(canonical)) {

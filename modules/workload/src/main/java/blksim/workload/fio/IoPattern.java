@@ -96,7 +96,7 @@ public final class IoPattern {
     for (int d = 0; d < 2; d++) {
       RandomDistribution dist = job.randomDistribution(d);
       if (rw.isRandom() && !dist.usesRandomMap() && lastBlock(d) > 0) {
-        samplers[d] = dist.sampler(lastBlock(d), ba[d], random);
+        samplers[d] = dist.sampler(lastBlock(d), ba[d], random, job.randomSequenceStride());
         uniform = false;
       }
     }
@@ -107,6 +107,30 @@ public final class IoPattern {
     this.map = rw.isRandom() && uniform && !lfsrGen && !job.norandommap()
         ? new RandomMap(mapBlocks) : null;
     this.seqLeft = job.rw().isRandom() ? Math.max(1, job.rwSequencer()) : 1;
+  }
+
+  /**
+   * Whether a {@code sequence} distribution has no next block in the region (fio's
+   * {@code get_next_rand_offset()} fails and the job's I/O ends), in a direction the job does.
+   * Simplified: for a mixed job either direction's end ends it.
+   */
+  public boolean exhausted() {
+    for (RandomDistribution.Sampler sm : samplers) {
+      if (sm != null && sm.nextOutOfRange()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@link #exhausted()} because an index of the sequence itself is out of range. */
+  public boolean sequenceOutOfRange() {
+    for (RandomDistribution.Sampler sm : samplers) {
+      if (sm != null && sm.baseOutOfRange()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the next I/O is a read. */

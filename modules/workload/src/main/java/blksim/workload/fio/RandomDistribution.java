@@ -40,7 +40,9 @@ public final class RandomDistribution {
     PARETO,
     NORMAL,
     ZONED,
-    ZONED_ABS
+    ZONED_ABS,
+    /** {@code sequence:B0,B1,...}: fio's fixed sequence of block indices. */
+    SEQUENCE
   }
 
   /** One zone of {@code zoned}/{@code zoned_abs}: its share of I/O and of the range. */
@@ -58,6 +60,41 @@ public final class RandomDistribution {
   private final double center;
   private final List<Zone> zones;
   private final String text;
+
+  /** The block indices of {@code sequence}; empty otherwise. */
+  private long[] sequence = new long[0];
+
+  /** fio's {@code FIO_SEQ_MAX}: at most 64 elements. */
+  static final int SEQ_MAX = 64;
+
+  /**
+   * {@code random_distribution=sequence:B0,B1,...} (fio's {@code parse_sequence_distribution()}):
+   * the whole value, commas included (they separate the elements, not the directions), up to
+   * 64 non-negative block indices.
+   */
+  static RandomDistribution parseSequence(String v) {
+    String list = v.substring("sequence".length());
+    if (!list.startsWith(":") || list.length() == 1) {
+      throw new BadValue("missing pattern in sequence distribution: sequence:B0,B1,..., was "
+          + v);
+    }
+    String[] parts = list.substring(1).split(",", -1);
+    if (parts.length > SEQ_MAX) {
+      throw new BadValue("sequence distribution supports up to " + SEQ_MAX + " elements (got "
+          + parts.length + ")");
+    }
+    long[] seq = new long[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      String n = parts[i].strip();
+      if (n.isEmpty() || !n.chars().allMatch(Character::isDigit) || n.length() > 9) {
+        throw new BadValue("invalid or negative element <" + n + "> in random_sequence");
+      }
+      seq[i] = Long.parseLong(n);
+    }
+    RandomDistribution r = new RandomDistribution(Kind.SEQUENCE, 0, -1, List.of(), v);
+    r.sequence = seq;
+    return r;
+  }
 
   private RandomDistribution(Kind kind, double param, double center, List<Zone> zones,
       String text) {
@@ -135,7 +172,7 @@ public final class RandomDistribution {
       case "zoned", "zoned_abs":
         return zoned(p, v, kbBase);
       case "sequence":
-        throw new BadValue("random_distribution=sequence is not modelled by blksim");
+        return parseSequence(v);
       default:
         throw new BadValue("must be random, zipf:θ, pareto:h, normal:σ, zoned:… or zoned_abs:…,"
             + " was " + v);
@@ -216,6 +253,13 @@ public final class RandomDistribution {
     return new Sampler(blocks, blockBytes, random);
   }
 
+  /** {@link #sampler}, with {@code random_sequence_stride} for a {@code sequence}. */
+  public Sampler sampler(long blocks, long blockBytes, SplittableRandom random, boolean stride) {
+    Sampler sm = new Sampler(blocks, blockBytes, random);
+    sm.stride = stride;
+    return sm;
+  }
+
   /**
    * Draws blocks in [0, blocks). Owned by one job thread; its draws come from the job's stream.
    */
@@ -229,6 +273,33 @@ public final class RandomDistribution {
     private final long[] zoneStart;
     private final long[] zoneBlocks;
     private final double[] zoneCumIo;
+    /** {@code sequence}: the draws so far (fio's {@code io_issues[ddir]}) and the stride flag. */
+    private long count;
+    private boolean stride;
+
+    /**
+     * fio's {@code __get_next_rand_offset_sequence()}: element {@code count mod k}; with
+     * {@code random_sequence_stride} plus {@code k} times the completed cycles. -1 when beyond
+     * the region (fio then has no next offset and the job's I/O ends).
+     */
+    private long sequenceBlock(long c) {
+      int k = sequence.length;
+      long b = stride ? c / k * k + sequence[(int) (c % k)] : sequence[(int) (c % k)];
+      return b >= n ? -1 : b;
+    }
+
+    /** {@code sequence}: whether the next block lies beyond the region (the I/O ends there). */
+    public boolean nextOutOfRange() {
+      return kind == Kind.SEQUENCE && sequenceBlock(count) < 0;
+    }
+
+    /**
+     * {@code sequence}: whether the next block is out of range because the written index itself
+     * is (fio: "sequence access block N in base pattern out of bounds", EINVAL).
+     */
+    public boolean baseOutOfRange() {
+      return kind == Kind.SEQUENCE && sequence[(int) (count % sequence.length)] >= n;
+    }
 
     Sampler(long blocks, long blockBytes, SplittableRandom random) {
       if (blocks <= 0) {
@@ -287,6 +358,7 @@ public final class RandomDistribution {
         case RANDOM -> random.nextLong(n);
         case ZIPF, PARETO, NORMAL -> scatter(rank());
         case ZONED, ZONED_ABS -> zoned();
+        case SEQUENCE -> sequenceBlock(count++);
       };
     }
 

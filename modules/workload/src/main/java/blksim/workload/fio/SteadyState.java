@@ -9,7 +9,8 @@ import java.util.Locale;
  * check interval, has been steady for {@code ss_dur}.
  *
  * <p>Mirrors fio's {@code steadystate.c}: {@code str_steadystate_cb()} ({@code options.c}) reads
- * {@code iops:X}, {@code iops_slope:X}, {@code bw:X}, {@code bw_slope:X} (X a number, or a
+ * {@code iops:X}, {@code iops_slope:X}, {@code bw:X}, {@code bw_slope:X}, {@code lat:X},
+ * {@code lat_slope:X} (X a number, a time for lat, or a
  * percentage of the mean with {@code %}; bw in bytes/s with fio's size suffixes); the window holds
  * {@code ss_dur / steadystate_check_interval} samples of the I/Os and bytes done in each interval
  * (per second); recording starts one interval after {@code ss_ramp} has passed since the job began.
@@ -21,10 +22,11 @@ import java.util.Locale;
  * <p>Simplified: fio's helper thread checks on its own timer; blksim samples at the job's next I/O
  * after each interval boundary, with the counts of that boundary. With {@code group_reporting}
  * fio sums the group's jobs and ends the whole group; blksim checks each job on its own.
- * {@code lat} criteria are not modelled.
+ * {@code lat} and {@code lat_slope} take each interval's mean completion latency (ns).
  */
 public final class SteadyState {
   private final boolean iops;
+  private final boolean lat;
   private final boolean slope;
   private final boolean pct;
   private final double limit;
@@ -34,6 +36,9 @@ public final class SteadyState {
   private final int intervals;
   private final long[] bwData;
   private final long[] iopsData;
+  private final long[] latData;
+  private double prevLatSum;
+  private long prevLatSamples;
   private final String text;
 
   private boolean rampOver;
@@ -47,9 +52,10 @@ public final class SteadyState {
   private double deviation;
   private double slopeValue;
 
-  private SteadyState(boolean iops, boolean slope, boolean pct, double limit, long durNs,
-      long rampNs, long intervalNs, String text) {
+  private SteadyState(boolean iops, boolean lat, boolean slope, boolean pct, double limit,
+      long durNs, long rampNs, long intervalNs, String text) {
     this.iops = iops;
+    this.lat = lat;
     this.slope = slope;
     this.pct = pct;
     this.limit = limit;
@@ -59,12 +65,13 @@ public final class SteadyState {
     this.intervals = (int) Math.max(1, durNs / intervalNs);
     this.bwData = new long[intervals];
     this.iopsData = new long[intervals];
+    this.latData = new long[intervals];
     this.text = text;
     this.rampOver = rampNs == 0;
   }
 
   /** The parsed {@code steadystate} value: criterion, limit, and whether it is a percentage. */
-  public record Criterion(boolean iops, boolean slope, boolean pct, double limit) {}
+  public record Criterion(boolean iops, boolean slope, boolean pct, double limit, boolean lat) {}
 
   /** Parses {@code steadystate=}; bandwidth limits accept size suffixes ({@code kb_base}). */
   static Criterion parse(String v, int kbBase) {
@@ -94,23 +101,31 @@ public final class SteadyState {
         iops = false;
         slope = true;
       }
-      case "lat", "lat_slope" -> throw new BadValue(
-          "steadystate=" + kind + " is not modelled by blksim; iops, iops_slope, bw, bw_slope are");
-      default -> throw new BadValue(
-          "steadystate criterion must be iops, iops_slope, bw or bw_slope, was " + kind);
+      case "lat", "lat_slope" -> {
+        iops = false;
+        slope = kind.equals("lat_slope");
+      }
+      default -> throw new BadValue("steadystate criterion must be iops, iops_slope, bw,"
+          + " bw_slope, lat or lat_slope, was " + kind);
     }
+    boolean lat = kind.startsWith("lat");
     int pctAt = nr.indexOf('%');
     try {
       if (pctAt >= 0) {
-        return new Criterion(iops, slope, true, Double.parseDouble(nr.substring(0, pctAt).trim()));
+        return new Criterion(iops, slope, true, Double.parseDouble(nr.substring(0, pctAt).trim()),
+            lat);
       }
       if (iops) {
-        return new Criterion(true, slope, false, Double.parseDouble(nr));
+        return new Criterion(true, slope, false, Double.parseDouble(nr), false);
+      }
+      if (lat) {
+        // str_steadystate_cb(): check_str_time(), a time (µs without a unit), kept in ns.
+        return new Criterion(false, slope, false, FioValues.timeNs(nr, false), true);
       }
     } catch (NumberFormatException e) {
       throw new BadValue("steadystate limit is not a number: " + nr);
     }
-    return new Criterion(false, slope, false, FioValues.bytes(nr, kbBase));
+    return new Criterion(false, slope, false, FioValues.bytes(nr, kbBase), false);
   }
 
   /** The steady-state check of a job, or {@code null} if it has none ({@code ss_dur} 0). */
@@ -120,10 +135,10 @@ public final class SteadyState {
       return null;
     }
     Criterion c = o.criterion();
-    String ss = String.format(Locale.ROOT, "%s%s:%f%s", c.iops() ? "iops" : "bw",
+    String ss = String.format(Locale.ROOT, "%s%s:%f%s", c.iops() ? "iops" : c.lat() ? "lat" : "bw",
         c.slope() ? "_slope" : "", (float) c.limit(), c.pct() ? "%" : "");
-    return new SteadyState(c.iops(), c.slope(), c.pct(), c.limit(), o.durNs(), o.rampNs(),
-        o.intervalNs(), ss);
+    return new SteadyState(c.iops(), c.lat(), c.slope(), c.pct(), c.limit(), o.durNs(),
+        o.rampNs(), o.intervalNs(), ss);
   }
 
   /**
@@ -131,6 +146,17 @@ public final class SteadyState {
    * cumulative I/O counts; returns true once the steady state is attained.
    */
   public boolean check(long elapsedNs, long totalIos, long totalBytes) {
+    return check(elapsedNs, totalIos, totalBytes, 0, 0);
+  }
+
+  /**
+   * {@link #check(long, long, long)} with the job's completion latencies so far, their sum
+   * (ns) and count, for the {@code lat} criteria: each interval's sample is the mean
+   * completion latency of the I/Os completed in it (steadystate_check(): the change of
+   * {@code clat_stat} mean × samples over the change of samples), 0 if none completed.
+   */
+  public boolean check(long elapsedNs, long totalIos, long totalBytes, double clatSumNs,
+      long clatSamples) {
     if (attained) {
       return true;
     }
@@ -145,16 +171,20 @@ public final class SteadyState {
         // steadystate_check(): per-second rates of the interval just ended.
         long bw = (totalBytes - prevBytes) * 1_000_000_000L / intervalNs;
         long io = (totalIos - prevIos) * 1_000_000_000L / intervalNs;
-        add(bw, io);
+        long n = clatSamples - prevLatSamples;
+        long l = n > 0 ? (long) ((clatSumNs - prevLatSum) / n) : 0;
+        add(bw, io, l);
       }
       prevBytes = totalBytes;
       prevIos = totalIos;
+      prevLatSum = clatSumNs;
+      prevLatSamples = clatSamples;
       nextSampleNs += intervalNs;
     }
     return attained;
   }
 
-  private void add(long bw, long io) {
+  private void add(long bw, long io, long latNs) {
     int at;
     if (count == intervals) {
       // The window is full: the oldest sample (at head) gives way.
@@ -166,10 +196,11 @@ public final class SteadyState {
     }
     bwData[at] = bw;
     iopsData[at] = io;
+    latData[at] = latNs;
     if (count < intervals) {
       return;
     }
-    long[] y = iops ? iopsData : bwData;
+    long[] y = iops ? iopsData : lat ? latData : bwData;
     double sum = 0;
     for (long v : y) {
       sum += v;
@@ -218,7 +249,18 @@ public final class SteadyState {
       ioSum += iopsData[i];
     }
     String crit = String.format(Locale.ROOT, "%f%s", (float) criterion, pct ? "%" : "");
+    long[] latOut = null;
+    long latMean = 0;
+    if (lat) {
+      latOut = new long[intervals];
+      long latSum = 0;
+      for (int i = 0; i < intervals; i++) {
+        latOut[i] = latData[(head + i) % intervals];
+        latSum += latData[i];
+      }
+      latMean = latSum / intervals;
+    }
     return new SteadyStateResult(text, durNs / 1_000_000_000L, attained, crit, deviation,
-        slopeValue, bwSum / intervals, ioSum / intervals, bw, io);
+        slopeValue, bwSum / intervals, ioSum / intervals, bw, io, latMean, latOut);
   }
 }

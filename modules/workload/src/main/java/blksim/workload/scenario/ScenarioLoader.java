@@ -917,6 +917,12 @@ public final class ScenarioLoader {
       String where = j.filename() != null ? j.regularFile(0) : j.directory();
       String pathKey = j.filename() != null ? "filename" : "directory";
       FilesystemParams fs = filesystemHolding(where, fss);
+      if (fs == null && j.inWorkingDirectory()) {
+        throw new InputException(j.file(), j.line(), "filename", "job '" + j.name() + "' names"
+            + " no filename= or directory=: as fio, its files (" + j.fileName(0) + ", ...) go"
+            + " in the working directory " + where + ", which is in no filesystem of the scenario ("
+            + mountPoints(fss) + "); name a device with filename= or mount a filesystem at /");
+      }
       if (fs == null) {
         throw j.error(pathKey, "job '" + j.name() + "' writes into " + where
             + ", which is in no filesystem of the scenario (" + mountPoints(fss) + ")");
@@ -951,6 +957,10 @@ public final class ScenarioLoader {
       if (j.thinktimeNs() > 0) {
         throw j.error("thinktime", "job '" + j.name() + "': thinktime is modelled for jobs on"
             + " a device (filename=) so far, not for files in a directory");
+      }
+      if (j.verify().enabled()) {
+        throw j.error("verify", "job '" + j.name() + "': verify is modelled for jobs on a device"
+            + " (filename=/dev/...) so far, not for regular files");
       }
       if (j.rateBytesPerSec(0) > 0 || j.rateBytesPerSec(1) > 0) {
         String key = j.options().containsKey("rate_iops") ? "rate_iops" : "rate";

@@ -69,9 +69,9 @@ class FioOptionsTableTest {
       }
     }
     InputException alias = assertThrows(InputException.class, () -> FioJobFile.parse("t.fio",
-        "[j]\nratemin=1m\n", null, FioJobFileTest.ENV, Map.of()));
-    assertTrue(alias.getMessage().contains("fio option 'ratemin' (rate_min) is not modelled by"
-        + " blksim (minimum-rate checks"), alias.getMessage());
+        "[j]\nfill_fs=1\n", null, FioJobFileTest.ENV, Map.of()));
+    assertTrue(alias.getMessage().contains("fio option 'fill_fs' (fill_device) is not modelled by"
+        + " blksim (not modelled yet"), alias.getMessage());
   }
 
   /** Whether FioJobSettings.apply() has a case for the option (any value error counts as one). */

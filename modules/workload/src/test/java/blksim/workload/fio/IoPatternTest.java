@@ -34,6 +34,36 @@ class IoPatternTest {
   }
 
   @Test
+  void sequenceDistribution_repeatsTheIndices_orStridesByItsLength() {
+    // HOWTO: "random_distribution=sequence:2,0,1" accesses block indices 2, 0, 1 and repeats;
+    // with random_sequence_stride=1 each cycle moves on by the sequence's length
+    // (io_u.c __get_next_rand_offset_sequence()).
+    IoPattern p = pattern("rw=randread\nbs=4k\nrandom_distribution=sequence:2,0,1\n", 0,
+        12 * 4096, MIB);
+    StringBuilder got = new StringBuilder();
+    for (int i = 0; i < 6; i++) {
+      p.next();
+      got.append(p.offset() / 4096).append(' ');
+    }
+    assertEquals("2 0 1 2 0 1 ", got.toString());
+    IoPattern s = pattern("rw=randread\nbs=4k\nrandom_distribution=sequence:2,0,1\n"
+        + "random_sequence_stride=1\n", 0, 12 * 4096, MIB);
+    got.setLength(0);
+    for (int i = 0; i < 12; i++) {
+      assertTrue(!s.exhausted(), "block " + i + " is inside the 12-block region");
+      s.next();
+      got.append(s.offset() / 4096).append(' ');
+    }
+    assertEquals("2 0 1 5 3 4 8 6 7 11 9 10 ", got.toString());
+    assertTrue(s.exhausted(), "the fifth cycle starts beyond the region: the I/O ends");
+    assertTrue(!s.sequenceOutOfRange(), "past the end by the stride, not by a bad index");
+    IoPattern bad = pattern("rw=randread\nbs=4k\nrandom_distribution=sequence:1,20\n", 0,
+        12 * 4096, MIB);
+    bad.next();
+    assertTrue(bad.exhausted() && bad.sequenceOutOfRange(), "index 20 of 12 blocks: EINVAL");
+  }
+
+  @Test
   void norandommap_drawsWithReplacement() {
     IoPattern p = pattern("rw=randread\nnorandommap\n", 0, MIB, MIB);
     assertNull(p.randomMap());

@@ -67,6 +67,31 @@ class SteadyStateTest {
   }
 
   @Test
+  void latDeviation_samplesEachIntervalsMeanCompletionLatency() {
+    // examples/example_latency_steadystate.fio's criterion: lat:5% over ss_dur. Per second the
+    // I/Os completed in it and their latency sum: (100 at 50 us), (100 at 100 us),
+    // (200 at 102 us), (100 at 98 us). Window (100, 102, 98) us: mean 100 us, max deviation
+    // 2 us = 2% < 5% at 4 s; (50, 100, 102) at 3 s deviates 34 us of 84: not yet.
+    SteadyState s = ss("steadystate=lat:5%\nss_dur=3\n");
+    long[] n = {100, 100, 200, 100};
+    long[] latNs = {50_000, 100_000, 102_000, 98_000};
+    double sum = 0;
+    long samples = 0;
+    for (int t = 0; t < 4; t++) {
+      sum += n[t] * latNs[t];
+      samples += n[t];
+      assertEquals(t == 3, s.check((t + 1) * S, samples, samples * 4096, sum, samples),
+          "second " + (t + 1));
+    }
+    SteadyStateResult r = s.result();
+    assertEquals("lat:5.000000%", r.ss());
+    assertArrayEquals(new long[] {100_000, 102_000, 98_000}, r.latNs());
+    assertEquals(100_000, r.latMean());
+    assertEquals("2.000000%", r.criterion());
+    assertNull(ss("steadystate=iops:5%\nss_dur=3\n").result().latNs(), "iops: no lat data");
+  }
+
+  @Test
   void ramp_startsRecordingOneIntervalAfterIt() {
     // ss_ramp=2s: samples are recorded from the check at 3 s on (steadystate_check()).
     SteadyState s = ss("steadystate=iops:1\nss_dur=2\nss_ramp=2\n");
@@ -86,9 +111,11 @@ class SteadyStateTest {
     FioJob j = FioJobFileTest.only("[j]\nss=bw:10m\nss_dur=2s\nsteadystate_check_interval=500ms\n");
     assertEquals(10L << 20, (long) j.steadyState().criterion().limit());
     assertEquals(500_000_000L, j.steadyState().intervalNs());
+    assertEquals(10_000_000.0, FioJobFileTest.only("[j]\nss=lat:10ms\nss_dur=2\n")
+        .steadyState().criterion().limit(), "a lat limit is a time, kept in ns");
     InputException e = assertThrows(InputException.class,
-        () -> FioJobFileTest.only("[j]\nss=lat:10ms\n"));
-    assertTrue(e.getMessage().contains("not modelled"), e.getMessage());
+        () -> FioJobFileTest.only("[j]\nss=latency:10ms\n"));
+    assertTrue(e.getMessage().contains("lat or lat_slope"), e.getMessage());
     e = assertThrows(InputException.class, () -> FioJobFileTest.only("[j]\nss_dur=10\n"));
     assertEquals(2, e.line());
   }

@@ -42,6 +42,25 @@ class FilesystemScenarioTest {
   }
 
   @Test
+  void aJobWithNoFilenameOrDirectory_usesTheFilesystemAtTheRoot_elseSaysWhy() throws IOException {
+    // fio's add_job(): such a job's files are $jobname.$jobnum.$filenum in the working
+    // directory, which blksim takes as / of the scenario.
+    String fs = "[ { type = xfs, device = sdb, mount = \"/\" } ]";
+    Path p = scenario(fs, "");
+    Files.writeString(dir.resolve("job.fio"), "[w]\nrw=write\nsize=1m\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    assertTrue(s.onFilesystem(s.jobs().get(0)));
+    assertEquals("/", s.jobs().get(0).directory());
+    Path none = scenario("[]", "");
+    Files.writeString(dir.resolve("job.fio"), "[w]\nrw=write\nsize=1m\n");
+    InputException e = assertThrows(InputException.class,
+        () -> ScenarioLoader.load(none, List.of(), Map.of()));
+    assertTrue(e.getMessage().contains("job 'w' names no filename= or directory=: as fio, its"
+        + " files (w.0.0, ...) go in the working directory /, which is in no filesystem"),
+        e.getMessage());
+  }
+
+  @Test
   void noFilesystems_isAnEmptyList() throws IOException {
     assertEquals(List.of(), load("[]", "").filesystems());
   }

@@ -64,6 +64,33 @@ class RateTest {
   }
 
   @Test
+  void rateMin_checksEveryRateCycleAfterTwoSeconds_andEndsTheJobWithEio() throws IOException {
+    // A 2 ms thinktime keeps the job near 500 IOPS. fio's check_min_rate(): nothing for 2 s, then
+    // the first check records, and one rate_cycle later the window's rate is compared.
+    JobStats slow = run("3500ms", "thinktime=2ms\nrate_iops_min=800");
+    assertEquals(5, slow.error(), "EIO from check_min_rate");
+    assertTrue(slow.jobRuntimeMs() >= 2990 && slow.jobRuntimeMs() <= 3010,
+        "stopped one rate_cycle (1 s) after the 2 s settle: " + slow.jobRuntimeMs());
+    JobStats cycle = run("3500ms", "thinktime=2ms\nrate_iops_min=800\nrate_cycle=250");
+    assertTrue(cycle.jobRuntimeMs() >= 2240 && cycle.jobRuntimeMs() <= 2260,
+        "rate_cycle=250: " + cycle.jobRuntimeMs());
+    JobStats bytes = run("3500ms", "thinktime=2ms\nratemin=4m");
+    assertEquals(5, bytes.error(), "about 2 MB/s is under 4 MiB/s");
+    JobStats ok = run("3500ms", "thinktime=2ms\nrate_iops_min=300\nratecycle=500");
+    assertEquals(0, ok.error());
+    assertTrue(ok.jobRuntimeMs() >= 3490, "ran its runtime: " + ok.jobRuntimeMs());
+  }
+
+  @Test
+  void rateMin_aboveTheRate_orWithRateIopsMin_isRefusedAsFioDoes() throws IOException {
+    InputException e = assertThrows(InputException.class,
+        () -> run("10ms", "rate_iops=100\nrate_iops_min=200"));
+    assertTrue(e.getMessage().contains("minimum rate exceeds rate"), e.getMessage());
+    e = assertThrows(InputException.class, () -> run("10ms", "rate_min=1m\nrate_iops_min=200"));
+    assertTrue(e.getMessage().contains("mutually exclusive"), e.getMessage());
+  }
+
+  @Test
   void rateIops_nullEngine() throws IOException {
     Path p = dir.resolve("n.conf");
     Files.writeString(p, "blksim {\n  fio.jobs = [\"\"\"\n[j]\nioengine=null\nsize=1g\nbs=4k\n"

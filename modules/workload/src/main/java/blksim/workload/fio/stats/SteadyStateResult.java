@@ -9,10 +9,19 @@ import java.io.IOException;
  * {@code show_thread_status_json()}): the criterion as given ({@code ss}), {@code duration} in
  * seconds, {@code attained}, the last {@code criterion} value, {@code max_deviation},
  * {@code slope}, and the window's samples ({@code data.bw} in bytes/s, {@code data.iops}) with
- * their means, oldest first.
+ * their means, oldest first; for the {@code lat} criteria also {@code data.lat_mean} and
+ * {@code data.lat_ns} (the mean completion latency of each interval, ns), else null.
  */
 public record SteadyStateResult(String ss, long durationSec, boolean attained, String criterion,
-    double maxDeviation, double slope, long bwMean, long iopsMean, long[] bw, long[] iops) {
+    double maxDeviation, double slope, long bwMean, long iopsMean, long[] bw, long[] iops,
+    long latMean, long[] latNs) {
+
+  /** Without the latency samples (the iops and bw criteria). */
+  public SteadyStateResult(String ss, long durationSec, boolean attained, String criterion,
+      double maxDeviation, double slope, long bwMean, long iopsMean, long[] bw, long[] iops) {
+    this(ss, durationSec, attained, criterion, maxDeviation, slope, bwMean, iopsMean, bw, iops,
+        0, null);
+  }
 
   void write(DataOutput out) throws IOException {
     out.writeUTF(ss);
@@ -27,6 +36,13 @@ public record SteadyStateResult(String ss, long durationSec, boolean attained, S
     for (int i = 0; i < bw.length; i++) {
       out.writeLong(bw[i]);
       out.writeLong(iops[i]);
+    }
+    out.writeBoolean(latNs != null);
+    if (latNs != null) {
+      out.writeLong(latMean);
+      for (long v : latNs) {
+        out.writeLong(v);
+      }
     }
   }
 
@@ -49,6 +65,16 @@ public record SteadyStateResult(String ss, long durationSec, boolean attained, S
       bw[i] = in.readLong();
       iops[i] = in.readLong();
     }
-    return new SteadyStateResult(ss, dur, att, crit, dev, slope, bwMean, iopsMean, bw, iops);
+    long latMean = 0;
+    long[] lat = null;
+    if (in.readBoolean()) {
+      latMean = in.readLong();
+      lat = new long[n];
+      for (int i = 0; i < n; i++) {
+        lat[i] = in.readLong();
+      }
+    }
+    return new SteadyStateResult(ss, dur, att, crit, dev, slope, bwMean, iopsMean, bw, iops,
+        latMean, lat);
   }
 }

@@ -237,6 +237,19 @@ public final class AsyncFioThread extends FioJobThread {
         return true;
       }
     }
+    if (more && inFlight + batch.size() < depth && !replaying() && flowAhead()) {
+      // flow_threshold_exceeded(): with flow_sleep, io_u_quiesce() (commit, reap everything)
+      // then usleep(); without, fio loops at once (here a slice of spinning), reaping nothing.
+      if (job.flowSleepNs() > 0 && !batch.isEmpty()) {
+        startCommit(cpu);
+        return true;
+      }
+      if (job.flowSleepNs() > 0 && inFlight > 0) {
+        return waitFor(cpu, inFlight);
+      }
+      flowWait(cpu);
+      return true;
+    }
     if (more && inFlight + batch.size() < depth) {
       nextIo();
       req = IoRequest.prep(ioOp, ioOffset, ioLen, nextTag++);
@@ -244,7 +257,7 @@ public final class AsyncFioThread extends FioJobThread {
         recordedLat.put(req.tag(), ioRecordedLatNs);
       }
       phase = Phase.QUEUED;
-      cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2);
+      cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2 + verifyNs());
       return true;
     }
     if (!batch.isEmpty()) {
@@ -253,6 +266,17 @@ public final class AsyncFioThread extends FioJobThread {
       return true;
     }
     if (inFlight == 0) {
+      if (!replaying() && beginVerify(now)) {
+        // do_verify() after do_io() reaped everything: fio_io_sync() first, then the reads.
+        call = file.fsync();
+        phase = Phase.SYNC;
+        if (call.step(cpu)) {
+          call = null;
+          phase = Phase.LOOP;
+          return false;
+        }
+        return true;
+      }
       finish(cpu);
       return true;
     }

@@ -95,7 +95,7 @@ public final class FioFileSet {
     long total = 0;
     for (int i = 0; i < n; i++) {
       paths[i] = job.filename() != null ? job.regularFile(i)
-          : job.directory() + "/" + job.fileName(i);
+          : job.directoryPath(i);
       long io;
       if (job.fileSizeLow() == 0) {
         io = share;

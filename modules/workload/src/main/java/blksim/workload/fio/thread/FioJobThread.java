@@ -17,6 +17,7 @@ import blksim.kernel.timer.HrtimerSleep;
 import blksim.kernel.timer.TimerParams;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.IoPattern;
+import blksim.workload.fio.VerifyAlgorithm;
 import blksim.workload.fio.stats.JobStats;
 import blksim.workload.replay.ReplayFeed;
 import java.util.SplittableRandom;
@@ -39,8 +40,9 @@ import java.util.function.IntFunction;
  * after the engine has quiesced ({@code io_submit_mode=inline}), in a {@code nanosleep()} made late
  * by the timer slack, which the next I/Os then catch up. Simplified: the direction of the next
  * I/O is drawn before its rate is checked, so fio's switch to the other direction of an
- * {@code rw=randrw} job when only one is ahead is not modelled; {@code rate_min},
- * {@code rate_cycle} and {@code rate_ignore_thinktime} are not modelled.
+ * {@code rw=randrw} job when only one is ahead is not modelled;
+ * {@code rate_ignore_thinktime} is not modelled. {@code rate_min}/{@code rate_iops_min}
+ * with {@code rate_cycle}: {@link #checkMinRate}.
  *
  * <p>{@code thinktime} is fio's {@code handle_thinktime()} (backend.c): once
  * {@code thinktime_blocks} more I/Os have completed (fio's default
@@ -107,6 +109,16 @@ public abstract class FioJobThread extends Task {
   private final long[] rateNextNs = new long[2];
   private long rateEpochNs;
   private final SplittableRandom poisson;
+  /** The written blocks to read back ({@code verify}, {@code do_verify}), or null. */
+  private final VerifyLog verifyLog;
+  /** In fio's {@code do_verify()}: the job reads back what it wrote. */
+  private boolean verifying;
+  /** The I/O {@link #nextIo} prepared is a verify read (fio's {@code IO_U_F_VER_LIST}). */
+  private boolean ioVerifies;
+  /** {@code verify_backlog}: writes logged since the last batch, and verify reads still due. */
+  private long backlogWrites;
+  private long backlogDue;
+  private boolean steadyStopped;
 
   /**
    * @param job the fio job
@@ -178,6 +190,9 @@ public abstract class FioJobThread extends Task {
     this.poisson = job.ratePoisson() ? new SplittableRandom(
         Seeds.forComponent(seed, "fio-rate/" + job.name() + "/" + globalJobNumber)) : null;
     this.steady = blksim.workload.fio.SteadyState.of(job);
+    // backend.c: writes are logged "if (td_write(td) && (td->o.do_verify || ...) && verify)".
+    this.verifyLog = job.verify().enabled() && job.rw().writes() && job.doVerify()
+        ? new VerifyLog(job.offsetOverlapRisk()) : null;
     this.pattern = regionBytes > 0
         ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
     this.replay = job.replay() == null ? null : new ReplayFeed(job.replay(), job.jobIndex(),
@@ -294,6 +309,9 @@ public abstract class FioJobThread extends Task {
   private void beginMeasuring(long now) {
     // reset_all_stats() at the end of the ramp restarts the rate's clock and counts.
     rateEpochNs = now;
+    measureStartNs = now; // reset_all_stats(): td->start, and the rate checks start over
+    java.util.Arrays.fill(lastRateCheckBytes, 0);
+    java.util.Arrays.fill(lastRateCheckIos, 0);
     java.util.Arrays.fill(rateIssueBytes, 0);
     java.util.Arrays.fill(rateNextNs, 0);
     measuring = true;
@@ -310,15 +328,115 @@ public abstract class FioJobThread extends Task {
     }
     boolean outOfTime = now >= stopNs;
     boolean outOfData = replay != null ? !replay.peek()
+        : verifying ? verifyLog.isEmpty()
         : !job.timeBased() && issuedBytes >= ioBudgetBytes;
     // number_ios ends the job early, never extends it.
-    boolean outOfIos = job.numberIos() > 0 && issuedIos >= job.numberIos();
+    boolean outOfIos = !verifying && job.numberIos() > 0 && issuedIos >= job.numberIos();
     boolean told = sequencer != null && sequencer.terminated(jobNumber);
+    if (measuring && !minRateFailed && checkMinRate(now)) {
+      minRateFailed = true;
+      stats.setError(EIO); // td_verror(td, EIO, "check_min_rate")
+    }
+    told |= minRateFailed;
     if (steady != null && steady.check(now - startNs,
-        stats.totalIos(0) + stats.totalIos(1), stats.ioBytes(0) + stats.ioBytes(1))) {
+        stats.totalIos(0) + stats.totalIos(1), stats.ioBytes(0) + stats.ioBytes(1),
+        stats.clat(0).mean() * stats.clat(0).samples() + stats.clat(1).mean()
+            * stats.clat(1).samples(), stats.clat(0).samples() + stats.clat(1).samples())) {
       told = true;
+      steadyStopped = true; // fio_mark_td_terminate(): no verify phase follows
+    }
+    if (!verifying && replay == null && pattern != null && pattern.exhausted()) {
+      outOfData = true; // a sequence distribution ran past the region
+      if (pattern.sequenceOutOfRange() && stats.error() == 0) {
+        stats.setError(EINVAL); // td_verror(td, EINVAL, "sequence block out of bounds")
+      }
     }
     return !(outOfTime || outOfData || outOfIos || told || (replay == null && regionBytes <= 0));
+  }
+
+  private static final int EIO = 5;
+  private static final int EINVAL = 22;
+  /** fio's settle period before the first minimum-rate check ({@code __check_min_rate()}). */
+  private static final long MIN_RATE_SETTLE_NS = 2_000_000_000L;
+  private boolean minRateFailed;
+  private long measureStartNs;
+  private final long[] lastRateCheckBytes = new long[2];
+  private final long[] lastRateCheckIos = new long[2];
+  private final long[] lastRateCheckNs = new long[2];
+
+  /**
+   * fio's {@code check_min_rate()} ({@code backend.c}) for {@code rate_min} and
+   * {@code rate_iops_min}: for each direction that has done I/O, nothing in the first 2 s after
+   * the measurement started ({@code td->start}, reset at the end of the ramp); then the first
+   * check only records the bytes and I/Os done; each later one, at least {@code rate_cycle} ms
+   * after the previous, compares the rate over that window with the minimum (bytes, else IOPS).
+   * Under it the job stops with EIO, as fio's {@code do_io()} breaks out with
+   * {@code td_verror(td, EIO, "check_min_rate")}. fio checks after reaping completions; here
+   * before each issue, which for a synchronous engine is the same moment.
+   */
+  private boolean checkMinRate(long now) {
+    boolean fail = false;
+    for (int d = 0; d < 2; d++) {
+      long minBytes = job.rateMinBytesPerSec(d);
+      long minIops = job.rateMinIops(d);
+      long bytes = stats.ioBytes(d);
+      if (minBytes == 0 && minIops == 0 || bytes == 0) {
+        continue;
+      }
+      if (now - measureStartNs < MIN_RATE_SETTLE_NS) {
+        continue;
+      }
+      long ios = stats.totalIos(d);
+      if (lastRateCheckBytes[d] != 0 || lastRateCheckIos[d] != 0) {
+        long spentMs = (now - lastRateCheckNs[d]) / 1_000_000L;
+        if (spentMs < job.rateCycleMs() || spentMs == 0) {
+          continue;
+        }
+        if (minBytes > 0 ? (bytes - lastRateCheckBytes[d]) * 1000 / spentMs < minBytes
+            : (ios - lastRateCheckIos[d]) * 1000 / spentMs < minIops) {
+          fail = true;
+          continue;
+        }
+      }
+      lastRateCheckBytes[d] = bytes;
+      lastRateCheckIos[d] = ios;
+      lastRateCheckNs[d] = now;
+    }
+    return fail;
+  }
+
+  /** Whether the job stopped because it fell under its {@code rate_min}/{@code rate_iops_min}. */
+  protected final boolean minRateFailed() {
+    return minRateFailed;
+  }
+
+  /**
+   * How long a job ahead of its flow share without {@code flow_sleep} spins before it checks
+   * again. fio's {@code do_io()} just goes round its loop ({@code continue}), burning the CPU
+   * all the while; the model burns it in slices of this length, which sets only how soon the
+   * job notices that it may go on, not how much CPU it burns (all of it).
+   */
+  static final long FLOW_SPIN_SLICE_NS = 1_000;
+
+  /**
+   * fio's {@code flow_threshold_exceeded()} before the next I/O: whether this job is ahead of
+   * its share of its flow ({@code flow}, {@code flow_id}); when it is not, its I/O is counted.
+   */
+  protected final boolean flowAhead() {
+    return job.flow() != 0 && sequencer != null && sequencer.flowExceeded(jobNumber);
+  }
+
+  /**
+   * The wait of a job ahead of its flow share, with nothing in flight: {@code usleep(flow_sleep)}
+   * (an hrtimer sleep with the timer slack, cut to the runtime left), or without
+   * {@code flow_sleep} a slice of spinning in user space. Always takes an action.
+   */
+  protected final void flowWait(TaskCpu cpu) {
+    if (job.flowSleepNs() > 0 && !outOfTime(cpu.now())) {
+      rateSleep(cpu, job.flowSleepNs());
+    } else {
+      cpu.runFor(CpuMode.USER, FLOW_SPIN_SLICE_NS);
+    }
   }
 
   /** {@link #replayStep}: the current entry is an I/O or a sync, ready to issue. */
@@ -557,7 +675,68 @@ public abstract class FioJobThread extends Task {
       lastIssueNs = cpu().now();
       return;
     }
+    ioVerifies = false;
+    if (verifyLog != null && (verifying || backlogDue > 0) && !verifyLog.isEmpty()) {
+      // get_next_verify(): the next logged block is read back instead of a new I/O; it does not
+      // count against the job's size (fio adds size to its budget for verify_backlog).
+      long[] piece = verifyLog.next();
+      backlogDue = Math.max(0, backlogDue - 1);
+      ioOp = ReqOp.READ;
+      ioOffset = piece[0];
+      ioLen = (int) piece[1];
+      ioVerifies = true;
+      return;
+    }
+    backlogDue = 0;
     nextIo(pattern);
+    if (job.verifyOnly() && ioOp == ReqOp.WRITE && job.verify().enabled()) {
+      // verify_only: do_dry_run() walks the write pattern without writing; each block is then
+      // read back. Simplified: read in the pattern's order, not sorted when offsets may overlap.
+      ioOp = ReqOp.READ;
+      ioVerifies = true;
+      return;
+    }
+    if (verifyLog != null && ioOp == ReqOp.WRITE) {
+      verifyLog.logged(ioOffset, ioLen);
+      // check_get_verify(): after every verify_backlog logged writes, verify_backlog_batch
+      // (default verify_backlog) of the oldest are read back before the next new I/O.
+      if (job.verifyBacklog() > 0 && ++backlogWrites % job.verifyBacklog() == 0) {
+        backlogDue = job.verifyBacklogBatch() > 0 ? job.verifyBacklogBatch()
+            : job.verifyBacklog();
+      }
+    }
+  }
+
+  /**
+   * The user time fio spends on the checksum of the I/O {@link #nextIo} prepared: a write's
+   * checksum when the job verifies ({@code populate_verify_io_u()}), a read's check when it is
+   * a verify read or the job only reads ({@code verify_io_u()}, charged before the read is
+   * issued rather than when it completes: the same CPU time one I/O earlier). 0 otherwise.
+   */
+  protected final long verifyNs() {
+    VerifyAlgorithm v = job.verify();
+    if (!v.enabled()) {
+      return 0;
+    }
+    boolean checked = ioOp == ReqOp.WRITE ? !job.verifyOnly()
+        : ioVerifies || !job.rw().writes();
+    return checked ? v.costNs(ioLen) : 0;
+  }
+
+  /**
+   * fio's {@code thread_main()} after {@code do_io()}: when the write phase ended by its size
+   * (not by runtime or a stop) and written blocks wait, {@code do_verify()} begins. Returns
+   * true when it did: the engine syncs the file ({@code fio_io_sync()}, its first step) and
+   * goes on issuing, now the verify reads. Simplified: the page cache is not invalidated (a
+   * verify job is a direct=1 job on a device in fio's examples).
+   */
+  protected final boolean beginVerify(long now) {
+    if (verifyLog == null || verifying || verifyLog.isEmpty() || now >= stopNs || minRateFailed
+        || steadyStopped || sequencer != null && sequencer.terminated(jobNumber)) {
+      return false;
+    }
+    verifying = true;
+    return true;
   }
 
   /**

@@ -22,6 +22,9 @@ import java.util.List;
  * Shared by the job threads of a run, which must therefore be in one partition (the loader
  * refuses other partitionings when a job is sequenced). Decisions depend only on the jobs' states
  * and the time, so they do not depend on the order in which threads ask.
+ *
+ * <p>It also holds fio's flow control ({@code flow}, {@code flow_id}; {@link #flowExceeded}),
+ * shared by the jobs of a flow as fio's {@code fio_flow} in shared memory is.
  */
 public final class JobSequencer {
   private enum State {
@@ -35,6 +38,13 @@ public final class JobSequencer {
   private final boolean[] terminate;
   private final FioJobThread[] threads;
   private final boolean exitallOnTerminate;
+  /**
+   * fio's {@code flow.c}: per {@code flow_id}, the shared I/O counter (starting at 1) and the
+   * total weight of its jobs ({@code flow_init_job()} at {@code add_job()}, so every job of the
+   * run counts from the start); per job its own counter.
+   */
+  private final java.util.TreeMap<Integer, long[]> flows = new java.util.TreeMap<>();
+  private final long[] flowCounter;
 
   /** A sequencer for the run's jobs in run order (job number = index). */
   public JobSequencer(List<FioJob> jobs) {
@@ -48,13 +58,40 @@ public final class JobSequencer {
       ex |= j.exitall();
     }
     this.exitallOnTerminate = ex;
+    this.flowCounter = new long[jobs.size()];
+    for (FioJob j : jobs) {
+      if (j.flow() != 0) {
+        flows.computeIfAbsent(j.flowId(), id -> new long[] {1, 0})[1] += j.flow();
+      }
+    }
+  }
+
+  /**
+   * fio's {@code flow_threshold_exceeded()} for job {@code k} about to prepare an I/O: true when
+   * its share of its flow's I/Os is above its share of the flow's weight (it must wait; nothing
+   * is counted), else false and the I/O is counted in both counters.
+   */
+  boolean flowExceeded(int k) {
+    FioJob j = jobs.get(k);
+    if (j.flow() == 0) {
+      return false;
+    }
+    long[] f = flows.get(j.flowId());
+    double counterRatio = (double) flowCounter[k] / f[0];
+    double weightRatio = (double) j.flow() / f[1];
+    if (counterRatio > weightRatio) {
+      return true;
+    }
+    f[0]++;
+    flowCounter[k]++;
+    return false;
   }
 
   /** Whether any job of the list needs a sequencer (stonewall after a job, wait_for, exitall). */
   public static boolean needed(List<FioJob> jobs) {
     for (int k = 0; k < jobs.size(); k++) {
       FioJob j = jobs.get(k);
-      if (k > 0 && stonewall(j) || j.waitFor() != null || j.exitall()) {
+      if (k > 0 && stonewall(j) || j.waitFor() != null || j.exitall() || j.flow() != 0) {
         return true;
       }
     }
@@ -86,6 +123,14 @@ public final class JobSequencer {
   /** Job {@code k} ended at {@code now}: exitall, then the jobs that waited for it may start. */
   void exited(int k, long now, CpuComponent on) {
     state[k] = State.EXITED;
+    FioJob me = jobs.get(k);
+    if (me.flow() != 0) {
+      // flow_exit_job(): the job's count and weight leave its flow.
+      long[] f = flows.get(me.flowId());
+      f[0] -= flowCounter[k];
+      f[1] -= me.flow();
+      flowCounter[k] = 0;
+    }
     if (exitallOnTerminate) {
       String what = jobs.get(k).exitWhat();
       for (int i = 0; i < jobs.size(); i++) {

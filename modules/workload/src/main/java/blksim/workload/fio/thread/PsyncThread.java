@@ -126,6 +126,10 @@ public final class PsyncThread extends FioJobThread {
       return;
     }
     if (replaying() ? r == REPLAY_END : !mayIssue(cpu.now())) {
+      if (!replaying() && beginVerify(cpu.now())) {
+        startSync(cpu, file.fsync()); // do_verify(): fio_io_sync() first, then the reads
+        return;
+      }
       if (job.endFsync() && writes > 0 && !endFsyncDone) {
         // end_fsync: the file is synced when the writes are done, inside the job's runtime.
         endFsyncDone = true;
@@ -135,12 +139,17 @@ public final class PsyncThread extends FioJobThread {
       finish(cpu);
       return;
     }
+    if (!replaying() && flowAhead()) {
+      phase = Phase.PREP; // one I/O at a time: nothing to quiesce
+      flowWait(cpu);
+      return;
+    }
     nextIo();
     op = ioOp;
     len = ioLen;
     recordedLatNs = ioRecordedLatNs;
     phase = Phase.CALL;
-    cpu.runFor(CpuMode.USER, costs.userNsPerIo());
+    cpu.runFor(CpuMode.USER, costs.userNsPerIo() + verifyNs());
   }
 
   /** The call returned: fio records the latency and prepares the next I/O. */

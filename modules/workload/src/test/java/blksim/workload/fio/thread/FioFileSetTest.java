@@ -60,6 +60,22 @@ class FioFileSetTest {
   }
 
   @Test
+  void noFilenameOrDirectory_givesFiosFilesInTheWorkingDirectory_namedAfterTheSection() {
+    // add_job(): make_filename() gets the section's name, whatever name= says.
+    List<FioJob> js = jobs("[sec]\nname=shown\nrw=write\nsize=1m\nnrfiles=2\nnumjobs=2\n"
+        + "[n]\nioengine=null\nsize=1m\n[f]\nfilename_format=$jobname-$filenum.dat\n"
+        + "size=1m\n");
+    assertTrue(js.get(0).inWorkingDirectory());
+    assertEquals(FioJob.WORKING_DIRECTORY, js.get(1).directory());
+    assertEquals(List.of("/sec.1.0", "/sec.1.1"), FileFioThread.fileSet(js.get(1), 1, 42).paths());
+    assertFalse(js.get(2).inWorkingDirectory(), "ioengine=null is diskless");
+    assertEquals(null, js.get(2).directory());
+    assertEquals(List.of("/f-0.dat"), FileFioThread.fileSet(js.get(3), 3, 42).paths());
+    assertFalse(jobs("[d]\ndirectory=/mnt/t\nsize=1m\n").get(0).inWorkingDirectory());
+    assertFalse(jobs("[d]\nfilename=/dev/sdb\nsize=1m\n").get(0).inWorkingDirectory());
+  }
+
+  @Test
   void severalDirectories_goToTheClonesInTurn() {
     List<FioJob> js = jobs("[c]\ndirectory=/mnt/a:/mnt/b\\:x\nrw=write\nsize=1m\nnumjobs=3\n");
     assertEquals("/mnt/a", js.get(0).directory());

@@ -1,0 +1,128 @@
+package blksim.workload.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.InputException;
+import blksim.engine.LocalRunner;
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.engine.RunOutcome;
+import blksim.workload.fio.VerifyAlgorithm;
+import blksim.workload.fio.stats.JobStats;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * fio's {@code verify} (HOWTO "Verification"; backend.c {@code thread_main()} and
+ * {@code do_verify()}, io_u.c {@code check_get_verify()}): a writing job reads back every block
+ * it wrote once its writes are done, or every {@code verify_backlog} writes; the checksum costs
+ * user time on both sides. Data is not simulated: nothing ever fails to verify.
+ */
+@Timeout(60)
+class VerifyTest {
+  @TempDir Path dir;
+
+  JobStats run(String job) throws IOException {
+    Path p = dir.resolve("v.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\nfilename=/dev/ram0\ndirect=1\nbs=4k\n" + job
+        + "\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    return ScenarioResults.toRunResult(out, 0).jobs().get(0);
+  }
+
+  @Test
+  void writeThenVerify_readsBackEveryWrittenBlock_once() throws IOException {
+    JobStats plain = run("rw=randwrite\nsize=1m");
+    assertEquals(0, plain.totalIos(0));
+    JobStats v = run("rw=randwrite\nsize=1m\nverify=crc32c");
+    assertEquals(256, v.totalIos(1), "the write phase: 1 MiB in 4 KiB blocks");
+    assertEquals(256, v.totalIos(0), "the verify phase reads each written block back");
+    assertEquals(1 << 20, v.ioBytes(0));
+    assertEquals(0, v.error(), "data is not simulated: verification never fails");
+    JobStats aio = run("rw=write\nsize=1m\nverify=md5\nioengine=libaio\niodepth=8");
+    assertEquals(256, aio.totalIos(0), "libaio drains its writes, then reads them back");
+    // norandommap: fio sorts the blocks by offset and keeps the newest of a rewritten one, so
+    // fewer than 256 distinct blocks are read back.
+    JobStats nrm = run("rw=randwrite\nsize=1m\nnorandommap\nverify=crc32c");
+    assertEquals(256, nrm.totalIos(1));
+    assertTrue(nrm.totalIos(0) < 256 && nrm.totalIos(0) > 100,
+        "each distinct block once: " + nrm.totalIos(0));
+  }
+
+  @Test
+  void doVerify0_writesTheChecksumButReadsNothing_andRuntimeEndsBeforeTheVerifyPhase()
+      throws IOException {
+    JobStats off = run("rw=write\nsize=1m\nverify=crc32c\ndo_verify=0");
+    assertEquals(0, off.totalIos(0));
+    // A write phase that ends by runtime is terminated: fio skips do_verify().
+    JobStats timed = run("rw=randwrite\nverify=crc32c\nruntime=2ms\ntime_based");
+    assertTrue(timed.totalIos(1) > 10);
+    assertEquals(0, timed.totalIos(0));
+  }
+
+  @Test
+  void verifyBacklog_interleavesBatchesOfReads_withTheWrites() throws IOException {
+    // Every 16 writes, 16 verify reads of the oldest ones: a run cut by runtime has read back
+    // all but the last partial batch.
+    JobStats b = run("rw=randwrite\nverify=crc32c\nverify_backlog=16\nruntime=2ms\ntime_based");
+    long w = b.totalIos(1);
+    long r = b.totalIos(0);
+    assertTrue(w > 32, "writes " + w);
+    assertTrue(r >= w - 16 && r <= w, "reads " + r + " within a batch of writes " + w);
+    JobStats half = run("rw=randwrite\nverify=crc32c\nverify_backlog=16\n"
+        + "verify_backlog_batch=8\nruntime=2ms\ntime_based");
+    long hw = half.totalIos(1);
+    assertTrue(Math.abs(2 * half.totalIos(0) - hw) <= 16,
+        "8 reads per 16 writes: " + half.totalIos(0) + " / " + hw);
+    JobStats sized = run("rw=write\nsize=1m\nverify=crc32c\nverify_backlog=16");
+    assertEquals(256, sized.totalIos(0), "what the backlog left is verified at the end");
+  }
+
+  @Test
+  void verifyOnly_readsTheWritePattern_withoutWriting() throws IOException {
+    JobStats v = run("rw=write\nsize=1m\nverify=crc32c\nverify_only");
+    assertEquals(0, v.totalIos(1));
+    assertEquals(256, v.totalIos(0));
+  }
+
+  @Test
+  void checksumCpu_perByte_isTheAlgorithms_onBothSides() throws IOException {
+    JobStats none = run("rw=write\nsize=1m");
+    JobStats crc = run("rw=write\nsize=1m\nverify=crc32c\ndo_verify=0");
+    JobStats md5 = run("rw=write\nsize=1m\nverify=md5\ndo_verify=0");
+    long bytes = 1 << 20;
+    assertEquals(VerifyAlgorithm.CRC32C.costNs(4096) * 256, crc.usrNs() - none.usrNs(), 256.0);
+    assertEquals(VerifyAlgorithm.MD5.costNs(4096) * 256, md5.usrNs() - none.usrNs(), 256.0);
+    // md5 at 661 MB/s: 1.513 ns of user time per byte checksummed.
+    assertEquals(1.513, (md5.usrNs() - none.usrNs()) / (double) bytes, 0.01);
+    // A verify read is checked again: twice the checksum time of do_verify=0.
+    JobStats both = run("rw=write\nsize=1m\nverify=md5");
+    JobStats reads = run("rw=read\nsize=1m");
+    long checked = both.usrNs() - none.usrNs() - reads.usrNs();
+    assertEquals(2 * VerifyAlgorithm.MD5.costNs(4096) * 256, checked, 0.05 * checked);
+  }
+
+  @Test
+  void uncostedAlgorithms_fileJobs_andTheNullEngine_areRefused() throws IOException {
+    InputException e = assertThrows(InputException.class,
+        () -> run("rw=write\nsize=1m\nverify=sha256"));
+    assertTrue(e.getMessage().contains("no sourced figure yet"), e.getMessage());
+    Path p = dir.resolve("n.conf");
+    Files.writeString(p, "blksim {\n  fio.jobs = [\"\"\"\n[j]\nioengine=null\nsize=1m\n"
+        + "rw=write\nverify=md5\n\"\"\"]\n}\n");
+    e = assertThrows(InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
+    assertTrue(e.getMessage().contains("use verify=null"), e.getMessage());
+  }
+}

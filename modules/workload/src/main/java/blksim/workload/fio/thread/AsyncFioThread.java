@@ -373,6 +373,9 @@ public final class AsyncFioThread extends FioJobThread {
     while (n < max && (done = ring.reap()) != null) {
       inFlight--;
       n++;
+      if (fatalIoError(done.result())) {
+        continue; // fio stops the job: not accounted, the rest drains
+      }
       if (zbd() != null) {
         zbd().completed(zbdDdir(done.bio().op()), done.bio().sector() << 9,
             done.bio().sizeBytes());

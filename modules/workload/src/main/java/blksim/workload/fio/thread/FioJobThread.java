@@ -342,7 +342,7 @@ public abstract class FioJobThread extends Task {
         stats.totalIos(0) + stats.totalIos(1), stats.ioBytes(0) + stats.ioBytes(1))) {
       told = true;
     }
-    return !(outOfTime || outOfData || outOfIos || told || zbdEof
+    return !(outOfTime || outOfData || outOfIos || told || zbdEof || ioErrored
         || (replay == null && regionBytes <= 0));
   }
 
@@ -599,6 +599,26 @@ public abstract class FioJobThread extends Task {
     ioOffset = pattern.offset();
     ioLen = (int) len;
   }
+
+  /**
+   * Whether a completion result {@code ret} is an I/O error that ends the job as fio's default
+   * {@code continue_on_error=none} does ({@code td_verror()} from the io_u's completion; fio
+   * prints "err=5" and the job stops): -EIO (a zoned write off the write pointer) and
+   * -ETOOMANYREFS (no open zone resource). Other negative results keep their earlier treatment
+   * (the nowait experiment's -EAGAIN), so no published figure moves.
+   */
+  protected final boolean fatalIoError(long ret) {
+    if (ret != -blksim.kernel.block.Errno.EIO && ret != -blksim.kernel.block.Errno.ETOOMANYREFS) {
+      return false;
+    }
+    if (stats.error() == 0) {
+      stats.setError((int) -ret);
+    }
+    ioErrored = true;
+    return true;
+  }
+
+  private boolean ioErrored;
 
   /** The job's zonemode=zbd state, or null without zonemode=zbd. */
   protected final blksim.workload.fio.FioZbd zbd() {

@@ -185,7 +185,13 @@ public final class PsyncThread extends FioJobThread {
 
   /** The call returned: fio records the latency and prepares the next I/O. */
   private void returned(TaskCpu cpu) {
+    long ret = call.ret();
     call = null;
+    if (fatalIoError(ret)) {
+      completed(1);
+      prep(cpu); // the job stops issuing and ends
+      return;
+    }
     if (zbd() != null) {
       zbd().completed(zbdDdir(op), ioOffset, len);
     }

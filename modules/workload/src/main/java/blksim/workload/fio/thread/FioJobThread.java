@@ -702,6 +702,9 @@ public abstract class FioJobThread extends Task {
       stats.setSteadyState(steady.result());
     }
     stats.setCpu(utimeNs() - usr0, stimeNs() - sys0, nvcsw() + nivcsw() - ctx0);
+    if (zbd != null) {
+      stats.setZoneResets(zbd.resets());
+    }
     if (replay != null) {
       replay.close();
       stats.setReplay(replay.stats());

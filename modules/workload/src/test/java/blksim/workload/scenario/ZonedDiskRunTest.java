@@ -124,6 +124,19 @@ class ZonedDiskRunTest {
   }
 
   @Test
+  void zbdTrimsAreZoneResets() throws IOException {
+    // Two zones written, then a random trim job over them: each trim of a zone with data is a
+    // zone reset (zbd_do_io_u_trim()); once both are empty there is nothing to trim (EOF).
+    RunResult r = run(ZONED, "[w]\nzonemode=zbd\nrw=write\nbs=1M\nioengine=psync\noffset=16M\n"
+        + "size=2z\n[t]\nstonewall\nzonemode=zbd\nrw=randtrim\nbs=4M\nioengine=psync\n"
+        + "offset=16M\nsize=2z\nnumber_ios=10\n");
+    assertEquals(8 * MIB, r.jobs().get(0).ioBytes(1));
+    assertEquals(2, r.jobs().get(1).zoneResets());
+    assertEquals(0, r.jobs().get(1).error());
+    assertEquals(8 + 2, disk(r).writeIos(), "eight 1 MiB writes and two zone resets");
+  }
+
+  @Test
   void nothingWrittenMeansNothingToRead() throws IOException {
     RunResult r = run(ZONED, "[r]\nzonemode=zbd\nrw=read\nbs=64k\nioengine=libaio\niodepth=4\n"
         + "offset=16M\nsize=16M\n");

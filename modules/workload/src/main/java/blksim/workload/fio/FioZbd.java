@@ -148,6 +148,9 @@ public final class FioZbd {
   private long offset;
   private long length;
   private int resetZone = -1;
+  /** The write zone chosen before a QUIESCE for its reset: used again after it (fio quiesces
+   * inside the same {@code zbd_adjust_block()} call). */
+  private int quiescedZone = -1;
 
   private FioZbd(Device d, FioJob job, long fileOffset, long ioSize) {
     this.d = d;
@@ -481,7 +484,8 @@ public final class FioZbd {
     if (length > d.zoneBytes) {
       return Action.EOF; // fio: EINVAL "I/O buflen exceeds zone size"
     }
-    int z = convertToWriteZone(zb, mbs);
+    int z = quiescedZone >= 0 ? quiescedZone : convertToWriteZone(zb, mbs);
+    quiescedZone = -1;
     if (z < 0) {
       // fio quiesces and retries while I/Os are in flight, whose completions free write zones.
       return inFlight > 0 ? Action.QUIESCE : Action.EOF;
@@ -498,6 +502,7 @@ public final class FioZbd {
         if (reset) {
           d.writeCnt++;
         }
+        quiescedZone = z;
         return Action.QUIESCE;
       }
       long data = d.wp[z] - d.start(z);

@@ -25,7 +25,8 @@ import java.util.Map;
  * <p>The default machine: 32 CPUs (2 sockets of 8 cores with SMT), 16 GiB, the generic x86
  * profile, kernel mode V6_9. Each path the jobs name gets a device: {@code /dev/nullbN} a
  * null_blk, {@code /dev/ramN} a brd (8 GiB), {@code /dev/zramN} a zram (8 GiB), any other
- * {@code /dev/NAME} an SSD (1 TiB); jobs with {@code directory=}, or with regular files as
+ * {@code /dev/NAME} an SSD (1 TiB), or with {@code zonemode=zbd} a host-managed zoned disk (the
+ * 15 TB SMR layout: 55,880 zones of 256 MiB, 524 conventional, 128 open at most); jobs with {@code directory=}, or with regular files as
  * {@code filename=}, use an XFS-like filesystem mounted at {@code /} on a 1 TiB SSD
  * ({@code sda}); a relative name is taken in the working directory, which is that root, and a
  * job with neither {@code filename=} nor {@code directory=} gets fio's files named after it
@@ -182,6 +183,9 @@ final class JobFileRun {
       d = "{ type = brd, name = " + name + ", size = 8G }";
     } else if (name.matches("zram\\d+")) {
       d = "{ type = zram, name = " + name + ", size = 8G }";
+    } else if (j.zonemodeZbd()) {
+      // zonemode=zbd: a host-managed SMR disk, the 15 TB layout of kernel-model.md §15.1.1.
+      d = "{ type = zoned-disk, name = " + quote(name) + " }";
     } else {
       d = "{ type = ssd, name = " + quote(name) + ", size = 1T }";
     }

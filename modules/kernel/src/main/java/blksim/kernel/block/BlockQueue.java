@@ -61,6 +61,14 @@ public interface BlockQueue {
     return issue(bio, endIo, onTagFree);
   }
 
+  /**
+   * The zone layout and write pointers of a zoned device (what {@code BLKREPORTZONE},
+   * {@code BLKGETZONESZ} and sysfs give user space), or null for a regular device.
+   */
+  default ZoneGeometry zones() {
+    return null;
+  }
+
   /** This CPU's share of the disk's statistics. */
   DiskCounters counters();
 }

@@ -25,6 +25,12 @@ interface Elevator {
   /** The next request for the driver ({@code ->dispatch_request}), removed; null if none. */
   Request dispatch(long now);
 
+  /**
+   * {@code ->finish_request}: {@code rq} completed (mq-deadline unlocks its zone on a zoned
+   * device). Nothing by default.
+   */
+  default void finishRequest(Request rq) {}
+
   /** Requests waiting ({@code ->has_work}). */
   int queued();
 }

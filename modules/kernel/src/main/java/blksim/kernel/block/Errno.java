@@ -9,6 +9,18 @@ package blksim.kernel.block;
 public final class Errno {
   private Errno() {}
 
+  /**
+   * {@code EIO} (5): "I/O error"; {@code BLK_STS_IOERR}, for instance a write to a sequential
+   * zone not at its write pointer, which a ZBC/ZAC drive fails with ILLEGAL REQUEST, UNALIGNED
+   * WRITE COMMAND (ASC/ASCQ 21h/04h) and the SCSI midlayer completes with {@code BLK_STS_IOERR}
+   * (null_blk's zoned mode fails it with {@code BLK_STS_IOERR} too).
+   */
+  public static final int EIO = 5;
+  /**
+   * {@code ETOOMANYREFS} (109); {@code BLK_STS_ZONE_OPEN_RESOURCE}: opening one more zone would
+   * exceed the device's open-zone limit and no implicitly open zone can be closed for it.
+   */
+  public static final int ETOOMANYREFS = 109;
   /** {@code EAGAIN} (11): "try again"; {@code BLK_STS_AGAIN}, a REQ_NOWAIT bio would block. */
   public static final int EAGAIN = 11;
   /**
@@ -29,6 +41,10 @@ public final class Errno {
         return "-EAGAIN";
       case -EOPNOTSUPP:
         return "-EOPNOTSUPP";
+      case -EIO:
+        return "-EIO";
+      case -ETOOMANYREFS:
+        return "-ETOOMANYREFS";
       default:
         return Integer.toString(error);
     }

@@ -1,5 +1,6 @@
 package blksim.kernel.block;
 
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.TreeSet;
 
@@ -25,8 +26,19 @@ import java.util.TreeSet;
  * request keeps the earlier deadline ({@code dd_merged_requests()}). An inserted request first
  * tries to back-merge into a queued one ({@code blk_mq_sched_try_insert_merge()}).
  *
- * <p>Simplified: one priority level (no I/O priority classes or aging), no zoned write locking,
- * no {@code dd->dispatch} list of requeued requests.
+ * <p>Zone write locking (a zoned device, kernels up to 6.9; zone write plugging replaced it in
+ * 6.10): a write to a sequential zone is dispatched only if no other write to that zone is in
+ * flight ({@code blk_req_can_dispatch_to_zone()}); dispatching it locks the zone
+ * ({@code blk_req_zone_write_lock()}) and its completion unlocks it ({@code dd_finish_request()}),
+ * after which the queue is run again. {@code deadline_next_request()} skips a locked write and the
+ * sequential stream behind it ({@code deadline_skip_seq_writes()}, a rotational device);
+ * {@code deadline_fifo_request()} takes the oldest write whose zone is free, or the first queued
+ * write of that zone if one lies before it, and passes over a write that continues another queued
+ * one. With only locked writes queued, dispatch returns nothing. Conventional zones, reads and
+ * zone management commands are not locked.
+ *
+ * <p>Simplified: one priority level (no I/O priority classes or aging), no {@code dd->dispatch}
+ * list of requeued requests, zoned writes are not re-ordered by position in the FIFO at insertion.
  */
 final class MqDeadline implements Elevator {
   private static final Comparator<Request> BY_SECTOR =
@@ -43,6 +55,8 @@ final class MqDeadline implements Elevator {
   private final TreeSet<Request>[] fifo = new TreeSet[] {
       new TreeSet<>(BY_DEADLINE), new TreeSet<>(BY_DEADLINE)};
   private final long[] latestPos = new long[2];
+  /** Write-locked zones ({@code disk->seq_zones_wlock}), on a zoned device. */
+  private final BitSet zoneWlock = new BitSet();
   private int lastDir;
   private int batching;
   private int starved;
@@ -72,6 +86,81 @@ final class MqDeadline implements Elevator {
     Request p = new Request(null, new Bio(ReqOp.READ, sector, 0, 0), null, null, 0);
     p.insertSeq = seq;
     return p;
+  }
+
+  /** {@code blk_req_needs_zone_write_lock()}: a write to a sequential zone of a zoned device. */
+  private boolean needsZoneLock(Request rq) {
+    ZoneGeometry z = queue.zones();
+    return z != null && rq.op() == ReqOp.WRITE && z.sequential(rq.sector());
+  }
+
+  /** {@code blk_req_can_dispatch_to_zone()}. */
+  private boolean canDispatchToZone(Request rq) {
+    return !needsZoneLock(rq) || !zoneWlock.get(zoneIndex(rq));
+  }
+
+  private int zoneIndex(Request rq) {
+    return Math.toIntExact(queue.zones().zoneNo(rq.sector()));
+  }
+
+  /** {@code deadline_next_request()}: the next in sector order from the last position. */
+  private Request nextRequest(int d) {
+    Request rq = atOrAfter(d, latestPos[d]);
+    if (d == 0 || queue.zones() == null) {
+      return rq;
+    }
+    while (rq != null && !canDispatchToZone(rq)) {
+      rq = skipSeqWrites(d, rq);
+    }
+    return rq;
+  }
+
+  /** {@code deadline_skip_seq_writes()}: the first request after the stream {@code rq} heads. */
+  private Request skipSeqWrites(int d, Request rq) {
+    long pos = rq.sector();
+    do {
+      pos += rq.bytes() >>> 9;
+      rq = sorted[d].higher(rq);
+    } while (rq != null && rq.sector() == pos);
+    return rq;
+  }
+
+  /** {@code deadline_fifo_request()}: by arrival order; for zoned writes, see the class. */
+  private Request fifoRequest(int d) {
+    if (fifo[d].isEmpty()) {
+      return null;
+    }
+    if (d == 0 || queue.zones() == null) {
+      return fifo[d].first();
+    }
+    ZoneGeometry z = queue.zones();
+    for (Request rq : fifo[d]) {
+      Request cand = rq;
+      if (needsZoneLock(rq)) {
+        // deadline_from_pos() searches from the start of the zone: an earlier write of it first.
+        Request first = atOrAfter(d, z.zoneNo(rq.sector()) * z.zoneSectors());
+        if (first != null && first.sector() < rq.sector()) {
+          cand = first;
+        }
+      }
+      if (canDispatchToZone(cand) && !continuesQueued(d, cand)) {
+        return cand;
+      }
+    }
+    return null;
+  }
+
+  /** {@code deadline_is_seq_write()}: a queued request ends where {@code rq} starts. */
+  private boolean continuesQueued(int d, Request rq) {
+    Request prev = sorted[d].lower(rq);
+    return prev != null && prev.endSector() == rq.sector();
+  }
+
+  @Override
+  public void finishRequest(Request rq) {
+    if (needsZoneLock(rq)) {
+      zoneWlock.clear(zoneIndex(rq));
+    }
   }
 
   @Override
@@ -140,7 +229,7 @@ final class MqDeadline implements Elevator {
 
   @Override
   public Request dispatch(long now) {
-    Request rq = atOrAfter(lastDir, latestPos[lastDir]);
+    Request rq = nextRequest(lastDir);
     int d;
     if (rq != null && batching < params.fifoBatch()) {
       d = lastDir;
@@ -148,7 +237,8 @@ final class MqDeadline implements Elevator {
       boolean reads = !fifo[0].isEmpty();
       boolean writes = !fifo[1].isEmpty();
       if (reads) {
-        if (writes && starved++ >= params.writesStarved()) {
+        // A write that could be dispatched (deadline_fifo_request()) may starve reads.
+        if (writes && fifoRequest(1) != null && starved++ >= params.writesStarved()) {
           d = 1;
           starved = 0;
         } else {
@@ -160,9 +250,13 @@ final class MqDeadline implements Elevator {
       } else {
         return null;
       }
-      Request next = atOrAfter(d, latestPos[d]);
-      Request oldest = fifo[d].first();
-      rq = next == null || oldest.fifoTimeNs <= now ? oldest : next;
+      Request next = nextRequest(d);
+      boolean expired = fifo[d].first().fifoTimeNs <= now;
+      rq = next == null || expired ? fifoRequest(d) : next;
+      if (rq == null) {
+        // Only writes to locked zones are queued.
+        return null;
+      }
       batching = 0;
       lastDir = d;
     }
@@ -170,6 +264,9 @@ final class MqDeadline implements Elevator {
     sorted[d].remove(rq);
     fifo[d].remove(rq);
     latestPos[d] = rq.endSector();
+    if (needsZoneLock(rq)) {
+      zoneWlock.set(zoneIndex(rq));
+    }
     return rq;
   }
 

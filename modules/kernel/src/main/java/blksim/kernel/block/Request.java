@@ -117,6 +117,8 @@ public final class Request {
    */
   boolean mergeOk(Bio bio, long maxBytes, int maxSegments) {
     return !started() && bio.op() == op && mergeableOp(op)
+        && (queue == null || queue.withinChunk(Math.min(sector, bio.sector()),
+            Math.max(endSector(), bio.sector() + bio.sectors())))
         && bytes + bio.sizeBytes() <= maxBytes
         && segments + Math.max(1, bio.pageCount()) <= maxSegments;
   }
@@ -155,6 +157,7 @@ public final class Request {
   boolean requestMergeOk(Request next, long maxBytes, int maxSegments) {
     return !started() && !next.started() && next.op == op && mergeableOp(op)
         && next.sector == endSector() && bytes + next.bytes <= maxBytes
+        && (queue == null || queue.withinChunk(sector, next.endSector()))
         && segments + next.segments <= maxSegments;
   }
 

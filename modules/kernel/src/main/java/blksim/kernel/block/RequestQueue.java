@@ -54,6 +54,8 @@ public final class RequestQueue {
   private final ArrayDeque<Waiter> tagWaiters = new ArrayDeque<>();
   private final Map<Integer, Runnable> runWork = new HashMap<>();
   private final boolean wakeLocalWaiterInline;
+  /** The zone layout of a zoned device ({@code chunk_sectors}, conventional zones), or null. */
+  private final ZoneGeometry zones;
   private int schedTagsInUse;
   private int driverTagsInUse;
   private boolean runPending;
@@ -83,6 +85,16 @@ public final class RequestQueue {
    */
   public RequestQueue(RequestQueueParams params, MqDriver driver, Kblockd kblockd,
       boolean wakeLocalWaiterInline) {
+    this(params, driver, kblockd, wakeLocalWaiterInline, null);
+  }
+
+  /**
+   * A queue of a zoned device ({@code zones} not null): no request crosses a zone
+   * ({@code chunk_sectors}), and mq-deadline write-locks sequential zones.
+   */
+  public RequestQueue(RequestQueueParams params, MqDriver driver, Kblockd kblockd,
+      boolean wakeLocalWaiterInline, ZoneGeometry zones) {
+    this.zones = zones;
     this.wakeLocalWaiterInline = wakeLocalWaiterInline;
     this.params = params;
     this.driver = driver;
@@ -119,6 +131,20 @@ public final class RequestQueue {
     boolean owner = !countersGiven;
     countersGiven = true;
     return new View(cpu, owner ? counters : new DiskCounters(params.name()));
+  }
+
+  /** The zone layout of a zoned device, or null ({@code bdev_is_zoned()}). */
+  public ZoneGeometry zones() {
+    return zones;
+  }
+
+  /**
+   * Whether sectors {@code [from, to)} lie in one zone of a zoned device (always true
+   * otherwise): merges must not build a request crossing {@code chunk_sectors}
+   * ({@code blk_rq_get_max_sectors()}, {@code blk_chunk_sectors_left()}).
+   */
+  boolean withinChunk(long from, long to) {
+    return zones == null || to <= from || zones.zoneNo(from) == zones.zoneNo(to - 1);
   }
 
   long maxBytes() {
@@ -265,8 +291,16 @@ public final class RequestQueue {
    * completion interrupt runs on the request's submitting CPU.
    */
   public void hardwareDone(Request rq) {
+    hardwareDone(rq, 0);
+  }
+
+  /**
+   * {@link #hardwareDone(Request)} with a status: the request's bios end with {@code error}
+   * (0 or a negated errno, as {@code blk_status_to_errno()} gives it).
+   */
+  public void hardwareDone(Request rq, int error) {
     DriverCpu cpu = rq.submitCpu();
-    cpu.interrupt(params.completionCostNs(), () -> endRequest(cpu, rq));
+    cpu.interrupt(params.completionCostNs(), () -> endRequest(cpu, rq, error));
   }
 
   /**
@@ -276,20 +310,21 @@ public final class RequestQueue {
    * the CPU the caller runs on.
    */
   public void endRequestInline(Request rq, DriverCpu cpu) {
-    endRequest(cpu, rq);
+    endRequest(cpu, rq, 0);
   }
 
   /** {@code blk_mq_end_request()}: bios end, tags freed, waiters woken, the queue re-run. */
-  private void endRequest(DriverCpu cpu, Request rq) {
+  private void endRequest(DriverCpu cpu, Request rq, int error) {
     counters.done(rq.op(), rq.bytes(), rq.allocNs(), cpu.now());
+    elevator.finishRequest(rq);
     if (wakeLocalWaiterInline) {
       // Tags are freed before the bios end, so that an end_io that submits again finds them.
       driverTagsInUse--;
       schedTagsInUse--;
-      rq.endBios(0);
+      rq.endBios(error);
       wakeTagWaiter(cpu);
     } else {
-      rq.endBios(0);
+      rq.endBios(error);
       driverTagsInUse--;
       schedTagsInUse--;
       wakeTagWaiter(null);
@@ -398,6 +433,11 @@ public final class RequestQueue {
     @Override
     public DiskCounters counters() {
       return shown;
+    }
+
+    @Override
+    public ZoneGeometry zones() {
+      return zones;
     }
   }
 }

@@ -15,7 +15,7 @@ import java.util.SplittableRandom;
  * refuses partitionings that split the CPUs when such a device exists.
  */
 public sealed interface RequestBasedParams extends DeviceParams
-    permits DiskParams, SsdDeviceParams {
+    permits DiskParams, SsdDeviceParams, ZonedDiskParams {
 
   /** The queue's limits, scheduler and costs. */
   RequestQueueParams queue();

@@ -179,6 +179,24 @@ public final class BlockDeviceFile {
     pos = offsetBytes;
   }
 
+  /**
+   * {@code ioctl(fd, BLKRESETZONE / BLKFINISHZONE / BLKOPENZONE / BLKCLOSEZONE, range)} of one
+   * zone starting at {@code offsetBytes} ({@code blkdev_zone_mgmt_ioctl()} →
+   * {@code blkdev_zone_mgmt()}): one zone management bio, submitted and waited for
+   * ({@code submit_bio_wait()}); the entry and return cost those of a read or write. Returns 0 or
+   * a negative errno. Simplified: one zone per call (fio resets one at a time).
+   */
+  public SystemCall zoneMgmt(ReqOp op, long offsetBytes) {
+    if (!op.zoneMgmt()) {
+      throw new IllegalArgumentException("zoneMgmt takes a zone operation, was " + op);
+    }
+    if (queues.apply(0).zones() == null) {
+      throw new IllegalStateException(task.comm() + ": a zone ioctl on a device that is not"
+          + " zoned (the kernel returns -ENOTTY)");
+    }
+    return rw.arm(op, offsetBytes, 0);
+  }
+
   /** {@code fsync(fd)} ({@code blkdev_fsync()}): see the class comment. */
   public SystemCall fsync() {
     checkOpen();

@@ -101,7 +101,11 @@ class BlockLayerTest {
     assertEquals("-EOPNOTSUPP", Errno.name(-Errno.EOPNOTSUPP));
     assertEquals("-EAGAIN", Errno.name(-11));
     assertEquals("0", Errno.name(0));
-    assertEquals("-5", Errno.name(-5));
+    assertEquals(5, Errno.EIO);
+    assertEquals(109, Errno.ETOOMANYREFS);
+    assertEquals("-EIO", Errno.name(-5));
+    assertEquals("-ETOOMANYREFS", Errno.name(-109));
+    assertEquals("-22", Errno.name(-22));
   }
 
   @Test

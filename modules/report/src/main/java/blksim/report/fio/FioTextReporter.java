@@ -134,7 +134,7 @@ public final class FioTextReporter {
         long iops = 1000 * ts.totalIos(ddir) / runt;
         String iopsP = num2str(iops, FioFormat.SIG_FIGS, 1, false, Unit.NONE);
         // fio-3.36 appends the zoned-block-device reset count to every write header
-        String post = ddir == JobStats.DDIR_WRITE ? "; 0 zone resets" : "";
+        String post = ddir == JobStats.DDIR_WRITE ? "; " + ts.zoneResets() + " zone resets" : "";
         out.append("  ").append(FioReportModel.ddirName(ddir)).append(": IOPS=").append(iopsP)
             .append(", BW=").append(bwP).append(" (").append(bwAlt).append(")(").append(io).append('/')
             .append(runt).append("msec)").append(post).append('\n');

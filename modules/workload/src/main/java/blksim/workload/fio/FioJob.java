@@ -483,6 +483,55 @@ public final class FioJob {
     return s.zonemodeStrided;
   }
 
+  /** {@code zonemode=zbd}: I/O follows the zones of a zoned block device ({@link FioZbd}). */
+  public boolean zonemodeZbd() {
+    return s.zonemodeZbd;
+  }
+
+  /** {@code max_open_zones} (0: the device's limit, or none). */
+  public int maxOpenZones() {
+    return s.maxOpenZones;
+  }
+
+  /** {@code job_max_open_zones} (0: none). */
+  public int jobMaxOpenZones() {
+    return s.jobMaxOpenZones;
+  }
+
+  /** {@code zone_reset_threshold}, a fraction. */
+  public double zoneResetThreshold() {
+    return s.zoneResetThreshold;
+  }
+
+  /** {@code zone_reset_frequency}, a fraction (0: no periodic resets). */
+  public double zoneResetFrequency() {
+    return s.zoneResetFrequency;
+  }
+
+  /** {@code read_beyond_wp}. */
+  public boolean readBeyondWp() {
+    return s.readBeyondWp;
+  }
+
+  /** {@code ignore_zone_limits}. */
+  public boolean ignoreZoneLimits() {
+    return s.ignoreZoneLimits;
+  }
+
+  /**
+   * This job with its sizes given in zones ({@code size=8z}) converted with the device's zone
+   * size, {@code zoneBytes} (zonemode=zbd without zonesize; fio's
+   * {@code zbd_recalc_options_with_zone_granularity()}); itself if it has none.
+   */
+  public FioJob withDeviceZoneSize(long zoneBytes) {
+    if (!s.hasZoneUnits()) {
+      return this;
+    }
+    FioJobSettings c = s.copy();
+    c.resolveZoneUnits(zoneBytes);
+    return new FioJob(sectionName, jobIndex, groupId, file, line, options, globalOptions, c);
+  }
+
   /** {@code zonerange} in bytes (strided: the window I/O stays in). */
   public long zoneRangeBytes() {
     return s.zoneRangeBytes;

@@ -77,6 +77,22 @@ final class FioJobSettings implements Cloneable {
   @SuppressWarnings("unchecked")
   List<FioJob.BsSplit>[] bssplit = new List[] {List.of(), List.of(), List.of()};
   boolean zonemodeStrided;
+  /** {@code zonemode=zbd}: writes at the write pointers of a zoned block device ({@link FioZbd}). */
+  boolean zonemodeZbd;
+  /** {@code max_open_zones}, {@code job_max_open_zones} (0: no limit of their own). */
+  int maxOpenZones;
+  int jobMaxOpenZones;
+  /** {@code zone_reset_threshold}, {@code zone_reset_frequency} (fractions, 0: none). */
+  double zoneResetThreshold;
+  double zoneResetFrequency;
+  boolean readBeyondWp;
+  boolean ignoreZoneLimits;
+  /**
+   * Sizes given in zones ({@code size=8z}, fio's {@code size_nz} and friends): size, offset,
+   * io_size, offset_increment, zoneskip; -1 when given in bytes or not at all. Converted with the
+   * zone size ({@code zbd_recalc_options_with_zone_granularity()}).
+   */
+  long[] zoneUnits = {-1, -1, -1, -1, -1};
   long zoneRangeBytes;
   long zoneSizeBytes;
   long zoneSkipBytes;
@@ -218,6 +234,7 @@ final class FioJobSettings implements Cloneable {
     c.rateMinIops = rateMinIops.clone();
     c.bssplit = bssplit.clone();
     c.percentileList = percentileList.clone();
+    c.zoneUnits = zoneUnits.clone();
     c.cpusAllowed = cpusAllowed == null ? null : cpusAllowed.clone();
     c.origins = new LinkedHashMap<>(origins);
     return c;
@@ -249,9 +266,13 @@ final class FioJobSettings implements Cloneable {
       case "rwmixread" -> rwmixread = integer(value, 0, 100);
       case "rwmixwrite" -> rwmixread = 100 - integer(value, 0, 100);
       case "bs" -> bs(string(value));
-      case "size" -> size(string(value));
-      case "offset" -> offsetBytes = bytesNoPercent(value);
-      case "io_size" -> ioSizeBytes = bytesNoPercent(value);
+      case "size" -> {
+        if (!zoneUnits(0, value)) {
+          size(string(value));
+        }
+      }
+      case "offset" -> offsetBytes = zoneUnits(1, value) ? 0 : bytesNoPercent(value);
+      case "io_size" -> ioSizeBytes = zoneUnits(2, value) ? 0 : bytesNoPercent(value);
       case "ioengine" -> ioengine = engine(string(value));
       case "iodepth" -> iodepth = integer(value, 1, Integer.MAX_VALUE);
       case "iodepth_batch" -> iodepthBatchSubmit = integer(value, 0, Integer.MAX_VALUE);
@@ -326,16 +347,23 @@ final class FioJobSettings implements Cloneable {
         return d -> ba[d] = b;
       });
       case "zonemode" -> {
-        if ("zbd".equals(value)) {
-          throw new BadValue("zonemode=zbd is not modelled by blksim (there is no zoned block"
-              + " device model yet); none and strided are");
-        }
-        zonemodeStrided = onlyValue(value, "none", "strided").equals("strided");
+        String m = onlyValue(value, "none", "strided", "zbd");
+        zonemodeStrided = m.equals("strided");
+        zonemodeZbd = m.equals("zbd");
       }
       case "zonerange" -> zoneRangeBytes = bytesNoPercent(value);
       case "zonesize" -> zoneSizeBytes = bytesNoPercent(value);
-      case "zoneskip" -> zoneSkipBytes = bytesNoPercent(value);
-      case "offset_increment" -> offsetIncrementBytes = bytesNoPercent(value);
+      case "zoneskip" -> zoneSkipBytes = zoneUnits(4, value) ? 0 : bytesNoPercent(value);
+      case "offset_increment" ->
+          offsetIncrementBytes = zoneUnits(3, value) ? 0 : bytesNoPercent(value);
+      case "max_open_zones" -> maxOpenZones = integer(value, 0, FioZbd.ZBD_MAX_WRITE_ZONES);
+      case "job_max_open_zones" ->
+          jobMaxOpenZones = integer(value, 0, FioZbd.ZBD_MAX_WRITE_ZONES);
+      case "zone_reset_threshold" -> zoneResetThreshold = fraction(value);
+      case "zone_reset_frequency" -> zoneResetFrequency = fraction(value);
+      case "read_beyond_wp" -> readBeyondWp = bool(value);
+      case "ignore_zone_limits" -> ignoreZoneLimits = bool(value);
+      case "zonecapacity" -> bytesNoPercent(value);
       case "number_ios" -> numberIos = FioValues.bytes(string(value), kbBase);
       case "wait_for" -> waitFor = string(value);
       case "steadystate" -> steadyState = SteadyState.parse(string(value), kbBase);
@@ -545,6 +573,18 @@ final class FioJobSettings implements Cloneable {
         zoneSizeBytes = zoneRangeBytes;
       }
     }
+    if (hasZoneUnits()) {
+      if (zoneSizeBytes > 0) {
+        // zbd: the device's zone size, which zonesize must equal (checked against the device).
+        resolveZoneUnits(zoneSizeBytes);
+      } else if (!zonemodeZbd) {
+        throw error(firstZoneUnitKey(), "a size in zones (z) needs zonesize or zonemode=zbd (the"
+            + " zone size to multiply by)");
+      }
+    }
+    if (zoneResetFrequency > 0 && !zonemodeZbd) {
+      throw error("zone_reset_frequency", "zone_reset_frequency applies to zonemode=zbd only");
+    }
     if (timeBased && runtimeNs == 0) {
       throw error("time_based", "time_based needs runtime > 0 (fio would run until killed)");
     }
@@ -679,6 +719,16 @@ final class FioJobSettings implements Cloneable {
     return out;
   }
 
+  private String firstZoneUnitKey() {
+    String[] keys = {"size", "offset", "io_size", "offset_increment", "zoneskip"};
+    for (int i = 0; i < keys.length; i++) {
+      if (zoneUnits[i] >= 0) {
+        return keys[i];
+      }
+    }
+    return "size";
+  }
+
   InputException error(String key, String rule) {
     FioJobFile.Origin at = origins.get(key);
     return new InputException(at.file(), at.line(), at.key(), rule);
@@ -787,6 +837,69 @@ final class FioJobSettings implements Cloneable {
     }
     sizeBytes = s.percent() ? 0 : s.value();
     sizePercent = s.percent() ? s.value() : 0;
+  }
+
+  /**
+   * A size in zones ({@code 8z}, fio's {@code FIO_OPT_STR_VAL_ZONE}): records it in
+   * {@link #zoneUnits}[{@code i}] and returns true; false (and clears it) for any other value.
+   */
+  private boolean zoneUnits(int i, String value) {
+    String v = value == null ? "" : value.trim().toLowerCase(java.util.Locale.ROOT);
+    if (v.matches("\\d+z")) {
+      zoneUnits[i] = Long.parseLong(v.substring(0, v.length() - 1));
+      return true;
+    }
+    zoneUnits[i] = -1;
+    return false;
+  }
+
+  /**
+   * Converts the sizes given in zones with a zone size of {@code zoneBytes} (the device's with
+   * zonemode=zbd, else zonesize).
+   */
+  void resolveZoneUnits(long zoneBytes) {
+    if (zoneUnits[0] >= 0) {
+      sizeBytes = zoneUnits[0] * zoneBytes;
+      sizePercent = 0;
+    }
+    if (zoneUnits[1] >= 0) {
+      offsetBytes = zoneUnits[1] * zoneBytes;
+    }
+    if (zoneUnits[2] >= 0) {
+      ioSizeBytes = zoneUnits[2] * zoneBytes;
+    }
+    if (zoneUnits[3] >= 0) {
+      offsetIncrementBytes = zoneUnits[3] * zoneBytes;
+    }
+    if (zoneUnits[4] >= 0) {
+      zoneSkipBytes = zoneUnits[4] * zoneBytes;
+    }
+    java.util.Arrays.fill(zoneUnits, -1);
+  }
+
+  /** Whether a size was given in zones and not converted yet. */
+  boolean hasZoneUnits() {
+    for (long z : zoneUnits) {
+      if (z >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A fio float in [0, 1] (zone_reset_threshold, zone_reset_frequency). */
+  private static double fraction(String value) {
+    String v = string(value).trim();
+    double d;
+    try {
+      d = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new BadValue("must be a number in [0, 1], was " + v);
+    }
+    if (!(d >= 0 && d <= 1)) {
+      throw new BadValue("must be in [0, 1], was " + v);
+    }
+    return d;
   }
 
   private long bytesNoPercent(String value) {

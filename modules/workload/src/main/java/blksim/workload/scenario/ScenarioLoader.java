@@ -7,6 +7,8 @@ import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.block.MqDeadlineParams;
 import blksim.kernel.block.RequestQueueParams;
 import blksim.kernel.device.DiskParams;
+import blksim.kernel.device.ZonedDiskParams;
+import blksim.kernel.device.ZonedLayout;
 import blksim.kernel.device.NcqPolicy;
 import blksim.kernel.device.RequestBasedParams;
 import blksim.kernel.device.RotationalDiskParams;
@@ -406,7 +408,7 @@ public final class ScenarioLoader {
           devices.add(dmDevice(name, dv, v, d, devices));
           continue;
         }
-        if (type.equals("disk") || type.equals("ssd")) {
+        if (type.equals("disk") || type.equals("ssd") || type.equals("zoned-disk")) {
           devices.add(requestBasedDevice(type, name, dv, v));
           continue;
         }
@@ -478,6 +480,7 @@ public final class ScenarioLoader {
     }
     boolean bounded = v.getDuration("max-time") > 0;
     List<FilesystemParams> fss = filesystems(cfg, v, devices);
+    jobs.replaceAll(j -> zbdZoneUnits(j, devices));
     for (FioJob j : jobs) {
       if (!regularFiles(j, devices, fss)) {
         checkJob(j, devices, bounded);
@@ -633,7 +636,7 @@ public final class ScenarioLoader {
     RequestQueueParams q = new RequestQueueParams(name, size, bs, depth, nrRequests, sched,
         maxBytes, dv.getInt("max-segments"), deadline, rules,
         v.getDuration("costs.blk-mq.submit"), v.getDuration("costs.blk-mq.complete"));
-    if (type.equals("disk")) {
+    if (type.equals("disk") || type.equals("zoned-disk")) {
       long outer = dv.getSize("outer-rate");
       long inner = dv.getSize("inner-rate");
       if (inner > outer) {
@@ -652,6 +655,9 @@ public final class ScenarioLoader {
             dv.getInt("surfaces"), track, avg, full, outer, inner, depth,
             dv.getDuration("command-overhead"),
             dv.getString("ncq-policy").equals("fifo") ? NcqPolicy.FIFO : NcqPolicy.SPTF);
+        if (type.equals("zoned-disk")) {
+          return new ZonedDiskParams(q, drive, zonedLayout(size, dv));
+        }
         return new DiskParams(q, drive);
       } catch (IllegalArgumentException e) {
         throw dv.error("size", e.getMessage());
@@ -667,6 +673,28 @@ public final class ScenarioLoader {
     return new SsdDeviceParams(q, new SsdParams(size, dv.getInt("channels"),
         dv.getSize("bandwidth"), dv.getDuration("read-latency"),
         dv.getDuration("write-latency"), depth, (int) page));
+  }
+
+  /**
+   * The zone layout of a {@code zoned-disk}: {@code zone-size} a power of two, {@code size} a
+   * whole number of zones, {@code conventional-zones} at most all of them.
+   */
+  private static ZonedLayout zonedLayout(long size, Values dv) {
+    long zone = dv.getSize("zone-size");
+    if (Long.bitCount(zone) != 1) {
+      throw dv.error("zone-size", "zone-size must be a power of two (the kernel refuses other"
+          + " zone sizes), was " + zone);
+    }
+    if (size % zone != 0) {
+      throw dv.error("size", "size must be a whole number of zones of zone-size (" + zone
+          + " bytes), was " + size);
+    }
+    long conv = dv.getLong("conventional-zones");
+    if (conv > size / zone) {
+      throw dv.error("conventional-zones", "conventional-zones must be at most the disk's "
+          + size / zone + " zones (size / zone-size), was " + conv);
+    }
+    return new ZonedLayout(size, zone, conv, dv.getInt("max-open-zones"));
   }
 
   /**
@@ -1470,6 +1498,7 @@ public final class ScenarioLoader {
       }
     }
     checkSizes(j, dev);
+    checkZbd(j, dev);
     if (j.offsetBytes() >= dev.sizeBytes()) {
       throw j.error("offset", "offset " + j.offsetBytes()
           + " is beyond the end of " + dev.name() + " (" + dev.sizeBytes() + " bytes)");
@@ -1482,6 +1511,62 @@ public final class ScenarioLoader {
       throw j.error("size", "job '" + j.name()
           + "' would read or write all of " + dev.name() + " (" + (dev.sizeBytes() >> 30)
           + " GiB); give it size=, io_size= or runtime=");
+    }
+  }
+
+  /**
+   * A zonemode=zbd job's sizes given in zones ({@code size=8z}) without {@code zonesize} take the
+   * zone size of the zoned device it names (fio's {@code zbd_recalc_options_with_zone_granularity()}).
+   */
+  private static FioJob zbdZoneUnits(FioJob j, List<DeviceParams> devices) {
+    if (!j.zonemodeZbd() || j.filename() == null) {
+      return j;
+    }
+    String n = DmTable.deviceName(j.filename());
+    for (DeviceParams d : devices) {
+      if (d.name().equals(n) && d instanceof ZonedDiskParams z) {
+        return j.withDeviceZoneSize(z.layout().zoneSizeBytes());
+      }
+    }
+    return j;
+  }
+
+  /**
+   * fio's rules for zonemode=zbd ({@code zbd_setup_files()}, {@code zbd_zone_align_file_sizes()},
+   * {@code zbd_set_max_write_zones()}): a zoned device, direct I/O, zonesize equal to the device's
+   * zone size, max_open_zones within the device's limit, job_max_open_zones only with a limit.
+   */
+  private static void checkZbd(FioJob j, DeviceParams dev) {
+    if (!j.zonemodeZbd()) {
+      return;
+    }
+    if (!(dev instanceof ZonedDiskParams z)) {
+      throw j.error("zonemode", "job '" + j.name() + "': zonemode=zbd needs a zoned block device;"
+          + " " + dev.name() + " is not one (fio's zone emulation on regular devices is not"
+          + " modelled): declare it with type = zoned-disk");
+    }
+    if (!j.direct()) {
+      throw j.error("direct", "job '" + j.name() + "': zonemode=zbd needs direct=1 (fio: \"Using"
+          + " direct I/O is mandatory for writing to ZBD drives\")");
+    }
+    ZonedLayout layout = z.layout();
+    if (j.zoneSizeBytes() > 0 && j.zoneSizeBytes() != layout.zoneSizeBytes()) {
+      throw j.error("zonesize", "zonesize " + j.zoneSizeBytes() + " does not match the zone size"
+          + " of " + dev.name() + ", " + layout.zoneSizeBytes());
+    }
+    if (!j.ignoreZoneLimits() && j.maxOpenZones() > layout.maxOpenZones()) {
+      throw j.error("max_open_zones", "max_open_zones (" + j.maxOpenZones() + ") is larger than"
+          + " the limit of " + dev.name() + " (" + layout.maxOpenZones() + ")");
+    }
+    if (j.jobMaxOpenZones() > 0 && j.maxOpenZones() == 0 && j.ignoreZoneLimits()) {
+      throw j.error("job_max_open_zones", "job_max_open_zones cannot be used without a global"
+          + " open zones limit (max_open_zones)");
+    }
+    for (int d = 0; d < 2; d++) {
+      if (j.maxBs()[d] > layout.zoneSizeBytes()) {
+        throw j.error("bs", "with zonemode=zbd a block size cannot exceed the zone size ("
+            + layout.zoneSizeBytes() + "), was " + j.maxBs()[d]);
+      }
     }
   }
 

@@ -12,6 +12,7 @@ import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.device.BrdParams;
 import blksim.kernel.dm.DmCostParams;
 import blksim.kernel.device.NullBlkParams;
+import blksim.kernel.device.ZonedLayout;
 import blksim.kernel.device.ZramParams;
 import blksim.kernel.fs.FilesystemParams;
 import blksim.kernel.fs.XfsGeometry;
@@ -394,6 +395,9 @@ public final class ScenarioSchema {
         Param.choice("ncq-policy", "disk", "sptf", List.of("sptf", "fifo"),
             "how the drive picks among its queued commands: shortest positioning time or"
                 + " arrival order"))));
+    m.put("zoned-disk", requestBased("zoned-disk", "a host-managed zoned (SMR) SATA disk behind"
+        + " the blk-mq request layer: the disk model with conventional and sequential zones",
+        String.valueOf(ZonedLayout.DEFAULT_CAPACITY_BYTES), zonedDiskKeys(m.get("disk"))));
     m.put("ssd", requestBased("ssd", "a SATA SSD behind the blk-mq request layer", "960000000000",
         List.of(
         Param.num("channels", "ssd", INT, "", "8", 1, 1024, "flash channels working in parallel"),
@@ -406,6 +410,28 @@ public final class ScenarioSchema {
         Param.num("page-size", "ssd", SIZE, "bytes", "4k", 512, 1 << 20,
             "flash page: the striping unit, a power of two"))));
     return m;
+  }
+
+  /**
+   * A zoned disk's own keys: the disk's mechanism keys (after the request-queue keys of
+   * {@code disk}), then the zone layout (defaults: the 15 TB example, kernel-model.md §15.1.1).
+   */
+  private static List<Param> zonedDiskKeys(List<Param> disk) {
+    List<Param> l = new java.util.ArrayList<>();
+    for (Param p : disk.subList(disk.size() - 9, disk.size())) {
+      l.add(new Param(p.path(), "zoned-disk", p.type(), p.unit(), p.defaultValue(),
+          p.description(), p.min(), p.max(), p.choices()));
+    }
+    l.add(Param.num("zone-size", "zoned-disk", SIZE, "bytes", "256M", 4096, Long.MAX_VALUE,
+        "zone size, a power of two (the kernel's rule); size must be a whole number of zones"));
+    l.add(Param.num("conventional-zones", "zoned-disk", LONG, "",
+        String.valueOf(ZonedLayout.DEFAULT_CONVENTIONAL_ZONES), 0, Long.MAX_VALUE,
+        "conventional (random-write) zones at the start of the disk, at most all zones"));
+    l.add(Param.num("max-open-zones", "zoned-disk", INT, "",
+        String.valueOf(ZonedLayout.DEFAULT_MAX_OPEN_ZONES), 1, 1 << 20,
+        "open-zone limit (max_open_zones): a write opening one more zone closes an implicitly"
+            + " open one"));
+    return List.copyOf(l);
   }
 
   /** The keys every request-based device has, then {@code own}. */

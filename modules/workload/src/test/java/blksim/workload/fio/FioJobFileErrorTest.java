@@ -224,7 +224,9 @@ class FioJobFileErrorTest {
   @Test
   void unmodelledValues_areRejected() {
     rejects("[j]\nrandom_generator=mt\n", 2, "random_generator", "tausworthe, lfsr");
-    rejects("[j]\nzonemode=zbd\n", 2, "zonemode", "no zoned block device model");
+    rejects("[j]\nzonemode=zoned\n", 2, "zonemode", "none, strided, zbd");
+    rejects("[j]\nsize=4z\n", 2, "size", "needs zonesize or zonemode=zbd");
+    rejects("[j]\nzonemode=zbd\nzone_reset_threshold=1.5\n", 3, "zone_reset_threshold", "[0, 1]");
     rejects("[j]\nrw_sequencer=identical\n", 2, "rw_sequencer", "not modelled");
     rejects("[j]\nkb_base=512\n", 2, "kb_base", "1024, 1000");
   }

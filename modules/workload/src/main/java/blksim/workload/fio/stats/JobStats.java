@@ -107,6 +107,8 @@ public final class JobStats {
     private long majf;
     private long minf;
     private int error;
+    /** Zone resets made with zonemode=zbd ({@code ts->nr_zone_resets}). */
+    private long zoneResets;
     private int latencyDepth;
     private int windowCount;
     private SteadyStateResult steadyState;
@@ -432,6 +434,16 @@ public final class JobStats {
         this.error = err;
     }
 
+    /** Sets the zone resets the job made with zonemode=zbd ({@code nr_zone_resets}). */
+    public void setZoneResets(long n) {
+        this.zoneResets = n;
+    }
+
+    /** Zone resets made with zonemode=zbd, as fio's write header prints them. */
+    public long zoneResets() {
+        return zoneResets;
+    }
+
     private static void checkDdir(int ddir) {
         if (ddir < 0 || ddir >= DDIR_COUNT) {
             throw new IllegalArgumentException("ddir must be in [0, 2], was " + ddir);
@@ -513,6 +525,7 @@ public final class JobStats {
         if (error == 0) {
             error = src.error;
         }
+        zoneResets += src.zoneResets;
         latencyDepth = src.latencyDepth;
     }
 
@@ -884,6 +897,7 @@ public final class JobStats {
             if (replay != null) {
                 replay.write(out);
             }
+            out.writeLong(zoneResets);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -961,6 +975,7 @@ public final class JobStats {
             if (in.readBoolean()) {
                 s.replay = blksim.workload.replay.ReplayStats.read(in);
             }
+            s.zoneResets = in.readLong();
             if (in.available() != 0) {
                 throw new IllegalArgumentException("corrupt JobStats: " + in.available() + " trailing bytes");
             }

@@ -52,7 +52,9 @@ public final class AsyncFioThread extends FioJobThread {
     SUBMIT,
     RETURNED,
     REAP,
-    SYNC
+    SYNC,
+    /** zonemode=zbd: a zone reset ioctl (nothing in flight) before a write or for a trim. */
+    RESET
   }
 
   private final Engine engine;
@@ -73,6 +75,7 @@ public final class AsyncFioThread extends FioJobThread {
   private IoRequest req;
   private IoRequest rateHeld;
   private int nextTag;
+  private boolean resetInstead;
   /** Recorded latency of replayed I/Os in flight, by tag (looked up, never iterated). */
   private final java.util.HashMap<Integer, Long> recordedLat = new java.util.HashMap<>();
 
@@ -153,6 +156,18 @@ public final class AsyncFioThread extends FioJobThread {
           call = null;
           phase = Phase.LOOP;
           continue;
+        case RESET:
+          if (!call.step(cpu)) {
+            return;
+          }
+          call = null;
+          if (resetInstead) {
+            completed(1); // zbd_do_io_u_trim(): the trim completed as the zone reset
+            phase = Phase.LOOP;
+            continue;
+          }
+          queuePrepared(cpu);
+          return;
         case REAP:
           if (!waitCall.step(cpu)) {
             return;
@@ -250,6 +265,34 @@ public final class AsyncFioThread extends FioJobThread {
       flowWait(cpu);
       return true;
     }
+    if (more && inFlight + batch.size() < depth && zbd() != null && !replaying()) {
+      // zbd_adjust_block(), with fio's io_u_quiesce() before a zone reset or a new choice.
+      blksim.workload.fio.FioZbd.Action a = zbdNextIo(inFlight + batch.size());
+      switch (a) {
+        case QUIESCE:
+          if (!batch.isEmpty()) {
+            startCommit(cpu);
+            return true;
+          }
+          return waitFor(cpu, inFlight);
+        case EOF:
+          more = false;
+          break;
+        case RESET_THEN_ACCEPT:
+        case RESET_INSTEAD:
+          resetInstead = a == blksim.workload.fio.FioZbd.Action.RESET_INSTEAD;
+          call = file.zoneMgmt(blksim.kernel.block.ReqOp.ZONE_RESET,
+              zbd().zoneStart(zbd().resetZone()));
+          phase = Phase.RESET;
+          if (call.step(cpu)) {
+            throw new IllegalStateException(job.name() + ": a zone reset returned at once");
+          }
+          return true;
+        default:
+          queuePrepared(cpu);
+          return true;
+      }
+    }
     if (more && inFlight + batch.size() < depth) {
       nextIo();
       req = IoRequest.prep(ioOp, ioOffset, ioLen, nextTag++);
@@ -282,6 +325,13 @@ public final class AsyncFioThread extends FioJobThread {
     }
     // The queue is full (or the job is draining): reap.
     return waitFor(cpu, completeMin);
+  }
+
+  /** The I/O prepared in {@link #ioOp}, {@link #ioOffset}, {@link #ioLen} is queued. */
+  private void queuePrepared(TaskCpu cpu) {
+    req = IoRequest.prep(ioOp, ioOffset, ioLen, nextTag++);
+    phase = Phase.QUEUED;
+    cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2);
   }
 
   /**
@@ -347,6 +397,13 @@ public final class AsyncFioThread extends FioJobThread {
     while (n < max && (done = ring.reap()) != null) {
       inFlight--;
       n++;
+      if (fatalIoError(done.result())) {
+        continue; // fio stops the job: not accounted, the rest drains
+      }
+      if (zbd() != null) {
+        zbd().completed(zbdDdir(done.bio().op()), done.bio().sector() << 9,
+            done.bio().sizeBytes());
+      }
       if (measuring()) {
         long slat = done.issueNs() - done.startNs();
         stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(), slat,

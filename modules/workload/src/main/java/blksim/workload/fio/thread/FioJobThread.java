@@ -71,6 +71,14 @@ public abstract class FioJobThread extends Task {
   private final long regionBytes;
   private final long ioBudgetBytes;
   private final IoPattern pattern;
+  /** fio's zonemode=zbd state of this job on its zoned device, or null. */
+  private final blksim.workload.fio.FioZbd zbd;
+  /** Whether {@link #ioOp} etc. hold the pattern's I/O, not yet adjusted by {@link #zbd}. */
+  private boolean zbdPending;
+  private long zbdRawOffset;
+  private int zbdRawLen;
+  /** zonemode=zbd found no I/O to make: the job ends ({@code io_u_eof}). */
+  private boolean zbdEof;
   private JobSequencer sequencer;
   private boolean gateSleeping;
   private boolean delayArmed;
@@ -181,7 +189,23 @@ public abstract class FioJobThread extends Task {
     long size = job.sizeBytes() > 0 ? job.sizeBytes()
         : job.sizePercent() > 0 ? (long) (capacity * job.sizePercent() / 100.0)
         : capacity - job.offsetBytes();
-    this.regionBytes = Math.min(size, capacity - offset);
+    long region = Math.min(size, capacity - offset);
+    blksim.kernel.block.ZoneGeometry zones = job.zonemodeZbd() && file != null
+        ? file.queues().apply(0).zones() : null;
+    if (job.zonemodeZbd() && file != null && zones == null) {
+      throw new IllegalStateException(job.name() + ": zonemode=zbd on a device that is not zoned"
+          + " (the loader refuses it)");
+    }
+    if (zones != null) {
+      // zbd_zone_align_file_sizes(), then zbd_setup_files().
+      long[] r = blksim.workload.fio.FioZbd.alignRange(job, zones, offset, region);
+      offset = r == null ? offset : r[0];
+      region = r == null ? 0 : r[1];
+      this.zbd = blksim.workload.fio.FioZbd.open(job, zones, offset, Math.max(0, region));
+    } else {
+      this.zbd = null;
+    }
+    this.regionBytes = region;
     long budget = job.ioSizeBytes() > 0 ? job.ioSizeBytes() : regionBytes;
     this.ioBudgetBytes = budget * Math.max(1, job.loops());
     for (int d = 0; d < 2; d++) {
@@ -351,7 +375,8 @@ public abstract class FioJobThread extends Task {
         stats.setError(EINVAL); // td_verror(td, EINVAL, "sequence block out of bounds")
       }
     }
-    return !(outOfTime || outOfData || outOfIos || told || (replay == null && regionBytes <= 0));
+    return !(outOfTime || outOfData || outOfIos || told || zbdEof || ioErrored
+        || (replay == null && regionBytes <= 0));
   }
 
   private static final int EIO = 5;
@@ -754,6 +779,73 @@ public abstract class FioJobThread extends Task {
     ioLen = (int) len;
   }
 
+  /**
+   * Whether a completion result {@code ret} is an I/O error that ends the job as fio's default
+   * {@code continue_on_error=none} does ({@code td_verror()} from the io_u's completion; fio
+   * prints "err=5" and the job stops): -EIO (a zoned write off the write pointer) and
+   * -ETOOMANYREFS (no open zone resource). Other negative results keep their earlier treatment
+   * (the nowait experiment's -EAGAIN), so no published figure moves.
+   */
+  protected final boolean fatalIoError(long ret) {
+    if (ret != -blksim.kernel.block.Errno.EIO && ret != -blksim.kernel.block.Errno.ETOOMANYREFS) {
+      return false;
+    }
+    if (stats.error() == 0) {
+      stats.setError((int) -ret);
+    }
+    ioErrored = true;
+    return true;
+  }
+
+  private boolean ioErrored;
+
+  /** The job's zonemode=zbd state, or null without zonemode=zbd. */
+  protected final blksim.workload.fio.FioZbd zbd() {
+    return zbd;
+  }
+
+  /**
+   * With zonemode=zbd, the next I/O adjusted to the zones ({@code zbd_adjust_block()},
+   * {@link blksim.workload.fio.FioZbd#adjust}): takes the pattern's next I/O unless one is held
+   * from a QUIESCE, and leaves the adjusted offset and length in {@link #ioOffset} and
+   * {@link #ioLen}. On QUIESCE the I/O is held for the next call; on EOF the job stops issuing.
+   *
+   * @param inFlight the job's I/Os in flight (queued or submitted)
+   */
+  protected final blksim.workload.fio.FioZbd.Action zbdNextIo(int inFlight) {
+    if (!zbdPending) {
+      nextIo();
+      zbdPending = true;
+      zbdRawOffset = ioOffset;
+      zbdRawLen = ioLen;
+    }
+    int dd = zbdDdir(ioOp);
+    blksim.workload.fio.FioZbd.Action a = zbd.adjust(dd, zbdRawOffset, zbdRawLen, inFlight);
+    if (a == blksim.workload.fio.FioZbd.Action.QUIESCE) {
+      return a;
+    }
+    zbdPending = false;
+    if (a == blksim.workload.fio.FioZbd.Action.EOF) {
+      zbdEof = true;
+      return a;
+    }
+    ioOffset = zbd.offset();
+    ioLen = (int) zbd.length();
+    issuedBytes += ioLen - zbdRawLen;
+    if (a != blksim.workload.fio.FioZbd.Action.RESET_INSTEAD) {
+      zbd.queued(dd, ioOffset, ioLen);
+    }
+    return a;
+  }
+
+  /** zbd's direction of an I/O of this job: a trim job's I/Os are trims (2). */
+  protected final int zbdDdir(ReqOp op) {
+    if (op == ReqOp.READ) {
+      return 0;
+    }
+    return job.rw().trims() && !job.rw().writes() ? 2 : 1;
+  }
+
   /** fio's ddir of an operation: 0 read, 1 write. */
   protected static int ddir(ReqOp op) {
     return op == ReqOp.READ ? 0 : 1;
@@ -789,6 +881,9 @@ public abstract class FioJobThread extends Task {
       stats.setSteadyState(steady.result());
     }
     stats.setCpu(utimeNs() - usr0, stimeNs() - sys0, nvcsw() + nivcsw() - ctx0);
+    if (zbd != null) {
+      stats.setZoneResets(zbd.resets());
+    }
     if (replay != null) {
       replay.close();
       stats.setReplay(replay.stats());

@@ -31,7 +31,9 @@ public final class PsyncThread extends FioJobThread {
     PREP,
     CALL,
     IN_CALL,
-    IN_SYNC
+    IN_SYNC,
+    /** zonemode=zbd: a zone reset ioctl before the write, or instead of a trim. */
+    IN_RESET
   }
 
   private Phase phase = Phase.PREP;
@@ -42,6 +44,7 @@ public final class PsyncThread extends FioJobThread {
   private long writes;
   private long recordedLatNs = -1;
   private boolean endFsyncDone;
+  private boolean resetInstead;
 
   public PsyncThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
       FioCostParams costs, SyscallParams syscalls, PageCacheParams pageCache, JobStats stats,
@@ -100,6 +103,19 @@ public final class PsyncThread extends FioJobThread {
         call = null;
         prep(cpu);
         return;
+      case IN_RESET:
+        if (!call.step(cpu)) {
+          return;
+        }
+        call = null;
+        if (resetInstead) {
+          // zbd_do_io_u_trim(): the trim completed as the zone reset.
+          completed(1);
+          prep(cpu);
+          return;
+        }
+        issuePrepared(cpu);
+        return;
       default:
         throw new IllegalStateException(job.name() + ": step in phase " + phase);
     }
@@ -144,7 +160,31 @@ public final class PsyncThread extends FioJobThread {
       flowWait(cpu);
       return;
     }
-    nextIo();
+    if (zbd() != null && !replaying()) {
+      // zbd_adjust_block(): nothing is in flight with one I/O at a time.
+      blksim.workload.fio.FioZbd.Action a = zbdNextIo(0);
+      if (a == blksim.workload.fio.FioZbd.Action.EOF) {
+        prep(cpu); // mayIssue() is now false: the job ends
+        return;
+      }
+      if (a == blksim.workload.fio.FioZbd.Action.RESET_THEN_ACCEPT
+          || a == blksim.workload.fio.FioZbd.Action.RESET_INSTEAD) {
+        resetInstead = a == blksim.workload.fio.FioZbd.Action.RESET_INSTEAD;
+        call = file.zoneMgmt(ReqOp.ZONE_RESET, zbd().zoneStart(zbd().resetZone()));
+        phase = Phase.IN_RESET;
+        if (call.step(cpu)) {
+          throw new IllegalStateException(job.name() + ": a zone reset returned at once");
+        }
+        return;
+      }
+    } else {
+      nextIo();
+    }
+    issuePrepared(cpu);
+  }
+
+  /** The prepared I/O goes to the call, after fio's user-space work for it. */
+  private void issuePrepared(TaskCpu cpu) {
     op = ioOp;
     len = ioLen;
     recordedLatNs = ioRecordedLatNs;
@@ -154,7 +194,16 @@ public final class PsyncThread extends FioJobThread {
 
   /** The call returned: fio records the latency and prepares the next I/O. */
   private void returned(TaskCpu cpu) {
+    long ret = call.ret();
     call = null;
+    if (fatalIoError(ret)) {
+      completed(1);
+      prep(cpu); // the job stops issuing and ends
+      return;
+    }
+    if (zbd() != null) {
+      zbd().completed(zbdDdir(op), ioOffset, len);
+    }
     completed(1);
     if (measuring()) {
       long now = cpu.now();

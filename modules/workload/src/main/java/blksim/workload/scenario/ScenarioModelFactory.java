@@ -282,10 +282,23 @@ public final class ScenarioModelFactory implements ModelFactory {
     if (mm != null) {
       components.add(mm);
     }
+    java.nio.file.Path blktrace = blktraceDir(s);
+    if (blktrace != null) { // run --blktrace DIR: every device traced, per-CPU files
+      components.addAll(blksim.kernel.blktrace.BlkTraces.install(blktrace, s.devices(), shared,
+          nullBlk, queues, cpus));
+    }
     long maxTime = s.maxTimeNs() > 0 ? s.maxTimeNs() : Long.MAX_VALUE;
     return new Machine(
         new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed()), wqs,
         vfs);
+  }
+
+  /** {@code trace.blktrace-dir} (set by {@code run --blktrace DIR}), or null when not tracing. */
+  static java.nio.file.Path blktraceDir(Scenario s) {
+    com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseString(s.spec());
+    String key = "blksim.trace.blktrace-dir";
+    String dir = c.hasPath(key) ? c.getString(key) : "";
+    return dir.isEmpty() ? null : java.nio.file.Path.of(dir);
   }
 
   /**

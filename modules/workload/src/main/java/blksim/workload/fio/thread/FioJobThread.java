@@ -95,6 +95,8 @@ public abstract class FioJobThread extends Task {
   private boolean thinkSpun;
   /** {@code read_iolog}: the trace this job replays instead of its pattern, or null. */
   private final ReplayFeed replay;
+  /** {@code write_iolog}: the log of the I/Os this job queues, or null. */
+  private final blksim.workload.replay.IologWriter iolog;
   private long lastIssueNs;
   private long timeOffsetNs;
   private boolean replaySleeping;
@@ -182,6 +184,9 @@ public abstract class FioJobThread extends Task {
         ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
     this.replay = job.replay() == null ? null : new ReplayFeed(job.replay(), job.jobIndex(),
         job.filename(), capacity, true);
+    this.iolog = job.writeIolog() == null ? null : new blksim.workload.replay.IologWriter(
+        java.nio.file.Path.of(job.writeIolog()),
+        job.filename() != null ? job.filename() : job.name());
   }
 
   /**
@@ -281,6 +286,9 @@ public abstract class FioJobThread extends Task {
     startNs = cpu.now();
     lastIssueNs = startNs;
     rampEndNs = startNs + job.rampTimeNs();
+    if (iolog != null) {
+      iolog.open(startNs);
+    }
     if (job.runtimeNs() > 0) {
       stopNs = rampEndNs + job.runtimeNs();
     }
@@ -555,9 +563,15 @@ public abstract class FioJobThread extends Task {
       issuedBytes += ioLen;
       issuedIos++;
       lastIssueNs = cpu().now();
+      if (iolog != null) {
+        iolog.io(lastIssueNs, ioOp, ioOffset, ioLen);
+      }
       return;
     }
     nextIo(pattern);
+    if (iolog != null) {
+      iolog.io(cpu().now(), ioOp, ioOffset, ioLen);
+    }
   }
 
   /**
@@ -584,6 +598,9 @@ public abstract class FioJobThread extends Task {
   protected final void finish(TaskCpu cpu) {
     if (!finished) {
       closeStats(cpu.now());
+    }
+    if (iolog != null) {
+      iolog.close(cpu.now());
     }
     if (sequencer != null) {
       sequencer.exited(jobNumber, cpu.now(), cpu.cpu());
@@ -625,6 +642,9 @@ public abstract class FioJobThread extends Task {
   public TaskReport report(long endNs) {
     if (!finished) {
       closeStats(endNs);
+    }
+    if (iolog != null) {
+      iolog.close(endNs); // a job still running at max-time: its log is written out too
     }
     return new TaskReport(reportName(jobNumber), KIND, stats.encode());
   }

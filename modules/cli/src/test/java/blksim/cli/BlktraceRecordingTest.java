@@ -1,0 +1,150 @@
+package blksim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.workload.trace.TraceFormat;
+import blksim.workload.trace.TraceOp;
+import blksim.workload.trace.TraceReader;
+import blksim.workload.trace.TraceRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code run --blktrace DIR} and fio's {@code write_iolog}: recording changes nothing, the
+ * recordings parse back through blksim's own readers, and replaying them as fast as possible
+ * issues the same I/O sequence.
+ */
+@Timeout(120)
+class BlktraceRecordingTest {
+  @TempDir Path tmp;
+
+  private static final String JOB = "[rec]\nioengine=libaio\niodepth=4\ndirect=1\nbs=4k\n"
+      + "rw=randrw\nfilename=/dev/nullb0\nsize=1m\nnumber_ios=96\n";
+
+  private Path job(String name, String text) throws IOException {
+    Path p = tmp.resolve(name);
+    Files.writeString(p, text);
+    return p;
+  }
+
+  private static String run(String... args) {
+    List<String> a = new ArrayList<>(List.of("run"));
+    a.addAll(List.of(args));
+    a.addAll(List.of("--host", "local"));
+    MainTest.Result r = MainTest.cli(a.toArray(String[]::new));
+    assertEquals(0, r.code(), r.err());
+    // fio's job header carries the wall-clock date; nothing else may differ
+    return r.out().replaceAll("(pid=\\d+): .*", "$1");
+  }
+
+  /** The data I/Os of a trace, in order: op, offset and length. */
+  private static List<String> sequence(Path trace, TraceFormat format) {
+    List<String> s = new ArrayList<>();
+    try (TraceReader r = TraceFormat.open(trace, format)) {
+      for (TraceRecord t = r.next(); t != null; t = r.next()) {
+        if (t.op() == TraceOp.READ || t.op() == TraceOp.WRITE || t.op() == TraceOp.TRIM) {
+          s.add(t.op() + " " + t.offsetBytes() + " " + t.lengthBytes());
+        }
+      }
+    }
+    return s;
+  }
+
+  @Test
+  void recording_changesNothing_andReplaysToTheSameIoSequence() throws IOException {
+    Path iolog = tmp.resolve("rec.iolog");
+    Path bt = tmp.resolve("bt");
+    String plain = run(job("plain.fio", JOB).toString());
+    String recorded = run(job("rec.fio", JOB + "write_iolog=" + iolog + "\n").toString(),
+        "--blktrace", bt.toString());
+    assertEquals(plain, recorded, "fio's output with and without recording");
+
+    List<String> issued = sequence(iolog, TraceFormat.FIO_IOLOG);
+    assertEquals(96, issued.size(), issued.toString());
+    assertTrue(issued.stream().anyMatch(s -> s.startsWith("READ"))
+        && issued.stream().anyMatch(s -> s.startsWith("WRITE")), issued.toString());
+    List<String> lines = Files.readAllLines(iolog);
+    assertEquals("fio version 3 iolog", lines.get(0));
+    assertEquals("0 /dev/nullb0 add", lines.get(1));
+    assertTrue(lines.get(lines.size() - 1).matches("\\d+ /dev/nullb0 close"), lines.toString());
+
+    // The blktrace parses back through the binary and the blkparse readers: the Q events are
+    // the I/Os fio queued, in order.
+    Path bin = bt.resolve("nullb0.blktrace.0");
+    assertTrue(Files.isRegularFile(bin), "per-CPU file of the job's CPU");
+    assertEquals(issued, sequence(bin, TraceFormat.BLKTRACE));
+    assertEquals(issued, sequence(bt.resolve("nullb0.blkparse.txt"), TraceFormat.BLKPARSE));
+
+    // Replayed as fast as possible, from the iolog and from the blktrace, recorded again.
+    Path again = tmp.resolve("again.iolog");
+    run(job("replay.fio", "[rp]\nioengine=libaio\niodepth=4\ndirect=1\nread_iolog=" + iolog
+        + "\nfilename=/dev/nullb0\nreplay_no_stall=1\nwrite_iolog=" + again + "\n")
+        .toString());
+    assertEquals(issued, sequence(again, TraceFormat.FIO_IOLOG), "replay of the iolog");
+    Path fromBt = tmp.resolve("from-blktrace.iolog");
+    run(job("replay2.fio", "[rb]\nioengine=libaio\niodepth=4\ndirect=1\nread_iolog=" + bin
+        + "\nreplay_redirect=/dev/nullb0\nreplay_no_stall=1\nwrite_iolog=" + fromBt + "\n")
+        .toString());
+    assertEquals(issued, sequence(fromBt, TraceFormat.FIO_IOLOG), "replay of the blktrace");
+  }
+
+  @Test
+  void theText_hasBlkparsesColumns_forTheFirstIo() throws IOException {
+    Path bt = tmp.resolve("bt");
+    run(job("seq.fio", "[seq]\nioengine=psync\ndirect=1\nbs=4k\nrw=write\n"
+        + "filename=/dev/nullb0\nsize=8k\n").toString(), "--blktrace", bt.toString());
+    List<String> text = Files.readAllLines(bt.resolve("nullb0.blkparse.txt"));
+    // Written by hand: null_blk is 252,0 here; the job's pid is 1000 on CPU 0; a direct write
+    // is REQ_SYNC (WS); null_blk's default scheduler is none: Q, G, D, C, no I.
+    assertEquals("252,0    0        1     0.000000000  1000  Q  WS 0 + 8 [seq]", text.get(0));
+    assertTrue(text.get(1).matches("252,0    0        2     0\\.000000000  1000  G  WS 0 \\+ 8"
+        + " \\[seq\\]"), text.get(1));
+    assertTrue(text.get(2).matches("252,0    0        3     0\\.000000000  1000  D  WS 0 \\+ 8"
+        + " \\[seq\\]"), text.get(2));
+    assertTrue(text.get(3).matches("252,0    0        4     0\\.\\d{9}  +\\d+  C  WS 0 \\+ 8"
+        + " \\[0\\]"), text.get(3));
+    assertEquals(8, text.size(), text.toString());
+    assertFalse(text.stream().anyMatch(l -> l.contains(" I ")), "no scheduler: no insert");
+  }
+
+  @Test
+  void theFiles_areTheSameWhateverThePartitioning() throws IOException {
+    Path j = job("two.fio", "[t]\nioengine=libaio\niodepth=2\ndirect=1\nbs=4k\nrw=randrw\n"
+        + "filename=/dev/nullb0\nsize=256k\nnumber_ios=40\nnumjobs=3\n");
+    Path one = tmp.resolve("one");
+    Path split = tmp.resolve("split");
+    String a = run(j.toString(), "--blktrace", one.toString(), "--partitions", "one");
+    String b = run(j.toString(), "--blktrace", split.toString(), "--partitions", "cpu");
+    assertEquals(a, b);
+    List<String> names = new ArrayList<>();
+    try (var s = Files.list(one)) {
+      s.forEach(p -> names.add(p.getFileName().toString()));
+    }
+    names.sort(null);
+    assertTrue(names.containsAll(List.of("nullb0.blktrace.0", "nullb0.blktrace.1",
+        "nullb0.blktrace.2", "nullb0.blkparse.txt")), names.toString());
+    for (String n : names) {
+      assertTrue(java.util.Arrays.equals(Files.readAllBytes(one.resolve(n)),
+          Files.readAllBytes(split.resolve(n))), n);
+    }
+  }
+
+  @Test
+  void twoJobsWritingOneIolog_areRefused() throws IOException {
+    Path iolog = tmp.resolve("x.iolog");
+    Path j = job("two.fio", "[a]\nioengine=psync\ndirect=1\nfilename=/dev/nullb0\nsize=8k\n"
+        + "write_iolog=" + iolog + "\nnumjobs=2\n");
+    MainTest.Result r = MainTest.cli("run", j.toString(), "--host", "local");
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains("write_iolog"), r.err());
+    assertFalse(Files.exists(iolog));
+  }
+}

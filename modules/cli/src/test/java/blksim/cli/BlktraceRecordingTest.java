@@ -137,6 +137,51 @@ class BlktraceRecordingTest {
     }
   }
 
+  /** The lines of {@code text} with the time column made {@code T}. */
+  private static List<String> untimed(Path text) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (String l : Files.readAllLines(text)) {
+      out.add(l.replaceFirst(" +\\d+\\.\\d{9} ", " T "));
+    }
+    return out;
+  }
+
+  @Test
+  void deviceMapper_remapsAndSplits_andTheSchedulerInserts() throws IOException {
+    Files.writeString(tmp.resolve("dm.fio"), "[lin]\nioengine=psync\ndirect=1\nbs=12k\n"
+        + "rw=write\nfilename=/dev/mapper/dm-lin\nsize=48k\n");
+    Path conf = job("dm.conf", String.join("\n", "blksim {",
+        "  machine { sockets = 1, nodes-per-socket = 1, llcs-per-node = 1, cores-per-llc = 2,"
+            + " threads-per-core = 1, memory = 1G }",
+        "  devices = [",
+        "    { type = null_blk, name = nullb0, size = 1G, scheduler = mq-deadline }",
+        "    { type = dm, name = dm-lin, table = \"0 64 linear /dev/nullb0 0\\n"
+            + "64 1984 linear /dev/nullb0 1000\" }",
+        "  ]",
+        "  fio.job-files = [\"dm.fio\"]", "}", ""));
+    Path bt = tmp.resolve("bt");
+    run(conf.toString(), "--blktrace", bt.toString());
+    // The third 12 KiB write (sectors 48-71) crosses the first target's end at sector 64: dm
+    // traces X on dm-lin (253,0); each clone is remapped (A) onto nullb0 (252,0), then queued,
+    // gets a request and is inserted into mq-deadline; kblockd's worker issues them (D).
+    List<String> dm = untimed(bt.resolve("dm-lin.blkparse.txt"));
+    assertEquals("253,0    0        5 T  1000  Q  WS 48 + 24 [lin]", dm.get(4));
+    assertEquals("253,0    0        6 T  1000  X  WS 48 / 64 [lin]", dm.get(5));
+    assertEquals("253,0    0        7 T     0  C  WS 48 + 24 [0]", dm.get(6));
+    List<String> nb = untimed(bt.resolve("nullb0.blkparse.txt"));
+    assertEquals(List.of(
+        "252,0    0       13 T  1000  A  WS 48 + 16 <- (253,0) 48",
+        "252,0    0       14 T  1000  Q  WS 48 + 16 [lin]",
+        "252,0    0       15 T  1000  G  WS 48 + 16 [lin]",
+        "252,0    0       16 T  1000  I  WS 48 + 16 [lin]",
+        "252,0    0       17 T  1000  A  WS 1000 + 8 <- (253,0) 64",
+        "252,0    0       18 T  1000  Q  WS 1000 + 8 [lin]",
+        "252,0    0       19 T  1000  G  WS 1000 + 8 [lin]",
+        "252,0    0       20 T  1000  I  WS 1000 + 8 [lin]"), nb.subList(12, 20));
+    assertTrue(nb.get(20).matches("252,0    0       21 T +\\d+  D  WS 48 \\+ 16 \\[kworker/.*\\]"),
+        nb.get(20));
+  }
+
   @Test
   void twoJobsWritingOneIolog_areRefused() throws IOException {
     Path iolog = tmp.resolve("x.iolog");

@@ -83,17 +83,21 @@ class BlktraceRecordingTest {
     assertEquals(issued, sequence(bin, TraceFormat.BLKTRACE));
     assertEquals(issued, sequence(bt.resolve("nullb0.blkparse.txt"), TraceFormat.BLKPARSE));
 
-    // Replayed as fast as possible, from the iolog and from the blktrace, recorded again.
-    Path again = tmp.resolve("again.iolog");
+    // Replayed as fast as possible, from the iolog and from the blktrace, traced again (a
+    // replay job writes no iolog, as in fio): its Q events are the recorded sequence.
+    Path again = tmp.resolve("again");
     run(job("replay.fio", "[rp]\nioengine=libaio\niodepth=4\ndirect=1\nread_iolog=" + iolog
-        + "\nfilename=/dev/nullb0\nreplay_no_stall=1\nwrite_iolog=" + again + "\n")
-        .toString());
-    assertEquals(issued, sequence(again, TraceFormat.FIO_IOLOG), "replay of the iolog");
-    Path fromBt = tmp.resolve("from-blktrace.iolog");
+        + "\nfilename=/dev/nullb0\nreplay_no_stall=1\nwrite_iolog=" + tmp.resolve("no.iolog")
+        + "\n").toString(), "--blktrace", again.toString());
+    assertEquals(issued, sequence(again.resolve("nullb0.blktrace.0"), TraceFormat.BLKTRACE),
+        "replay of the iolog");
+    assertFalse(Files.exists(tmp.resolve("no.iolog")), "read_iolog wins over write_iolog");
+    Path fromBt = tmp.resolve("from-blktrace");
     run(job("replay2.fio", "[rb]\nioengine=libaio\niodepth=4\ndirect=1\nread_iolog=" + bin
-        + "\nreplay_redirect=/dev/nullb0\nreplay_no_stall=1\nwrite_iolog=" + fromBt + "\n")
-        .toString());
-    assertEquals(issued, sequence(fromBt, TraceFormat.FIO_IOLOG), "replay of the blktrace");
+        + "\nreplay_redirect=/dev/nullb0\nreplay_no_stall=1\n").toString(),
+        "--blktrace", fromBt.toString());
+    assertEquals(issued, sequence(fromBt.resolve("nullb0.blkparse.txt"), TraceFormat.BLKPARSE),
+        "replay of the blktrace");
   }
 
   @Test

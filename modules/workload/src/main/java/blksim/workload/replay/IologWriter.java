@@ -21,6 +21,9 @@ import java.nio.file.StandardOpenOption;
  * start: whole microseconds, truncated. Actions are {@code io_ddir_name()}'s: {@code read},
  * {@code write}, {@code trim}, {@code sync}.
  *
+ * <p>As in fio's {@code init_iolog()}, a job that replays a log ({@code read_iolog}) writes
+ * none.
+ *
  * <p>Simplified: the log starts with the job's clock (fio starts it a little earlier, when the
  * job is set up), and an I/O is logged when the job takes it from its pattern, which in blksim is
  * just before it is queued.

@@ -184,7 +184,9 @@ public abstract class FioJobThread extends Task {
         ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
     this.replay = job.replay() == null ? null : new ReplayFeed(job.replay(), job.jobIndex(),
         job.filename(), capacity, true);
-    this.iolog = job.writeIolog() == null ? null : new blksim.workload.replay.IologWriter(
+    // init_iolog(): a job that reads an iolog does not write one (read_iolog wins).
+    this.iolog = job.writeIolog() == null || job.replay() != null ? null
+        : new blksim.workload.replay.IologWriter(
         java.nio.file.Path.of(job.writeIolog()),
         job.filename() != null ? job.filename() : job.name());
   }

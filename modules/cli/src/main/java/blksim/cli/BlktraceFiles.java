@@ -57,7 +57,7 @@ final class BlktraceFiles {
         Path txt = dir.resolve(d.name() + ".blkparse.txt");
         Path tmp = dir.resolve("." + d.name() + ".blkparse.txt.tmp");
         try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-          BlkparseWriter.write(files, w);
+          BlkparseWriter.write(files, w, d.name());
         }
         Files.move(tmp, txt, StandardCopyOption.REPLACE_EXISTING,
             StandardCopyOption.ATOMIC_MOVE);

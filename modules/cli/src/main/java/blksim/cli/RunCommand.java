@@ -110,8 +110,9 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--blktrace", paramLabel = "DIR",
       description = "record what blktrace would of every device: per-CPU binary files"
           + " DIR/<dev>.blktrace.<cpu> (struct blk_io_trace, as blkparse and read_iolog read"
-          + " them) and blkparse's default text DIR/<dev>.blkparse.txt (Q, G, P, U, I, M, F, D,"
-          + " C, and A/X through device-mapper); recording changes nothing in the results")
+          + " them) and blkparse's default text with its summary, DIR/<dev>.blkparse.txt (Q,"
+          + " G, P, U, I, M, F, D, C, and A/X through device-mapper); recording changes nothing"
+          + " in the results")
   Path blktrace;
 
   @Option(names = "--join", paramLabel = "HOST:PORT",

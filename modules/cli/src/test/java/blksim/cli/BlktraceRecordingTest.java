@@ -115,7 +115,10 @@ class BlktraceRecordingTest {
         + " \\[seq\\]"), text.get(2));
     assertTrue(text.get(3).matches("252,0    0        4     0\\.\\d{9}  +\\d+  C  WS 0 \\+ 8"
         + " \\[0\\]"), text.get(3));
-    assertEquals(8, text.size(), text.toString());
+    assertEquals("CPU0 (nullb0):", text.get(8), "two writes, four events each, then the summary");
+    assertTrue(text.contains(" Reads Queued:           0,        0KiB\t Writes Queued:"
+        + "           2,        8KiB"), text.toString());
+    assertEquals("Events (nullb0): 8 entries", text.get(text.size() - 2));
     assertFalse(text.stream().anyMatch(l -> l.contains(" I ")), "no scheduler: no insert");
   }
 

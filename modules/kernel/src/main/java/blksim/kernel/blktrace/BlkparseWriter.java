@@ -36,7 +36,14 @@ import java.util.stream.Stream;
  *   <li>X: {@code sector / new_sector [process]}.
  * </ul>
  * RWBS is {@code fill_rwbs()}'s: F (flush), then D, W, R or N, then F (FUA), A, S, M.
- * Simplified: the per-CPU and total summary blkparse prints at the end is not written.
+ *
+ * <p>After the events, the summary of {@code show_device_and_cpu_stats()}: a block per CPU with
+ * events ({@code dump_io_stats()}: queued, dispatched, requeued, completed and merged reads and
+ * writes with their KiB, the device's deepest read and write depth at the driver, I/O and timer
+ * unplugs), a total block when more than one CPU had events, then the throughput, the event count
+ * and the skips (none: the files have no gaps). Numbers are grouped by thousands as blkparse's
+ * {@code %'} prints them in an English locale, and {@code size_cnv()} turns counts over a million
+ * into K, M, G.
  */
 public final class BlkparseWriter {
   private static final Pattern PER_CPU = Pattern.compile("(.*)\\.blktrace\\.(\\d+)");
@@ -64,8 +71,17 @@ public final class BlkparseWriter {
     return out;
   }
 
-  /** Writes blkparse's text of {@code files} to {@code out}; returns the lines written. */
-  public static long write(List<Path> files, Writer out) throws IOException {
+  /** Writes blkparse's text of device {@code dev}'s {@code files}, summary included. */
+  public static long write(List<Path> files, Writer out, String dev) throws IOException {
+    return write(files, out, dev, true);
+  }
+
+  /**
+   * Writes blkparse's text of {@code files} to {@code out}, with the summary of device
+   * {@code dev} if {@code summary}; returns the event lines written.
+   */
+  public static long write(List<Path> files, Writer out, String dev, boolean summary)
+      throws IOException {
     List<Reader> readers = new ArrayList<>();
     PriorityQueue<Reader> heads = new PriorityQueue<>(Comparator
         .comparingLong((Reader r) -> r.time).thenComparingInt(r -> r.index)
@@ -81,6 +97,11 @@ public final class BlkparseWriter {
         }
       }
       Map<Integer, String> names = new HashMap<>();
+      java.util.TreeMap<Integer, Stats> cpus = new java.util.TreeMap<>();
+      int[] depth = new int[2];
+      int[] maxDepth = new int[2];
+      long first = -1;
+      long last = 0;
       StringBuilder b = new StringBuilder(160);
       long lines = 0;
       while (!heads.isEmpty()) {
@@ -95,10 +116,18 @@ public final class BlkparseWriter {
           line(b, r, r.time - genesis, names.get(r.pid));
           out.write(b.toString());
           lines++;
+          account(cpus.computeIfAbsent(r.cpu, k -> new Stats()), r, depth, maxDepth);
+          if (first < 0) {
+            first = r.time - genesis;
+          }
+          last = r.time - genesis;
         }
         if (r.advance()) {
           heads.add(r);
         }
+      }
+      if (summary) {
+        out.write(summary(dev, cpus, maxDepth, lines, first < 0 ? 0 : last - first));
       }
       return lines;
     } finally {
@@ -106,6 +135,145 @@ public final class BlkparseWriter {
         r.close();
       }
     }
+  }
+
+  /** One CPU's {@code struct io_stats}. */
+  static final class Stats {
+    final long[] queued = new long[2];
+    final long[] queuedKb = new long[2];
+    final long[] issued = new long[2];
+    final long[] issuedKb = new long[2];
+    final long[] requeued = new long[2];
+    final long[] completed = new long[2];
+    final long[] completedKb = new long[2];
+    final long[] merged = new long[2];
+    final long[] mergedKb = new long[2];
+    long ioUnplugs;
+    long timerUnplugs;
+
+    void add(Stats o) {
+      for (int w = 0; w < 2; w++) {
+        queued[w] += o.queued[w];
+        queuedKb[w] += o.queuedKb[w];
+        issued[w] += o.issued[w];
+        issuedKb[w] += o.issuedKb[w];
+        requeued[w] += o.requeued[w];
+        completed[w] += o.completed[w];
+        completedKb[w] += o.completedKb[w];
+        merged[w] += o.merged[w];
+        mergedKb[w] += o.mergedKb[w];
+      }
+      ioUnplugs += o.ioUnplugs;
+      timerUnplugs += o.timerUnplugs;
+    }
+  }
+
+  /** {@code dump_trace_fs()}'s accounting of one event. */
+  private static void account(Stats s, Reader r, int[] depth, int[] maxDepth) {
+    int w = (r.action >>> BlkTrace.TC_SHIFT & BlkTrace.TC_WRITE) != 0 ? 1 : 0;
+    long kb = r.bytes >> 10;
+    switch (r.action & 0xffff) {
+      case BlkTrace.TA_QUEUE -> {
+        s.queued[w]++;
+        s.queuedKb[w] += kb;
+      }
+      case BlkTrace.TA_BACKMERGE, BlkTrace.TA_FRONTMERGE -> {
+        s.merged[w]++;
+        s.mergedKb[w] += kb;
+      }
+      case BlkTrace.TA_REQUEUE -> {
+        if (depth[w] > 0) {
+          depth[w]--;
+        }
+        s.requeued[w]++;
+        s.issuedKb[w] -= kb;
+      }
+      case BlkTrace.TA_ISSUE -> {
+        s.issued[w]++;
+        s.issuedKb[w] += kb;
+        maxDepth[w] = Math.max(maxDepth[w], ++depth[w]);
+      }
+      case BlkTrace.TA_COMPLETE -> {
+        if (depth[w] > 0) {
+          depth[w]--;
+        }
+        s.completed[w]++;
+        s.completedKb[w] += kb;
+      }
+      case BlkTrace.TA_UNPLUG_IO -> s.ioUnplugs++;
+      case BlkTrace.TA_UNPLUG_TIMER -> s.timerUnplugs++;
+      default -> { }
+    }
+  }
+
+  /** {@code %'8Lu}: at least 8 wide, thousands grouped with commas. */
+  private static String grouped(long v, int width) {
+    String g = String.format(java.util.Locale.ROOT, "%,d", v);
+    return g.length() >= width ? g : " ".repeat(width - g.length()) + g;
+  }
+
+  /** {@code size_cnv()}: K, M, G... above a million; {@code inKb} starts at K. */
+  static String sizeCnv(long num, boolean inKb) {
+    String suff = "\0KMGP";
+    int i = inKb ? 1 : 0;
+    while (num > 1000L * 1000 && i < suff.length() - 1) {
+      i++;
+      num /= 1000;
+    }
+    return grouped(num, 8) + (i == 0 ? "" : String.valueOf(suff.charAt(i)));
+  }
+
+  private static void ioStats(StringBuilder b, String msg, Stats s, int[] maxDepth) {
+    b.append(msg).append('\n');
+    b.append(" Reads Queued:    ").append(sizeCnv(s.queued[0], false)).append(", ")
+        .append(sizeCnv(s.queuedKb[0], true)).append("iB\t");
+    b.append(" Writes Queued:    ").append(sizeCnv(s.queued[1], false)).append(", ")
+        .append(sizeCnv(s.queuedKb[1], true)).append("iB\n");
+    b.append(" Read Dispatches: ").append(sizeCnv(s.issued[0], false)).append(", ")
+        .append(sizeCnv(s.issuedKb[0], true)).append("iB\t");
+    b.append(" Write Dispatches: ").append(sizeCnv(s.issued[1], false)).append(", ")
+        .append(sizeCnv(s.issuedKb[1], true)).append("iB\n");
+    b.append(" Reads Requeued:  ").append(sizeCnv(s.requeued[0], false)).append("\t\t");
+    b.append(" Writes Requeued:  ").append(sizeCnv(s.requeued[1], false)).append('\n');
+    b.append(" Reads Completed: ").append(sizeCnv(s.completed[0], false)).append(", ")
+        .append(sizeCnv(s.completedKb[0], true)).append("iB\t");
+    b.append(" Writes Completed: ").append(sizeCnv(s.completed[1], false)).append(", ")
+        .append(sizeCnv(s.completedKb[1], true)).append("iB\n");
+    b.append(" Read Merges:     ").append(sizeCnv(s.merged[0], false)).append(", ")
+        .append(sizeCnv(s.mergedKb[0], true)).append("iB\t");
+    b.append(" Write Merges:     ").append(sizeCnv(s.merged[1], false)).append(", ")
+        .append(sizeCnv(s.mergedKb[1], true)).append("iB\n");
+    if (maxDepth != null) {
+      b.append(" Read depth:      ").append(grouped(maxDepth[0], 8)).append("        \t");
+      b.append(" Write depth:      ").append(grouped(maxDepth[1], 8)).append('\n');
+    }
+    b.append(" IO unplugs:      ").append(grouped(s.ioUnplugs, 8)).append("        \t");
+    b.append(" Timer unplugs:    ").append(grouped(s.timerUnplugs, 8)).append('\n');
+  }
+
+  /** {@code show_device_and_cpu_stats()} for one device. */
+  private static String summary(String dev, java.util.TreeMap<Integer, Stats> cpus,
+      int[] maxDepth, long events, long spanNs) {
+    StringBuilder b = new StringBuilder();
+    Stats total = new Stats();
+    for (Map.Entry<Integer, Stats> e : cpus.entrySet()) {
+      total.add(e.getValue());
+      ioStats(b, "CPU" + e.getKey() + " (" + dev + "):", e.getValue(), maxDepth);
+    }
+    if (cpus.size() > 1) {
+      b.append('\n');
+      ioStats(b, "Total (" + dev + "):", total, null);
+    }
+    long msec = spanNs / 1_000_000;
+    long rrate = msec == 0 ? 0 : 1000 * total.completedKb[0] / msec;
+    long wrate = msec == 0 ? 0 : 1000 * total.completedKb[1] / msec;
+    b.append("\nThroughput (R/W): ").append(String.format(java.util.Locale.ROOT, "%,d", rrate))
+        .append("KiB/s / ").append(String.format(java.util.Locale.ROOT, "%,d", wrate))
+        .append("KiB/s\n");
+    b.append("Events (").append(dev).append("): ")
+        .append(String.format(java.util.Locale.ROOT, "%,d", events)).append(" entries\n");
+    b.append("Skips: 0 forward (0 -   0.0%)\n");
+    return b.toString();
   }
 
   private static String comm(byte[] pdu) {

@@ -1,6 +1,7 @@
 package blksim.kernel.blktrace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.DriverCpu;
@@ -86,7 +87,7 @@ class BlkparseWriterTest {
   void theText_isBlkparsesDefaultLayout_fieldByField() throws IOException {
     BlkTrace t = traceEveryKind();
     StringWriter out = new StringWriter();
-    long lines = BlkparseWriter.write(List.of(t.file(0), t.file(1)), out);
+    long lines = BlkparseWriter.write(List.of(t.file(0), t.file(1)), out, "sdb", false);
     // Written by hand from "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s " and each action's tail.
     String expected = String.join("\n",
         "  8,16   0        1     0.000000000     0  P   N [swapper/0]",
@@ -106,6 +107,57 @@ class BlkparseWriterTest {
   }
 
   @Test
+  void theSummary_isShowDeviceAndCpuStats() throws IOException {
+    BlkTrace t = traceEveryKind();
+    StringWriter out = new StringWriter();
+    BlkparseWriter.write(List.of(t.file(0), t.file(1)), out, "sdb");
+    String text = out.toString();
+    String summary = text.substring(text.indexOf("CPU0 (sdb):"));
+    // By hand from blkparse.c dump_io_stats() ("%'8Lu" counts, KiB with size_cnv()'s K): CPU 0
+    // queued and merged one 4 KiB write and unplugged twice; CPU 1 queued two 512-byte reads and
+    // an empty flush (a read to blkparse), front-merged one, completed one 4 KiB read.
+    String expected = String.join("\n",
+        "CPU0 (sdb):",
+        " Reads Queued:           0,        0KiB\t Writes Queued:           1,        4KiB",
+        " Read Dispatches:        0,        0KiB\t Write Dispatches:        0,        0KiB",
+        " Reads Requeued:         0\t\t Writes Requeued:         0",
+        " Reads Completed:        0,        0KiB\t Writes Completed:        0,        0KiB",
+        " Read Merges:            0,        0KiB\t Write Merges:            1,        4KiB",
+        " Read depth:             0        \t Write depth:             0",
+        " IO unplugs:             1        \t Timer unplugs:           1",
+        "CPU1 (sdb):",
+        " Reads Queued:           3,        0KiB\t Writes Queued:           0,        0KiB",
+        " Read Dispatches:        0,        0KiB\t Write Dispatches:        0,        0KiB",
+        " Reads Requeued:         0\t\t Writes Requeued:         0",
+        " Reads Completed:        1,        4KiB\t Writes Completed:        0,        0KiB",
+        " Read Merges:            1,        0KiB\t Write Merges:            0,        0KiB",
+        " Read depth:             0        \t Write depth:             0",
+        " IO unplugs:             0        \t Timer unplugs:           0",
+        "",
+        "Total (sdb):",
+        " Reads Queued:           3,        0KiB\t Writes Queued:           1,        4KiB",
+        " Read Dispatches:        0,        0KiB\t Write Dispatches:        0,        0KiB",
+        " Reads Requeued:         0\t\t Writes Requeued:         0",
+        " Reads Completed:        1,        4KiB\t Writes Completed:        0,        0KiB",
+        " Read Merges:            1,        0KiB\t Write Merges:            1,        4KiB",
+        " IO unplugs:             1        \t Timer unplugs:           1",
+        "",
+        "Throughput (R/W): 0KiB/s / 0KiB/s",
+        "Events (sdb): 12 entries",
+        "Skips: 0 forward (0 -   0.0%)", "");
+    assertEquals(expected, summary);
+    assertTrue(text.contains("  8,16   1        7     0.000003000     0  Q  FN [swapper/1]\n"
+        + "CPU0 (sdb):\n"), "the summary follows the last event line");
+  }
+
+  @Test
+  void sizeCnv_groupsThousands_andScalesPastAMillion() {
+    assertEquals("   1,234", BlkparseWriter.sizeCnv(1234, false));
+    assertEquals("   2,025M", BlkparseWriter.sizeCnv(2_025_344, true));
+    assertEquals("1,000,000", BlkparseWriter.sizeCnv(1_000_000, false));
+  }
+
+  @Test
   void theBinary_isStructBlkIoTrace_withAProcessNoteBeforeAPidsFirstEvent() throws IOException {
     BlkTrace t = traceEveryKind();
     ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(t.file(0))).order(ByteOrder.LITTLE_ENDIAN);
@@ -115,7 +167,8 @@ class BlkparseWriterTest {
     assertEquals(1000L, b.getLong(8));
     assertEquals(0x0400_0000, b.getInt(28));
     assertEquals(16, b.getShort(46));
-    assertEquals("swapper/0", new String(b.array(), 48, 9, java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals("swapper/0",
+        new String(b.array(), 48, 9, java.nio.charset.StandardCharsets.UTF_8));
     // P: __BLK_TA_PLUG | BLK_TC_ACT(BLK_TC_QUEUE), no payload.
     int p = 48 + 16;
     assertEquals(1, b.getInt(p + 4), "sequence");

@@ -14,8 +14,8 @@ import java.nio.file.StandardOpenOption;
  * fio's {@code write_iolog=FILE}: the job's I/O as a version 3 iolog, written as fio 3.31 and
  * later write it ({@code iolog.c}): opened in append mode ({@code fopen(..., "a")}, as fio: a
  * second run appends a second log), the line {@code fio version 3 iolog}, then
- * {@code <t> <file> add} and {@code <t> <file> open} when the job starts ({@code init_iolog_write()}
- * logging every file, {@code td_io_open_file()}), {@code <t> <file> <action> <offset> <length>}
+ * {@code <t> <file> add} and {@code <t> <file> open} when the job starts
+ * ({@code init_iolog_write()} logging every file, {@code td_io_open_file()}), {@code <t> <file> <action> <offset> <length>}
  * for each I/O as it is queued ({@code log_io_u()} from {@code td_io_queue()}), and
  * {@code <t> <file> close} when the job ends. {@code <t>} is {@code utime_since_now()} of the log's
  * start: whole microseconds, truncated. Actions are {@code io_ddir_name()}'s: {@code read},

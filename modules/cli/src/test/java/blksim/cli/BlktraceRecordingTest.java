@@ -190,6 +190,29 @@ class BlktraceRecordingTest {
   }
 
   @Test
+  void theIolog_hasFiosLines_syncsIncluded() throws IOException {
+    Path iolog = tmp.resolve("s.iolog");
+    run(job("s.fio", "[s]\nioengine=psync\ndirect=1\nbs=4k\nrw=write\nfilename=/dev/nullb0\n"
+        + "size=16k\nfsync=2\nwrite_iolog=" + iolog + "\n").toString());
+    List<String> lines = new ArrayList<>();
+    long last = 0;
+    for (String l : Files.readAllLines(iolog).subList(1, 10)) {
+      long t = Long.parseLong(l.substring(0, l.indexOf(' ')));
+      assertTrue(t >= last, "timestamps (µs since the log started) never go back: " + l);
+      last = t;
+      lines.add(l.substring(l.indexOf(' ') + 1));
+    }
+    assertEquals(List.of("/dev/nullb0 add", "/dev/nullb0 open", "/dev/nullb0 write 0 4096",
+        "/dev/nullb0 write 4096 4096", "/dev/nullb0 sync 0 0", "/dev/nullb0 write 8192 4096",
+        "/dev/nullb0 write 12288 4096", "/dev/nullb0 sync 0 0", "/dev/nullb0 close"), lines);
+    assertTrue(last > 0, "the writes take simulated time");
+    // fio opens the log in append mode: a second run adds a second log
+    run(job("s.fio", Files.readString(tmp.resolve("s.fio"))).toString());
+    assertEquals(2, Files.readAllLines(iolog).stream()
+        .filter(l -> l.equals("fio version 3 iolog")).count());
+  }
+
+  @Test
   void twoJobsWritingOneIolog_areRefused() throws IOException {
     Path iolog = tmp.resolve("x.iolog");
     Path j = job("two.fio", "[a]\nioengine=psync\ndirect=1\nfilename=/dev/nullb0\nsize=8k\n"

@@ -19,7 +19,8 @@ import java.nio.file.StandardOpenOption;
  * for each I/O as it is queued ({@code log_io_u()} from {@code td_io_queue()}), and
  * {@code <t> <file> close} when the job ends. {@code <t>} is {@code utime_since_now()} of the log's
  * start: whole microseconds, truncated. Actions are {@code io_ddir_name()}'s: {@code read},
- * {@code write}, {@code trim}, {@code sync}.
+ * {@code write}, {@code trim}, {@code sync}, {@code datasync} (the job's own {@code fsync=N},
+ * {@code fdatasync=N} and {@code end_fsync} syncs, with the psync engines that issue them).
  *
  * <p>As in fio's {@code init_iolog()}, a job that replays a log ({@code read_iolog}) writes
  * none.
@@ -85,6 +86,22 @@ public final class IologWriter {
       out.write(' ');
       out.write(Long.toString(length));
       out.write('\n');
+    } catch (IOException e) {
+      throw failed(e);
+    }
+  }
+
+  /**
+   * A sync the job queued at {@code nowNs} ({@code fsync=N}, {@code fdatasync=N},
+   * {@code end_fsync}): {@code sync} or {@code datasync}, offset and length 0 (fio prints the
+   * sync io_u's, which it leaves as its last use set them; its replay ignores them).
+   */
+  public void sync(long nowNs, boolean data) {
+    if (out == null) {
+      return;
+    }
+    try {
+      out.write(micros(nowNs) + " " + fileName + " " + (data ? "datasync" : "sync") + " 0 0\n");
     } catch (IOException e) {
       throw failed(e);
     }

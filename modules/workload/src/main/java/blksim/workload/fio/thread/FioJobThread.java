@@ -591,6 +591,16 @@ public abstract class FioJobThread extends Task {
     ioLen = (int) len;
   }
 
+  /**
+   * A sync the job queues itself ({@code fsync=N}, {@code fdatasync=N}, {@code end_fsync}): fio
+   * logs its DDIR_SYNC/DDIR_DATASYNC io_u in {@code write_iolog} as it does any I/O.
+   */
+  protected final void logSync(TaskCpu cpu, boolean data) {
+    if (iolog != null) {
+      iolog.sync(cpu.now(), data);
+    }
+  }
+
   /** fio's ddir of an operation: 0 read, 1 write. */
   protected static int ddir(ReqOp op) {
     return op == ReqOp.READ ? 0 : 1;

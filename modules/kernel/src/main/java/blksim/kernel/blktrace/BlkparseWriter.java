@@ -353,10 +353,25 @@ public final class BlkparseWriter {
       fromSector = p.getLong(8);
     }
     long sec = r.bytes >>> 9;
-    b.append(String.format(java.util.Locale.ROOT, "%3d,%-3d %2d %8d %5d.%09d %5d %2s %3s ",
-        device >>> 20,
-        device & 0xfffff, r.cpu, r.sequence, t / 1_000_000_000L, t % 1_000_000_000L,
-        Integer.toUnsignedLong(r.pid), act, rwbs(r.action, r.bytes)));
+    // "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s "
+    pad(b, Integer.toString(device >>> 20), 3).append(',');
+    String minor = Integer.toString(device & 0xfffff);
+    b.append(minor);
+    for (int i = minor.length(); i < 3; i++) {
+      b.append(' ');
+    }
+    b.append(' ');
+    pad(b, Integer.toString(r.cpu), 2).append(' ');
+    pad(b, Long.toString(r.sequence), 8).append(' ');
+    pad(b, Long.toString(t / 1_000_000_000L), 5).append('.');
+    String ns = Long.toString(t % 1_000_000_000L);
+    for (int i = ns.length(); i < 9; i++) {
+      b.append('0');
+    }
+    b.append(ns).append(' ');
+    pad(b, Long.toString(Integer.toUnsignedLong(r.pid)), 5).append(' ');
+    pad(b, act, 2).append(' ');
+    pad(b, rwbs(r.action, r.bytes), 3).append(' ');
     switch (act.charAt(0)) {
       case 'C', 'R' -> {
         b.append(Long.toUnsignedString(r.sector));
@@ -380,6 +395,14 @@ public final class BlkparseWriter {
           .append(pduInt(r.pdu)).append(" [").append(proc).append("]\n");
       default -> throw new IllegalStateException(act);
     }
+  }
+
+  /** {@code s} right-aligned in {@code width} ({@code %Nd}, {@code %Ns}). */
+  private static StringBuilder pad(StringBuilder b, String s, int width) {
+    for (int i = s.length(); i < width; i++) {
+      b.append(' ');
+    }
+    return b.append(s);
   }
 
   /** {@code get_pdu_int()}: the payload's big-endian u64, printed as an unsigned int. */

@@ -213,6 +213,34 @@ class BlktraceRecordingTest {
   }
 
   @Test
+  void aBioThatWaitsForATag_isQueuedOnce_andGetsItsRequestLater() throws IOException {
+    Files.writeString(tmp.resolve("tw.fio"), "[tw]\nioengine=libaio\niodepth=8\ndirect=1\n"
+        + "bs=4k\nrw=randread\nfilename=/dev/nullb0\nnumber_ios=50\n");
+    Path conf = job("tw.conf", String.join("\n", "blksim {",
+        "  machine { sockets = 1, nodes-per-socket = 1, llcs-per-node = 1, cores-per-llc = 1,"
+            + " threads-per-core = 1, memory = 1G }",
+        "  devices = [ { type = null_blk, name = nullb0, size = 1G, hw-queue-depth = 2,"
+            + " irqmode = timer, completion-nsec = 20us } ]",
+        "  fio.job-files = [\"tw.fio\"]", "}", ""));
+    Path bt = tmp.resolve("bt");
+    run(conf.toString(), "--blktrace", bt.toString());
+    java.util.Map<String, String> queuedAt = new java.util.HashMap<>();
+    int q = 0;
+    int waited = 0;
+    for (String l : Files.readAllLines(bt.resolve("nullb0.blkparse.txt"))) {
+      String[] f = l.trim().split(" +");
+      if (f.length > 7 && f[5].equals("Q")) {
+        q++;
+        queuedAt.put(f[7], f[3]);
+      } else if (f.length > 7 && f[5].equals("G") && !f[3].equals(queuedAt.get(f[7]))) {
+        waited++;
+      }
+    }
+    assertEquals(50, q, "one Q per I/O, the retries after a tag wait not traced again");
+    assertTrue(waited > 0, "with 8 I/Os for 4 requests, some bios waited for a request");
+  }
+
+  @Test
   void twoJobsWritingOneIolog_areRefused() throws IOException {
     Path iolog = tmp.resolve("x.iolog");
     Path j = job("two.fio", "[a]\nioengine=psync\ndirect=1\nfilename=/dev/nullb0\nsize=8k\n"

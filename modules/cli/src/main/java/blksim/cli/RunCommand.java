@@ -42,7 +42,8 @@ import picocli.CommandLine.Spec;
         "  ./blksim run scenarios/nowait/brd-nowait-off.conf --threads \\",
         "      --timehist 0@100ms..100.02ms",
         "  ./blksim run SCENARIO --output-format=json --output results/ --partitions=node",
-        "  ./blksim run myjob.fio            (a fio job file alone: default machine)"})
+        "  ./blksim run myjob.fio            (a fio job file alone: default machine)",
+        "  ./blksim run myjob.fio --blktrace trace/   (then trace/nullb0.blkparse.txt)"})
 final class RunCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -107,6 +108,14 @@ final class RunCommand implements Callable<Integer> {
           + " perf sched timehist's columns after fio's text; the JSON gets sched_timehist")
   String timehist;
 
+  @Option(names = "--blktrace", paramLabel = "DIR",
+      description = "record what blktrace would of every device: per-CPU binary files"
+          + " DIR/<dev>.blktrace.<cpu> (struct blk_io_trace, as blkparse and read_iolog read"
+          + " them) and blkparse's default text with its summary, DIR/<dev>.blkparse.txt (Q,"
+          + " G, P, U, I, M, F, D, C, and A/X through device-mapper); recording changes nothing"
+          + " in the results")
+  Path blktrace;
+
   @Option(names = "--join", paramLabel = "HOST:PORT",
       description = "run on a multi-JVM cluster: this JVM joins the cluster of this seed node"
           + " (started with 'blksim node') and partitions spread over all members (repeatable)")
@@ -142,6 +151,9 @@ final class RunCommand implements Callable<Integer> {
     if (!sections.isEmpty()) {
       overrides.add(sectionsOverride(sections));
     }
+    if (blktrace != null) {
+      overrides.add(BlktraceFiles.override(blktrace));
+    }
     Path file = scenario;
     if (Files.isRegularFile(scenario) && !JobFileRun.isScenario(scenario)) {
       file = JobFileRun.scenarioFor(scenario, sections, spec.commandLine().getErr());
@@ -153,6 +165,9 @@ final class RunCommand implements Callable<Integer> {
     Partitioning p = Partitioning.parse(s.partitions());
     Path logBase = output != null ? output : Path.of("");
     FioLogFiles.check(s.jobs(), logBase, output);
+    if (blktrace != null) {
+      BlktraceFiles.prepare(blktrace, s);
+    }
     long expected = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
     blksim.workload.replay.ReplayProgress.reset();
     ProgressListener progress = Progress.forTerminal(expected);
@@ -218,6 +233,13 @@ final class RunCommand implements Callable<Integer> {
     if (!logs.isEmpty() && !formats.json() && !formats.jsonPlus()) {
       spec.commandLine().getErr().println("blksim: wrote " + logs.size() + " fio log file(s): "
           + logs.get(0) + (logs.size() > 1 ? " ..." : ""));
+    }
+    if (blktrace != null) {
+      int n = BlktraceFiles.writeText(blktrace, s);
+      if (!formats.json() && !formats.jsonPlus()) {
+        spec.commandLine().getErr().println("blksim: wrote the blktrace of " + n + " device(s)"
+            + " into " + blktrace);
+      }
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(text);

@@ -28,6 +28,8 @@ public abstract class BioBasedQueue implements BlockQueue {
   private final BlockLayerParams blockLayer;
   private final DriverCpu cpu;
   private final DiskCounters counters;
+  /** {@code q->blk_trace}: null unless the run is traced. */
+  private blksim.kernel.blktrace.BlkTrace blkTrace;
 
   /**
    * @param diskName the disk's name ({@code ram0}, {@code zram0})
@@ -92,7 +94,13 @@ public abstract class BioBasedQueue implements BlockQueue {
       endIo.endIo(bio, error);
       return true;
     }
+    if (blkTrace != null) {
+      blkTrace.queue(cpu, bio);
+    }
     counters.doneInline(bio.op(), bio.sizeBytes(), serviceNs(bio), cpu.now());
+    if (blkTrace != null) {
+      blkTrace.bioComplete(cpu, bio, 0);
+    }
     endIo.endIo(bio, 0);
     return true;
   }
@@ -100,5 +108,20 @@ public abstract class BioBasedQueue implements BlockQueue {
   @Override
   public final DiskCounters counters() {
     return counters;
+  }
+
+  /** Traces this device's events into {@code t}. */
+  public final void setBlkTrace(blksim.kernel.blktrace.BlkTrace t) {
+    blkTrace = t;
+  }
+
+  @Override
+  public final blksim.kernel.blktrace.BlkTrace blkTrace() {
+    return blkTrace;
+  }
+
+  @Override
+  public final DriverCpu cpu() {
+    return cpu;
   }
 }

@@ -71,4 +71,14 @@ public interface BlockQueue {
 
   /** This CPU's share of the disk's statistics. */
   DiskCounters counters();
+
+  /** The device's trace ({@code q->blk_trace}), or null when it is not traced. */
+  default blksim.kernel.blktrace.BlkTrace blkTrace() {
+    return null;
+  }
+
+  /** The CPU this view submits from, or null when the queue does not say. */
+  default DriverCpu cpu() {
+    return null;
+  }
 }

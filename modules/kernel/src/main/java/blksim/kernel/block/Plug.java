@@ -180,6 +180,9 @@ public final class Plug {
         multipleQueues = true;
       }
     }
+    if (requests.isEmpty()) {
+      rq.queue().tracePlug(cpu);
+    }
     requests.add(rq);
   }
 }

@@ -63,6 +63,10 @@ public final class RequestQueue {
   private long dispatched;
   private long kblockdRuns;
   private long directRuns;
+  /** {@code q->blk_trace}: null unless the run is traced. */
+  private blksim.kernel.blktrace.BlkTrace blkTrace;
+  /** The CPU of the submission being traced (merges are traced from inside it). */
+  private DriverCpu traceCpu;
 
   private record Waiter(DriverCpu cpu, Runnable wake) {}
 
@@ -147,6 +151,23 @@ public final class RequestQueue {
     return zones == null || to <= from || zones.zoneNo(from) == zones.zoneNo(to - 1);
   }
 
+  /** Traces this queue's events into {@code t} ({@code blk_trace_setup()}). */
+  public void setBlkTrace(blksim.kernel.blktrace.BlkTrace t) {
+    blkTrace = t;
+  }
+
+  /** {@code q->blk_trace}, or null. */
+  public blksim.kernel.blktrace.BlkTrace blkTrace() {
+    return blkTrace;
+  }
+
+  /** P, when a plug gets its first request of this queue ({@code blk_add_rq_to_plug()}). */
+  void tracePlug(DriverCpu cpu) {
+    if (blkTrace != null) {
+      blkTrace.plug(cpu);
+    }
+  }
+
   long maxBytes() {
     return params.maxBytes();
   }
@@ -172,6 +193,10 @@ public final class RequestQueue {
     if (plug != null) {
       plug.onCpu(cpu);
     }
+    if (blkTrace != null) {
+      traceCpu = cpu;
+      blkTrace.queue(cpu, bio);
+    }
     if (Request.mergeableOp(bio.op())) {
       if (plug != null && plug.attemptMerge(this, bio, endIo)) {
         return true;
@@ -182,6 +207,9 @@ public final class RequestQueue {
     }
     if (schedTagsInUse == params.nrRequests()) {
       if (bio.nowait()) {
+        if (blkTrace != null) {
+          blkTrace.bioComplete(cpu, bio, -Errno.EAGAIN);
+        }
         endIo.endIo(bio, -Errno.EAGAIN);
         return true;
       }
@@ -189,11 +217,17 @@ public final class RequestQueue {
         plug.flush(cpu, true);
       }
       tagWaiters.add(new Waiter(cpu, onTagFree));
+      if (blkTrace != null) {
+        blkTrace.retry(cpu, bio);
+      }
       return false;
     }
     schedTagsInUse++;
     long now = cpu.now();
     Request rq = new Request(this, bio, endIo, cpu, now);
+    if (blkTrace != null) {
+      blkTrace.getrq(cpu, bio);
+    }
     counters.start(now);
     if (plug != null) {
       plug.add(rq);
@@ -203,6 +237,8 @@ public final class RequestQueue {
         && params.rules().elevatorSubmitRunsAsync();
     if (elevator.insert(rq, now)) {
       freeMerged(rq);
+    } else if (blkTrace != null) {
+      traceInsert(cpu, rq);
     }
     if (async) {
       runAsync(cpu);
@@ -214,6 +250,9 @@ public final class RequestQueue {
 
   /** A plug flush hands {@code rqs} (this queue's, in order) over from a task on {@code cpu}. */
   void insertFromPlug(DriverCpu cpu, List<Request> rqs, boolean fromSchedule) {
+    if (blkTrace != null) {
+      blkTrace.unplug(cpu, rqs.size(), !fromSchedule);
+    }
     insert(cpu, rqs, fromSchedule);
   }
 
@@ -222,6 +261,8 @@ public final class RequestQueue {
     for (Request r : rqs) {
       if (elevator.insert(r, now)) {
         freeMerged(r);
+      } else if (blkTrace != null) {
+        traceInsert(cpu, r);
       }
     }
     if (async) {
@@ -241,13 +282,29 @@ public final class RequestQueue {
     }
     if (rq.backContiguous(bio)) {
       rq.backMerge(bio, endIo);
+      if (blkTrace != null) {
+        blkTrace.merge(traceCpu, bio, true);
+      }
     } else if (rq.frontContiguous(bio)) {
       rq.frontMerge(bio, endIo);
+      if (blkTrace != null) {
+        blkTrace.merge(traceCpu, bio, false);
+      }
     } else {
       return false;
     }
     accountMerge(bio.op());
     return true;
+  }
+
+  /**
+   * I: a request goes into the I/O scheduler ({@code dd_insert_request()} traces it). Without
+   * one ({@code none}) blk-mq issues it directly and no I is traced.
+   */
+  private void traceInsert(DriverCpu cpu, Request rq) {
+    if (params.scheduler() != RequestQueueParams.Scheduler.NONE) {
+      blkTrace.insert(cpu, rq);
+    }
   }
 
   /** A request whose bios moved into another one is freed: its tag, its accounting. */
@@ -282,6 +339,9 @@ public final class RequestQueue {
       driverTagsInUse++;
       dispatched++;
       r.dispatched(now);
+      if (blkTrace != null) {
+        blkTrace.issue(cpu, r);
+      }
       driver.queueRq(r, cpu);
     }
   }
@@ -315,6 +375,9 @@ public final class RequestQueue {
 
   /** {@code blk_mq_end_request()}: bios end, tags freed, waiters woken, the queue re-run. */
   private void endRequest(DriverCpu cpu, Request rq, int error) {
+    if (blkTrace != null) {
+      blkTrace.complete(cpu, rq, error);
+    }
     counters.done(rq.op(), rq.bytes(), rq.allocNs(), cpu.now());
     elevator.finishRequest(rq);
     if (wakeLocalWaiterInline) {
@@ -438,6 +501,16 @@ public final class RequestQueue {
     @Override
     public ZoneGeometry zones() {
       return zones;
+    }
+
+    @Override
+    public blksim.kernel.blktrace.BlkTrace blkTrace() {
+      return blkTrace;
+    }
+
+    @Override
+    public DriverCpu cpu() {
+      return cpu;
     }
   }
 }

@@ -68,6 +68,8 @@ public final class DmQueue implements BlockQueue {
   private final DiskCounters counters;
   private final TimerParams timers;
   private final Kdelayd kdelayd;
+  /** {@code q->blk_trace} of the mapped device: null unless the run is traced. */
+  private blksim.kernel.blktrace.BlkTrace blkTrace;
 
   /**
    * Builds the targets of {@code params}'s table on {@code cpu}, resolving device paths with
@@ -198,8 +200,14 @@ public final class DmQueue implements BlockQueue {
       endIo.endIo(bio, error);
       return true;
     }
+    if (blkTrace != null) {
+      blkTrace.queue(cpu, bio);
+    }
     DmIo io = new DmIo(this, bio, endIo, cpu.now());
     List<Clone> plan = plan(bio);
+    if (blkTrace != null) {
+      traceSplits(plan);
+    }
     for (int i = 0; i < plan.size(); i++) {
       Clone c = plan.get(i);
       DmTargetIo tio = new DmTargetIo(io, c.target, c.bio);
@@ -210,6 +218,9 @@ public final class DmQueue implements BlockQueue {
           if (i == 0) {
             if (!tio.submit(onTagFree)) {
               // Nothing happened yet: the caller waits for a tag and retries the whole bio.
+              if (blkTrace != null) {
+                blkTrace.retry(cpu, bio);
+              }
               return false;
             }
           } else {
@@ -229,6 +240,35 @@ public final class DmQueue implements BlockQueue {
     }
     io.dec(0);
     return true;
+  }
+
+  /**
+   * X for each cut of a bio at a target boundary ({@code dm_split_and_process_bio()} traces
+   * {@code trace_block_split()} before it resubmits the rest): the part before the cut, and the
+   * sector where the rest starts.
+   */
+  private void traceSplits(List<Clone> plan) {
+    for (int i = 1; i < plan.size(); i++) {
+      Bio before = plan.get(i - 1).bio;
+      if (before.sizeBytes() > 0 && plan.get(i).bio.sector() != before.sector()) {
+        blkTrace.split(cpu, before, plan.get(i).bio.sector());
+      }
+    }
+  }
+
+  /** Traces this mapped device's events into {@code t}. */
+  public void setBlkTrace(blksim.kernel.blktrace.BlkTrace t) {
+    blkTrace = t;
+  }
+
+  @Override
+  public blksim.kernel.blktrace.BlkTrace blkTrace() {
+    return blkTrace;
+  }
+
+  /** The mapped device's {@code dev_t} in its trace (an A event's origin), 0 if untraced. */
+  int blkTraceDev() {
+    return blkTrace == null ? 0 : blkTrace.dev();
   }
 
   /** Issues a later clone of a split bio, again each time its device frees a tag. */
@@ -295,6 +335,9 @@ public final class DmQueue implements BlockQueue {
   void complete(DmIo io, int status, boolean accounted) {
     if (accounted) {
       counters.done(io.orig.op(), io.orig.sizeBytes(), io.startNs, cpu.now());
+    }
+    if (blkTrace != null) {
+      blkTrace.bioComplete(cpu, io.orig, status);
     }
     io.endIo.endIo(io.orig, status);
   }

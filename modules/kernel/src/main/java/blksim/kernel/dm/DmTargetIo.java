@@ -18,6 +18,8 @@ public final class DmTargetIo implements BioEndIo {
   private Bio clone;
   private BlockQueue dev;
   private boolean done;
+  /** The clone's sector on the mapped device before {@link #remap} (the A event's origin). */
+  private long fromSector;
 
   DmTargetIo(DmIo io, DmTarget target, Bio clone) {
     this.io = io;
@@ -47,6 +49,7 @@ public final class DmTargetIo implements BioEndIo {
 
   /** {@code bio_set_dev(clone, dev)} and {@code clone->bi_iter.bi_sector = sector}. */
   public void remap(BlockQueue device, long sector) {
+    this.fromSector = clone.sector();
     this.dev = device;
     this.clone = new Bio(clone.op(), sector, clone.sizeBytes(), clone.flags());
   }
@@ -69,6 +72,9 @@ public final class DmTargetIo implements BioEndIo {
     if (dev == null) {
       throw new IllegalStateException(io.md.diskName() + ": clone " + clone
           + " submitted before it was remapped");
+    }
+    if (dev.blkTrace() != null) {
+      dev.blkTrace().remap(dev.cpu(), clone, io.md.blkTraceDev(), fromSector);
     }
     return dev.issue(clone, this, onTagFree);
   }

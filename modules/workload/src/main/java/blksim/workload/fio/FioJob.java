@@ -707,6 +707,11 @@ public final class FioJob {
     return s.diskUtil;
   }
 
+  /** {@code write_iolog}: the v3 iolog this job writes, or null. */
+  public String writeIolog() {
+    return s.writeIolog;
+  }
+
   /** The job's per-I/O log options, or null when it writes no fio log. */
   public blksim.workload.fio.stats.FioLogOptions logOptions() {
     var o = new blksim.workload.fio.stats.FioLogOptions(s.latLog, s.bwLog, s.iopsLog,

@@ -137,6 +137,8 @@ final class FioJobSettings implements Cloneable {
    * once the job's engine is known to be modelled ({@code FioJobFile.applySection}).
    */
   InputException pendingRefusal;
+  /** {@code write_iolog}: the iolog to write, or null. */
+  String writeIolog;
   /** write_lat_log / write_bw_log / write_iops_log prefixes ("" the job name; null: none). */
   String latLog;
   String bwLog;
@@ -398,6 +400,7 @@ final class FioJobSettings implements Cloneable {
       }
       case "fadvise_hint" -> fadviseHint = onlyValue(value, "0", "1", "random", "sequential",
           "noreuse");
+      case "write_iolog" -> writeIolog = string(value);
       case "write_lat_log" -> latLog = value == null ? "" : value;
       case "write_bw_log" -> bwLog = value == null ? "" : value;
       case "write_iops_log" -> iopsLog = value == null ? "" : value;

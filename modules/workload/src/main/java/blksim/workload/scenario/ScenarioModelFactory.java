@@ -232,6 +232,7 @@ public final class ScenarioModelFactory implements ModelFactory {
     long expectedEnd = 0;
     List<FioJob> jobs = s.jobs();
     List<FioJobThread> threads = new ArrayList<>();
+    checkWriteIologs(s, jobs);
     for (int k = 0; k < jobs.size(); k++) {
       FioJob j = jobs.get(k);
       int[] allowed = allowedCpus(j, k, cpus);
@@ -282,10 +283,46 @@ public final class ScenarioModelFactory implements ModelFactory {
     if (mm != null) {
       components.add(mm);
     }
+    java.nio.file.Path blktrace = blktraceDir(s);
+    if (blktrace != null) { // run --blktrace DIR: every device traced, per-CPU files
+      components.addAll(blksim.kernel.blktrace.BlkTraces.install(blktrace, s.devices(), shared,
+          nullBlk, queues, cpus));
+    }
     long maxTime = s.maxTimeNs() > 0 ? s.maxTimeNs() : Long.MAX_VALUE;
     return new Machine(
         new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed()), wqs,
         vfs);
+  }
+
+  /**
+   * {@code write_iolog}: recorded for block-device (and replay and null-engine) jobs, one job per
+   * file (fio would intersperse several jobs' lines in one file; here they would race).
+   */
+  private static void checkWriteIologs(Scenario s, List<FioJob> jobs) {
+    java.util.Set<java.nio.file.Path> seen = new java.util.HashSet<>();
+    for (FioJob j : jobs) {
+      if (j.writeIolog() == null) {
+        continue;
+      }
+      if (s.onFilesystem(j)) {
+        throw new blksim.engine.InputException(null, 0, "write_iolog", "job " + j.name()
+            + ": write_iolog is recorded for block-device jobs only, not for files of a"
+            + " filesystem");
+      }
+      if (!seen.add(java.nio.file.Path.of(j.writeIolog()).toAbsolutePath().normalize())) {
+        throw new blksim.engine.InputException(null, 0, "write_iolog", "job " + j.name()
+            + ": " + j.writeIolog() + " is written by another job too; give each job its own"
+            + " (fio would intersperse their lines; with numjobs use a name per clone)");
+      }
+    }
+  }
+
+  /** {@code trace.blktrace-dir} (set by {@code run --blktrace DIR}), or null when not tracing. */
+  static java.nio.file.Path blktraceDir(Scenario s) {
+    com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseString(s.spec());
+    String key = "blksim.trace.blktrace-dir";
+    String dir = c.hasPath(key) ? c.getString(key) : "";
+    return dir.isEmpty() ? null : java.nio.file.Path.of(dir);
   }
 
   /**

@@ -57,6 +57,9 @@ public final class ScenarioSchema {
           "switches from this time on are not recorded (0: the end of the run)"),
       Param.num("trace.timehist-max-lines", "trace", INT, "", "10000", 1, 10_000_000,
           "most switches recorded per CPU; the rest are counted as dropped"),
+      Param.of("trace.blktrace-dir", "trace", STRING, "",
+          "directory that gets every device's blktrace, per-CPU files <dev>.blktrace.<cpu>"
+              + " ('': none; run --blktrace DIR sets it and adds blkparse's text)"),
       Param.num("machine.sockets", "machine", INT, "", "1", 1, 64, "physical packages"),
       Param.num("machine.nodes-per-socket", "machine", INT, "", "1", 1, 64,
           "NUMA nodes per package"),

@@ -105,6 +105,8 @@ public abstract class FioJobThread extends Task {
   private boolean thinkSpun;
   /** {@code read_iolog}: the trace this job replays instead of its pattern, or null. */
   private final ReplayFeed replay;
+  /** {@code write_iolog}: the log of the I/Os this job queues, or null. */
+  private final blksim.workload.replay.IologWriter iolog;
   private long lastIssueNs;
   private long timeOffsetNs;
   private boolean replaySleeping;
@@ -221,6 +223,11 @@ public abstract class FioJobThread extends Task {
         ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
     this.replay = job.replay() == null ? null : new ReplayFeed(job.replay(), job.jobIndex(),
         job.filename(), capacity, true);
+    // init_iolog(): a job that reads an iolog does not write one (read_iolog wins).
+    this.iolog = job.writeIolog() == null || job.replay() != null ? null
+        : new blksim.workload.replay.IologWriter(
+        java.nio.file.Path.of(job.writeIolog()),
+        job.filename() != null ? job.filename() : job.name());
   }
 
   /**
@@ -320,6 +327,9 @@ public abstract class FioJobThread extends Task {
     startNs = cpu.now();
     lastIssueNs = startNs;
     rampEndNs = startNs + job.rampTimeNs();
+    if (iolog != null) {
+      iolog.open(startNs);
+    }
     if (job.runtimeNs() > 0) {
       stopNs = rampEndNs + job.runtimeNs();
     }
@@ -698,6 +708,9 @@ public abstract class FioJobThread extends Task {
       issuedBytes += ioLen;
       issuedIos++;
       lastIssueNs = cpu().now();
+      if (iolog != null) {
+        iolog.io(lastIssueNs, ioOp, ioOffset, ioLen);
+      }
       return;
     }
     ioVerifies = false;
@@ -710,6 +723,7 @@ public abstract class FioJobThread extends Task {
       ioOffset = piece[0];
       ioLen = (int) piece[1];
       ioVerifies = true;
+      logIo();
       return;
     }
     backlogDue = 0;
@@ -719,6 +733,7 @@ public abstract class FioJobThread extends Task {
       // read back. Simplified: read in the pattern's order, not sorted when offsets may overlap.
       ioOp = ReqOp.READ;
       ioVerifies = true;
+      logIo();
       return;
     }
     if (verifyLog != null && ioOp == ReqOp.WRITE) {
@@ -729,6 +744,14 @@ public abstract class FioJobThread extends Task {
         backlogDue = job.verifyBacklogBatch() > 0 ? job.verifyBacklogBatch()
             : job.verifyBacklog();
       }
+    }
+    logIo();
+  }
+
+  /** write_iolog: fio logs each io_u as it is queued ({@code log_io_u()}). */
+  private void logIo() {
+    if (iolog != null) {
+      iolog.io(cpu().now(), ioOp, ioOffset, ioLen);
     }
   }
 
@@ -846,6 +869,16 @@ public abstract class FioJobThread extends Task {
     return job.rw().trims() && !job.rw().writes() ? 2 : 1;
   }
 
+  /**
+   * A sync the job queues itself ({@code fsync=N}, {@code fdatasync=N}, {@code end_fsync}): fio
+   * logs its DDIR_SYNC/DDIR_DATASYNC io_u in {@code write_iolog} as it does any I/O.
+   */
+  protected final void logSync(TaskCpu cpu, boolean data) {
+    if (iolog != null) {
+      iolog.sync(cpu.now(), data);
+    }
+  }
+
   /** fio's ddir of an operation: 0 read, 1 write. */
   protected static int ddir(ReqOp op) {
     return op == ReqOp.READ ? 0 : 1;
@@ -855,6 +888,9 @@ public abstract class FioJobThread extends Task {
   protected final void finish(TaskCpu cpu) {
     if (!finished) {
       closeStats(cpu.now());
+    }
+    if (iolog != null) {
+      iolog.close(cpu.now());
     }
     if (sequencer != null) {
       sequencer.exited(jobNumber, cpu.now(), cpu.cpu());
@@ -899,6 +935,9 @@ public abstract class FioJobThread extends Task {
   public TaskReport report(long endNs) {
     if (!finished) {
       closeStats(endNs);
+    }
+    if (iolog != null) {
+      iolog.close(endNs); // a job still running at max-time: its log is written out too
     }
     return new TaskReport(reportName(jobNumber), KIND, stats.encode());
   }

@@ -149,6 +149,7 @@ public final class PsyncThread extends FioJobThread {
       if (job.endFsync() && writes > 0 && !endFsyncDone) {
         // end_fsync: the file is synced when the writes are done, inside the job's runtime.
         endFsyncDone = true;
+        logSync(cpu, false);
         startSync(cpu, file.fsync());
         return;
       }
@@ -219,10 +220,12 @@ public final class PsyncThread extends FioJobThread {
       writes++;
       // fsync=N / fdatasync=N: a sync after every N writes (fio's should_fsync()).
       if (job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0) {
+        logSync(cpu, false);
         startSync(cpu, file.fsync());
         return;
       }
       if (job.fdatasyncBlocks() > 0 && writes % job.fdatasyncBlocks() == 0) {
+        logSync(cpu, true);
         startSync(cpu, file.fdatasync());
         return;
       }

@@ -392,6 +392,30 @@ public final class XfsFilesystem implements Filesystem {
     return (e[1] + (page - e[0])) * SECTORS_PER_PAGE;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Pages of unwritten extents have their block ({@code xfs_bmapi_read()} returns the extent
+   * flagged XFS_EXT_UNWRITTEN, {@code IOMAP_UNWRITTEN}).
+   */
+  @Override
+  public long mappedSector(long ino, long page) {
+    int s = liveFile(ino);
+    if (page < 0 || page >= Integer.MAX_VALUE) {
+      return -1;
+    }
+    long[] e = extentAt(s, (int) page);
+    return e == null ? -1 : (e[1] + (page - e[0])) * SECTORS_PER_PAGE;
+  }
+
+  @Override
+  public void convertUnwritten(long ino, long firstPage, int nPages) {
+    checkMounted();
+    int s = liveFile(ino);
+    checkRange(firstPage, nPages);
+    clearUnwritten(s, (int) firstPage, (int) (firstPage + nPages));
+  }
+
   @Override
   public long size(long ino) {
     return size[liveFile(ino)];

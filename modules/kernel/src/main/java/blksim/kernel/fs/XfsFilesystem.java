@@ -569,11 +569,16 @@ public final class XfsFilesystem implements Filesystem {
         u.put(to, e.getValue());
       }
     }
-    for (Map.Entry<Integer, Integer> f : new ArrayList<>(u.subMap(from, true, to, false)
-        .entrySet())) {
-      u.remove(f.getKey());
-      if (f.getValue() > to) {
-        u.put(to, f.getValue());
+    // Copy the ranges out first: TreeMap.remove() may move a successor's key and value into
+    // the removed entry's node, so entries held across a removal can change under us.
+    List<int[]> inside = new ArrayList<>();
+    for (Map.Entry<Integer, Integer> f : u.subMap(from, true, to, false).entrySet()) {
+      inside.add(new int[] {f.getKey(), f.getValue()});
+    }
+    for (int[] f : inside) {
+      u.remove(f[0]);
+      if (f[1] > to) {
+        u.put(to, f[1]);
       }
     }
     if (u.isEmpty()) {

@@ -176,4 +176,28 @@ class FioFileDirectAioTest {
     // sleeps 10 ms: 5 rounds of 8 to 11 I/Os in 50 ms, against thousands without thinktime.
     assertTrue(r.ios() >= 40 && r.ios() <= 55, "I/Os: " + r.ios());
   }
+
+  @Test
+  void rate_onFiles_limitsTheBandwidth() throws IOException {
+    Run r = run("rw=write\nbs=4k\nsize=64m\ntime_based\nruntime=100ms\nrate=1m\ndirect=1");
+    // 1 MiB/s for 100 ms: about 100 KiB, 25 writes of 4 KiB.
+    assertTrue(r.ios() >= 24 && r.ios() <= 27, "writes: " + r.ios());
+  }
+
+  @Test
+  void misalignedDirectJobsAndIoUringOnFiles_areRefusedWithTheReason() throws IOException {
+    Path p = dir.resolve("bad.conf");
+    for (String[] c : new String[][] {{"offset=1000\ndirect=1", "offset", "EINVAL"},
+        {"ioengine=io_uring", "ioengine", "io_uring"}}) {
+      Files.writeString(p, "blksim {\n"
+          + "  devices = [ { type = ssd, name = sdb, size = 4G } ]\n"
+          + "  filesystems = [ { type = xfs, device = sdb, mount = /mnt/t } ]\n"
+          + "  fio.jobs = [\"\"\"\n[j]\ndirectory=/mnt/t\nrw=read\nsize=1m\n" + c[0]
+          + "\n\"\"\"]\n}\n");
+      blksim.engine.InputException e = org.junit.jupiter.api.Assertions.assertThrows(
+          blksim.engine.InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
+      assertEquals(c[1], e.key());
+      assertTrue(e.getMessage().contains(c[2]), e.getMessage());
+    }
+  }
 }

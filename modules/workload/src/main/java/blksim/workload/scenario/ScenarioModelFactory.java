@@ -137,10 +137,11 @@ public final class ScenarioModelFactory implements ModelFactory {
         | Workqueue.WQ_FREEZABLE | Workqueue.WQ_UNBOUND | Workqueue.WQ_SYSFS, 0) : null;
     // s_dio_done_wq of each filesystem that asynchronous direct I/O writes to:
     // sb_init_dio_done_wq(): alloc_workqueue("dio/%s", WQ_MEM_RECLAIM, 0, sb->s_id).
+    // Simplified: every filesystem gets one when any such job exists.
     Map<String, Workqueue> dioWqs = new LinkedHashMap<>();
+    boolean asyncDirect = s.jobs().stream().anyMatch(j -> j.direct() && !j.ioengine().isSync()
+        && s.onFilesystem(j));
     for (FilesystemParams f : s.filesystems()) {
-      boolean asyncDirect = s.jobs().stream().anyMatch(j -> j.direct() && !j.ioengine().isSync()
-          && s.onFilesystem(j));
       if (asyncDirect) {
         needWq = true;
         dioWqs.put(f.mountPoint(), wb.allocWorkqueue("dio/" + DmTable.deviceName(f.device()),

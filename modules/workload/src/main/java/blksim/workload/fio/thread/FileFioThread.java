@@ -19,8 +19,12 @@ import java.util.SplittableRandom;
 import java.util.function.Function;
 
 /**
- * A fio job thread with a synchronous engine writing the files of a {@code directory=} job
- * ({@link FioFileSet}) through the page cache with {@code pwrite()} ({@link VfsCalls}).
+ * A fio job thread on the files of a {@code directory=} job, or of {@code filename=} paths in a
+ * filesystem ({@link FioFileSet}), through {@link VfsCalls}: with a synchronous engine
+ * ({@code pread()}/{@code pwrite()}), or with libaio ({@link FileAio}: {@code io_submit()} and
+ * {@code io_getevents()}, keeping up to {@code iodepth} I/Os in flight as
+ * {@link AsyncFioThread} does on a device); buffered through the page cache, or with
+ * {@code direct=1} opened O_DIRECT ({@link blksim.kernel.fs.DirectIo}).
  *
  * <p>What it does, in fio's order ({@code thread_main()}, {@code setup_files()},
  * {@code extend_file()}, {@code do_io()}, {@code close_and_free_files()}):
@@ -50,9 +54,14 @@ import java.util.function.Function;
  *       unlinked.
  * </ol>
  *
- * <p>Simplified: buffered writes only (reads of files and O_DIRECT on files are refused when
- * the scenario is loaded); a file is closed as soon as its last write returns, not when fio next
- * looks for work in it; the unlink of a layout ignores its errors as fio ignores ENOENT; an
+ * <p>{@code thinktime} and {@code rate} work as on a device: with libaio the job first
+ * quiesces ({@code io_u_quiesce()}: what is queued is submitted, everything in flight reaped).
+ * With libaio, a file's close, an {@code fsync=N} and the end also quiesce first.
+ *
+ * <p>Simplified: io_uring and posixaio on files are refused when the scenario is loaded; one
+ * {@code io_submit()} carries iocbs of one file (a switch of file commits the batch); a file
+ * is closed as soon as its last I/O returns (with libaio: once every I/O in flight is reaped),
+ * not when fio next looks for work in it; the unlink of a layout ignores its errors as fio ignores ENOENT; an
  * {@code fsync=N} count is over the job's writes, not per file (as fio's
  * {@code io_issues[DDIR_WRITE]}); a failing call is a model error (it throws), except ENOSPC at
  * layout, which also throws.

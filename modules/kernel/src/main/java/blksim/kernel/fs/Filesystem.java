@@ -192,6 +192,23 @@ public interface Filesystem {
    */
   long readSector(long ino, long page);
 
+  /**
+   * The write side of the block mapping for direct I/O ({@code ->iomap_begin()} with
+   * IOMAP_WRITE): the disk sector of file page {@code page} whether its extent is written or
+   * unwritten, or -1 for a hole. Never allocates. The default knows no unwritten extents.
+   */
+  default long mappedSector(long ino, long page) {
+    return readSector(ino, page);
+  }
+
+  /**
+   * {@code xfs_iomap_write_unwritten()}: pages {@code [firstPage, firstPage + nPages)} were
+   * written by direct I/O and their unwritten extents become written (reads see the data). The
+   * caller charges {@link #fallocateCostNs()} for the transaction. The default has none to
+   * convert.
+   */
+  default void convertUnwritten(long ino, long firstPage, int nPages) {}
+
   /** System time of one create or mkdir, to charge the caller. */
   long createCostNs();
 

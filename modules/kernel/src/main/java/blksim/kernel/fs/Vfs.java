@@ -35,6 +35,11 @@ public final class Vfs {
     final SplittableRandom allocRandom;
     /** Page caches by inode number; looked up, never iterated. */
     final Map<Long, AddressSpace> mappings = new HashMap<>();
+    /** Inode locks of inodes that direct I/O touched; looked up, never iterated. */
+    final Map<Long, InodeLock> locks = new HashMap<>();
+    /** {@code sb->s_dio_done_wq} ("dio/DEV"), null until {@link Vfs#setDioDoneWq}. */
+    blksim.kernel.workqueue.WorkqueueSystem dioWqs;
+    blksim.kernel.workqueue.Workqueue dioDoneWq;
 
     Mount(Filesystem fs, String mountPoint, BdiWriteback wb, SplittableRandom allocRandom) {
       this.fs = fs;
@@ -68,6 +73,11 @@ public final class Vfs {
       return as;
     }
 
+    /** The inode's {@code i_rwsem} and {@code i_dio_count}, made on first use. */
+    InodeLock lock(long ino) {
+      return locks.computeIfAbsent(ino, k -> new InodeLock());
+    }
+
     /** The page cache of {@code ino} if it has one. */
     AddressSpace existingMapping(long ino) {
       return mappings.get(ino);
@@ -75,6 +85,10 @@ public final class Vfs {
 
     /** Forgets the page cache of a freed inode. */
     void drop(long ino) {
+      InodeLock l = locks.get(ino);
+      if (l != null && !l.held() && l.dioCount() == 0) {
+        locks.remove(ino);
+      }
       AddressSpace as = mappings.remove(ino);
       if (as != null) {
         pc.truncate(as);
@@ -165,6 +179,21 @@ public final class Vfs {
     Mount m = new Mount(fs, Mounts.normalise(mountPoint), wb, allocRandom);
     list.add(m);
     return m;
+  }
+
+  /**
+   * Gives the filesystem mounted at {@code mountPoint} its {@code s_dio_done_wq}, where
+   * asynchronous direct writes complete ({@code sb_init_dio_done_wq()}:
+   * {@code alloc_workqueue("dio/%s", WQ_MEM_RECLAIM, 0, sb->s_id)}).
+   */
+  public void setDioDoneWq(String mountPoint, blksim.kernel.workqueue.WorkqueueSystem wqs,
+      blksim.kernel.workqueue.Workqueue wq) {
+    Mount m = mountAt(mountPoint);
+    if (m == null) {
+      throw new IllegalArgumentException("nothing mounted at " + mountPoint);
+    }
+    m.dioWqs = wqs;
+    m.dioDoneWq = wq;
   }
 
   /** The mount table. */

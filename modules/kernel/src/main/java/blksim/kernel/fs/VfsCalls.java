@@ -17,7 +17,8 @@ import java.util.List;
 /**
  * The file system calls of one task on the {@link Vfs}: {@code mkdir}, {@code open} with
  * O_CREAT|O_TRUNC ({@link #creat}) or with flags ({@link #open(String, int)}), {@code write},
- * {@code read} and {@code pread} (buffered, with readahead: {@link FilemapRead}),
+ * {@code read} and {@code pread} (buffered, with readahead: {@link FilemapRead}; with
+ * {@link #O_DIRECT}, {@code pread} and {@code pwrite} are direct I/O: {@link DirectIo}),
  * {@code posix_fadvise}, {@code readahead}, {@code fsync}, {@code fallocate}, {@code ftruncate},
  * {@code stat}, {@code close}, {@code unlink}, {@code sync}, {@code syncfs}, {@code umount} and
  * {@code statfs}. Each returns a {@link SystemCall} (re-armed and reused: one call
@@ -42,6 +43,8 @@ public final class VfsCalls {
     final long ino;
     long pos;
     boolean closed;
+    /** Opened with {@link #O_DIRECT}: reads and writes go through {@link DirectIo}. */
+    boolean direct;
     /** {@code f_ra}: the file's readahead state, from its bdi's {@code read_ahead_kb}. */
     final Readahead ra;
 
@@ -62,6 +65,11 @@ public final class VfsCalls {
     public long ino() {
       return ino;
     }
+
+    /** Whether the file was opened with {@link #O_DIRECT}. */
+    public boolean direct() {
+      return direct;
+    }
   }
 
   /** {@code O_RDONLY}. */
@@ -74,6 +82,8 @@ public final class VfsCalls {
   public static final int O_CREAT = 0100;
   /** {@code O_TRUNC}: an existing regular file opened for writing is truncated to 0. */
   public static final int O_TRUNC = 01000;
+  /** {@code O_DIRECT} (x86-64): reads and writes bypass the page cache ({@link DirectIo}). */
+  public static final int O_DIRECT = 040000;
   /** {@code FALLOC_FL_KEEP_SIZE}: preallocate without changing {@code i_size}. */
   public static final int FALLOC_FL_KEEP_SIZE = 0x01;
   /** {@code EOPNOTSUPP} (95): a fallocate mode the filesystem does not support. */
@@ -86,6 +96,7 @@ public final class VfsCalls {
   private final FsyncCall fsync;
   private final SyncCall sync = new SyncCall();
   private final FilemapRead read;
+  private final DirectIo direct;
   private OpenFile lastOpened;
 
   public VfsCalls(Vfs vfs, Task task) {
@@ -96,6 +107,12 @@ public final class VfsCalls {
     this.fsync = new FsyncCall(task, null, vfs.syscalls().rwEntryNs(),
         vfs.syscalls().wakeReturnNs());
     this.read = new FilemapRead(task, vfs.pageCache(), vfs.readCosts(), vfs.syscalls());
+    this.direct = new DirectIo(vfs, task);
+  }
+
+  /** This task's direct I/O ({@link DirectIo}), for asynchronous submissions. */
+  public DirectIo directIo() {
+    return direct;
   }
 
   /** The file the last successful {@link #creat} opened. */
@@ -250,6 +267,7 @@ public final class VfsCalls {
     }
     fs.iget(ino);
     lastOpened = new OpenFile(m, ino);
+    lastOpened.direct = (flags & O_DIRECT) != 0;
     m.mapping(ino).open(1);
     return immediate.arm(0, cost);
   }
@@ -336,6 +354,11 @@ public final class VfsCalls {
   /** {@code write(fd, buf, len)} at the file's position, through the page cache. */
   public SystemCall write(OpenFile f, int len) {
     check(f);
+    if (f.direct) {
+      SystemCall c = direct.pwrite(f, f.pos, len);
+      f.pos += len;
+      return c;
+    }
     long first = f.pos >>> 12;
     long end = (f.pos + len + 4095) >>> 12;
     int r = f.mount.fs.reserve(f.ino, first, (int) (end - first));
@@ -384,6 +407,9 @@ public final class VfsCalls {
     if (offsetBytes < 0 || len < 0) {
       return immediate.arm(-Filesystem.EINVAL, 0);
     }
+    if (f.direct) {
+      return direct.pread(f, offsetBytes, len);
+    }
     return read.read(f.mount.mapping(f.ino), f.ra, offsetBytes, len);
   }
 
@@ -426,6 +452,13 @@ public final class VfsCalls {
 
   /** {@code pwrite(fd, buf, len, offset)} through the page cache; the file position stays. */
   public SystemCall pwrite(OpenFile f, long offsetBytes, int len) {
+    check(f);
+    if (f.direct) {
+      if (offsetBytes < 0 || len < 0) {
+        return immediate.arm(-Filesystem.EINVAL, 0);
+      }
+      return direct.pwrite(f, offsetBytes, len);
+    }
     long pos = f.pos;
     f.pos = offsetBytes;
     SystemCall c = write(f, len);

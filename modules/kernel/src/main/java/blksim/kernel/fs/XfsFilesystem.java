@@ -392,6 +392,30 @@ public final class XfsFilesystem implements Filesystem {
     return (e[1] + (page - e[0])) * SECTORS_PER_PAGE;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Pages of unwritten extents have their block ({@code xfs_bmapi_read()} returns the extent
+   * flagged XFS_EXT_UNWRITTEN, {@code IOMAP_UNWRITTEN}).
+   */
+  @Override
+  public long mappedSector(long ino, long page) {
+    int s = liveFile(ino);
+    if (page < 0 || page >= Integer.MAX_VALUE) {
+      return -1;
+    }
+    long[] e = extentAt(s, (int) page);
+    return e == null ? -1 : (e[1] + (page - e[0])) * SECTORS_PER_PAGE;
+  }
+
+  @Override
+  public void convertUnwritten(long ino, long firstPage, int nPages) {
+    checkMounted();
+    int s = liveFile(ino);
+    checkRange(firstPage, nPages);
+    clearUnwritten(s, (int) firstPage, (int) (firstPage + nPages));
+  }
+
   @Override
   public long size(long ino) {
     return size[liveFile(ino)];
@@ -545,11 +569,16 @@ public final class XfsFilesystem implements Filesystem {
         u.put(to, e.getValue());
       }
     }
-    for (Map.Entry<Integer, Integer> f : new ArrayList<>(u.subMap(from, true, to, false)
-        .entrySet())) {
-      u.remove(f.getKey());
-      if (f.getValue() > to) {
-        u.put(to, f.getValue());
+    // Copy the ranges out first: TreeMap.remove() may move a successor's key and value into
+    // the removed entry's node, so entries held across a removal can change under us.
+    List<int[]> inside = new ArrayList<>();
+    for (Map.Entry<Integer, Integer> f : u.subMap(from, true, to, false).entrySet()) {
+      inside.add(new int[] {f.getKey(), f.getValue()});
+    }
+    for (int[] f : inside) {
+      u.remove(f[0]);
+      if (f[1] > to) {
+        u.put(to, f[1]);
       }
     }
     if (u.isEmpty()) {

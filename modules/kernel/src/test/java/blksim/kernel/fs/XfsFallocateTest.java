@@ -87,4 +87,41 @@ class XfsFallocateTest {
     assertEquals(-Filesystem.EROFS, fs.truncate(ino, 0));
     assertEquals(-Filesystem.EROFS, fs.fallocate(ino, 0, 1, true, r));
   }
+
+  @Test
+  void convertUnwritten_inRandomOrder_convertsExactlyTheRangesWritten() {
+    // Many separate unwritten ranges, converted in a random order, as direct writes of 4 pages
+    // into a preallocated file do: the tree's removals must not move another range.
+    XfsFilesystem fs = mounted();
+    long ino = fs.create(fs.rootIno(), "f");
+    assertEquals(0, fs.fallocate(ino, 0, 1024, true, new SplittableRandom(1)));
+    int[] order = new int[256];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    SplittableRandom r = new SplittableRandom(7);
+    for (int i = order.length - 1; i > 0; i--) {
+      int j = r.nextInt(i + 1);
+      int t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    boolean[] written = new boolean[1024];
+    for (int k = 0; k < 200; k++) {
+      int block = order[k];
+      fs.convertUnwritten(ino, block * 4L, 4);
+      for (int p = 0; p < 4; p++) {
+        written[block * 4 + p] = true;
+      }
+      if (k % 25 == 0 || k == 199) {
+        for (int p = 0; p < 1024; p++) {
+          assertEquals(!written[p], fs.unwritten(ino, p), "page " + p + " after " + (k + 1));
+        }
+      }
+    }
+    // The mapping reads the converted pages and keeps the unwritten ones as holes.
+    assertTrue(fs.readSector(ino, order[0] * 4L) >= 0);
+    assertEquals(-1, fs.readSector(ino, order[255] * 4L));
+    assertTrue(fs.mappedSector(ino, order[255] * 4L) >= 0);
+  }
 }

@@ -75,9 +75,10 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     }
     for (FioJob j : jobs) {
       // A buffered writer dirties pages; a buffered reader of a device or of files reads
-      // through the page cache.
-      if (!j.direct() && j.ioengine() != FioEngine.NULL
-          && (j.rw().writes() || j.rw().reads() || onFilesystem(j))) {
+      // through the page cache. Files need the VFS and its page cache even with O_DIRECT
+      // (their mappings are invalidated, their layout is written through it).
+      if (j.ioengine() != FioEngine.NULL
+          && (onFilesystem(j) || !j.direct() && (j.rw().writes() || j.rw().reads()))) {
         return true;
       }
     }

@@ -135,6 +135,19 @@ public final class ScenarioModelFactory implements ModelFactory {
     // WQ_SYSFS, 0) in mm/backing-dev.c.
     Workqueue bdiWq = pageCacheWrites ? wb.allocWorkqueue("writeback", Workqueue.WQ_MEM_RECLAIM
         | Workqueue.WQ_FREEZABLE | Workqueue.WQ_UNBOUND | Workqueue.WQ_SYSFS, 0) : null;
+    // s_dio_done_wq of each filesystem that asynchronous direct I/O writes to:
+    // sb_init_dio_done_wq(): alloc_workqueue("dio/%s", WQ_MEM_RECLAIM, 0, sb->s_id).
+    // Simplified: every filesystem gets one when any such job exists.
+    Map<String, Workqueue> dioWqs = new LinkedHashMap<>();
+    boolean asyncDirect = s.jobs().stream().anyMatch(j -> j.direct() && !j.ioengine().isSync()
+        && s.onFilesystem(j));
+    for (FilesystemParams f : s.filesystems()) {
+      if (asyncDirect) {
+        needWq = true;
+        dioWqs.put(f.mountPoint(), wb.allocWorkqueue("dio/" + DmTable.deviceName(f.device()),
+            Workqueue.WQ_MEM_RECLAIM, 0));
+      }
+    }
     WorkqueueSystem wqs = needWq ? wb.build() : null;
     Kdelayd kd = hasDm ? Kdelayd.on(wqs, kdelayd) : Kdelayd.STANDALONE;
     Kblockd kblockd = hasRq ? kblockd(wqs, s.kblockdRunNs()) : Kblockd.INLINE;
@@ -225,6 +238,9 @@ public final class ScenarioModelFactory implements ModelFactory {
           Filesystem fs = f.mkfs(d.sizeBytes());
           vfs.mount(f.mountPoint(), fs, f.readOnly(), bdevMappings.get(d.name()).wb(),
               new SplittableRandom(Seeds.forComponent(s.seed(), "fs" + f.mountPoint())));
+          if (dioWqs.containsKey(f.mountPoint())) {
+            vfs.setDioDoneWq(f.mountPoint(), wqs, dioWqs.get(f.mountPoint()));
+          }
         }
         workloadTasks.addAll(fsMark(s, vfs, cpus));
       }
@@ -249,7 +265,7 @@ public final class ScenarioModelFactory implements ModelFactory {
         // checked the rest.
         Vfs v = vfs;
         t = new FileFioThread(j, k, 1000 + k, task -> new VfsCalls(v, task), s.fioCosts(),
-            stats, s.seed());
+            stats, s.seed(), j.ioengine() == FioEngine.LIBAIO ? s.ioUring() : null, s.syscalls());
       } else if (j.ioengine() == FioEngine.NULL) {
         // fio's null engine touches no file and no device.
         t = new NullThread(j, k, 1000 + k, j.sizeBytes(), s.fioCosts(), stats, s.seed());

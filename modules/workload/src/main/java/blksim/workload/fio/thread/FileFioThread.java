@@ -2,7 +2,11 @@ package blksim.workload.fio.thread;
 
 import blksim.engine.Seeds;
 import blksim.kernel.block.ReqOp;
+import blksim.kernel.fs.FileAio;
 import blksim.kernel.fs.VfsCalls;
+import blksim.kernel.iouring.IoRequest;
+import blksim.kernel.iouring.IoUringParams;
+import blksim.kernel.syscall.SyscallParams;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
@@ -10,12 +14,17 @@ import blksim.kernel.syscall.SystemCall;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.stats.JobStats;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 
 /**
- * A fio job thread with a synchronous engine writing the files of a {@code directory=} job
- * ({@link FioFileSet}) through the page cache with {@code pwrite()} ({@link VfsCalls}).
+ * A fio job thread on the files of a {@code directory=} job, or of {@code filename=} paths in a
+ * filesystem ({@link FioFileSet}), through {@link VfsCalls}: with a synchronous engine
+ * ({@code pread()}/{@code pwrite()}), or with libaio ({@link FileAio}: {@code io_submit()} and
+ * {@code io_getevents()}, keeping up to {@code iodepth} I/Os in flight as
+ * {@link AsyncFioThread} does on a device); buffered through the page cache, or with
+ * {@code direct=1} opened O_DIRECT ({@link blksim.kernel.fs.DirectIo}).
  *
  * <p>What it does, in fio's order ({@code thread_main()}, {@code setup_files()},
  * {@code extend_file()}, {@code do_io()}, {@code close_and_free_files()}):
@@ -45,9 +54,14 @@ import java.util.function.Function;
  *       unlinked.
  * </ol>
  *
- * <p>Simplified: buffered writes only (reads of files and O_DIRECT on files are refused when
- * the scenario is loaded); a file is closed as soon as its last write returns, not when fio next
- * looks for work in it; the unlink of a layout ignores its errors as fio ignores ENOENT; an
+ * <p>{@code thinktime} and {@code rate} work as on a device: with libaio the job first
+ * quiesces ({@code io_u_quiesce()}: what is queued is submitted, everything in flight reaped).
+ * With libaio, a file's close, an {@code fsync=N} and the end also quiesce first.
+ *
+ * <p>Simplified: io_uring and posixaio on files are refused when the scenario is loaded; one
+ * {@code io_submit()} carries iocbs of one file (a switch of file commits the batch); a file
+ * is closed as soon as its last I/O returns (with libaio: once every I/O in flight is reaped),
+ * not when fio next looks for work in it; the unlink of a layout ignores its errors as fio ignores ENOENT; an
  * {@code fsync=N} count is over the job's writes, not per file (as fio's
  * {@code io_issues[DDIR_WRITE]}); a failing call is a model error (it throws), except ENOSPC at
  * layout, which also throws.
@@ -81,6 +95,26 @@ public final class FileFioThread extends FioJobThread {
   private boolean setupQueued;
   /** The end's, and a new loop's, queued calls. */
   private final ArrayDeque<Step> tail = new ArrayDeque<>();
+  /** An I/O chosen (file, direction, offset, length) and held for the job's rate. */
+  private boolean rateHeld;
+
+  // libaio (null for a synchronous engine).
+  private final IoUringParams uring;
+  private final SyscallParams syscalls;
+  private final int depth;
+  private final int completeMin;
+  private final int batchSubmit;
+  private FileAio aio;
+  /** Prepared iocbs not yet submitted, all to {@link #batchFile}. */
+  private final ArrayList<IoRequest> batch = new ArrayList<>();
+  private int batchFile = -1;
+  private int inFlight;
+  private int nextTag;
+  /** The io_submit() or io_getevents() in progress, outside {@link #phase}. */
+  private SystemCall aioCall;
+  private boolean aioSubmitting;
+  /** An fsync=N / fdatasync=N is due once the I/Os in flight are reaped. */
+  private boolean syncDue;
 
   /** One call of a queued sequence, with what to do with its return value. */
   private interface Step {
@@ -97,17 +131,38 @@ public final class FileFioThread extends FioJobThread {
    */
   public FileFioThread(FioJob job, int globalJobNumber, int pid, Function<Task, VfsCalls> calls,
       FioCostParams costs, JobStats stats, long runSeed) {
+    this(job, globalJobNumber, pid, calls, costs, stats, runSeed, null, null);
+  }
+
+  /**
+   * A job with {@code ioengine=libaio} when {@code uring} is given (its costs, as
+   * {@link AsyncFioThread} uses them for libaio), else with a synchronous engine.
+   */
+  public FileFioThread(FioJob job, int globalJobNumber, int pid, Function<Task, VfsCalls> calls,
+      FioCostParams costs, JobStats stats, long runSeed, IoUringParams uring,
+      SyscallParams syscalls) {
     this(job, globalJobNumber, pid, calls, costs, stats, runSeed, fileSet(job, globalJobNumber,
-        runSeed));
+        runSeed), uring, syscalls);
   }
 
   private FileFioThread(FioJob job, int globalJobNumber, int pid, Function<Task, VfsCalls> calls,
-      FioCostParams costs, JobStats stats, long runSeed, FioFileSet files) {
+      FioCostParams costs, JobStats stats, long runSeed, FioFileSet files, IoUringParams uring,
+      SyscallParams syscalls) {
     super(job, globalJobNumber, pid, startOffset(job) + files.budgetBytes(), costs, stats,
         runSeed);
     this.callsFactory = calls;
     this.files = files;
     this.fds = new VfsCalls.OpenFile[files.count()];
+    this.uring = uring;
+    this.syscalls = syscalls;
+    this.depth = Math.max(1, job.iodepth());
+    this.completeMin = Math.max(1, Math.min(job.iodepthBatchCompleteMin(), depth));
+    this.batchSubmit = Math.max(1, Math.min(job.iodepthBatchSubmit(), depth));
+  }
+
+  /** Whether the job's engine is asynchronous (libaio). */
+  private boolean async() {
+    return uring != null;
   }
 
   private static long startOffset(FioJob job) {
@@ -299,11 +354,34 @@ public final class FileFioThread extends FioJobThread {
 
   @Override
   protected void step(TaskCpu cpu) {
-    if (starting(cpu)) {
+    if (starting(cpu) || continueThink(cpu)) {
       return;
     }
+    if (async() && aio == null) {
+      // fio's engine init: io_setup(iodepth).
+      aio = new FileAio(this, cpu.cpu(), calls(), uring, syscalls);
+    }
     while (true) {
+      if (aioCall != null) {
+        if (!aioCall.step(cpu)) {
+          return;
+        }
+        long ret = aioCall.ret();
+        aioCall = null;
+        if (aioSubmitting) {
+          aioSubmitting = false;
+          check(ret, "io_submit");
+          submitted(cpu);
+          return;
+        }
+        reap(cpu);
+        continue;
+      }
       if (phase == Phase.UNLINK || phase == Phase.END_SYNC || phase == Phase.CLOSE_DONE) {
+        // io_u_quiesce(): what is queued is submitted and everything in flight reaped first.
+        if (quiesce(cpu)) {
+          return;
+        }
         if (runQueue(cpu, tail)) {
           return;
         }
@@ -345,6 +423,32 @@ public final class FileFioThread extends FioJobThread {
           }
           continue;
         case CALL:
+          if (async() && !batch.isEmpty() && batchFile != cur) {
+            commit(cpu); // one file per io_submit() here
+            return;
+          }
+          if (rateLimited(op)) {
+            // rate_ddir(): early for the rate, the job quiesces and sleeps.
+            long wait = rateWaitNs(op, cpu.now());
+            if (wait > 0) {
+              if (outOfTime(cpu.now())) {
+                startEnd(); // the runtime ended while the I/O waited for its rate
+                continue;
+              }
+              if (quiesce(cpu)) {
+                return;
+              }
+              rateSleep(cpu, wait);
+              return;
+            }
+            rateIssued(op, len);
+          }
+          if (async()) {
+            if (queueIo(cpu)) {
+              return;
+            }
+            continue;
+          }
           issueNs = cpu.now();
           phase = Phase.IN_CALL;
           call = op == ReqOp.READ ? calls().pread(fds[cur], ioOffset, len)
@@ -385,6 +489,7 @@ public final class FileFioThread extends FioJobThread {
           stats.recordCompleteBatch(1);
           stats.recordIo(ddir(op), len, -1, now - issueNs, now, ioOffset);
         }
+        completed(1);
         int f = cur;
         boolean fileDone = files.issued(f, len);
         phase = Phase.PREP;
@@ -450,9 +555,23 @@ public final class FileFioThread extends FioJobThread {
    * step returns); false to continue the loop in {@link #step}.
    */
   private boolean prep(TaskCpu cpu) {
+    if (thinking() || thinkDue()) {
+      // thinktime: io_u_quiesce() first, then the spin and the sleep.
+      if (quiesce(cpu) || think(cpu)) {
+        return true;
+      }
+    }
     if (!mayIssue(cpu.now())) {
       startEnd();
       return false;
+    }
+    if (async() && inFlight + batch.size() >= depth) {
+      // The queue is full: commit what is queued, else reap.
+      if (!batch.isEmpty()) {
+        commit(cpu);
+        return true;
+      }
+      return waitFor(cpu, completeMin);
     }
     cur = files.pick();
     if (cur < 0) {
@@ -478,11 +597,132 @@ public final class FileFioThread extends FioJobThread {
     }
     if (fds[cur] == null) {
       phase = Phase.OPEN;
-      call = calls().open(files.path(cur), VfsCalls.O_RDWR | VfsCalls.O_CREAT);
+      call = calls().open(files.path(cur), openFlags());
       return false;
     }
     issue(cpu);
     return true;
+  }
+
+  /** The flags fio opens a job's file with for its I/O ({@code file_setup()}'s O_DIRECT). */
+  private int openFlags() {
+    return VfsCalls.O_RDWR | VfsCalls.O_CREAT | (job.direct() ? VfsCalls.O_DIRECT : 0);
+  }
+
+  // ---- libaio ----
+
+  /**
+   * Queues the prepared I/O as an iocb ({@code fio_libaio_queue()}); commits when
+   * {@code iodepth_batch_submit} are queued. True when an action was taken.
+   */
+  private boolean queueIo(TaskCpu cpu) {
+    IoRequest r = IoRequest.prep(op, ioOffset, len, nextTag++);
+    // fio's start_time: the prepared I/O is queued to the engine.
+    r.startNs(cpu.now());
+    batch.add(r);
+    batchFile = cur;
+    int f = cur;
+    boolean fileDone = files.issued(f, len);
+    phase = Phase.PREP;
+    if (op == ReqOp.WRITE) {
+      writes++;
+      if (job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0
+          || job.fdatasyncBlocks() > 0 && writes % job.fdatasyncBlocks() == 0) {
+        // The sync runs once the writes in flight are reaped (libaio's do_io_u_sync()).
+        tail.add(() -> calls().fsync(fds[f]));
+        phase = Phase.CLOSE_DONE;
+      }
+    }
+    if (fileDone) {
+      queueClose(f);
+      phase = Phase.CLOSE_DONE;
+    }
+    if (batch.size() >= batchSubmit) {
+      commit(cpu);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * {@code io_u_quiesce()}: commits what is queued, else waits for every I/O in flight. True when
+   * an action was taken; false when nothing is queued or in flight (always for a synchronous
+   * engine).
+   */
+  private boolean quiesce(TaskCpu cpu) {
+    if (!async()) {
+      return false;
+    }
+    if (!batch.isEmpty()) {
+      commit(cpu);
+      return true;
+    }
+    if (inFlight > 0) {
+      return waitFor(cpu, inFlight);
+    }
+    return false;
+  }
+
+  /** {@code io_submit()} of the queued iocbs ({@code td_io_commit()}). */
+  private void commit(TaskCpu cpu) {
+    startAio(cpu, aio.ioSubmit(fds[batchFile], batch), true);
+  }
+
+  /** {@code io_getevents(min)}; always takes an action. */
+  private boolean waitFor(TaskCpu cpu, int min) {
+    startAio(cpu, aio.ioGetevents(Math.min(min, inFlight)), false);
+    return true;
+  }
+
+  private void startAio(TaskCpu cpu, SystemCall c, boolean submitting) {
+    aioCall = c;
+    aioSubmitting = submitting;
+    if (c.step(cpu)) {
+      throw new IllegalStateException(job.name() + ": an aio call returned without its entry");
+    }
+  }
+
+  /**
+   * io_submit() returned: slat ends and clat starts for the batch; fio's engine finishes the
+   * commit in user space (the second half of its per-I/O user time).
+   */
+  private void submitted(TaskCpu cpu) {
+    long now = cpu.now();
+    for (IoRequest r : batch) {
+      r.issueNs(now);
+      inFlight++;
+      if (measuring()) {
+        stats.recordIssue(inFlight);
+      }
+    }
+    if (measuring()) {
+      stats.recordSubmitBatch(batch.size());
+    }
+    batch.clear();
+    batchFile = -1;
+    cpu.runFor(CpuMode.USER, costs.userNsPerIo() - costs.userNsPerIo() / 2);
+  }
+
+  /** Reaps the events io_getevents() found (up to {@code iodepth_batch_complete_max}). */
+  private void reap(TaskCpu cpu) {
+    long now = cpu.now();
+    int n = 0;
+    int max = Math.max(completeMin, job.iodepthBatchCompleteMax());
+    IoRequest done;
+    while (n < max && (done = aio.ring().reap()) != null) {
+      inFlight--;
+      n++;
+      check(done.result(), (done.bio().op() == ReqOp.READ ? "read" : "write") + " iocb");
+      if (measuring()) {
+        stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(),
+            done.issueNs() - done.startNs(), now - done.issueNs(), now,
+            done.bio().sector() << 9);
+      }
+    }
+    completed(n);
+    if (n > 0 && measuring()) {
+      stats.recordCompleteBatch(n);
+    }
   }
 
   /** Takes the next I/O of the current file and spends fio's user time on it. */
@@ -491,7 +731,8 @@ public final class FileFioThread extends FioJobThread {
     len = ioLen;
     op = ioOp;
     phase = Phase.CALL;
-    cpu.runFor(CpuMode.USER, costs.userNsPerIo());
+    // An asynchronous engine spends the other half after io_submit() returns (submitted()).
+    cpu.runFor(CpuMode.USER, async() ? costs.userNsPerIo() / 2 : costs.userNsPerIo());
   }
 
   /** The end: end_fsync / fsync_on_close of every file (inside the job's time). */
@@ -507,7 +748,7 @@ public final class FileFioThread extends FioJobThread {
         tail.add(new Step() {
           @Override
           public SystemCall make() {
-            return calls().open(files.path(f), VfsCalls.O_RDWR | VfsCalls.O_CREAT);
+            return calls().open(files.path(f), openFlags());
           }
 
           @Override

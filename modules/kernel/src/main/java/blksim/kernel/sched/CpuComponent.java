@@ -723,12 +723,20 @@ public final class CpuComponent implements Component, DriverCpu {
         busy++;
       }
     }
-    long weight = llc.size();
+    return nrIdleScanOf(busy, llc.size());
+  }
+
+  private static int nrIdleScanOf(long busy, long weight) {
     long x = busy * SCHED_CAPACITY_SCALE / weight;
     long tmp = x * x * LLC_IMBALANCE_PCT * LLC_IMBALANCE_PCT / (10000 * SCHED_CAPACITY_SCALE);
     tmp = Math.min(tmp, SCHED_CAPACITY_SCALE);
     long y = (SCHED_CAPACITY_SCALE - tmp) * weight / SCHED_CAPACITY_SCALE;
     return (int) y;
+  }
+
+  /** {@link #nrIdleScan()} with {@code busy} CPUs busy in this LLC, for tests. */
+  int nrIdleScanForTest(int busy) {
+    return nrIdleScanOf(busy, llc.size());
   }
 
   /** {@code select_idle_cpu()}: null for -1. */
@@ -754,10 +762,15 @@ public final class CpuComponent implements Component, DriverCpu {
       }
       if (hasIdleCore) {
         // select_idle_core(p, cpu, cpus, &idle_cpu)
+        // A busy thread ends the core's test once an idle CPU is known, else the test goes on
+        // to find one among the core's other threads.
         boolean idle = true;
         for (CpuComponent s : c.smtMask()) {
           if (!idleTest(s, waker)) {
             idle = false;
+            if (idleCpu == null) {
+              continue;
+            }
             break;
           }
           if (idleCpu == null && t.allowedOn(s.cpu.id())) {

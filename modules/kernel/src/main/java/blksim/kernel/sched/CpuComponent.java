@@ -51,13 +51,21 @@ import java.util.function.LongSupplier;
  * if idle, else on the first idle CPU of the LLC after it, else on the previous CPU; a move costs
  * the wakeup latency and renormalises the vruntime. The CPUs of an LLC then call each other
  * directly, so a partitioning must keep each LLC whole. Bound tasks (kworkers, kthreads) always
- * wake where they were placed.
+ * wake where they were placed. With {@link PlacementParams.Rule#SIS} the choice is instead 6.4's
+ * {@code select_task_rq_fair()} ({@link #selectTaskRqFair}), and the waker pays the scan's remote
+ * reads and the remote wakeup. {@link PlacementParams} also carries the costs of running apart:
+ * the SMT slowdown of a burst whose sibling is busy ({@link #begin}) and cache-line transfers
+ * ({@link #lineTransferNs}).
+ *
+ * <p>Autogroup is not modelled: fio's jobs each get their own group and their io-wq workers share
+ * it, so on a CPU that holds one job's threads the group level changes no decision (see
+ * scenarios/nowait/README.md).
  *
  * <p>Simplified: no load balancing (periodic, idle or new-idle: the kernel skips new-idle
  * balancing while a CPU's average idle period is below {@code sysctl_sched_migration_cost}, 0.5
  * ms, as in the microsecond-scale I/O workloads here, and its periodic balancing moves only tasks
- * that have not run for that long), no {@code wake_affine()} pull towards the waker's CPU and no
- * SMT or cache-hotness preference in the idle scan; new tasks
+ * that have not run for that long), under the §1.3 rule no {@code wake_affine()} pull towards the waker's
+ * CPU and no SMT or cache-hotness preference in the idle scan (rule SIS has the first two); new tasks
  * start on the CPU that creates them (io-wq workers on their submitter's first CPU); a task
  * submits to the device queues of the CPU it runs on, a migrated one to its new CPU's (its home
  * CPU stays its owner for reports); interrupt time is charged to the interrupted

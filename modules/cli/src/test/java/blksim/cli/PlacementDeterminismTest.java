@@ -60,4 +60,21 @@ class PlacementDeterminismTest {
     assertEquals(2, range.code(), range.out());
     assertTrue(range.err().contains("costs.sched.smt-slowdown"), range.err());
   }
+
+  @Test
+  void cacheLineTransfers_costTheIoUringThreadsSystemTime_onlyWhenTheyAreNotFree() {
+    double free = uringSys(List.of("kernel.wake-placement=sis"));
+    double paid = uringSys(List.of("kernel.wake-placement=sis", "costs.sched.cacheline=1us",
+        "costs.sched.cacheline-remote=2us"));
+    assertTrue(paid > free * 1.02, "completions pulled from the workers' cores cost the"
+        + " submitters: " + free + " -> " + paid);
+  }
+
+  /** Total sys % of the io_uring jobs of det/placement.conf with {@code sets}. */
+  static double uringSys(List<String> sets) {
+    Scenario s = ScenarioLoader.load(MainTest.resource("det/placement.conf"), sets);
+    RunResult r = ScenarioResults.toRunResult(local(s, "one", 1), DeterminismTest.FIXED_WALL_CLOCK);
+    return r.jobs().stream().filter(j -> j.info().jobname().equals("uring"))
+        .mapToDouble(j -> j.sysCpuPercent()).sum();
+  }
 }

@@ -125,4 +125,13 @@ class SelectIdleSiblingTest {
     run(p, Long.MAX_VALUE, cpus.toArray(new CpuComponent[0]));
     return b.stepTimes.get(2) - b.stepTimes.get(1);
   }
+
+  @Test
+  void lineTransfers_areFreeOnTheSameCore_andCostMoreAcrossSockets() {
+    CpuComponent here = new CpuComponent(new Cpu(0, 0, 0, 0, 0), P);
+    assertEquals(0, here.lineTransferNs(null, 4), "no last writer");
+    assertEquals(0, here.lineTransferNs(new Cpu(4, 0, 0, 0, 0), 4), "SMT sibling: shared L2");
+    assertEquals(4 * LINE, here.lineTransferNs(new Cpu(1, 0, 0, 0, 1), 4), "same socket");
+    assertEquals(4 * 250, here.lineTransferNs(new Cpu(8, 1, 1, 1, 8), 4), "other socket");
+  }
 }

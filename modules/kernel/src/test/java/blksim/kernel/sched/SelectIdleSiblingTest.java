@@ -134,4 +134,51 @@ class SelectIdleSiblingTest {
     assertEquals(4 * LINE, here.lineTransferNs(new Cpu(1, 0, 0, 0, 1), 4), "same socket");
     assertEquals(4 * 250, here.lineTransferNs(new Cpu(8, 1, 1, 1, 8), 4), "other socket");
   }
+
+  @Test
+  void recentUsedCpu_isTriedBeforeTheScan() {
+    // Separate tasks: a sleeps on CPU 0 and is woken twice by w on CPU 1, at 3 ms and 6 ms.
+    List<CpuComponent> cpus = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      cpus.add(new CpuComponent(new Cpu(i, 0, 0, 0, i % 4), P));
+    }
+    for (CpuComponent x : cpus) {
+      x.joinLlc(cpus);
+    }
+    List<CpuComponent> where = new ArrayList<>();
+    ScriptedTask b = new ScriptedTask("b", 0, true);
+    b.setUnbound(true);
+    b.then(TaskCpu::sleep).then(t -> {
+      where.add(t.cpu());
+      t.runFor(CpuMode.USER, 1_000);
+    }).then(TaskCpu::sleep).then(t -> {
+      where.add(t.cpu());
+      t.runFor(CpuMode.USER, 1_000);
+    });
+    cpus.get(0).addTask(b);
+    ScriptedTask w = ScriptedTask.live("w").then(t -> t.runFor(CpuMode.SYSTEM, WAKE_AT))
+        .then(t -> {
+          t.cpu().wakeUp(b);
+          t.runFor(CpuMode.SYSTEM, WAKE_AT);
+        }).then(t -> {
+          t.cpu().wakeUp(b);
+          t.runFor(CpuMode.SYSTEM, MS);
+        });
+    cpus.get(1).addTask(w);
+    // CPU 0 busy until 5 ms; CPU 6 busy throughout; CPU 3 busy from 4 ms.
+    cpus.get(0).addTask(ScriptedTask.live("h0").then(t -> t.runFor(CpuMode.SYSTEM, 5 * MS)));
+    cpus.get(6).addTask(WakePlacementTest.hog("h6"));
+    ScriptedTask h3 = ScriptedTask.live("h3");
+    h3.then(t -> {
+      CpuComponent cpu = t.cpu();
+      cpu.callAfter(4 * MS - t.now(), () -> cpu.wake(h3));
+      t.sleep();
+    }).then(t -> t.runFor(CpuMode.SYSTEM, 10 * MS));
+    cpus.get(3).addTask(h3);
+    run(P, Long.MAX_VALUE, cpus.toArray(new CpuComponent[0]));
+    // 3 ms: the scan from CPU 1 passes core 1 (CPU 1 busy) and core 2 (CPU 6 busy) and takes
+    // idle core 3; recent_used_cpu becomes CPU 0. 6 ms: CPU 3 is busy, CPU 0 idle again and
+    // tried before the scan, which would have taken idle core 0 at CPU 4.
+    assertEquals(List.of(cpus.get(3), cpus.get(0)), where);
+  }
 }

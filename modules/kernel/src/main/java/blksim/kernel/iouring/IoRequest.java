@@ -2,6 +2,8 @@ package blksim.kernel.iouring;
 
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.ReqOp;
+import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.topology.Cpu;
 
 /**
  * One asynchronous I/O in flight: an io_uring SQE turned request ({@code struct io_kiocb}) or a
@@ -17,9 +19,9 @@ public final class IoRequest {
   /**
    * The CPU that last wrote the request's state, or {@code null}: an io-wq worker that takes it,
    * or a submitter that runs its completion, on another core pays {@link #HANDOFF_LINES} cache
-   * line transfers ({@link blksim.kernel.sched.CpuComponent#lineTransferNs}).
+   * line transfers ({@link CpuComponent#lineTransferNs}).
    */
-  blksim.kernel.topology.Cpu lastCpu;
+  Cpu lastCpu;
 
   /**
    * Cache lines of a request that change hands between the submitter and an io-wq worker: [D]
@@ -91,7 +93,7 @@ public final class IoRequest {
    * The CPU time {@code on} spends pulling the request's lines from the CPU that last wrote it,
    * and makes {@code on} the last writer.
    */
-  long handOver(blksim.kernel.sched.CpuComponent on) {
+  long handOver(CpuComponent on) {
     long ns = on.lineTransferNs(lastCpu, HANDOFF_LINES);
     lastCpu = on.cpu();
     return ns;

@@ -68,14 +68,34 @@ public final class CompletionRing {
    * charges {@link IoUringParams#cqePostNs()} for each.
    */
   public int runTaskWork() {
+    return runTaskWork(null);
+  }
+
+  /** Cache-line transfer time of the last {@link #runTaskWork(CpuComponent)}, ns. */
+  private long lastTransferNs;
+
+  /**
+   * {@link #runTaskWork()} on CPU {@code on} (or {@code null}: no transfer costs); the time
+   * spent pulling the requests' lines from the workers' cores is then {@link #transferNs()}.
+   */
+  public int runTaskWork(CpuComponent on) {
     int n = 0;
+    lastTransferNs = 0;
     IoRequest r;
     while ((r = taskWork.poll()) != null) {
+      if (on != null) {
+        lastTransferNs += r.handOver(on);
+      }
       r.complete(taskWorkResults.poll());
       entries.add(r);
       n++;
     }
     return n;
+  }
+
+  /** The cache-line transfer time of the last {@link #runTaskWork(CpuComponent)}, ns. */
+  public long transferNs() {
+    return lastTransferNs;
   }
 
   /** Completions ready to reap. */

@@ -2,6 +2,8 @@ package blksim.kernel.iouring;
 
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.ReqOp;
+import blksim.kernel.sched.CpuComponent;
+import blksim.kernel.topology.Cpu;
 
 /**
  * One asynchronous I/O in flight: an io_uring SQE turned request ({@code struct io_kiocb}) or a
@@ -14,6 +16,20 @@ public final class IoRequest {
   long issueNs;
   int result;
   boolean completed;
+  /**
+   * The CPU that last wrote the request's state, or {@code null}: an io-wq worker that takes it,
+   * or a submitter that runs its completion, on another core pays {@link #HANDOFF_LINES} cache
+   * line transfers ({@link CpuComponent#lineTransferNs}).
+   */
+  Cpu lastCpu;
+
+  /**
+   * Cache lines of a request that change hands between the submitter and an io-wq worker: [D]
+   * {@code struct io_kiocb} was shrunk to 3 cache lines in 5.5 (io_uring pull for 5.5,
+   * "Shrink io_kiocb to 3 cachelines") and has grown since; [A] plus the line of the io-wq work
+   * list or task-work list it is linked through: 4.
+   */
+  public static final int HANDOFF_LINES = 4;
 
   /**
    * @param bio the I/O, without REQ_NOWAIT (the issuing path adds it for inline attempts)
@@ -71,6 +87,16 @@ public final class IoRequest {
   /** Sets the issue time. */
   public void issueNs(long t) {
     issueNs = t;
+  }
+
+  /**
+   * The CPU time {@code on} spends pulling the request's lines from the CPU that last wrote it,
+   * and makes {@code on} the last writer.
+   */
+  long handOver(CpuComponent on) {
+    long ns = on.lineTransferNs(lastCpu, HANDOFF_LINES);
+    lastCpu = on.cpu();
+    return ns;
   }
 
   void complete(int res) {

@@ -79,8 +79,9 @@ public final class IoWqWorker extends Task {
         case PREPARE: {
           phase = Phase.ISSUE;
           IoUringParams p = wq.params();
-          cpu.runFor(CpuMode.SYSTEM,
-              p.workerLoopNs() + p.sqeIssueNs() + wq.queue(cpu.cpu()).submitCostNs(bio));
+          // Taking a request the submitter wrote on another core pulls its lines over.
+          cpu.runFor(CpuMode.SYSTEM, p.workerLoopNs() + p.sqeIssueNs()
+              + wq.queue(cpu.cpu()).submitCostNs(bio) + current.handOver(cpu.cpu()));
           return;
         }
         case ISSUE: {

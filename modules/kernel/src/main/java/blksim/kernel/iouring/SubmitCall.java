@@ -95,8 +95,8 @@ public final class SubmitCall extends SystemCall {
             // submitter runs its completion task work before it returns
             // (io_run_local_work_locked() under DEFER_TASKRUN, io_cqring_wait() otherwise).
             if (ioWq != null && ring.taskWorkPending() > 0) {
-              int n = ring.runTaskWork();
-              cpu.runFor(CpuMode.SYSTEM, n * costs.cqePostNs());
+              int n = ring.runTaskWork(cpu.cpu());
+              cpu.runFor(CpuMode.SYSTEM, n * costs.cqePostNs() + ring.transferNs());
               return false;
             }
             return returned(batch.size());
@@ -158,6 +158,7 @@ public final class SubmitCall extends SystemCall {
     }
     if (inlineDone && (inlineResult == -Errno.EOPNOTSUPP || inlineResult == -Errno.EAGAIN)) {
       phase = PUNTED;
+      r.lastCpu = cpu.cpu().cpu();
       cpu.runFor(CpuMode.SYSTEM, costs.puntNs());
       return true;
     }

@@ -118,11 +118,11 @@ public final class WaitCall extends SystemCall {
    * action was taken.
    */
   private boolean runTaskWork(TaskCpu cpu) {
-    int n = ring.runTaskWork();
+    int n = ring.runTaskWork(cpu.cpu());
     if (n == 0) {
       return false;
     }
-    cpu.runFor(CpuMode.SYSTEM, n * costs.cqePostNs());
+    cpu.runFor(CpuMode.SYSTEM, n * costs.cqePostNs() + ring.transferNs());
     return true;
   }
 }

@@ -51,13 +51,21 @@ import java.util.function.LongSupplier;
  * if idle, else on the first idle CPU of the LLC after it, else on the previous CPU; a move costs
  * the wakeup latency and renormalises the vruntime. The CPUs of an LLC then call each other
  * directly, so a partitioning must keep each LLC whole. Bound tasks (kworkers, kthreads) always
- * wake where they were placed.
+ * wake where they were placed. With {@link PlacementParams.Rule#SIS} the choice is instead 6.4's
+ * {@code select_task_rq_fair()} ({@link #selectTaskRqFair}), and the waker pays the scan's remote
+ * reads and the remote wakeup. {@link PlacementParams} also carries the costs of running apart:
+ * the SMT slowdown of a burst whose sibling is busy ({@link #begin}) and cache-line transfers
+ * ({@link #lineTransferNs}).
+ *
+ * <p>Autogroup is not modelled: fio's jobs each get their own group and their io-wq workers share
+ * it, so on a CPU that holds one job's threads the group level changes no decision (see
+ * scenarios/nowait/README.md).
  *
  * <p>Simplified: no load balancing (periodic, idle or new-idle: the kernel skips new-idle
  * balancing while a CPU's average idle period is below {@code sysctl_sched_migration_cost}, 0.5
  * ms, as in the microsecond-scale I/O workloads here, and its periodic balancing moves only tasks
- * that have not run for that long), no {@code wake_affine()} pull towards the waker's CPU and no
- * SMT or cache-hotness preference in the idle scan; new tasks
+ * that have not run for that long), under the §1.3 rule no {@code wake_affine()} pull towards the waker's
+ * CPU and no SMT or cache-hotness preference in the idle scan (rule SIS has the first two); new tasks
  * start on the CPU that creates them (io-wq workers on their submitter's first CPU); a task
  * submits to the device queues of the CPU it runs on, a migrated one to its new CPU's (its home
  * CPU stays its owner for reports); interrupt time is charged to the interrupted
@@ -122,6 +130,11 @@ public final class CpuComponent implements Component, DriverCpu {
   /** The component indices of {@link #llc}, sorted; built on first use. */
   private int[] llcIndices;
   private int selfIndex = -1;
+  /** The other CPUs of this CPU's SMT core ({@code cpu_smt_mask()} less this one). */
+  private List<CpuComponent> smtSiblings = List.of();
+  /** Placed wakeups (rule SIS) this CPU's tasks or interrupts did, and CPUs they tested. */
+  private long placements;
+  private long placementTests;
   private int incoming;
   private long migrationsIn;
   private TimehistParams timehist = TimehistParams.NONE;
@@ -480,6 +493,13 @@ public final class CpuComponent implements Component, DriverCpu {
       }
     }
     llc = List.copyOf(peers);
+    List<CpuComponent> sib = new ArrayList<>();
+    for (CpuComponent c : llc) {
+      if (c != this && c.cpu.core() == cpu.core()) {
+        sib.add(c);
+      }
+    }
+    smtSiblings = List.copyOf(sib);
   }
 
   /** This component's index in the run. */
@@ -526,7 +546,17 @@ public final class CpuComponent implements Component, DriverCpu {
       t.rq.wakeHere(t);
       return;
     }
-    CpuComponent target = t.rq.selectTaskRq(t);
+    CpuComponent target;
+    if (params.placement().rule() == PlacementParams.Rule.SIS) {
+      CpuComponent waker = running();
+      target = t.rq.selectTaskRqFair(t, waker);
+      if (target != waker) {
+        // ttwu_queue_wakelist()'s IPI to an idle CPU, or the remote rq lock and enqueue.
+        waker.chargeWakeup(params.placement().wakeRemoteNs());
+      }
+    } else {
+      target = t.rq.selectTaskRq(t);
+    }
     if (target.index() == ctx.self()) {
       target.migrateIn(t);
       target.wakeHere(t);
@@ -554,6 +584,265 @@ public final class CpuComponent implements Component, DriverCpu {
       }
     }
     return this;
+  }
+
+  /** The CPU of this one's LLC that handles the current message. */
+  private CpuComponent running() {
+    int self = ctx.self();
+    for (CpuComponent c : llc) {
+      if (c.index() == self) {
+        return c;
+      }
+    }
+    throw new IllegalStateException(id + ": the running component is not in LLC " + cpu.llc());
+  }
+
+  /** {@code sd->imbalance_pct} of the LLC (MC) domain: 117 ({@code sd_init()}, topology.c). */
+  static final int LLC_IMBALANCE_PCT = 117;
+  /** {@code SCHED_CAPACITY_SCALE}. */
+  static final long SCHED_CAPACITY_SCALE = 1024;
+
+  /**
+   * {@code select_task_rq_fair()} of Linux 6.4 for a wakeup ({@code WF_TTWU}, not sync) with
+   * {@code wake_wide()} false, called on the task's previous CPU, {@code waker} being the CPU
+   * that runs the wakeup (kernel/sched/fair.c):
+   * <ol>
+   *   <li>{@code wake_affine()} when the waker's CPU is another CPU of the LLC:
+   *       {@code wake_affine_idle()} (the waker's CPU if it is idle and the previous one is not,
+   *       the previous CPU if idle), else {@code wake_affine_weight()}, simplified to run-queue
+   *       lengths instead of PELT loads: the waker's CPU if {@code (nr_running + 1) * 100 <
+   *       nr_running(prev) * (100 + (117 - 100) / 2)}; else the previous CPU.
+   *   <li>{@code select_idle_sibling(p, prev, target)}: the target if idle; the previous CPU if
+   *       idle; {@code recent_used_cpu} if idle (and it becomes the previous CPU); with SMT, if no
+   *       core of the LLC is wholly idle, an idle CPU of the previous CPU's core
+   *       ({@code select_idle_smt()}); then {@code select_idle_cpu()} from the CPU after the target:
+   *       with an idle core the first wholly idle core ({@code select_idle_core()}, falling back
+   *       to the first idle CPU seen), else at most {@code nr_idle_scan} CPUs (SIS_UTIL); else
+   *       the target.
+   * </ol>
+   * Simplified: {@code has_idle_cores} is computed exactly instead of the kernel's hint;
+   * SIS_UTIL's {@code nr_idle_scan} is computed at each wakeup from the LLC's busy CPUs (each
+   * counted as {@code SCHED_CAPACITY_SCALE}) instead of from PELT utilisation at load balancing;
+   * the per-CPU kthread stacking rule and asymmetric capacity are left out (no per-CPU kthread
+   * wakes an unbound task here). Every idle test of a CPU other than the waker's reads that
+   * CPU's run queue: one cache-line transfer each, charged to the waker.
+   */
+  private CpuComponent selectTaskRqFair(Task t, CpuComponent waker) {
+    CpuComponent prev = this;
+    waker.placements++;
+    long before = waker.placementTests;
+    CpuComponent target = prev;
+    if (waker != prev && t.allowedOn(waker.cpu.id())) {
+      target = wakeAffine(waker, prev);
+    }
+    CpuComponent chosen = selectIdleSibling(t, prev, target, waker);
+    long tests = waker.placementTests - before;
+    waker.chargeWakeup(tests * params.placement().cachelineNs());
+    return chosen;
+  }
+
+  private boolean idleTest(CpuComponent c, CpuComponent waker) {
+    if (c != waker) {
+      waker.placementTests++;
+    }
+    return c.idleForPlacement();
+  }
+
+  /** {@code wake_affine()}: {@code wake_affine_idle()}, then the simplified weight test. */
+  private CpuComponent wakeAffine(CpuComponent waker, CpuComponent prev) {
+    boolean prevIdle = idleTest(prev, waker);
+    if (idleTest(waker, waker)) {
+      return prevIdle ? prev : waker;
+    }
+    if (prevIdle) {
+      return prev;
+    }
+    long thisEff = (waker.policy.nrRunning() + 1L) * 100;
+    long prevEff = prev.policy.nrRunning() * (100L + (LLC_IMBALANCE_PCT - 100) / 2);
+    return thisEff < prevEff ? waker : prev;
+  }
+
+  private CpuComponent selectIdleSibling(Task t, CpuComponent prev, CpuComponent target,
+      CpuComponent waker) {
+    if (idleTest(target, waker)) {
+      return target;
+    }
+    if (prev != target && idleTest(prev, waker)) {
+      return prev;
+    }
+    CpuComponent recent = t.recentUsedCpu;
+    t.recentUsedCpu = prev;
+    if (recent != null && recent != prev && recent != target
+        && recent.cpu.llc() == target.cpu.llc() && t.allowedOn(recent.cpu.id())
+        && idleTest(recent, waker)) {
+      return recent;
+    }
+    boolean smt = !smtSiblings.isEmpty();
+    boolean hasIdleCore = false;
+    if (smt) {
+      hasIdleCore = llcHasIdleCore();
+      if (!hasIdleCore) {
+        // select_idle_smt(p, prev): cpu_smt_mask(prev) & p->cpus_ptr, prev included.
+        for (CpuComponent c : prev.smtMask()) {
+          if (t.allowedOn(c.cpu.id()) && idleTest(c, waker)) {
+            return c;
+          }
+        }
+      }
+    }
+    CpuComponent i = selectIdleCpu(t, hasIdleCore, target, waker);
+    return i != null ? i : target;
+  }
+
+  /** This CPU and its SMT siblings, in CPU order. */
+  private List<CpuComponent> smtMask() {
+    List<CpuComponent> m = new ArrayList<>();
+    for (CpuComponent c : llc) {
+      if (c == this || smtSiblings.contains(c)) {
+        m.add(c);
+      }
+    }
+    return m;
+  }
+
+  /** Whether a core of this LLC has every CPU idle (the kernel's {@code has_idle_cores}). */
+  private boolean llcHasIdleCore() {
+    for (CpuComponent c : llc) {
+      boolean idle = c.idleForPlacement();
+      for (CpuComponent s : c.smtSiblings) {
+        idle &= s.idleForPlacement();
+      }
+      if (idle) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * SIS_UTIL's {@code nr_idle_scan} ({@code update_idle_cpu_scan()}): with {@code x} the LLC's
+   * utilisation per CPU (of 1024), {@code llc_weight * (1024 - min(1024, x^2 * pct^2 / (10000 *
+   * 1024))) / 1024}, so no scan from 85 % busy on.
+   */
+  int nrIdleScan() {
+    long busy = 0;
+    for (CpuComponent c : llc) {
+      if (!c.idleForPlacement()) {
+        busy++;
+      }
+    }
+    return nrIdleScanOf(busy, llc.size());
+  }
+
+  private static int nrIdleScanOf(long busy, long weight) {
+    long x = busy * SCHED_CAPACITY_SCALE / weight;
+    long tmp = x * x * LLC_IMBALANCE_PCT * LLC_IMBALANCE_PCT / (10000 * SCHED_CAPACITY_SCALE);
+    tmp = Math.min(tmp, SCHED_CAPACITY_SCALE);
+    long y = (SCHED_CAPACITY_SCALE - tmp) * weight / SCHED_CAPACITY_SCALE;
+    return (int) y;
+  }
+
+  /** {@link #nrIdleScan()} with {@code busy} CPUs busy in this LLC, for tests. */
+  int nrIdleScanForTest(int busy) {
+    return nrIdleScanOf(busy, llc.size());
+  }
+
+  /** {@code select_idle_cpu()}: null for -1. */
+  private CpuComponent selectIdleCpu(Task t, boolean hasIdleCore, CpuComponent target,
+      CpuComponent waker) {
+    int nr = Integer.MAX_VALUE;
+    if (!hasIdleCore) {
+      nr = target.nrIdleScan() + 1;
+      if (nr == 1) {
+        return null;
+      }
+    }
+    int n = llc.size();
+    int start = llc.indexOf(target);
+    boolean[] skip = new boolean[n];
+    CpuComponent idleCpu = null;
+    // for_each_cpu_wrap(cpu, cpus, target + 1)
+    for (int k = 1; k <= n; k++) {
+      int j = (start + k) % n;
+      CpuComponent c = llc.get(j);
+      if (skip[j] || !t.allowedOn(c.cpu.id())) {
+        continue;
+      }
+      if (hasIdleCore) {
+        // select_idle_core(p, cpu, cpus, &idle_cpu)
+        // A busy thread ends the core's test once an idle CPU is known, else the test goes on
+        // to find one among the core's other threads.
+        boolean idle = true;
+        for (CpuComponent s : c.smtMask()) {
+          if (!idleTest(s, waker)) {
+            idle = false;
+            if (idleCpu == null) {
+              continue;
+            }
+            break;
+          }
+          if (idleCpu == null && t.allowedOn(s.cpu.id())) {
+            idleCpu = s;
+          }
+        }
+        if (idle) {
+          return c;
+        }
+        for (CpuComponent s : c.smtMask()) {
+          skip[llc.indexOf(s)] = true;
+        }
+      } else {
+        if (--nr == 0) {
+          return null;
+        }
+        if (idleTest(c, waker)) {
+          return c;
+        }
+      }
+    }
+    return idleCpu;
+  }
+
+  /**
+   * CPU time the wakeup path spends on this CPU (the idle scan's remote reads, the remote
+   * wakeup): system time of the task it runs, or interrupt time if it runs none; not preemptible
+   * (it runs with the run-queue lock or interrupts off), so it delays the task's burst the way an
+   * interrupt does.
+   */
+  private void chargeWakeup(long ns) {
+    if (ns <= 0) {
+      return;
+    }
+    if (current != null) {
+      current.stimeNs += ns;
+      sysNs += ns;
+      if (inBurst) {
+        stolenNs += ns;
+        stolenPendingNs += ns;
+      }
+    } else {
+      irqNs += ns;
+    }
+    irqBusyUntil = Math.max(ctx.now(), irqBusyUntil) + ns;
+  }
+
+  /**
+   * CPU time to pull {@code lines} modified cache lines last written on {@code from} to this
+   * CPU: nothing on the same core (SMT siblings share L1 and L2) or with no last writer,
+   * {@link PlacementParams#cachelineNs} each within a socket, {@link
+   * PlacementParams#cachelineRemoteNs} across sockets.
+   */
+  public long lineTransferNs(Cpu from, int lines) {
+    if (from == null || from.core() == cpu.core()) {
+      return 0;
+    }
+    PlacementParams p = params.placement();
+    return lines * (from.socket() == cpu.socket() ? p.cachelineNs() : p.cachelineRemoteNs());
+  }
+
+  /** Placed wakeups (rule SIS) run on this CPU, and the CPUs their idle search tested. */
+  public long[] placementStats() {
+    return new long[] {placements, placementTests};
   }
 
   /** A placed wakeup arrives ({@code ttwu_queue_wakelist()}'s IPI). */
@@ -767,13 +1056,42 @@ public final class CpuComponent implements Component, DriverCpu {
     if (t.pendingMode != null) {
       CpuMode m = t.pendingMode;
       t.pendingMode = null;
-      begin(m, t.pendingNs);
+      // The rest of a cut burst was stretched (or not) when it began.
+      if (t.pendingFresh) {
+        t.pendingFresh = false;
+        begin(m, t.pendingNs);
+      } else {
+        beginRaw(m, t.pendingNs);
+      }
       return;
     }
     callStep();
   }
 
+  /**
+   * Starts a burst of {@code ns} of work: stretched by the SMT slowdown when a sibling of this
+   * core runs a task at its start (sampled once: a sibling that starts or stops during the burst
+   * does not change it; simplified).
+   */
   private void begin(CpuMode mode, long ns) {
+    double f = params.placement().smtSlowdown();
+    if (f != 1.0 && ns > 0 && smtSiblingBusy()) {
+      ns = Math.round(ns * f);
+    }
+    beginRaw(mode, ns);
+  }
+
+  /** Whether another CPU of this SMT core runs a task ({@code !is_core_idle()}). */
+  private boolean smtSiblingBusy() {
+    for (CpuComponent c : smtSiblings) {
+      if (c.current != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void beginRaw(CpuMode mode, long ns) {
     long now = ctx.now();
     long irqAhead = Math.max(0, irqBusyUntil - now);
     inBurst = true;
@@ -1016,6 +1334,7 @@ public final class CpuComponent implements Component, DriverCpu {
         // Return to user (or, under FULL, preempt_enable()) with need-resched set.
         current.pendingMode = mode;
         current.pendingNs = ns;
+        current.pendingFresh = true;
         preempt(false);
         return;
       }

@@ -23,10 +23,19 @@ package blksim.kernel.sched;
  *     runtime (converted by the wakee's weight) a woken task needs to preempt the current one
  *     (CFS only)
  * @param scheduler the fair scheduler's algorithm, CFS (to 6.5) or EEVDF (6.6 on)
+ * @param placement wakeup placement rule and the costs of running apart (issue 12 items 3, 4)
  */
 public record SchedParams(long ctxSwitchNs, long idleExitNs, long wakeupLatencyNs,
     PreemptModel preempt, int hz, long schedLatencyNs, long minGranularityNs,
-    long wakeupGranularityNs, SchedClass scheduler) {
+    long wakeupGranularityNs, SchedClass scheduler, PlacementParams placement) {
+
+  /** These tunables with {@link PlacementParams#NONE}. */
+  public SchedParams(long ctxSwitchNs, long idleExitNs, long wakeupLatencyNs,
+      PreemptModel preempt, int hz, long schedLatencyNs, long minGranularityNs,
+      long wakeupGranularityNs, SchedClass scheduler) {
+    this(ctxSwitchNs, idleExitNs, wakeupLatencyNs, preempt, hz, schedLatencyNs,
+        minGranularityNs, wakeupGranularityNs, scheduler, PlacementParams.NONE);
+  }
 
   /** The fair scheduler's algorithm: CFS up to Linux 6.5, EEVDF from 6.6. */
   public enum SchedClass {
@@ -94,12 +103,21 @@ public record SchedParams(long ctxSwitchNs, long idleExitNs, long wakeupLatencyN
     if (scheduler == null) {
       throw new IllegalArgumentException("scheduler must be set");
     }
+    if (placement == null) {
+      throw new IllegalArgumentException("placement must be set");
+    }
+  }
+
+  /** The same parameters with wakeup placement and running-apart costs {@code p}. */
+  public SchedParams withPlacement(PlacementParams p) {
+    return new SchedParams(ctxSwitchNs, idleExitNs, wakeupLatencyNs, preempt, hz, schedLatencyNs,
+        minGranularityNs, wakeupGranularityNs, scheduler, p);
   }
 
   /** The same parameters with the fair scheduler {@code s}. */
   public SchedParams withScheduler(SchedClass s) {
     return new SchedParams(ctxSwitchNs, idleExitNs, wakeupLatencyNs, preempt, hz, schedLatencyNs,
-        minGranularityNs, wakeupGranularityNs, s);
+        minGranularityNs, wakeupGranularityNs, s, placement);
   }
 
   /**
@@ -147,19 +165,19 @@ public record SchedParams(long ctxSwitchNs, long idleExitNs, long wakeupLatencyN
   /** The same parameters with preemption model {@code p}. */
   public SchedParams withPreempt(PreemptModel p) {
     return new SchedParams(ctxSwitchNs, idleExitNs, wakeupLatencyNs, p, hz, schedLatencyNs,
-        minGranularityNs, wakeupGranularityNs, scheduler);
+        minGranularityNs, wakeupGranularityNs, scheduler, placement);
   }
 
   /** The same parameters with {@code CONFIG_HZ} = {@code newHz}. */
   public SchedParams withHz(int newHz) {
     return new SchedParams(ctxSwitchNs, idleExitNs, wakeupLatencyNs, preempt, newHz,
-        schedLatencyNs, minGranularityNs, wakeupGranularityNs, scheduler);
+        schedLatencyNs, minGranularityNs, wakeupGranularityNs, scheduler, placement);
   }
 
   /** The same parameters with the given (already scaled) fair-scheduler tunables. */
   public SchedParams withTunables(long latencyNs, long minGranNs, long wakeupGranNs) {
     return new SchedParams(ctxSwitchNs, idleExitNs, wakeupLatencyNs, preempt, hz, latencyNs,
-        minGranNs, wakeupGranNs, scheduler);
+        minGranNs, wakeupGranNs, scheduler, placement);
   }
 
   /** {@code TICK_NSEC}: the tick period, {@code (NSEC_PER_SEC + HZ/2) / HZ}. */

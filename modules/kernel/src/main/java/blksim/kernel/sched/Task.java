@@ -40,6 +40,8 @@ public abstract class Task {
   long pcount;
   /** {@code se.nr_migrations}: times it moved to another CPU. */
   long migrations;
+  /** {@code p->recent_used_cpu}: the previous CPU of its last placed wakeup (rule SIS). */
+  CpuComponent recentUsedCpu;
   /** {@code sched_info.last_queued}: when the task last joined the run queue. */
   long lastQueuedNs;
   /** When the task was last switched in (start of its current or last timeslice). */
@@ -66,6 +68,8 @@ public abstract class Task {
   CpuMode pendingMode;
   /** Length of the burst to resume when the task next runs. */
   long pendingNs;
+  /** Whether the pending burst never started (its SMT stretch is decided when it does). */
+  boolean pendingFresh;
   /** Whether the task blocked since it last ran ({@code sched_update_worker()} is due). */
   boolean slept;
   /** Spawned with a creation delay and not yet runnable: wakeups are ignored. */

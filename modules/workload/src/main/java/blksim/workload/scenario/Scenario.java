@@ -43,8 +43,9 @@ import java.util.List;
  * @param devices devices, in scenario order
  * @param jobs fio jobs (numjobs expanded), in run order
  * @param timehist which CPUs record their context switches, and when
- * @param wakePlacement {@code none} (tasks stay where placed) or {@code llc} (kernel-model.md
- *     §1.3 for user threads and io-wq workers)
+ * @param wakePlacement {@code none} (tasks stay where placed), {@code llc} (kernel-model.md
+ *     §1.3 for user threads and io-wq workers) or {@code sis} (6.4's select_idle_sibling, see
+ *     {@code CpuComponent})
  * @param kblockdRunNs CPU time of one kblockd queue run ({@code blk_mq_run_work_fn()}), besides
  *     the dispatches it makes
  * @param mm dirty limits, the flusher's plug policy, writeback costs
@@ -103,7 +104,7 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
 
   /** Whether woken user threads and io-wq workers may move within their LLC. */
   public boolean migratesInLlc() {
-    return wakePlacement.equals("llc");
+    return wakePlacement.equals("llc") || wakePlacement.equals("sis");
   }
 
   /**

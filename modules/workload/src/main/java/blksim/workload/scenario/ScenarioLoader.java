@@ -381,6 +381,11 @@ public final class ScenarioLoader {
         v.getDuration("costs.sched.wakeup-latency"))
         .withScheduler(schedClass(v.getString("kernel.scheduler"), v.getString("kernel.mode")));
     sched = tunables(v, sched);
+    sched = sched.withPlacement(new blksim.kernel.sched.PlacementParams(
+        blksim.kernel.sched.PlacementParams.Rule.valueOf(
+            v.getString("kernel.wake-placement").toUpperCase(java.util.Locale.ROOT)),
+        v.getDouble("costs.sched.smt-slowdown"), v.getDuration("costs.sched.cacheline"),
+        v.getDuration("costs.sched.cacheline-remote"), v.getDuration("costs.sched.wake-remote")));
     FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"));
     SyscallParams syscalls = new SyscallParams(v.getDuration("costs.fio.syscall"),
         v.getDuration("costs.fio.syscall-return"), v.getDuration("kernel.timer-slack"));
@@ -1240,13 +1245,17 @@ public final class ScenarioLoader {
    */
   private static String wakePlacement(Values v, String partitions) {
     String wp = v.getString("kernel.wake-placement");
-    if (wp.equals("llc")) {
-      String p = partitions.trim().toLowerCase(java.util.Locale.ROOT);
-      if (!p.equals("one") && !p.equals("node") && !p.equals("llc")) {
-        throw v.error("kernel.wake-placement", "llc moves tasks between the CPUs of an LLC,"
-            + " which must then share a partition: use partitions one, node or llc, not '"
-            + partitions + "'");
-      }
+    String p = partitions.trim().toLowerCase(java.util.Locale.ROOT);
+    boolean llcWhole = p.equals("one") || p.equals("node") || p.equals("llc");
+    if (!wp.equals("none") && !llcWhole) {
+      throw v.error("kernel.wake-placement", wp + " moves tasks between the CPUs of an LLC,"
+          + " which must then share a partition: use partitions one, node or llc, not '"
+          + partitions + "'");
+    }
+    if (v.getDouble("costs.sched.smt-slowdown") != 1.0 && !llcWhole) {
+      throw v.error("costs.sched.smt-slowdown", "an SMT slowdown other than 1 reads the"
+          + " sibling CPU's state, so the CPUs of an LLC must share a partition: use partitions"
+          + " one, node or llc, not '" + partitions + "'");
     }
     return wp;
   }

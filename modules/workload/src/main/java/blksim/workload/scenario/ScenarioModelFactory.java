@@ -199,7 +199,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
       cpus.add(cpu);
     }
-    if (s.migratesInLlc()) {
+    if (s.migratesInLlc() || s.sched().placement().needsLlc()) {
       Map<Integer, List<CpuComponent>> byLlc = new java.util.TreeMap<>();
       for (CpuComponent c : cpus) {
         byLlc.computeIfAbsent(c.cpu().llc(), k -> new ArrayList<>()).add(c);

@@ -133,11 +133,14 @@ public final class ScenarioSchema {
               + " sched/wakeup_granularity_ns): the vruntime lead a woken task needs to preempt;"
               + " auto: 1 ms x (1 + log2(min(CPUs, 8))), 4 ms on 8 or more CPUs (EEVDF ignores"
               + " it)"),
-      Param.choice("kernel.wake-placement", "cpu", "none", List.of("none", "llc"),
+      Param.choice("kernel.wake-placement", "cpu", "none", List.of("none", "llc", "sis"),
           "where a woken user thread or io-wq worker runs: none keeps every task on the CPU it"
               + " was placed on (as if pinned); llc applies kernel-model.md §1.3 (previous CPU if"
-              + " idle, else an idle CPU of its LLC, else the previous CPU) and needs partitions"
-              + " one, node or llc"),
+              + " idle, else an idle CPU of its LLC, else the previous CPU); sis applies Linux"
+              + " 6.4's select_task_rq_fair() (wake_affine, then select_idle_sibling: target,"
+              + " prev, recent_used_cpu, SMT sibling, SIS_UTIL-bounded LLC scan), the waker paying"
+              + " costs.sched.cacheline per CPU tested and costs.sched.wake-remote; llc and sis"
+              + " need partitions one, node or llc"),
       Param.num("kernel.io-wq-idle-timeout", "io_uring", DURATION, "ns", "5s", 0,
           1_000_000_000_000L, "an idle io-wq worker exits after sleeping this long, unless it"
               + " is the last of its class (WORKER_IDLE_TIMEOUT, 5 s; 0: never)"),
@@ -156,6 +159,18 @@ public final class ScenarioSchema {
           "time for an idle CPU to start handling an interrupt"),
       Param.num("costs.sched.wakeup-latency", "cpu", DURATION, "ns", "4us", 1, 1_000_000_000L,
           "cross-CPU wakeup (IPI) latency; also the run's lookahead"),
+      Param.num("costs.sched.smt-slowdown", "cpu", Param.Type.DOUBLE, "x", "1", 1, 4,
+          "a burst that starts while its CPU's SMT sibling runs a task takes this much longer"
+              + " (1: no SMT effect; 2 / core throughput of two threads); other than 1 needs"
+              + " partitions one, node or llc"),
+      Param.num("costs.sched.cacheline", "cpu", DURATION, "ns", "0", 0, 1_000_000L,
+          "pulling one modified cache line from another core of the socket (wakeup placement's"
+              + " remote run-queue reads, io_uring requests handed to io-wq workers; 0: free)"),
+      Param.num("costs.sched.cacheline-remote", "cpu", DURATION, "ns", "0", 0, 1_000_000L,
+          "the same from a core of another socket"),
+      Param.num("costs.sched.wake-remote", "cpu", DURATION, "ns", "0", 0, 1_000_000L,
+          "waker's CPU time for a wakeup placed on another CPU with kernel.wake-placement = sis"
+              + " (ttwu_queue_wakelist IPI or remote rq lock)"),
       Param.num("costs.fio.user-per-io", "fio", DURATION, "ns", "400ns", 0, 1_000_000_000L,
           "fio's own user-space CPU time per I/O"),
       Param.num("costs.fio.syscall", "fio", DURATION, "ns", "500ns", 0, 1_000_000_000L,

@@ -32,7 +32,7 @@ import java.util.Map;
  * job with neither {@code filename=} nor {@code directory=} gets fio's files named after it
  * ({@code jobname.jobnum.filenum}) there. What
  * was assumed is printed on stderr. Simplified: {@code /dev/null}, {@code /dev/zero} and
- * device-mapper paths are refused; {@code --map} is not there yet.
+ * device-mapper paths are refused; {@code --map /dev/X=TYPE} chooses a device's type and other {@code --map} entries rename the job file's paths ({@code blksim.fio.map}).
  */
 final class JobFileRun {
   /** Memory of the default machine, MiB (fio's {@code $mb_memory}). */
@@ -88,11 +88,50 @@ final class JobFileRun {
    */
   static Path scenarioFor(Path jobFile, List<String> sections, PrintWriter err)
       throws IOException {
+    return scenarioFor(jobFile, sections, List.of(), err);
+  }
+
+  /** The device types {@code --map /dev/X=TYPE} may give a job file's device. */
+  static final List<String> MAP_TYPES =
+      List.of("null_blk", "brd", "zram", "ssd", "disk", "zoned-disk");
+
+  /**
+   * {@link #scenarioFor(Path, List, PrintWriter)} with {@code run --map PATH=TARGET} entries:
+   * {@code /dev/X=TYPE} ({@link #MAP_TYPES}) makes X's default device of that type; any other
+   * entry maps the job file's paths ({@code blksim.fio.map}: {@code /dev/sdb=nullb0} runs the
+   * job's /dev/sdb on a default null_blk named nullb0, {@code /mnt/test=/} puts its files on
+   * the default filesystem's root).
+   */
+  static Path scenarioFor(Path jobFile, List<String> sections, List<String> maps,
+      PrintWriter err) throws IOException {
     Path abs = jobFile.toAbsolutePath().normalize();
+    Map<String, String> types = new LinkedHashMap<>();
+    List<String> pathMaps = new ArrayList<>();
+    for (String m : maps) {
+      int eq = m.indexOf('=');
+      String target = eq < 0 ? "" : m.substring(eq + 1).trim();
+      if (MAP_TYPES.contains(target)) {
+        String path = m.substring(0, eq).trim();
+        if (!path.startsWith("/dev/") || path.length() == 5) {
+          throw new InputException(null, 0, "--map", "'" + m + "': a device type is given to a"
+              + " block device path (/dev/sdb=null_blk)");
+        }
+        types.put(path.substring(5), target);
+      } else {
+        pathMaps.add(m);
+      }
+    }
+    blksim.workload.scenario.FioPathMap pathMap;
+    try {
+      pathMap = new blksim.workload.scenario.FioPathMap(pathMaps);
+    } catch (IllegalArgumentException e) {
+      throw new InputException(null, 0, "--map", e.getMessage());
+    }
     FioEnvironment env = new FioEnvironment(CPUS, MEMORY_MB, 4096);
-    List<FioJob> jobs = sections.isEmpty() ? FioJobFile.parse(abs, env)
-        : FioJobFile.parse(abs.toString(), Files.readString(abs), abs.getParent(), env,
-            System.getenv(), java.util.Set.copyOf(sections));
+    List<FioJob> jobs = sections.isEmpty() && pathMap.isEmpty() ? FioJobFile.parse(abs, env)
+        : FioJobFile.parse(abs.toString(), pathMap.apply(Files.readString(abs)),
+            abs.getParent(), env, System.getenv(),
+            sections.isEmpty() ? null : java.util.Set.copyOf(sections));
     Map<String, String> devices = new LinkedHashMap<>();
     List<String> implicit = new ArrayList<>();
     boolean needFs = false;
@@ -115,7 +154,7 @@ final class JobFileRun {
           needFs = true; // a regular file: on the default filesystem, mounted at /
           continue;
         }
-        device(j, abs, f, devices);
+        device(j, abs, f, devices, types);
       }
     }
     if (needFs && !devices.containsKey("sda")) {
@@ -140,6 +179,13 @@ final class JobFileRun {
       sb.append("  filesystems = [ { type = xfs, device = sda, mount = \"/\" } ]\n");
     }
     sb.append("  fio.job-files = [").append(quote(abs.toString())).append("]\n");
+    if (!pathMaps.isEmpty()) {
+      sb.append("  fio.map = [");
+      for (int i = 0; i < pathMaps.size(); i++) {
+        sb.append(i > 0 ? ", " : "").append(quote(pathMaps.get(i)));
+      }
+      sb.append("]\n");
+    }
     sb.append("}\n");
     Path tmp = Files.createTempFile("blksim-jobfile-", ".conf");
     tmp.toFile().deleteOnExit();
@@ -164,7 +210,8 @@ final class JobFileRun {
     return tmp;
   }
 
-  private static void device(FioJob j, Path abs, String f, Map<String, String> devices) {
+  private static void device(FioJob j, Path abs, String f, Map<String, String> devices,
+      Map<String, String> types) {
     if (!f.startsWith("/dev/") || f.equals("/dev/null") || f.equals("/dev/zero")
         || f.startsWith("/dev/mapper/")) {
       throw new InputException(abs.toString(), j.line(), "filename", "job '" + j.name()
@@ -177,7 +224,12 @@ final class JobFileRun {
       return;
     }
     String d;
-    if (name.matches("nullb\\d+")) {
+    String type = types.get(name);
+    if (type != null) {
+      d = "{ type = " + type + ", name = " + quote(name)
+          + (type.equals("null_blk") || type.equals("zoned-disk") ? "" : type.equals("ssd")
+              || type.equals("disk") ? ", size = 1T" : ", size = 8G") + " }";
+    } else if (name.matches("nullb\\d+")) {
       d = "{ type = null_blk, name = " + name + " }";
     } else if (name.matches("ram\\d+")) {
       d = "{ type = brd, name = " + name + ", size = 8G }";

@@ -66,6 +66,13 @@ final class RunCommand implements Callable<Integer> {
           + " ([global] sections always apply; repeatable; sets blksim.fio.sections)")
   List<String> sections = new ArrayList<>();
 
+  @Option(names = "--map", paramLabel = "PATH=TARGET",
+      description = "map a path the fio job files name (repeatable; adds to blksim.fio.map):"
+          + " /dev/sdb=nullb0 runs the job's /dev/sdb on the scenario's nullb0, /mnt/test=/data"
+          + " moves its files; for a job file alone /dev/sdb=TYPE (null_blk, brd, zram, ssd,"
+          + " disk, zoned-disk) chooses the default device's type")
+  List<String> maps = new ArrayList<>();
+
   @Option(names = "--parse-only",
       description = "parse the scenario and its fio job files, report any error, run nothing"
           + " (fio's --parse-only)")
@@ -156,7 +163,9 @@ final class RunCommand implements Callable<Integer> {
     }
     Path file = scenario;
     if (Files.isRegularFile(scenario) && !JobFileRun.isScenario(scenario)) {
-      file = JobFileRun.scenarioFor(scenario, sections, spec.commandLine().getErr());
+      file = JobFileRun.scenarioFor(scenario, sections, maps, spec.commandLine().getErr());
+    } else if (!maps.isEmpty()) {
+      overrides.add(mapOverride(scenario, maps));
     }
     Scenario s = ScenarioLoader.load(file, overrides);
     if (parseOnly) {
@@ -245,6 +254,27 @@ final class RunCommand implements Callable<Integer> {
     out.print(text);
     out.flush();
     return 0;
+  }
+
+  /** {@code --map} entries after the scenario's own {@code blksim.fio.map}, as an override. */
+  static String mapOverride(Path scenario, List<String> maps) {
+    List<String> all = new ArrayList<>();
+    try {
+      com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseFile(
+          scenario.toFile());
+      if (c.hasPath("blksim.fio.map")) {
+        all.addAll(c.getStringList("blksim.fio.map"));
+      }
+    } catch (com.typesafe.config.ConfigException e) {
+      // the loader reports what is wrong with the scenario
+    }
+    all.addAll(maps);
+    StringBuilder b = new StringBuilder("blksim.fio.map=[");
+    for (int i = 0; i < all.size(); i++) {
+      b.append(i > 0 ? "," : "").append('"')
+          .append(all.get(i).replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+    }
+    return b.append(']').toString();
   }
 
   /** {@code --section NAME ...} as the {@code blksim.fio.sections} override. */

@@ -213,6 +213,36 @@ class MainTest {
   }
 
   @Test
+  void map_pointsAJobFilesPathsAtTheScenariosDevices_andChoosesDefaultDeviceTypes()
+      throws IOException {
+    Path job = tmp.resolve("user.fio");
+    Files.writeString(job, "[a]\nfilename=/dev/sdb  # the user's disk\nrw=randread\n"
+        + "direct=1\nruntime=2ms\ntime_based\n");
+    // a job file alone: /dev/sdb becomes a null_blk rather than the default SSD
+    Result r = cli("run", job.toString(), "--map", "/dev/sdb=null_blk");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.err().contains("/dev/sdb = { type = null_blk"), r.err());
+    // or is renamed to a device the default machine makes by its name
+    r = cli("run", job.toString(), "--map", "/dev/sdb=ram0");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.err().contains("/dev/ram0 = { type = brd"), r.err());
+    assertTrue(r.out().contains("ram0: ios="), r.out());
+    // a scenario: the job's /dev/sdb runs on the scenario's nullb0
+    Path sc = tmp.resolve("s.conf");
+    Files.writeString(sc, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + "  devices = [ { type = null_blk, name = nullb0 } ]\n"
+        + "  fio.job-files = [\"user.fio\"]\n}\n");
+    r = cli("run", sc.toString());
+    assertEquals(2, r.code(), "unmapped /dev/sdb is no device of the scenario: " + r.err());
+    r = cli("run", sc.toString(), "--map", "/dev/sdb=nullb0");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("nullb0: ios="), r.out());
+    r = cli("run", sc.toString(), "--map", "sdb=nullb0");
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("fio.map") && r.err().contains("absolute"), r.err());
+  }
+
+  @Test
   void sweep_takesAFioJobFileAlone_asRunDoes() throws IOException {
     Path job = tmp.resolve("j.fio");
     Files.writeString(job, "[a]\nfilename=/dev/nullb0\nrw=randread\ndirect=1\n"

@@ -435,6 +435,13 @@ public final class ScenarioLoader {
     FioEnvironment env = new FioEnvironment(topo.cpuCount(), v.getSize("machine.memory") >> 20,
         4096);
     List<String> texts = new ArrayList<>(v.getStringList("fio.jobs"));
+    FioPathMap pathMap;
+    try {
+      pathMap = new FioPathMap(v.getStringList("fio.map"));
+    } catch (IllegalArgumentException e) {
+      throw v.error("fio.map", e.getMessage());
+    }
+    texts.replaceAll(pathMap::apply);
     List<String> names = new ArrayList<>(cfg.hasPath("blksim.fio.job-names")
         ? cfg.getStringList("blksim.fio.job-names") : List.of());
     String replayJobs = replayJobs(v, cfg, dir, devices);

@@ -274,6 +274,11 @@ public final class ScenarioSchema {
           "fio job files, relative to the scenario file; run as fio would run them together"),
       Param.of("fio.jobs", "fio", STRING_LIST, "[]",
           "inline fio job files, as text (the loader also stores job-files here)"),
+      Param.of("fio.map", "fio", STRING_LIST, "[]",
+          "paths of the job files mapped to the scenario's, as \"PATH=TARGET\": a device name"
+              + " (\"/dev/sdb=nullb0\") or a path (\"/mnt/test=/data\", and what lies under"
+              + " it); rewrites filename=, directory= and replay_redirect= (run --map adds"
+              + " entries)"),
       Param.of("fio.sections", "fio", STRING_LIST, "[]",
           "run only these [sections] of the fio job files, as fio's --section; [global]"
               + " sections always apply; empty for all"),

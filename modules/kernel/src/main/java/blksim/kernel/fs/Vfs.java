@@ -68,6 +68,22 @@ public final class Vfs {
       return as;
     }
 
+    /** Inode rwsems ({@code inode->i_rwsem}) by inode number; looked up, never iterated. */
+    final Map<Long, blksim.kernel.locking.RwSemaphore> iRwsems = new HashMap<>();
+
+    /**
+     * {@code inode->i_rwsem} of {@code ino} (XFS's IOLOCK), made on first use with
+     * {@code params}. Named {@code i_rwsem <mount point>:<ino>}.
+     */
+    blksim.kernel.locking.RwSemaphore iRwsem(long ino, blksim.kernel.locking.LockParams params) {
+      blksim.kernel.locking.RwSemaphore l = iRwsems.get(ino);
+      if (l == null) {
+        l = new blksim.kernel.locking.RwSemaphore("i_rwsem " + mountPoint + ":" + ino, params);
+        iRwsems.put(ino, l);
+      }
+      return l;
+    }
+
     /** The page cache of {@code ino} if it has one. */
     AddressSpace existingMapping(long ino) {
       return mappings.get(ino);

@@ -39,7 +39,7 @@ class InodeLockRunTest {
     MainTest.Result text = MainTest.cli("run", two.toString(), "--host", "local", "--threads");
     assertEquals(0, text.code(), text.err());
     assertTrue(text.out().contains("Sleeping locks"), text.out());
-    assertTrue(text.out().contains("i_rwsem /:"), text.out());
+    assertTrue(text.out().contains("i_rwsem xfs"), text.out());
     MainTest.Result json = MainTest.cli("run", two.toString(), "--host", "local",
         "--output-format=json");
     assertEquals(0, json.code(), json.err());

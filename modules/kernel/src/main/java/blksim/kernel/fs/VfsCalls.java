@@ -564,6 +564,7 @@ public final class VfsCalls {
         }
         phase = 2;
         long wakeNs = sem.upWrite(task, cpu.cpu());
+        file.mount.putIRwsem(file.ino, sem);
         if (wakeNs > 0) {
           cpu.runFor(CpuMode.SYSTEM, wakeNs);
           return false;

@@ -16,7 +16,15 @@ public final class Mutex extends SleepingLock {
 
   /** An unlocked mutex named {@code name} ({@code mutex_init()}). */
   public Mutex(String name, LockParams params) {
-    super(name, params);
+    super(name, name, params);
+  }
+
+  /**
+   * An unlocked lock named {@code name} (its {@code wchan}) whose waits are accounted under
+   * {@code lockClass}, shared by all locks of one kind (every inode's {@code i_rwsem}).
+   */
+  public Mutex(String name, String lockClass, LockParams params) {
+    super(name, lockClass, params);
   }
 
   /** {@code mutex_lock()} as a step; see {@link RwSemaphore#downWrite}. */
@@ -31,7 +39,7 @@ public final class Mutex extends SleepingLock {
     }
     writer = t;
     OwnerWatch.of(t).held.add(this);
-    t.lockAccount(name).acquisitions++;
+    t.lockAccount(lockClass).acquisitions++;
     return true;
   }
 

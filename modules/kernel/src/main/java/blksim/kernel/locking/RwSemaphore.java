@@ -16,7 +16,15 @@ public final class RwSemaphore extends SleepingLock {
 
   /** An unlocked rwsem named {@code name} ({@code init_rwsem()}). */
   public RwSemaphore(String name, LockParams params) {
-    super(name, params);
+    super(name, name, params);
+  }
+
+  /**
+   * An unlocked lock named {@code name} (its {@code wchan}) whose waits are accounted under
+   * {@code lockClass}, shared by all locks of one kind (every inode's {@code i_rwsem}).
+   */
+  public RwSemaphore(String name, String lockClass, LockParams params) {
+    super(name, lockClass, params);
   }
 
   /**
@@ -39,7 +47,7 @@ public final class RwSemaphore extends SleepingLock {
     }
     writer = t;
     OwnerWatch.of(t).held.add(this);
-    t.lockAccount(name).acquisitions++;
+    t.lockAccount(lockClass).acquisitions++;
     return true;
   }
 
@@ -49,7 +57,7 @@ public final class RwSemaphore extends SleepingLock {
       return false;
     }
     readers++;
-    t.lockAccount(name).acquisitions++;
+    t.lockAccount(lockClass).acquisitions++;
     return true;
   }
 

@@ -87,6 +87,8 @@ public abstract class SleepingLock {
   private static final int MAX_READERS_WAKEUP = 0x100;
 
   final String name;
+  /** The lock class its waits are accounted under ({@code /proc/lock_stat} is per class). */
+  final String lockClass;
   final LockParams params;
   /** The exclusive owner, or null ({@code RWSEM_WRITER_LOCKED} / the mutex owner). */
   Task writer;
@@ -105,9 +107,21 @@ public abstract class SleepingLock {
   private long acquisitions;
   private long contended;
 
-  SleepingLock(String name, LockParams params) {
+  SleepingLock(String name, String lockClass, LockParams params) {
     this.name = name;
+    this.lockClass = lockClass;
     this.params = params;
+  }
+
+  /** The lock class: tasks account their waits per class, as {@code /proc/lock_stat} does. */
+  public String lockClass() {
+    return lockClass;
+  }
+
+  /** Nobody holds, waits for or spins on it: a user may forget it (an evicted inode's). */
+  public boolean idle() {
+    return writer == null && readers == 0 && waitList.isEmpty() && spinners.isEmpty()
+        && inProgress.isEmpty();
   }
 
   /** The lock's name, as {@code wchan} and the reports show it. */
@@ -164,7 +178,7 @@ public abstract class SleepingLock {
     if (w == null) {
       if (write ? writeFastPath() : readFastPath()) {
         take(t, write);
-        t.lockAccount(name).acquisitions++;
+        t.lockAccount(lockClass).acquisitions++;
         acquisitions++;
         return true;
       }
@@ -324,7 +338,7 @@ public abstract class SleepingLock {
     inProgress.remove(w.task);
     w.task.setWchan(null);
     long wait = now - w.startNs;
-    LockWaitStat.Account a = w.task.lockAccount(name);
+    LockWaitStat.Account a = w.task.lockAccount(lockClass);
     a.acquisitions++;
     a.contended++;
     if (w.slept) {

@@ -1,5 +1,6 @@
 package blksim.cli;
 
+import blksim.kernel.sched.LockWaitStat;
 import blksim.workload.fio.stats.RunResult;
 import blksim.workload.fio.stats.ThreadStat;
 import java.util.LinkedHashMap;
@@ -65,7 +66,61 @@ final class ThreadReport {
           g.nvcsw / seconds / g.n, g.nivcsw / seconds / g.n, g.runDelay * per,
           g.migrations / seconds / g.n));
     }
+    locks(b, threads, seconds);
     return b.toString();
+  }
+
+  /**
+   * The sleeping locks (each summed over the threads that took it), the waits per thread group,
+   * and the threads in D state at the end with the lock each waits on; nothing if no thread took
+   * a sleeping lock.
+   */
+  static void locks(StringBuilder b, List<ThreadStat> threads, double seconds) {
+    Map<String, LockWaitStat> locks = new LinkedHashMap<>();
+    Map<String, LockWaitStat> byGroup = new LinkedHashMap<>();
+    for (ThreadStat t : threads) {
+      for (LockWaitStat l : t.locks()) {
+        locks.merge(l.lock(), l, LockWaitStat::plus);
+        byGroup.merge(t.group() + "\u0000" + l.lock(), l, LockWaitStat::plus);
+      }
+    }
+    if (locks.isEmpty()) {
+      return;
+    }
+    b.append("\nSleeping locks (all threads; wait = from the first attempt to holding the lock,"
+        + " spinning on\n  the CPU or asleep in D state; hand-offs = anti-starvation hand-offs):\n");
+    b.append(String.format(Locale.ROOT, "  %-24s %9s %9s %8s %8s %9s %9s %9s %9s %8s%n", "lock",
+        "acq/s", "contended", "spun", "slept", "spin ms", "sleep ms", "avg us", "max us",
+        "handoffs"));
+    for (LockWaitStat l : locks.values()) {
+      b.append(String.format(Locale.ROOT,
+          "  %-24s %9.0f %9d %8d %8d %9.3f %9.3f %9.1f %9.1f %8d%n", l.lock(),
+          l.acquisitions() / seconds, l.contended(), l.spun(), l.slept(), l.spinNs() / 1e6,
+          l.sleepNs() / 1e6, l.contended() == 0 ? 0.0 : l.waitNs() / 1e3 / l.contended(),
+          l.maxWaitNs() / 1e3, l.handoffs()));
+    }
+    b.append("  by thread group:\n");
+    for (Map.Entry<String, LockWaitStat> e : byGroup.entrySet()) {
+      LockWaitStat l = e.getValue();
+      String group = e.getKey().substring(0, e.getKey().indexOf('\u0000'));
+      b.append(String.format(Locale.ROOT,
+          "  %-20s %-24s %9d acquisitions, %d contended, %.3f ms spinning, %.3f ms asleep%n",
+          group, l.lock(), l.acquisitions(), l.contended(), l.spinNs() / 1e6,
+          l.sleepNs() / 1e6));
+    }
+    Map<String, Integer> d = new LinkedHashMap<>();
+    int inD = 0;
+    for (ThreadStat t : threads) {
+      if (t.state() == 'D') {
+        inD++;
+        d.merge(t.group() + " on " + t.wchan(), 1, Integer::sum);
+      }
+    }
+    b.append("  threads in D state at the end: ").append(inD);
+    for (Map.Entry<String, Integer> e : d.entrySet()) {
+      b.append(inD == 0 ? "" : "\n    ").append(e.getValue()).append(" x ").append(e.getKey());
+    }
+    b.append('\n');
   }
 
   /** "3", "0-47" or "5 CPUs" for the CPUs a group ran on. */

@@ -47,5 +47,7 @@ public final class KernelKryoRegistrar implements KryoRegistrar {
     KryoRegistrar.register(kryo, WqMonitorSnapshot.Row.class, 1131);
     // Memory management (blksim.kernel.mm), ids 1200-1219.
     KryoRegistrar.register(kryo, blksim.kernel.mm.MmComponent.VmstatTick.class, 1200);
+    // Sleeping locks' optimistic spinning (blksim.kernel.locking), ids 1300-1309.
+    KryoRegistrar.register(kryo, blksim.kernel.sched.CpuComponent.SpinStop.class, 1300);
   }
 }

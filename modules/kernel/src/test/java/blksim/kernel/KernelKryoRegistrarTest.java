@@ -14,7 +14,8 @@ class KernelKryoRegistrarTest {
 
   @Test
   void everyKernelMessage_survivesAKryoRoundTrip() {
-    for (Object m : new Object[] {new CpuTimer(17), new TaskWakeup(5), ReqOp.DISCARD,
+    for (Object m : new Object[] {new CpuTimer(17), new TaskWakeup(5),
+        new blksim.kernel.sched.CpuComponent.SpinStop(9L), ReqOp.DISCARD,
         new Bio(ReqOp.WRITE, 123_456L, 65_536, Bio.REQ_SYNC | Bio.REQ_NOWAIT)}) {
       assertEquals(m, KryoRoundTrip.standalone(m));
     }

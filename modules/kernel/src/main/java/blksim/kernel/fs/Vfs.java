@@ -73,9 +73,38 @@ public final class Vfs {
       return as;
     }
 
-    /** The inode's {@code i_rwsem} and {@code i_dio_count}, made on first use. */
+    /**
+     * The inode's {@code i_rwsem} and {@code i_dio_count} as direct I/O takes them, made on
+     * first use. Simplified: buffered writes take {@link #iRwsem} instead, so the two paths do
+     * not yet exclude each other on one file (they should be one lock).
+     */
     InodeLock lock(long ino) {
       return locks.computeIfAbsent(ino, k -> new InodeLock());
+    }
+
+    /** Inode rwsems ({@code inode->i_rwsem}) by inode number; looked up, never iterated. */
+    final Map<Long, blksim.kernel.locking.RwSemaphore> iRwsems = new HashMap<>();
+
+    /**
+     * {@code inode->i_rwsem} of {@code ino} (XFS's IOLOCK), made on first use with
+     * {@code params}. Named {@code i_rwsem <mount point>:<ino>}; waits are accounted under the
+     * class {@code i_rwsem <fs type>} (lockdep's per-type {@code i_mutex_key}).
+     */
+    blksim.kernel.locking.RwSemaphore iRwsem(long ino, blksim.kernel.locking.LockParams params) {
+      blksim.kernel.locking.RwSemaphore l = iRwsems.get(ino);
+      if (l == null) {
+        l = new blksim.kernel.locking.RwSemaphore("i_rwsem " + mountPoint + ":" + ino,
+            "i_rwsem " + fs.type(), params);
+        iRwsems.put(ino, l);
+      }
+      return l;
+    }
+
+    /** Forgets {@code ino}'s i_rwsem once nobody holds or waits for it (no lock per inode kept). */
+    void putIRwsem(long ino, blksim.kernel.locking.RwSemaphore l) {
+      if (l.idle()) {
+        iRwsems.remove(ino);
+      }
     }
 
     /** The page cache of {@code ino} if it has one. */

@@ -95,6 +95,7 @@ public final class VfsCalls {
   private final BufferedWrite write;
   private final FsyncCall fsync;
   private final SyncCall sync = new SyncCall();
+  private final InodeLocked inodeLocked = new InodeLocked();
   private final FilemapRead read;
   private final DirectIo direct;
   private OpenFile lastOpened;
@@ -351,7 +352,17 @@ public final class VfsCalls {
     return r;
   }
 
-  /** {@code write(fd, buf, len)} at the file's position, through the page cache. */
+  /**
+   * {@code write(fd, buf, len)} at the file's position, through the page cache, holding the
+   * inode's {@code i_rwsem} exclusively for the whole copy, dirty throttling included
+   * ({@code xfs_file_buffered_write()}: {@code xfs_ilock(XFS_IOLOCK_EXCL)}, then
+   * {@code iomap_file_buffered_write()}, whose {@code iomap_write_iter()} calls
+   * {@code balance_dirty_pages_ratelimited()}, then {@code xfs_iunlock()}; the generic
+   * {@code generic_file_write_iter()} takes {@code inode_lock()} the same way). Writers of one
+   * file therefore wait for each other, spinning or asleep in D state.
+   *
+   * <p>Simplified: the lock is taken before the system call's entry cost rather than after it.
+   */
   public SystemCall write(OpenFile f, int len) {
     check(f);
     if (f.direct) {
@@ -371,7 +382,7 @@ public final class VfsCalls {
       // generic_write_end(): i_size_write() past the old end.
       f.mount.fs.setSize(f.ino, f.pos);
     }
-    return c;
+    return inodeLocked.arm(f, c);
   }
 
   /**
@@ -547,6 +558,52 @@ public final class VfsCalls {
   private void check(OpenFile f) {
     if (f.closed) {
       throw new IllegalStateException(task.comm() + ": call on a closed file");
+    }
+  }
+
+  /**
+   * A call made under the inode's {@code i_rwsem}, held exclusively: {@code down_write()}, the
+   * call, {@code up_write()} (the wakeups it makes are paid before the call returns).
+   */
+  private final class InodeLocked extends SystemCall {
+    private OpenFile file;
+    private SystemCall inner;
+    private blksim.kernel.locking.RwSemaphore sem;
+    private int phase;
+
+    SystemCall arm(OpenFile f, SystemCall c) {
+      this.file = f;
+      this.inner = c;
+      this.sem = null;
+      this.phase = 0;
+      return this;
+    }
+
+    @Override
+    public boolean step(TaskCpu cpu) {
+      if (phase == 0) {
+        if (sem == null) {
+          sem = file.mount.iRwsem(file.ino,
+              blksim.kernel.locking.LockParams.DEFAULT.withHz(cpu.cpu().params().hz()));
+        }
+        if (!sem.downWrite(task, cpu)) {
+          return false;
+        }
+        phase = 1;
+      }
+      if (phase == 1) {
+        if (!inner.step(cpu)) {
+          return false;
+        }
+        phase = 2;
+        long wakeNs = sem.upWrite(task, cpu.cpu());
+        file.mount.putIRwsem(file.ino, sem);
+        if (wakeNs > 0) {
+          cpu.runFor(CpuMode.SYSTEM, wakeNs);
+          return false;
+        }
+      }
+      return returned(inner.ret());
     }
   }
 

@@ -76,6 +76,8 @@ import java.util.function.LongSupplier;
  * inside it.
  */
 public final class CpuComponent implements Component, DriverCpu {
+  /** A spin nobody ends within this long is a model bug (a lock lost its spinner). */
+  private static final long SPIN_LIMIT_NS = 3_600_000_000_000L;
   /** Placeholder for a cancelled callback slot. */
   private static final Runnable CANCELLED = () -> { };
 
@@ -103,6 +105,9 @@ public final class CpuComponent implements Component, DriverCpu {
   private boolean dispatchPending;
   private boolean tickArmed;
   private boolean cutArmed;
+  /** The current task's burst is an optimistic spin ({@link TaskCpu#spin}), open-ended. */
+  private boolean spinning;
+  private long spinTokens;
   private int liveTasks;
 
   // The burst now running on the CPU: a task's runFor(), a switch-in, or a sleep's submit work.
@@ -323,6 +328,8 @@ public final class CpuComponent implements Component, DriverCpu {
       arriveWaking(m.task());
     } else if (message instanceof LiveTaskExited) {
       liveTaskGone();
+    } else if (message instanceof SpinStop s) {
+      endSpin(s.token());
     } else {
       throw new IllegalStateException(id + ": unexpected message " + message);
     }
@@ -472,6 +479,46 @@ public final class CpuComponent implements Component, DriverCpu {
     wakeUp(t);
     return woke;
   }
+
+  // ---- optimistic spinning (kernel/locking) -------------------------------------------------
+
+  /**
+   * Ends the optimistic spin of {@code t} (started by {@link TaskCpu#spin}) after
+   * {@code delayNs}: the spinner sees the lock word change (a cache-line transfer) and its next
+   * step runs. Called on the CPU handling the current message; a spin that already ended is left
+   * alone. The message goes to the CPU the spinner runs on, which must be in this partition
+   * unless {@code delayNs} is at least the lookahead (sleeping locks need one partition).
+   */
+  public void stopSpin(Task t, long delayNs) {
+    if (t.rq == null || t.spinToken == 0) {
+      return;
+    }
+    ctx.send(t.rq.index(), new SpinStop(t.spinToken), delayNs);
+  }
+
+  /** Ends the current spin if {@code token} names it: its time is charged, then the next step. */
+  private void endSpin(long token) {
+    if (!spinning || current == null || current.spinToken != token) {
+      return;
+    }
+    long now = ctx.now();
+    if (irqBusyUntil > now) {
+      // An interrupt runs on this CPU: the spin loop resumes when it returns.
+      callAfter(irqBusyUntil - now, () -> endSpin(token));
+      return;
+    }
+    spinning = false;
+    current.spinToken = 0;
+    slots[endSlot] = CANCELLED;
+    endSlot = -1;
+    inBurst = false;
+    long done = Math.max(0, now - burstStartNs - stolenNs);
+    charge(current, CpuMode.SYSTEM, done);
+    callStep();
+  }
+
+  /** "Your optimistic spin is over" ({@link #stopSpin}). */
+  public record SpinStop(long token) implements Message {}
 
   // ---- wakeup placement (kernel-model.md §1.3) ---------------------------------------------
 
@@ -900,6 +947,14 @@ public final class CpuComponent implements Component, DriverCpu {
       return;
     }
     needResched = true;
+    if (spinning) {
+      // The spin loops test need_resched() and give up (rwsem_spin_on_owner(), mutex's
+      // mutex_spin_on_owner()): the spin ends (as its own event, not inside the caller) and the
+      // task decides what to do next.
+      long token = current.spinToken;
+      callAfter(0, () -> endSpin(token));
+      return;
+    }
     if (!cutArmed && burstPreemptible()) {
       cutArmed = true;
       callAfter(Math.max(0, irqBusyUntil - ctx.now()), onCut);
@@ -1105,6 +1160,10 @@ public final class CpuComponent implements Component, DriverCpu {
 
   private void burstEnd() {
     endSlot = -1;
+    if (spinning) {
+      throw new IllegalStateException(id + ": " + current.comm() + " spun for "
+          + SPIN_LIMIT_NS + " ns: a lock never released it");
+    }
     if (stolenPendingNs > 0) {
       long s = stolenPendingNs;
       stolenPendingNs = 0;
@@ -1187,6 +1246,7 @@ public final class CpuComponent implements Component, DriverCpu {
 
   /** The task leaves the CPU ({@code sched_switch}): recorded if this CPU traces switches. */
   private void switchedOut(Task t, char state) {
+    t.offCpu(this);
     long now = ctx.now();
     if (trace != null && timehist.inWindow(now)) {
       if (trace.size() < timehist.maxLines()) {
@@ -1406,6 +1466,19 @@ public final class CpuComponent implements Component, DriverCpu {
         }
       }
       leaveCpu();
+    }
+
+    @Override
+    public void spin() {
+      taken();
+      if (needResched) {
+        begin(CpuMode.SYSTEM, 0);
+        return;
+      }
+      Task t = current;
+      t.spinToken = ++spinTokens;
+      begin(CpuMode.SYSTEM, SPIN_LIMIT_NS);
+      spinning = true;
     }
 
     @Override

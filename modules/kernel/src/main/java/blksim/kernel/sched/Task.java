@@ -81,6 +81,23 @@ public abstract class Task {
   private Object mmState;
   /** {@code current->plug}: the block plug the task holds, or null. */
   private blksim.kernel.block.Plug plug;
+  /** Token of the optimistic spin in progress ({@link TaskCpu#spin}), 0 if none. */
+  long spinToken;
+  /** Told when the task leaves its CPU ({@code owner_on_cpu()} turns false), or null. */
+  private OffCpuListener offCpuListener;
+  /**
+   * The sleeping lock the task waits on in {@code TASK_UNINTERRUPTIBLE} (the "D" state, its
+   * {@code wchan}), or null.
+   */
+  private String wchan;
+  /** Its waits on sleeping locks, per lock in order of first use; null before the first. */
+  private java.util.LinkedHashMap<String, LockWaitStat.Account> lockWaits;
+
+  /** Told when a task leaves its CPU (it blocked, was preempted or exited). */
+  public interface OffCpuListener {
+    /** {@code t} left CPU {@code on}, which handles the current message. */
+    void offCpu(Task t, CpuComponent on);
+  }
 
   /**
    * @param comm the task's name as {@code ps} shows it
@@ -149,6 +166,58 @@ public abstract class Task {
   /** Sets {@code current->plug} ({@code blk_start_plug()} / {@code blk_finish_plug()}). */
   public void setPlug(blksim.kernel.block.Plug plug) {
     this.plug = plug;
+  }
+
+  /** Sets what is told when the task leaves its CPU (sleeping locks watch their owner). */
+  public void setOffCpuListener(OffCpuListener l) {
+    offCpuListener = l;
+  }
+
+  /** What is told when the task leaves its CPU, or null. */
+  public OffCpuListener offCpuListener() {
+    return offCpuListener;
+  }
+
+  void offCpu(CpuComponent on) {
+    spinToken = 0;
+    if (offCpuListener != null) {
+      offCpuListener.offCpu(this, on);
+    }
+  }
+
+  /** Whether the task is on a CPU now ({@code owner_on_cpu()}: {@code p->on_cpu}). */
+  public boolean onCpu() {
+    return rq != null && state == TaskState.RUNNING && rq.current() == this;
+  }
+
+  /**
+   * Sets the lock the task sleeps on uninterruptibly ({@code TASK_UNINTERRUPTIBLE}, "D" in
+   * {@code ps}), or null when it stops waiting.
+   */
+  public void setWchan(String lock) {
+    wchan = lock;
+  }
+
+  /** The lock the task waits on, or null. */
+  public String wchan() {
+    return wchan;
+  }
+
+  /** The state {@code ps} shows: R (running or runnable), D (asleep on a lock), S, X (dead). */
+  public char psState() {
+    return switch (state) {
+      case RUNNING -> 'R';
+      case BLOCKED -> wchan != null ? 'D' : 'S';
+      case DEAD -> 'X';
+    };
+  }
+
+  /** The task's account of waits on lock {@code name}, created at first use. */
+  public LockWaitStat.Account lockAccount(String name) {
+    if (lockWaits == null) {
+      lockWaits = new java.util.LinkedHashMap<>();
+    }
+    return lockWaits.computeIfAbsent(name, LockWaitStat.Account::new);
   }
 
   /** The mm package's per-task state, or null before the task first dirties a page. */
@@ -279,8 +348,12 @@ public abstract class Task {
 
   /** The task's scheduler statistics now, as {@code /proc/<tid>/stat} and schedstat show them. */
   public TaskStat stat() {
+    java.util.List<LockWaitStat> locks = new java.util.ArrayList<>();
+    if (lockWaits != null) {
+      lockWaits.values().forEach(a -> locks.add(a.snapshot()));
+    }
     return new TaskStat(pid, comm, nice, utimeNs, stimeNs, nvcsw, nivcsw, runDelayNs, pcount,
-        migrations);
+        migrations, psState(), wchan == null ? "" : wchan, locks);
   }
 
   /** {@code se.vruntime}: virtual runtime, ns, as last charged. */

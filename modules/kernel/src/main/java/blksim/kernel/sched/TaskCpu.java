@@ -37,6 +37,17 @@ public interface TaskCpu {
    */
   void sleep();
 
+  /**
+   * Spins on a lock's owner (optimistic spinning, kernel/locking): system time, the CPU held,
+   * until the lock ends the spin ({@link CpuComponent#stopSpin}) or need-resched is set; then
+   * {@link Task#step} is called again and asks the lock how it ended. One event at its start and
+   * one at its end, whatever its length. With need-resched already set it ends at once.
+   * (Default: unsupported, for test CPUs that do not schedule.)
+   */
+  default void spin() {
+    throw new UnsupportedOperationException("this CPU cannot spin");
+  }
+
   /** Ends the task. */
   void exit();
 

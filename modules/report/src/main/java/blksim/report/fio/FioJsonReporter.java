@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import blksim.kernel.sched.LockWaitStat;
 import blksim.report.fio.FioReportModel.GroupRunStats;
 import blksim.report.json.JsonWriter;
 import blksim.workload.fio.stats.CpuUtil;
@@ -347,9 +348,64 @@ public final class FioJsonReporter {
             w.name("run_delay_ns").value(t.runDelayNs());
             w.name("pcount").value(t.pcount());
             w.name("nr_migrations").value(t.migrations());
+            w.name("state").value(String.valueOf(t.state()));
+            if (!t.wchan().isEmpty()) {
+                w.name("wchan").value(t.wchan());
+            }
+            if (!t.locks().isEmpty()) {
+                w.name("locks").beginArray();
+                for (LockWaitStat l : t.locks()) {
+                    lock(w, l);
+                }
+                w.endArray();
+            }
             w.endObject();
         }
         w.endArray();
+        locks(w, threads);
+    }
+
+    /**
+     * The sleeping locks, each summed over the threads that took it (per-lock
+     * {@code /proc/lock_stat}-like figures), and how many threads were in D state at the end.
+     */
+    private static void locks(JsonWriter w, List<ThreadStat> threads) {
+        java.util.Map<String, LockWaitStat> locks = lockTotals(threads);
+        if (locks.isEmpty()) {
+            return;
+        }
+        w.name("locks").beginArray();
+        for (LockWaitStat l : locks.values()) {
+            lock(w, l);
+        }
+        w.endArray();
+        w.name("d_state_threads").value(threads.stream().filter(t -> t.state() == 'D').count());
+    }
+
+    /** Per lock, in order of first appearance (threads by CPU, then by first use). */
+    public static java.util.Map<String, LockWaitStat> lockTotals(List<ThreadStat> threads) {
+        java.util.Map<String, LockWaitStat> locks = new java.util.LinkedHashMap<>();
+        for (ThreadStat t : threads) {
+            for (LockWaitStat l : t.locks()) {
+                locks.merge(l.lock(), l, LockWaitStat::plus);
+            }
+        }
+        return locks;
+    }
+
+    private static void lock(JsonWriter w, LockWaitStat l) {
+        w.beginObject();
+        w.name("lock").value(l.lock());
+        w.name("acquisitions").value(l.acquisitions());
+        w.name("contended").value(l.contended());
+        w.name("spun").value(l.spun());
+        w.name("slept").value(l.slept());
+        w.name("wait_ns").value(l.waitNs());
+        w.name("spin_ns").value(l.spinNs());
+        w.name("sleep_ns").value(l.sleepNs());
+        w.name("max_wait_ns").value(l.maxWaitNs());
+        w.name("handoffs").value(l.handoffs());
+        w.endObject();
     }
 
     /**

@@ -46,7 +46,8 @@ public final class ScenarioResults {
       List<ThreadStat> ts = new ArrayList<>(cpu.threads().size());
       for (TaskStat t : cpu.threads()) {
         ts.add(new ThreadStat(cpu.cpu(), t.tid(), t.comm(), t.nice(), t.utimeNs(), t.stimeNs(),
-            t.nvcsw(), t.nivcsw(), t.runDelayNs(), t.pcount(), t.migrations()));
+            t.nvcsw(), t.nivcsw(), t.runDelayNs(), t.pcount(), t.migrations(), t.state(),
+            t.wchan(), t.locks()));
       }
       threadsByCpu.put(cpu.cpu(), ts);
       for (TaskReport t : cpu.tasks()) {

@@ -18,9 +18,25 @@ package blksim.workload.fio.stats;
  * @param runDelayNs time runnable but waiting on the run queue, ns
  * @param pcount times switched in
  * @param migrations times it moved to another CPU
+ * @param state its state at the end as {@code ps} shows it: R, S, D (asleep on a lock), X
+ * @param wchan the lock a thread in D state waits on, else empty
+ * @param locks its waits on sleeping locks, per lock in order of first use
  */
 public record ThreadStat(int cpu, int tid, String comm, int nice, long utimeNs, long stimeNs,
-    long nvcsw, long nivcsw, long runDelayNs, long pcount, long migrations) {
+    long nvcsw, long nivcsw, long runDelayNs, long pcount, long migrations, char state,
+    String wchan, java.util.List<blksim.kernel.sched.LockWaitStat> locks) {
+
+  /** Copies the list. */
+  public ThreadStat {
+    locks = java.util.List.copyOf(locks);
+  }
+
+  /** A running thread that never took a sleeping lock. */
+  public ThreadStat(int cpu, int tid, String comm, int nice, long utimeNs, long stimeNs,
+      long nvcsw, long nivcsw, long runDelayNs, long pcount, long migrations) {
+    this(cpu, tid, comm, nice, utimeNs, stimeNs, nvcsw, nivcsw, runDelayNs, pcount, migrations,
+        'R', "", java.util.List.of());
+  }
 
   /** Group name: the name with its numbers replaced by {@code N} ({@code iou-wrk-N}). */
   public String group() {

@@ -32,7 +32,9 @@ import picocli.CommandLine.Spec;
  *   <li>scenarios: simulated I/Os per wall second of the 48-CPU, 48-job null_blk psync scenario
  *       and of the brd nowait-on io_uring scenario, with 1 and 2 partitions;
  *   <li>writeback: Dave's fs_mark configuration (1.12e7 files), one run: simulated files per wall
- *       second, wall against simulated time, peak heap.
+ *       second, wall against simulated time, peak heap;
+ *   <li>replay: a written 10-million-record iolog replayed as fast as possible onto a null_blk at
+ *       QD 32: records per wall second and the peak heap.
  * </ol>
  * The engine and scenario figures are the median of {@code --repeat} runs after one warm-up run.
  */
@@ -54,10 +56,15 @@ final class BenchCommand implements Callable<Integer> {
           + " and scenarios/nowait/brd-nowait-on.conf)")
   List<Path> scenarios = new ArrayList<>();
 
-  @Option(names = "--only", paramLabel = "engine|scenario|writeback",
+  @Option(names = "--only", paramLabel = "engine|scenario|writeback|replay",
       description = "run one part only (writeback: Dave's fs_mark configuration, one run of"
-          + " 1.12e7 files, about 1.5 minutes)")
+          + " 1.12e7 files, about 1.5 minutes; replay: a written 10-million-record iolog"
+          + " replayed as fast as possible, scenarios/bench/replay-nullb-qd32.conf)")
   String only;
+
+  @Option(names = "--replay-records", defaultValue = "10000000",
+      description = "records of the replay benchmark's trace (default ${DEFAULT-VALUE})")
+  long replayRecords;
 
   @Override
   public Integer call() throws Exception {
@@ -67,9 +74,9 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   private int bench() {
-    if (only != null && !List.of("engine", "scenario", "writeback").contains(only)) {
+    if (only != null && !List.of("engine", "scenario", "writeback", "replay").contains(only)) {
       throw new InputException(null, 0, "--only", "unknown part '" + only
-          + "'; use engine, scenario or writeback");
+          + "'; use engine, scenario, writeback or replay");
     }
     PrintWriter out = spec.commandLine().getOut();
     out.printf("machine: %d CPUs, Java %s, %s%n", Runtime.getRuntime().availableProcessors(),
@@ -127,7 +134,96 @@ final class BenchCommand implements Callable<Integer> {
     if (only == null || only.equals("writeback")) {
       writeback(out);
     }
+    if (only == null || only.equals("replay")) {
+      replay(out);
+    }
     return 0;
+  }
+
+  /**
+   * Issue 11 item 7: a fio v3 iolog of {@code --replay-records} 4 KiB random reads and writes,
+   * 1 µs apart (written here from a fixed seed, in a temporary directory deleted afterwards),
+   * replayed as fast as possible onto a null_blk at QD 32
+   * ({@code scenarios/bench/replay-nullb-qd32.conf}): records per wall second, median of
+   * {@code --repeat} runs after a warm-up on a tenth of it, and the peak heap, which stays flat
+   * because records are streamed (one ahead).
+   */
+  private void replay(PrintWriter out) {
+    if (replayRecords < 10) {
+      throw new InputException(null, 0, "--replay-records", "must be at least 10, was "
+          + replayRecords);
+    }
+    Path dir;
+    try {
+      dir = java.nio.file.Files.createTempDirectory("blksim-bench-replay");
+    } catch (java.io.IOException e) {
+      throw new InputException(null, 0, "replay", "cannot make a temporary directory: " + e);
+    }
+    try {
+      Path warm = writeIolog(dir.resolve("warm.iolog"), replayRecords / 10);
+      Path big = writeIolog(dir.resolve("trace.iolog"), replayRecords);
+      Path file = Home.scenarios().resolve("bench/replay-nullb-qd32.conf");
+      replayRun(file, warm);
+      double[] rps = new double[repeat];
+      long peak = 0;
+      for (int i = 0; i < repeat; i++) {
+        for (java.lang.management.MemoryPoolMXBean p
+            : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+          p.resetPeakUsage();
+        }
+        RunResult r = replayRun(file, big);
+        long records = 0;
+        for (JobStats j : r.jobs()) {
+          records += j.replay() == null ? 0 : j.replay().recordsRead();
+        }
+        rps[i] = records * 1e9 / r.engine().wallTimeNs();
+        for (java.lang.management.MemoryPoolMXBean p
+            : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+          if (p.getType() == java.lang.management.MemoryType.HEAP && p.getPeakUsage() != null) {
+            peak = Math.max(peak, p.getPeakUsage().getUsed());
+          }
+        }
+      }
+      out.printf(Locale.ROOT, "replay %s, %,d records: %,.0f records per wall second (median of"
+          + " %d: %s), largest heap pool peak %,d MiB%n", "replay-nullb-qd32.conf",
+          replayRecords, median(rps), repeat, list(rps), peak >> 20);
+      out.flush();
+    } finally {
+      try (java.util.stream.Stream<Path> w = java.nio.file.Files.list(dir)) {
+        for (Path p : (Iterable<Path>) w::iterator) {
+          java.nio.file.Files.deleteIfExists(p);
+        }
+        java.nio.file.Files.deleteIfExists(dir);
+      } catch (java.io.IOException e) {
+        // a temporary directory left behind is not worth failing the benchmark for
+      }
+    }
+  }
+
+  private static RunResult replayRun(Path scenario, Path trace) {
+    Scenario s = ScenarioLoader.load(scenario, List.of("blksim.replay.trace=\""
+        + trace.toAbsolutePath().toString().replace("\\", "\\\\") + "\""));
+    return Simulator.run(s, Partitioning.parse(s.partitions()), Simulator.Host.CLUSTER,
+        ProgressListener.NONE);
+  }
+
+  /** A fio v3 iolog: {@code n} 4 KiB random reads (70 %) and writes over 64 GiB, 1 µs apart. */
+  private static Path writeIolog(Path p, long n) {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(42);
+    try (java.io.Writer w = java.nio.file.Files.newBufferedWriter(p)) {
+      w.write("fio version 3 iolog\n0 /dev/sdb add\n0 /dev/sdb open\n");
+      StringBuilder b = new StringBuilder(64);
+      for (long i = 0; i < n; i++) {
+        b.setLength(0);
+        b.append(i + 1).append(" /dev/sdb ").append(rnd.nextInt(10) < 7 ? "read " : "write ")
+            .append(rnd.nextLong(16L << 20) * 4096).append(" 4096\n");
+        w.append(b);
+      }
+      w.write((n + 1) + " /dev/sdb close\n");
+    } catch (java.io.IOException e) {
+      throw new InputException(p.toString(), 0, null, "cannot write the benchmark trace: " + e);
+    }
+    return p;
   }
 
   /**

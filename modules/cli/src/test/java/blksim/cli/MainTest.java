@@ -210,6 +210,11 @@ class MainTest {
     r = cli("run", many.toString(), "--parse-only");
     assertEquals(2, r.code());
     assertTrue(r.err().contains("many.fio:5: numjobs") && r.err().contains("4096"), r.err());
+    Path trim = tmp.resolve("trim.fio");
+    Files.writeString(trim, "[t]\nfilename=/dev/nullb0\nrw=randtrim\ndirect=1\n");
+    r = cli("run", trim.toString(), "--parse-only");
+    assertEquals(2, r.code(), "randtrim was issued as writes");
+    assertTrue(r.err().contains("trim.fio:3: rw") && r.err().contains("zonemode=zbd"), r.err());
   }
 
   @Test

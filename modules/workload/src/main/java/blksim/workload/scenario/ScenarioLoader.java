@@ -466,6 +466,14 @@ public final class ScenarioLoader {
       // Several job files run with an implicit stonewall between them (formats.md §1.1).
       groupBase += maxGroup + 1;
     }
+    for (FioJob j : jobs) {
+      if (j.rw().trims() && !j.zonemodeZbd()) {
+        // IoPattern has no trim direction: such a job would silently issue writes.
+        throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim, trimwrite) are"
+            + " modelled only with zonemode=zbd, where they reset zones; blksim does not issue"
+            + " discards from fio jobs yet");
+      }
+    }
     if (jobs.size() > FIO_MAX_JOBS) {
       FioJob over = jobs.get(FIO_MAX_JOBS);
       throw over.error("numjobs", "error: maximum number of jobs (" + FIO_MAX_JOBS + ")"

@@ -11,8 +11,10 @@ import java.util.ArrayDeque;
  * ({@code io_cqring_wait()} / {@code read_events()}): the owner waits on the ring's wait queue
  * ({@code ctx->cq_wait}) with a wake function that checks the count ({@code io_wake_function()}).
  *
- * <p>Owned by the submitting task's CPU; completions are posted on that CPU (inline, from its
- * interrupts, or by io-wq workers, which run on the same CPU in this model).
+ * <p>Owned by the submitting task's CPU; completions are posted inline, from its interrupts, or
+ * by io-wq workers: on that CPU, or with {@code kernel.wake-placement = llc} or {@code sis} on
+ * another CPU of its LLC, which the loader keeps in the same partition, so the ring is touched
+ * directly.
  */
 public final class CompletionRing {
   private final ArrayDeque<IoRequest> entries = new ArrayDeque<>();

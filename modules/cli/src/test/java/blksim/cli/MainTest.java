@@ -248,6 +248,23 @@ class MainTest {
   }
 
   @Test
+  void json_hasZoneResets_forZbdWritersOnly_asFiosCountZoneResets() throws IOException {
+    Path zbd = tmp.resolve("zbd.fio");
+    Files.writeString(zbd, "[w]\nfilename=/dev/sdb\nzonemode=zbd\ndirect=1\nrw=write\n"
+        + "bs=1M\nsize=4z\nioengine=psync\n");
+    Result r = cli("run", zbd.toString(), "--output-format=json", "--set", "max-time=200ms");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("\"zone_resets\" :") || r.out().contains("\"zone_resets\":"),
+        r.out());
+    Path plain = tmp.resolve("plain.fio");
+    Files.writeString(plain, "[w]\nfilename=/dev/nullb0\ndirect=1\nrw=write\nruntime=1ms\n"
+        + "time_based\n");
+    r = cli("run", plain.toString(), "--output-format=json");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(!r.out().contains("zone_resets"), "not a zbd job");
+  }
+
+  @Test
   void sweep_takesAFioJobFileAlone_asRunDoes() throws IOException {
     Path job = tmp.resolve("j.fio");
     Files.writeString(job, "[a]\nfilename=/dev/nullb0\nrw=randread\ndirect=1\n"

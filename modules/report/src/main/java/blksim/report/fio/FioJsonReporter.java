@@ -207,6 +207,9 @@ public final class FioJsonReporter {
         if (desc != null && !desc.isEmpty()) {
             w.name("desc").value(desc);
         }
+        if (ts.countZoneResets()) {
+            w.name("zone_resets").value(ts.zoneResets()); // last, as stat.c adds it
+        }
         w.endObject();
     }
 

@@ -109,6 +109,8 @@ public final class JobStats {
     private int error;
     /** Zone resets made with zonemode=zbd ({@code ts->nr_zone_resets}). */
     private long zoneResets;
+    /** fio's {@code ts->count_zone_resets}: a zonemode=zbd job that writes or trims. */
+    private boolean countZoneResets;
     private int latencyDepth;
     private int windowCount;
     private SteadyStateResult steadyState;
@@ -439,6 +441,19 @@ public final class JobStats {
         this.zoneResets = n;
     }
 
+    /**
+     * Marks a zonemode=zbd job that writes or trims: fio's {@code zbd_setup_files()} sets
+     * {@code ts->count_zone_resets}, and the JSON then carries {@code "zone_resets"}.
+     */
+    public void setCountZoneResets(boolean count) {
+        this.countZoneResets = count;
+    }
+
+    /** Whether the JSON reports {@code "zone_resets"} ({@code ts->count_zone_resets}). */
+    public boolean countZoneResets() {
+        return countZoneResets;
+    }
+
     /** Zone resets made with zonemode=zbd, as fio's write header prints them. */
     public long zoneResets() {
         return zoneResets;
@@ -526,6 +541,7 @@ public final class JobStats {
             error = src.error;
         }
         zoneResets += src.zoneResets;
+        countZoneResets |= src.countZoneResets; // sum_thread_stats()
         latencyDepth = src.latencyDepth;
     }
 
@@ -898,6 +914,7 @@ public final class JobStats {
                 replay.write(out);
             }
             out.writeLong(zoneResets);
+            out.writeBoolean(countZoneResets);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -976,6 +993,7 @@ public final class JobStats {
                 s.replay = blksim.workload.replay.ReplayStats.read(in);
             }
             s.zoneResets = in.readLong();
+            s.countZoneResets = in.readBoolean();
             if (in.available() != 0) {
                 throw new IllegalArgumentException("corrupt JobStats: " + in.available() + " trailing bytes");
             }

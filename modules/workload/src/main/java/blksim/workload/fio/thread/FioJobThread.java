@@ -919,6 +919,7 @@ public abstract class FioJobThread extends Task {
     stats.setCpu(utimeNs() - usr0, stimeNs() - sys0, nvcsw() + nivcsw() - ctx0);
     if (zbd != null) {
       stats.setZoneResets(zbd.resets());
+      stats.setCountZoneResets(job.rw().writes() || job.rw().trims());
     }
     if (replay != null) {
       replay.close();

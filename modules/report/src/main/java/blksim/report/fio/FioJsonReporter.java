@@ -202,11 +202,12 @@ public final class FioJsonReporter {
             w.name("latency_percentile").value(100.0);
             w.name("latency_window").value(0);
         }
-        steadystate(w, ts.steadyState());
+        // stat.c's order: "desc", then the "steadystate" block
         String desc = ts.info().description();
         if (desc != null && !desc.isEmpty()) {
             w.name("desc").value(desc);
         }
+        steadystate(w, ts.steadyState());
         if (ts.countZoneResets()) {
             w.name("zone_resets").value(ts.zoneResets()); // last, as stat.c adds it
         }

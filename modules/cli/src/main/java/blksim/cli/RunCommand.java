@@ -269,27 +269,24 @@ final class RunCommand implements Callable<Integer> {
       // the loader reports what is wrong with the scenario
     }
     all.addAll(maps);
-    StringBuilder b = new StringBuilder("blksim.fio.map=[");
-    for (int i = 0; i < all.size(); i++) {
-      b.append(i > 0 ? "," : "").append('"')
-          .append(all.get(i).replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
-    }
-    return b.append(']').toString();
+    return listOverride("blksim.fio.map", all);
+  }
+
+  /** {@code key=[...]}: a list of strings as an override, quoted as HOCON renders it. */
+  static String listOverride(String key, List<String> values) {
+    return key + "=" + com.typesafe.config.ConfigValueFactory.fromIterable(values)
+        .render(com.typesafe.config.ConfigRenderOptions.concise());
   }
 
   /** {@code --section NAME ...} as the {@code blksim.fio.sections} override. */
   static String sectionsOverride(List<String> names) {
-    StringBuilder b = new StringBuilder("blksim.fio.sections=[");
-    for (int i = 0; i < names.size(); i++) {
-      String n = names.get(i);
+    for (String n : names) {
       if (n.equals("global")) {
         throw new InputException(null, 0, "--section", "can't use global as only section (was '"
             + n + "'): [global] sections always apply");
       }
-      b.append(i > 0 ? "," : "").append('"')
-          .append(n.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
     }
-    return b.append(']').toString();
+    return listOverride("blksim.fio.sections", names);
   }
 
   /** {@code --timehist CPUS[@FROM..TO]} as scenario overrides (validated by the loader). */

@@ -115,6 +115,12 @@ public final class ZonedDisk implements ZoneGeometry {
     return implicitCloses;
   }
 
+  /** The index of sequential zone {@code zone} in the zone arrays, -1 for a conventional one. */
+  private int seqIndex(long zone) {
+    checkZone(zone);
+    return zone < conv ? -1 : (int) (zone - conv);
+  }
+
   /** The condition of zone {@code zone}. */
   public ZoneCondition condition(long zone) {
     checkZone(zone);
@@ -168,11 +174,10 @@ public final class ZonedDisk implements ZoneGeometry {
   /** {@code REQ_OP_ZONE_RESET} of the zone holding {@code sector}: 0 or {@code -EIO}. */
   public int reset(long sector) {
     long zone = zoneNo(sector);
-    checkZone(zone);
-    if (zone < conv) {
+    int i = seqIndex(zone);
+    if (i < 0) {
       return -Errno.EIO;
     }
-    int i = (int) (zone - conv);
     release(zone, i);
     wp[i] = zone << shift;
     cond[i] = ZoneCondition.EMPTY;
@@ -182,11 +187,10 @@ public final class ZonedDisk implements ZoneGeometry {
   /** {@code REQ_OP_ZONE_FINISH} of the zone holding {@code sector}: 0 or {@code -EIO}. */
   public int finish(long sector) {
     long zone = zoneNo(sector);
-    checkZone(zone);
-    if (zone < conv) {
+    int i = seqIndex(zone);
+    if (i < 0) {
       return -Errno.EIO;
     }
-    int i = (int) (zone - conv);
     release(zone, i);
     wp[i] = (zone + 1) << shift;
     cond[i] = ZoneCondition.FULL;
@@ -196,11 +200,10 @@ public final class ZonedDisk implements ZoneGeometry {
   /** {@code REQ_OP_ZONE_OPEN} (explicit open): 0, {@code -EIO} or {@code -ETOOMANYREFS}. */
   public int open(long sector) {
     long zone = zoneNo(sector);
-    checkZone(zone);
-    if (zone < conv) {
+    int i = seqIndex(zone);
+    if (i < 0) {
       return -Errno.EIO;
     }
-    int i = (int) (zone - conv);
     switch (cond[i]) {
       case EXP_OPEN:
         return 0;
@@ -224,11 +227,10 @@ public final class ZonedDisk implements ZoneGeometry {
   /** {@code REQ_OP_ZONE_CLOSE}: 0 or {@code -EIO} (an empty or full zone). */
   public int close(long sector) {
     long zone = zoneNo(sector);
-    checkZone(zone);
-    if (zone < conv) {
+    int i = seqIndex(zone);
+    if (i < 0) {
       return -Errno.EIO;
     }
-    int i = (int) (zone - conv);
     switch (cond[i]) {
       case CLOSED:
         return 0;

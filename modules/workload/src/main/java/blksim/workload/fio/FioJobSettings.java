@@ -631,11 +631,8 @@ final class FioJobSettings implements Cloneable {
   private static blksim.workload.trace.TraceFormat traceFormat(String value) {
     blksim.workload.trace.TraceFormat f = blksim.workload.trace.TraceFormat.ofKey(value);
     if (f == null) {
-      StringBuilder keys = new StringBuilder();
-      for (blksim.workload.trace.TraceFormat t : blksim.workload.trace.TraceFormat.values()) {
-        keys.append(keys.length() == 0 ? "" : ", ").append(t.key());
-      }
-      throw new BadValue("must be one of " + keys + ", was " + value);
+      throw new BadValue("must be one of " + blksim.workload.trace.TraceFormat.keys() + ", was "
+          + value);
     }
     return f;
   }

@@ -781,12 +781,8 @@ public final class ScenarioLoader {
     if (!format.equals("auto")) {
       f = blksim.workload.trace.TraceFormat.ofKey(format);
       if (f == null) {
-        List<String> keys = new ArrayList<>();
-        for (blksim.workload.trace.TraceFormat t : blksim.workload.trace.TraceFormat.values()) {
-          keys.add(t.key());
-        }
         throw v.error("replay.format", "unknown trace format '" + format + "'; auto or one of "
-            + keys);
+            + blksim.workload.trace.TraceFormat.keys());
       }
     } else {
       try {

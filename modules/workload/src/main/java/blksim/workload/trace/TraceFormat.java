@@ -83,6 +83,15 @@ public enum TraceFormat {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
+  /** Every format's {@link #key()}, comma-separated, for messages naming the choices. */
+  public static String keys() {
+    StringBuilder b = new StringBuilder();
+    for (TraceFormat t : values()) {
+      b.append(b.length() == 0 ? "" : ", ").append(t.key());
+    }
+    return b.toString();
+  }
+
   /** The format named {@code key} (as {@link #key()}, case ignored), or {@code null}. */
   public static TraceFormat ofKey(String key) {
     for (TraceFormat f : values()) {

@@ -57,6 +57,11 @@ final class SweepCommand implements Callable<Integer> {
       description = "a fixed override for every run, as in run --set (repeatable)")
   List<String> sets = new ArrayList<>();
 
+  @Option(names = "--map", paramLabel = "PATH=TARGET",
+      description = "map a path the fio job files name, for every run, as in run --map"
+          + " (repeatable)")
+  List<String> maps = new ArrayList<>();
+
   @Option(names = "--format", paramLabel = "table|csv", defaultValue = "table",
       description = "table (aligned columns, default) or csv")
   String format;
@@ -93,12 +98,15 @@ final class SweepCommand implements Callable<Integer> {
     // Load every combination first: a bad key or value fails before any run.
     List<Scenario> scenarios = new ArrayList<>();
     Path file = scenario;
+    List<String> fixed = new ArrayList<>(sets);
     if (java.nio.file.Files.isRegularFile(scenario) && !JobFileRun.isScenario(scenario)) {
       // a fio job file alone, on run's default machine (run --help says which)
-      file = JobFileRun.scenarioFor(scenario, spec.commandLine().getErr());
+      file = JobFileRun.scenarioFor(scenario, List.of(), maps, spec.commandLine().getErr());
+    } else if (!maps.isEmpty()) {
+      fixed.add(RunCommand.mapOverride(scenario, maps));
     }
     for (List<String> combo : combos) {
-      List<String> all = new ArrayList<>(sets);
+      List<String> all = new ArrayList<>(fixed);
       all.addAll(assignments(axes, combo));
       try {
         scenarios.add(ScenarioLoader.load(file, all));

@@ -272,6 +272,9 @@ class MainTest {
     Result r = cli("sweep", job.toString(), "--vary", "seed=1,2");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().lines().count() >= 3, r.out());
+    r = cli("sweep", job.toString(), "--vary", "seed=1,2", "--map", "/dev/nullb0=ram0");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.err().contains("/dev/ram0 = { type = brd"), r.err());
   }
 
   @Test

@@ -167,6 +167,7 @@ final class RunCommand implements Callable<Integer> {
     }
     if (!sections.isEmpty()) {
       overrides.add(sectionsOverride(sections));
+      optionOf.put(overrides.get(overrides.size() - 1), "--section");
     }
     if (blktrace != null) {
       overrides.add(BlktraceFiles.override(blktrace));
@@ -176,6 +177,7 @@ final class RunCommand implements Callable<Integer> {
       file = JobFileRun.scenarioFor(scenario, sections, maps, spec.commandLine().getErr());
     } else if (!maps.isEmpty()) {
       overrides.add(mapOverride(scenario, maps));
+      optionOf.put(overrides.get(overrides.size() - 1), "--map");
     }
     Scenario s;
     try {

@@ -144,4 +144,15 @@ class BadInputTest {
       }
     }
   }
+
+  @Test
+  void unknownKey_suggestsTheClosestSpelling_notEveryKey() {
+    String s = resource("nullblk-psync.conf").toString();
+    Result r = cli("run", s, "--set", "machin.sockets=1");
+    refused(r, "blksim.machin.sockets", "did you mean blksim.machine.sockets?");
+    assertTrue(r.err().length() < 600, "a short line, not every key: " + r.err());
+    refused(cli("run", s, "--map", "/dev/nullb0"), "--map:", "PATH=TARGET");
+    refused(cli("run", s, "--section", "nosuch"), "--section:", "nosuch");
+    refused(cli("run", ""), "empty path");
+  }
 }

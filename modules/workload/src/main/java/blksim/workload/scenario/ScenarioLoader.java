@@ -104,6 +104,9 @@ public final class ScenarioLoader {
 
   /** As {@link #load(Path, List)}, with an explicit environment for fio's {@code ${VAR}}. */
   public static Scenario load(Path file, List<String> overrides, Map<String, String> env) {
+    if (file.toString().isEmpty()) {
+      throw new InputException(null, 0, "SCENARIO", "an empty path is not a scenario file");
+    }
     checkReadable(file, "scenario file");
     Config cfg = parseFile(file);
     for (String o : overrides) {
@@ -386,7 +389,7 @@ public final class ScenarioLoader {
         continue;
       }
       if (ScenarioSchema.key(path) == null) {
-        throw error(cfg, "blksim." + path, "unknown scenario key; known keys: "
+        throw error(cfg, "blksim." + path, "unknown scenario key; "
             + knownNear(path));
       }
     }
@@ -434,10 +437,51 @@ public final class ScenarioLoader {
         near.add("blksim." + p.path());
       }
     }
-    if (near.isEmpty()) {
-      ScenarioSchema.KEYS.forEach(p -> near.add("blksim." + p.path()));
+    if (near.isEmpty() || near.size() > 24) {
+      // No section of that name, or a large one: the closest spellings and the sections,
+      // rather than a list of every key.
+      TreeSet<String> sections = new TreeSet<>();
+      List<String> close = new ArrayList<>();
+      int best = Integer.MAX_VALUE;
+      for (Param p : ScenarioSchema.KEYS) {
+        String k = p.path();
+        sections.add(k.contains(".") ? "blksim." + k.substring(0, k.indexOf('.')) + ".*"
+            : "blksim." + k);
+        int d = editDistance(path, k);
+        if (d < best) {
+          best = d;
+          close.clear();
+        }
+        if (d == best && close.size() < 3) {
+          close.add("blksim." + k);
+        }
+      }
+      String hint = best <= Math.max(2, path.length() / 3) ? "did you mean "
+          + String.join(" or ", close) + "? " : "";
+      return hint + "top-level keys and sections: " + String.join(", ", sections)
+          + " (./blksim describe lists every key)";
     }
-    return String.join(", ", near);
+    return "known keys: " + String.join(", ", near);
+  }
+
+  /** Levenshtein distance, for "did you mean". */
+  private static int editDistance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
   }
 
   private static Scenario build(Config cfg, String spec, Path dir) {

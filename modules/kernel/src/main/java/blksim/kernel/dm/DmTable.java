@@ -35,7 +35,8 @@ public final class DmTable {
   public static final String DEV_PREFIX = "/dev/";
   /** The target types this model knows, in the order messages list them. */
   public static final List<String> TARGET_TYPES =
-      List.of(DmTargetArgs.Linear.TYPE, DmTargetArgs.Zero.TYPE, DmTargetArgs.Delay.TYPE);
+      List.of(DmTargetArgs.Linear.TYPE, DmTargetArgs.Zero.TYPE, DmTargetArgs.Delay.TYPE,
+          DmTargetArgs.Zoned.TYPE);
 
   private static final Pattern WS = Pattern.compile("\\s+");
   private static final Pattern UNSIGNED = Pattern.compile("[0-9]+");
@@ -121,6 +122,12 @@ public final class DmTable {
         DmTargetArgs.DelayClassArgs flush = a.size() == 9 ? delayClass(line, "flush ", a, 2)
             : write;
         return new DmTargetArgs.Delay(read, write, flush, a.size());
+      case DmTargetArgs.Zoned.TYPE:
+        if (a.size() != 1) {
+          throw new DmTableException(line, "args", "zoned needs exactly 1 argument, <dev>"
+              + " (one zoned device; a regular cache device is not modelled), got " + a.size());
+        }
+        return new DmTargetArgs.Zoned(device(line, "device", a.get(0)));
       default:
         throw new DmTableException(line, "target", "unknown target type '" + type
             + "'; known types: " + String.join(", ", TARGET_TYPES));

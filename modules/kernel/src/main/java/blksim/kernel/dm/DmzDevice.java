@@ -162,6 +162,7 @@ public final class DmzDevice {
       flushWork = new DelayedWork(wqs.newWorkItem("dmz_flush_work", this::flushWorkRun, id));
       reclaimWork = new DelayedWork(wqs.newWorkItem("dmz_reclaim_work", this::reclaimWorkRun,
           id));
+      cpu.spawn(new DmzReportTask(this));
     }
   }
 
@@ -476,32 +477,17 @@ public final class DmzDevice {
           return true;
         }
         case WRITE -> {
-          if (zone.rnd || chunkBlock == zone.wpBlock) {
-            // dmz_handle_direct_write()
-            clones.add(new Bio(ReqOp.WRITE, sectorOf(zone, chunkBlock), bio.sizeBytes(),
-                bio.flags()));
-            if (zone.seq()) {
-              zone.wpBlock += n;
-            }
-            md.validate(zone, chunkBlock, n);
-            if (zone.bzone != null) {
-              md.invalidate(zone.bzone, chunkBlock, n);
-            }
-            stats.directWrites++;
-            return true;
-          }
-          // dmz_handle_buffered_write()
-          DmzZone bz = md.getChunkBuffer(zone);
-          if (bz == null) {
+          DmzZone wz = md.handleWrite(zone, chunkBlock, n);
+          if (wz == null) {
             return false;
           }
-          clones.add(new Bio(ReqOp.WRITE, sectorOf(bz, chunkBlock), bio.sizeBytes(),
+          clones.add(new Bio(ReqOp.WRITE, sectorOf(wz, chunkBlock), bio.sizeBytes(),
               bio.flags()));
-          md.validate(bz, chunkBlock, n);
-          if (chunkBlock < zone.wpBlock) {
-            md.invalidate(zone, chunkBlock, n);
+          if (wz == zone) {
+            stats.directWrites++;
+          } else {
+            stats.bufferedWrites++;
           }
-          stats.bufferedWrites++;
           return true;
         }
         case DISCARD -> {
@@ -572,10 +558,8 @@ public final class DmzDevice {
    * {@code dmz_reclaim_percentage()}: the share of free random zones, 0 when at most one is
    * free.
    */
-  int pUnmapRnd() {
-    int nrRnd = md.nrRndZones();
-    int nrUnmap = md.nrUnmapRndZones();
-    return nrUnmap <= 1 ? 0 : nrUnmap * 100 / nrRnd;
+  static int reclaimPercentage(int nrRnd, int nrUnmap) {
+    return nrUnmap <= 1 || nrRnd == 0 ? 0 : nrUnmap * 100 / nrRnd;
   }
 
   /**
@@ -583,24 +567,37 @@ public final class DmzDevice {
    * {@link #RECLAIM_LOW_UNMAP_RND} % free (the {@link #RECLAIM_HIGH_UNMAP_RND} test before it
    * changes nothing).
    */
-  boolean shouldReclaim() {
-    int p = pUnmapRnd();
-    if (targetIdle() && md.nrRndZones() > 0) {
+  static boolean shouldReclaim(boolean idle, int nrRnd, int pUnmap) {
+    if (idle && nrRnd > 0) {
       return true;
     }
-    if (p >= RECLAIM_HIGH_UNMAP_RND) {
+    if (pUnmap >= RECLAIM_HIGH_UNMAP_RND) {
       return false;
     }
-    return p <= RECLAIM_LOW_UNMAP_RND;
+    return pUnmap <= RECLAIM_LOW_UNMAP_RND;
   }
 
-  /** The kcopyd throttle {@code dmz_reclaim_work()} sets for the next zone. */
-  int throttleFor() {
-    int p = pUnmapRnd();
-    if (targetIdle() || p < RECLAIM_LOW_UNMAP_RND / 2) {
+  /**
+   * The kcopyd throttle {@code dmz_reclaim_work()} sets: 100 % when idle or below half the low
+   * mark, else {@code min(75, 100 - p / 2)}.
+   */
+  static int throttleFor(boolean idle, int pUnmap) {
+    if (idle || pUnmap < RECLAIM_LOW_UNMAP_RND / 2) {
       return 100;
     }
-    return Math.min(75, 100 - p / 2);
+    return Math.min(75, 100 - pUnmap / 2);
+  }
+
+  int pUnmapRnd() {
+    return reclaimPercentage(md.nrRndZones(), md.nrUnmapRndZones());
+  }
+
+  boolean shouldReclaim() {
+    return shouldReclaim(targetIdle(), md.nrRndZones(), pUnmapRnd());
+  }
+
+  int throttleFor() {
+    return throttleFor(targetIdle(), pUnmapRnd());
   }
 
   /** {@code dmz_schedule_reclaim()}. */

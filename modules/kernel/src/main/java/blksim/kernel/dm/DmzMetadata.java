@@ -276,6 +276,36 @@ final class DmzMetadata {
     }
   }
 
+  /**
+   * {@code dmz_handle_write()}: the zone that takes a write of {@code n} blocks at
+   * {@code chunkBlock} of the chunk mapped by {@code zone}, with its bitmap and write pointer
+   * updates: {@code zone} itself if it is random or the write starts at its write pointer
+   * ({@code dmz_handle_direct_write()}), else the chunk's buffer zone
+   * ({@code dmz_handle_buffered_write()}, allocated on first need); null if a buffer zone is
+   * needed and no random zone is free (nothing changed).
+   */
+  DmzZone handleWrite(DmzZone zone, int chunkBlock, int n) {
+    if (zone.rnd || chunkBlock == zone.wpBlock) {
+      if (zone.seq()) {
+        zone.wpBlock += n;
+      }
+      validate(zone, chunkBlock, n);
+      if (zone.bzone != null) {
+        invalidate(zone.bzone, chunkBlock, n);
+      }
+      return zone;
+    }
+    DmzZone bz = getChunkBuffer(zone);
+    if (bz == null) {
+      return null;
+    }
+    validate(bz, chunkBlock, n);
+    if (chunkBlock < zone.wpBlock) {
+      invalidate(zone, chunkBlock, n);
+    }
+    return bz;
+  }
+
   /** {@code dmz_validate_blocks()}. */
   void validate(DmzZone z, int block, int n) {
     int c = z.valid.set(block, n);
@@ -398,7 +428,7 @@ final class DmzMetadata {
         skipped++;
         continue;
       }
-      long wp = z.rnd ? 0 : z.wpBlock * (long) DmzFormat.BLOCK_SECTORS;
+      long wp = z.rnd ? 0 : z.wpBlock * (long) DmzFormat.BLOCK_SECTORS; // wptr - start, as blkzone prints it
       b.append(String.format("  start: 0x%09x, len 0x%06x, wptr 0x%06x reset:0 non-seq:0,"
           + " zcond:%2s [type: %d] %s, %d valid blocks%n", z.id * zs, zs, wp, cond,
           z.rnd ? 1 : 2, role, z.weight));

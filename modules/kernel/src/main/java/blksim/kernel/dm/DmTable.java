@@ -13,10 +13,10 @@ import java.util.regex.Pattern;
  *
  * <p>Rules, as the kernel applies them: the first target starts at sector 0 and each next one
  * where the previous ends ("Gap in table"); a target has a positive length ("zero-length
- * target"); the target type is known ({@code linear}, {@code zero}, {@code delay}); its arguments
- * are those its constructor accepts. Blank lines and lines starting with {@code #} are skipped,
- * as {@code dmsetup} does when it reads a table file. Each error is a {@link DmTableException}
- * naming the line and the field.
+ * target"); the target type is known ({@code linear}, {@code zero}, {@code delay},
+ * {@code zoned}); its arguments are those its constructor accepts. Blank lines and lines
+ * starting with {@code #} are skipped, as {@code dmsetup} does when it reads a table file. Each
+ * error is a {@link DmTableException} naming the line and the field.
  *
  * <p>Underlying devices are checked separately ({@link #checkDevices}), against the devices
  * declared before the mapped device: they must exist and be large enough for the range the

@@ -78,7 +78,7 @@ public final class DmzDevice {
   /** Its max_active: 0, the default [S]. */
   public static final int CWQ_MAX_ACTIVE = 0;
 
-  /** The names of a target's workqueues, as {@code dmz_ctr()} and {@code dmz_ctr_reclaim()} make them. */
+  /** {@code dmz_cwq_<label>}, as {@code dmz_ctr()} names it. */
   public static String cwqName(String label) {
     return "dmz_cwq_" + label;
   }

@@ -428,7 +428,8 @@ final class DmzMetadata {
         skipped++;
         continue;
       }
-      long wp = z.rnd ? 0 : z.wpBlock * (long) DmzFormat.BLOCK_SECTORS; // wptr - start, as blkzone prints it
+      // blkzone prints the write pointer relative to the zone's start.
+      long wp = z.rnd ? 0 : z.wpBlock * (long) DmzFormat.BLOCK_SECTORS;
       b.append(String.format("  start: 0x%09x, len 0x%06x, wptr 0x%06x reset:0 non-seq:0,"
           + " zcond:%2s [type: %d] %s, %d valid blocks%n", z.id * zs, zs, wp, cond,
           z.rnd ? 1 : 2, role, z.weight));

@@ -92,6 +92,20 @@ class DmZonedRunTest {
   }
 
   @Test
+  void metadataIsFlushedEveryTenSeconds() throws IOException {
+    // Two chunks on ten random zones: no reclaim, so only dmz_flush_work's period flushes.
+    Scenario s = ScenarioLoader.load(write(DISK + ", " + DMZ, "[w]\nrw=randwrite\nbs=4k\n"
+        + "ioengine=psync\nsize=16m\ntime_based\nruntime=10500ms\n"), List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    String rep = report(out);
+    assertEquals(0, counter(rep, "zones reclaimed"), rep);
+    assertEquals(1, counter(rep, "metadata flushes"), "one period of DMZ_FLUSH_PERIOD: " + rep);
+    assertTrue(rep.matches("(?s).*metadata flushes 1 \\(([1-9][0-9]*) blocks\\).*"),
+        "the dirty mapping and bitmap blocks were written: " + rep);
+  }
+
+  @Test
   void zonedTargetOnARegularDisk_exitsWithTheTableKeyAndTheRule() throws IOException {
     InputException e = assertThrows(InputException.class, () -> ScenarioLoader.load(write(
         "{ type = disk, name = sdb, size = 1G }, " + DMZ, "[w]\nrw=write\nsize=1m\n"),

@@ -291,6 +291,13 @@ public final class ScenarioModelFactory implements ModelFactory {
     }
     sequence(jobs, threads);
     workloadTasks.addAll(threads);
+    if (s.dirtyFiles() != null) {
+      Vfs v = vfs;
+      Task d = new blksim.workload.umount.DirtyFilesTask(899, s.dirtyFiles(),
+          t -> new VfsCalls(v, t));
+      cpus.get(0).addTask(d);
+      workloadTasks.add(d);
+    }
     if (!s.commands().isEmpty()) {
       Vfs v = vfs;
       ShellTask sh = new ShellTask(900, s.commands(), v == null ? null : t -> new VfsCalls(v, t),

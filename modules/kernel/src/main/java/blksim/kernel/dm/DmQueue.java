@@ -361,4 +361,21 @@ public final class DmQueue implements BlockQueue {
   public CpuComponent cpu() {
     return cpu;
   }
+
+  /**
+   * dm-zoned takes flushes itself: an empty REQ_PREFLUSH bio runs its metadata flush, which ends
+   * with the zoned disk's cache flush (a host-managed SMR drive has its write cache on), so a
+   * table with a {@code zoned} target says it has a write cache, as {@code
+   * dm_table_supports_flush()} finds through the disk's QUEUE_FLAG_WC. Other tables keep the
+   * default (their device models have no write cache).
+   */
+  @Override
+  public boolean writeCache() {
+    for (DmTableEntry e : params.table().entries()) {
+      if (e.args() instanceof DmTargetArgs.Zoned) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

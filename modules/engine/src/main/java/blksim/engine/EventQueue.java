@@ -3,17 +3,24 @@ package blksim.engine;
 import java.util.Arrays;
 
 /**
- * A partition's pending events, a 4-ary min-heap in the total event order of {@link Event}:
- * (time, sender, sender's sequence).
+ * A partition's pending events, in the total event order of {@link Event}: (time, sender,
+ * sender's sequence).
  *
- * <p>Array-based, so the hot path allocates nothing and follows no pointer: the heap holds each
- * event's sort key inline, its time in one {@code long[]} and (sender, sequence) packed into
- * another ({@code sender << 40 | seq}, which orders exactly as the pair while the sender is below
- * 2^23 and the sequence below 2^40; both are checked), next to the number of the slot holding the
- * event's target and message. The four children of a node share a cache line or two, and a
- * comparison reads two longs instead of two {@link Event} objects scattered over the heap, so a
- * queue of tens of thousands of events (a many-core machine) costs few cache misses per event.
- * Slots are recycled through a free list. {@link #add(long, int, int, long, Message)} and
+ * <p>A radix heap on the time, which is integral and never goes below the last time taken out (a
+ * handler sends at {@code now + delay}, {@code delay >= 0}; another partition's events arrive at
+ * or after the window's end): an event whose time first differs from that last time {@code L} in
+ * bit {@code b - 1} waits, unordered, in bucket {@code b}; the events at exactly {@code L} wait in
+ * bucket 0, a binary heap on (sender, sequence), so ties leave in the same order as from a binary
+ * heap on the whole key. When bucket 0 is empty, the lowest non-empty bucket's earliest time
+ * becomes {@code L} and its events move down into lower buckets; an event moves at most 64 times
+ * and typically a few, each move a sequential append. An event added below {@code L} (allowed,
+ * though the engine never does it) rebuilds the buckets around its time.
+ *
+ * <p>Array-based, so the hot path allocates nothing and follows no pointer: the key lives in
+ * {@code long[]} arrays next to the number of the slot holding the event's target and message;
+ * (sender, sequence) is packed into one long ({@code sender << 40 | seq}, which orders exactly as
+ * the pair while the sender is below 2^23 and the sequence below 2^40; both are checked). Slots are
+ * recycled through a free list. {@link #add(long, int, int, long, Message)} and
  * {@link #pollNext()} are the allocation-free interface the partition uses; {@link #add(Event)}
  * and {@link #poll()} are kept for callers that hold {@link Event} records.
  *
@@ -23,12 +30,27 @@ public final class EventQueue {
   private static final int SEQ_BITS = 40;
   private static final long SEQ_LIMIT = 1L << SEQ_BITS;
   private static final int SENDER_LIMIT = 1 << (63 - SEQ_BITS);
+  private static final int BUCKETS = 65;
 
-  // The heap, in parallel arrays: key and slot of each node.
-  private long[] hTime = new long[1024];
-  private long[] hTie = new long[1024];
-  private int[] hSlot = new int[1024];
   private int size;
+  /** The radix base: the time of bucket 0's events, never above any pending event's time. */
+  private long last;
+
+  // Bucket 0: a binary heap on the packed (sender, seq) of the events at time `last`.
+  private long[] zTie = new long[64];
+  private int[] zSlot = new int[64];
+  private int zSize;
+
+  // Buckets 1..64: unordered (time, tie, slot); bit b-1 of `nonEmpty` set when bucket b is not.
+  private final long[][] bTime = new long[BUCKETS][];
+  private final long[][] bTie = new long[BUCKETS][];
+  private final int[][] bSlot = new int[BUCKETS][];
+  private final int[] bSize = new int[BUCKETS];
+  private long nonEmpty;
+
+  /** The earliest time in the buckets, valid while {@code peekValid} and bucket 0 is empty. */
+  private long peekMin;
+  private boolean peekValid;
 
   // The slots: payload of each pending event, and the free list.
   private int[] sTarget = new int[1024];
@@ -54,7 +76,23 @@ public final class EventQueue {
 
   /** The earliest pending event's time, or {@link Long#MAX_VALUE} when empty. */
   public long peekTime() {
-    return size == 0 ? Long.MAX_VALUE : hTime[0];
+    if (zSize > 0) {
+      return last;
+    }
+    if (size == 0) {
+      return Long.MAX_VALUE;
+    }
+    if (!peekValid) {
+      int b = Long.numberOfTrailingZeros(nonEmpty) + 1;
+      long[] t = bTime[b];
+      long m = Long.MAX_VALUE;
+      for (int i = 0, n = bSize[b]; i < n; i++) {
+        m = Math.min(m, t[i]);
+      }
+      peekMin = m;
+      peekValid = true;
+    }
+    return peekMin;
   }
 
   /** Adds an event. */
@@ -64,9 +102,10 @@ public final class EventQueue {
 
   /** Adds the event (time, target, sender, seq, message), without allocating. */
   public void add(long time, int target, int sender, long seq, Message message) {
-    if (sender < 0 || sender >= SENDER_LIMIT || seq < 0 || seq >= SEQ_LIMIT) {
-      throw new SimulationException("event order key out of range: sender " + sender
-          + " (limit " + SENDER_LIMIT + "), sequence " + seq + " (limit " + SEQ_LIMIT + ")");
+    if (sender < 0 || sender >= SENDER_LIMIT || seq < 0 || seq >= SEQ_LIMIT || time < 0) {
+      throw new SimulationException("event order key out of range: time " + time + ", sender "
+          + sender + " (limit " + SENDER_LIMIT + "), sequence " + seq + " (limit " + SEQ_LIMIT
+          + ")");
     }
     long tie = ((long) sender << SEQ_BITS) | seq;
     int slot;
@@ -83,30 +122,85 @@ public final class EventQueue {
     }
     sTarget[slot] = target;
     sMessage[slot] = message;
-    if (size == hTime.length) {
-      int n = size * 2;
-      hTime = Arrays.copyOf(hTime, n);
-      hTie = Arrays.copyOf(hTie, n);
-      hSlot = Arrays.copyOf(hSlot, n);
+    if (time < last) {
+      rebase(time);
     }
-    long[] ht = hTime;
-    long[] hk = hTie;
-    int[] hs = hSlot;
-    int i = size++;
+    place(time, tie, slot);
+    size++;
+    if (peekValid && time < peekMin) {
+      peekMin = time;
+    }
+  }
+
+  /** Puts an entry into its bucket relative to {@code last} (its time is at least last). */
+  private void place(long time, long tie, int slot) {
+    int b = 64 - Long.numberOfLeadingZeros(time ^ last);
+    if (b == 0) {
+      zPush(tie, slot);
+      return;
+    }
+    int n = bSize[b];
+    long[] t = bTime[b];
+    if (t == null || n == t.length) {
+      int cap = t == null ? 16 : n * 2;
+      bTime[b] = t = t == null ? new long[cap] : Arrays.copyOf(t, cap);
+      bTie[b] = bTie[b] == null ? new long[cap] : Arrays.copyOf(bTie[b], cap);
+      bSlot[b] = bSlot[b] == null ? new int[cap] : Arrays.copyOf(bSlot[b], cap);
+    }
+    t[n] = time;
+    bTie[b][n] = tie;
+    bSlot[b][n] = slot;
+    bSize[b] = n + 1;
+    nonEmpty |= 1L << (b - 1);
+  }
+
+  /** Lowers the radix base to {@code time}: every pending entry is placed again. */
+  private void rebase(long time) {
+    long[] times = new long[size];
+    long[] ties = new long[size];
+    int[] slots = new int[size];
+    int k = 0;
+    for (int i = 0; i < zSize; i++) {
+      times[k] = last;
+      ties[k] = zTie[i];
+      slots[k++] = zSlot[i];
+    }
+    zSize = 0;
+    for (int b = 1; b < BUCKETS; b++) {
+      for (int i = 0; i < bSize[b]; i++) {
+        times[k] = bTime[b][i];
+        ties[k] = bTie[b][i];
+        slots[k++] = bSlot[b][i];
+      }
+      bSize[b] = 0;
+    }
+    nonEmpty = 0;
+    last = time;
+    peekValid = false;
+    for (int i = 0; i < k; i++) {
+      place(times[i], ties[i], slots[i]);
+    }
+  }
+
+  private void zPush(long tie, int slot) {
+    if (zSize == zTie.length) {
+      zTie = Arrays.copyOf(zTie, zSize * 2);
+      zSlot = Arrays.copyOf(zSlot, zSize * 2);
+    }
+    long[] h = zTie;
+    int[] s = zSlot;
+    int i = zSize++;
     while (i > 0) {
-      int parent = (i - 1) >>> 2;
-      long pt = ht[parent];
-      if (pt < time || (pt == time && hk[parent] < tie)) {
+      int parent = (i - 1) >>> 1;
+      if (h[parent] < tie) {
         break;
       }
-      ht[i] = pt;
-      hk[i] = hk[parent];
-      hs[i] = hs[parent];
+      h[i] = h[parent];
+      s[i] = s[parent];
       i = parent;
     }
-    ht[i] = time;
-    hk[i] = tie;
-    hs[i] = slot;
+    h[i] = tie;
+    s[i] = slot;
   }
 
   /**
@@ -114,52 +208,60 @@ public final class EventQueue {
    * then {@link #polledTime()}, {@link #polledTarget()} and {@link #polledMessage()}.
    */
   public void pollNext() {
-    long[] ht = hTime;
-    long[] hk = hTie;
-    int[] hs = hSlot;
-    int slot = hs[0];
-    polledTime = ht[0];
-    polledTie = hk[0];
+    if (zSize == 0) {
+      refill();
+    }
+    long[] h = zTie;
+    int[] s = zSlot;
+    int slot = s[0];
+    polledTime = last;
+    polledTie = h[0];
     polledTarget = sTarget[slot];
     polledMessage = sMessage[slot];
     sMessage[slot] = null;
     free[freeCount++] = slot;
-    int n = --size;
-    if (n == 0) {
-      return;
-    }
-    long lt = ht[n];
-    long lk = hk[n];
-    int ls = hs[n];
-    int i = 0;
-    while (true) {
-      int first = 4 * i + 1;
-      if (first >= n) {
-        break;
-      }
-      int best = first;
-      long bt = ht[first];
-      long bk = hk[first];
-      int end = Math.min(first + 4, n);
-      for (int c = first + 1; c < end; c++) {
-        long ct = ht[c];
-        if (ct < bt || (ct == bt && hk[c] < bk)) {
-          best = c;
-          bt = ct;
-          bk = hk[c];
+    size--;
+    int n = --zSize;
+    if (n > 0) {
+      long lt = h[n];
+      int ls = s[n];
+      int i = 0;
+      int half = n >>> 1;
+      while (i < half) {
+        int child = 2 * i + 1;
+        long c = h[child];
+        int right = child + 1;
+        if (right < n && h[right] < c) {
+          child = right;
+          c = h[right];
         }
+        if (lt < c) {
+          break;
+        }
+        h[i] = c;
+        s[i] = s[child];
+        i = child;
       }
-      if (lt < bt || (lt == bt && lk < bk)) {
-        break;
-      }
-      ht[i] = bt;
-      hk[i] = bk;
-      hs[i] = hs[best];
-      i = best;
+      h[i] = lt;
+      s[i] = ls;
     }
-    ht[i] = lt;
-    hk[i] = lk;
-    hs[i] = ls;
+  }
+
+  /** Bucket 0 is empty: the lowest bucket's earliest time becomes the base, its events move down. */
+  private void refill() {
+    int b = Long.numberOfTrailingZeros(nonEmpty) + 1;
+    long m = peekTime();
+    long[] t = bTime[b];
+    long[] k = bTie[b];
+    int[] s = bSlot[b];
+    int n = bSize[b];
+    bSize[b] = 0;
+    nonEmpty &= ~(1L << (b - 1));
+    last = m;
+    peekValid = false;
+    for (int i = 0; i < n; i++) {
+      place(t[i], k[i], s[i]);
+    }
   }
 
   /** Time of the event last removed by {@link #pollNext()}. */

@@ -34,7 +34,10 @@ import picocli.CommandLine.Spec;
  *   <li>writeback: Dave's fs_mark configuration (1.12e7 files), one run: simulated files per wall
  *       second, wall against simulated time, peak heap;
  *   <li>replay: a written 10-million-record iolog replayed as fast as possible onto a null_blk at
- *       QD 32: records per wall second and the peak heap.
+ *       QD 32: records per wall second and the peak heap;
+ *   <li>scaling (only with {@code --only=scaling}): wall ns per simulated I/O and heap per CPU
+ *       from 64 to 4,096 CPUs, one job per CPU, the same number of I/Os at every size
+ *       ({@link #scaling}).
  * </ol>
  * The engine and scenario figures are the median of {@code --repeat} runs after one warm-up run.
  */
@@ -56,11 +59,32 @@ final class BenchCommand implements Callable<Integer> {
           + " and scenarios/nowait/brd-nowait-on.conf)")
   List<Path> scenarios = new ArrayList<>();
 
-  @Option(names = "--only", paramLabel = "engine|scenario|writeback|replay",
+  @Option(names = "--only", paramLabel = "engine|scenario|writeback|replay|scaling",
       description = "run one part only (writeback: Dave's fs_mark configuration, one run of"
           + " 1.12e7 files, about 1.5 minutes; replay: a written 10-million-record iolog"
-          + " replayed as fast as possible, scenarios/bench/replay-nullb-qd32.conf)")
+          + " replayed as fast as possible, scenarios/bench/replay-nullb-qd32.conf; scaling:"
+          + " wall ns per simulated I/O from 64 to 4,096 CPUs, scenarios/bench/scaling.conf,"
+          + " only when asked for, about 10 minutes, --quick about one)")
   String only;
+
+  @Option(names = "--scaling-cpus", split = ",", paramLabel = "N[,N...]",
+      description = "machine sizes of the scaling benchmark, in CPUs, each 4 x a core count"
+          + " (default 64,256,1024,4096; --quick: 64,1024)")
+  List<Integer> scalingCpus = new ArrayList<>();
+
+  @Option(names = "--scaling-cpu-time", paramLabel = "DURATION",
+      description = "simulated time x CPUs of each scaling run, the same at every size so each"
+          + " simulates about the same number of I/Os (default 3200ms: 50 ms at 64 CPUs, 781 us"
+          + " at 4,096; --quick: 640ms)")
+  String scalingCpuTime;
+
+  @Option(names = "--scaling-engines", split = ",", paramLabel = "io_uring|psync",
+      description = "fio ioengines of the scaling benchmark (default io_uring,psync)")
+  List<String> scalingEngines = new ArrayList<>();
+
+  @Option(names = "--quick", description = "a quick scaling benchmark (about a minute): 64 and"
+      + " 1,024 CPUs, a fifth of the I/Os")
+  boolean quick;
 
   @Option(names = "--replay-records", defaultValue = "10000000",
       description = "records of the replay benchmark's trace (default ${DEFAULT-VALUE})")
@@ -74,9 +98,10 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   private int bench() {
-    if (only != null && !List.of("engine", "scenario", "writeback", "replay").contains(only)) {
+    if (only != null
+        && !List.of("engine", "scenario", "writeback", "replay", "scaling").contains(only)) {
       throw new InputException(null, 0, "--only", "unknown part '" + only
-          + "'; use engine, scenario, writeback or replay");
+          + "'; use engine, scenario, writeback, replay or scaling");
     }
     PrintWriter out = spec.commandLine().getOut();
     out.printf("machine: %d CPUs, Java %s, %s%n", Runtime.getRuntime().availableProcessors(),
@@ -136,6 +161,9 @@ final class BenchCommand implements Callable<Integer> {
     }
     if (only == null || only.equals("replay")) {
       replay(out);
+    }
+    if ("scaling".equals(only)) {
+      scaling(out);
     }
     return 0;
   }
@@ -198,6 +226,132 @@ final class BenchCommand implements Callable<Integer> {
         // a temporary directory left behind is not worth failing the benchmark for
       }
     }
+  }
+
+  /**
+   * Issue 15 item 1: wall cost per simulated I/O against the machine size. Machines of 2 sockets
+   * x 1 node x 2 LLCs x C cores x 1 thread ({@code scenarios/bench/scaling.conf} with
+   * cores-per-llc = CPUs / 4), one fio job per CPU (io_uring QD 4, then psync; 4k direct random
+   * reads) on one null_blk (timer completion after 10 us, hw-queue-depth 4096, 64 GiB), with a
+   * runtime of {@code --scaling-cpu-time} / CPUs, so that every size simulates about the same
+   * number of I/Os. The figure is {@code blksim.wall_time_ns} / I/Os, the median of
+   * {@code --repeat} runs after one warm-up run of the smallest size per engine, printed with its
+   * ratio to the smallest size's figure; the heap is the sum of the heap pools' peaks over the
+   * runs of a size (an upper bound of what the run needs: it includes garbage not yet collected),
+   * also divided by the CPUs.
+   */
+  private void scaling(PrintWriter out) {
+    List<Integer> sizes = !scalingCpus.isEmpty() ? scalingCpus
+        : quick ? List.of(64, 1024) : List.of(64, 256, 1024, 4096);
+    for (int cpus : sizes) {
+      if (cpus < 4 || cpus % 4 != 0 || cpus > 4 * 4096) {
+        throw new InputException(null, 0, "--scaling-cpus", "a machine size must be a multiple"
+            + " of 4 CPUs (2 sockets x 2 LLCs) from 4 to 16384, was " + cpus);
+      }
+    }
+    List<String> engines = scalingEngines.isEmpty() ? List.of("io_uring", "psync")
+        : scalingEngines;
+    for (String e : engines) {
+      if (!e.equals("io_uring") && !e.equals("psync")) {
+        throw new InputException(null, 0, "--scaling-engines", "io_uring or psync, was '" + e
+            + "'");
+      }
+    }
+    long cpuTimeNs;
+    String ct = scalingCpuTime != null ? scalingCpuTime : quick ? "640ms" : "3200ms";
+    java.util.regex.Matcher dm =
+        java.util.regex.Pattern.compile("([0-9]{1,9})(us|ms|s)").matcher(ct.trim());
+    if (!dm.matches()) {
+      throw new InputException(null, 0, "--scaling-cpu-time", "a whole number of us, ms or s"
+          + " such as 3200ms, was '" + ct + "'");
+    }
+    cpuTimeNs = Long.parseLong(dm.group(1))
+        * (dm.group(2).equals("us") ? 1_000L : dm.group(2).equals("ms") ? 1_000_000L
+        : 1_000_000_000L);
+    Path dir;
+    try {
+      dir = java.nio.file.Files.createTempDirectory("blksim-bench-scaling");
+    } catch (java.io.IOException e) {
+      throw new InputException(null, 0, "scaling", "cannot make a temporary directory: " + e);
+    }
+    Path file = Home.scenarios().resolve("bench/scaling.conf");
+    try {
+      for (String engine : engines) {
+        double base = 0;
+        scalingRun(file, dir, engine, sizes.get(0), cpuTimeNs);
+        for (int cpus : sizes) {
+          double[] nsPerIo = new double[repeat];
+          long ios = 0;
+          long peak = 0;
+          for (int i = 0; i < repeat; i++) {
+            for (java.lang.management.MemoryPoolMXBean p
+                : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+              p.resetPeakUsage();
+            }
+            RunResult r = scalingRun(file, dir, engine, cpus, cpuTimeNs);
+            ios = 0;
+            for (JobStats j : r.jobs()) {
+              ios += j.totalIos(0) + j.totalIos(1) + j.totalIos(2);
+            }
+            nsPerIo[i] = ios == 0 ? Double.NaN : (double) r.engine().wallTimeNs() / ios;
+            long sum = 0;
+            for (java.lang.management.MemoryPoolMXBean p
+                : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+              if (p.getType() == java.lang.management.MemoryType.HEAP
+                  && p.getPeakUsage() != null) {
+                sum += p.getPeakUsage().getUsed();
+              }
+            }
+            peak = Math.max(peak, sum);
+          }
+          double m = median(nsPerIo);
+          if (base == 0) {
+            base = m;
+          }
+          out.printf(Locale.ROOT, "scaling %-8s %5d CPUs, %,d simulated I/Os in %s: %,.0f wall ns"
+              + " per I/O (median of %d: %s), x%.2f of %d CPUs; peak heap %,d MiB, %,d KiB per"
+              + " CPU%n", engine, cpus, ios, runtimeUs(cpuTimeNs, cpus) + " us", m, repeat,
+              list(nsPerIo), m / base, sizes.get(0), peak >> 20, (peak >> 10) / cpus);
+          out.flush();
+        }
+      }
+    } finally {
+      try (java.util.stream.Stream<Path> w = java.nio.file.Files.list(dir)) {
+        for (Path p : (Iterable<Path>) w::iterator) {
+          java.nio.file.Files.deleteIfExists(p);
+        }
+        java.nio.file.Files.deleteIfExists(dir);
+      } catch (java.io.IOException e) {
+        // a temporary directory left behind is not worth failing the benchmark for
+      }
+    }
+  }
+
+  /** The runtime of one job at {@code cpus} CPUs, in fio's granularity (whole us, at least 1). */
+  private static long runtimeUs(long cpuTimeNs, int cpus) {
+    return Math.max(1, cpuTimeNs / cpus / 1000);
+  }
+
+  /** One scaling run: {@code cpus} CPUs, one {@code engine} job per CPU for cpuTimeNs / cpus. */
+  private static RunResult scalingRun(Path scenario, Path dir, String engine, int cpus,
+      long cpuTimeNs) {
+    Path job = dir.resolve("scaling-" + engine + "-" + cpus + ".fio");
+    String text = "[global]\nioengine=" + engine + "\n"
+        + (engine.equals("io_uring") ? "iodepth=4\n" : "")
+        + "direct=1\nrw=randread\nbs=4k\nfilename=/dev/nullb0\nruntime="
+        + runtimeUs(cpuTimeNs, cpus) + "us\ntime_based\ngroup_reporting\n\n[scaling]\nnumjobs="
+        + cpus + "\n";
+    try {
+      java.nio.file.Files.writeString(job, text);
+    } catch (java.io.IOException e) {
+      throw new InputException(job.toString(), 0, null, "cannot write the benchmark job: " + e);
+    }
+    Scenario s = ScenarioLoader.load(scenario, List.of(
+        "blksim.machine.cores-per-llc=" + cpus / 4,
+        "blksim.fio.job-files=[\"" + job.toAbsolutePath().toString().replace("\\", "\\\\")
+            + "\"]"));
+    return Simulator.run(s, Partitioning.parse(s.partitions()), Simulator.Host.CLUSTER,
+        ProgressListener.NONE);
   }
 
   private static RunResult replayRun(Path scenario, Path trace) {

@@ -195,6 +195,47 @@ class MainTest {
         "--partitions=zero").code());
   }
 
+  /**
+   * The scaling benchmark on tiny machines: a line per size with the same number of simulated
+   * I/Os (within the rounding of the runtime) and the ratio to the first size; bad sizes exit 2.
+   */
+  @Test
+  void benchScaling_printsALinePerSizeWithItsRatio() {
+    String home = System.getProperty("blksim.home");
+    Result r;
+    try {
+      // the tests run in modules/cli; the benchmark's scenario is the project's
+      System.setProperty("blksim.home", Path.of("../..").toAbsolutePath().normalize().toString());
+      r = cli("bench", "--only=scaling", "--scaling-cpus=4,8", "--scaling-cpu-time=2ms",
+          "--scaling-engines=psync", "--repeat=1");
+    } finally {
+      if (home == null) {
+        System.clearProperty("blksim.home");
+      } else {
+        System.setProperty("blksim.home", home);
+      }
+    }
+    assertEquals(0, r.code(), r.err());
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+        "scaling psync +(\\d+) CPUs, ([0-9,]+) simulated I/Os in (\\d+) us: [0-9,]+ wall ns per"
+            + " I/O .*x([0-9.]+) of 4 CPUs").matcher(r.out());
+    List<String> sizes = new java.util.ArrayList<>();
+    List<Long> ios = new java.util.ArrayList<>();
+    while (m.find()) {
+      sizes.add(m.group(1) + "/" + m.group(3));
+      ios.add(Long.parseLong(m.group(2).replace(",", "")));
+      if (sizes.size() == 1) {
+        assertEquals("1.00", m.group(4));
+      }
+    }
+    assertEquals(List.of("4/500", "8/250"), sizes, r.out());
+    assertTrue(ios.get(0) > 0 && Math.abs(ios.get(0) - ios.get(1)) <= ios.get(0) / 3,
+        "about the same I/Os at both sizes: " + ios);
+    r = cli("bench", "--only=scaling", "--scaling-cpus=6");
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("--scaling-cpus") && r.err().contains("6"), r.err());
+  }
+
   @Test
   void badInputsFoundByTrying_exitWith2AndSayWhy() throws IOException {
     Path broken = tmp.resolve("broken.conf");

@@ -155,12 +155,12 @@ public final class Partition implements Context {
     long events = 0;
     EventQueue q = queue;
     while (q.peekTime() < end) {
-      Event e = q.poll();
-      int t = e.target();
-      now = e.time();
+      q.pollNext();
+      int t = q.polledTarget();
+      now = q.polledTime();
       current = t;
       try {
-        all[t].handle(e.message(), this);
+        all[t].handle(q.polledMessage(), this);
       } catch (RuntimeException ex) {
         throw failure(t, ex);
       }
@@ -250,12 +250,12 @@ public final class Partition implements Context {
           + all[current].id() + " to " + all[target].id());
     }
     int sender = current;
-    Event e = new Event(now + delayNs, target, sender, sendCount[sender]++, message);
     int p = placement[target];
     if (p == index) {
-      queue.add(e);
+      queue.add(now + delayNs, target, sender, sendCount[sender]++, message);
       return;
     }
+    Event e = new Event(now + delayNs, target, sender, sendCount[sender]++, message);
     if (delayNs < lookahead) {
       throw new LookaheadViolation(all[sender].id(), all[target].id(), delayNs, lookahead, now);
     }

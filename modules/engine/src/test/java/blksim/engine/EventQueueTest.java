@@ -53,4 +53,53 @@ class EventQueueTest {
     }
     assertTrue(q.isEmpty());
   }
+
+  /**
+   * Adds interleaved with polls, as a partition does: adds at the time just polled (with smaller
+   * and larger ties), near it, far ahead, and now and then below it (the rebuild path); the queue
+   * must give the same sequence as a priority queue on (time, sender, seq).
+   */
+  @Test
+  void interleavedAddsAndPolls_matchAPriorityQueue() {
+    SplittableRandom r = new SplittableRandom(7);
+    java.util.PriorityQueue<Event> ref = new java.util.PriorityQueue<>(
+        Comparator.comparingLong(Event::time).thenComparingInt(Event::sender)
+            .thenComparingLong(Event::seq));
+    EventQueue q = new EventQueue();
+    long seq = 0;
+    long now = 0;
+    for (int i = 0; i < 200; i++) {
+      Event e = ev(r.nextLong(1 << 20), r.nextInt(50), seq++);
+      ref.add(e);
+      q.add(e);
+    }
+    for (int step = 0; step < 100_000; step++) {
+      assertEquals(ref.peek().time(), q.peekTime());
+      Event want = ref.poll();
+      assertEquals(want, q.poll());
+      now = want.time();
+      int adds = r.nextInt(3);
+      for (int k = 0; k < adds; k++) {
+        int kind = r.nextInt(10);
+        long t = kind < 3 ? now : kind < 7 ? now + r.nextLong(100) : kind < 9
+            ? now + r.nextLong(1L << 30) : Math.max(0, now - r.nextLong(1000));
+        Event e = ev(t, r.nextInt(50), seq++);
+        ref.add(e);
+        q.add(e);
+      }
+      if (ref.isEmpty()) {
+        break;
+      }
+      assertEquals(ref.size(), q.size());
+    }
+  }
+
+  @Test
+  void senderOrSequenceBeyondThePackedKey_isRefused() {
+    EventQueue q = new EventQueue();
+    org.junit.jupiter.api.Assertions.assertThrows(SimulationException.class,
+        () -> q.add(ev(1, 1 << 23, 0)));
+    org.junit.jupiter.api.Assertions.assertThrows(SimulationException.class,
+        () -> q.add(ev(1, 0, 1L << 40)));
+  }
 }

@@ -452,6 +452,14 @@ public final class FioJob {
     return s.percentageRandom.clone();
   }
 
+  /**
+   * {@code percentage_random} of direction {@code ddir}: {@link #percentageRandom()}'s entry
+   * without the copy (read for every I/O of a random job).
+   */
+  public int percentageRandom(int ddir) {
+    return s.percentageRandom[ddir];
+  }
+
   /** One entry of {@code bssplit}: a block size in bytes and its share of I/Os in percent. */
   public record BsSplit(long bs, int perc) {}
 

@@ -204,7 +204,7 @@ public final class IoPattern {
     if (!hit) {
       return false;
     }
-    int perc = job.percentageRandom()[d];
+    int perc = job.percentageRandom(d);
     return perc >= 100 || 1 + random.nextInt(100) <= perc;
   }
 

@@ -26,11 +26,12 @@ import java.util.List;
  * @param threads scheduler statistics of every task placed on this CPU, in order of placement
  * @param timehist the context switches this CPU recorded, in time order (empty unless traced)
  * @param timehistDropped switches in the window not recorded because of the line limit
+ * @param samples busy time and completions per interval ({@code trace.sample-interval}), or null
  */
 public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long contextSwitches,
     long nvcsw, long nivcsw, long elapsedNs, List<TaskReport> tasks,
     List<DiskCounters.Snapshot> disks, List<TaskStat> threads, List<SwitchRecord> timehist,
-    long timehistDropped) {
+    long timehistDropped, CpuSamples.Series samples) {
 
   /** Copies the lists. */
   public CpuReport {
@@ -45,13 +46,13 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
       long nvcsw, long nivcsw, long elapsedNs, List<TaskReport> tasks,
       List<DiskCounters.Snapshot> disks, List<TaskStat> threads) {
     this(cpu, userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw, elapsedNs, tasks, disks,
-        threads, List.of(), 0);
+        threads, List.of(), 0, null);
   }
 
   /** This report with other task reports (the rest unchanged). */
   public CpuReport withTasks(List<TaskReport> otherTasks) {
     return new CpuReport(cpu, userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw, elapsedNs,
-        otherTasks, disks, threads, timehist, timehistDropped);
+        otherTasks, disks, threads, timehist, timehistDropped, samples);
   }
 
   /** The {@link blksim.engine.ComponentReport#kind()} of a CPU report. */
@@ -102,6 +103,10 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
         r.write(out);
       }
       out.writeLong(timehistDropped);
+      out.writeBoolean(samples != null);
+      if (samples != null) {
+        samples.write(out);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -144,8 +149,9 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
         hist.add(SwitchRecord.read(in));
       }
       long dropped = in.readLong();
+      CpuSamples.Series samples = in.readBoolean() ? CpuSamples.Series.read(in) : null;
       return new CpuReport(cpu, u, s, i, cs, vol, invol, el, tasks, disks, threads, hist,
-          dropped);
+          dropped, samples);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

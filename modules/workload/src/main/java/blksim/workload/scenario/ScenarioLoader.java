@@ -509,6 +509,7 @@ public final class ScenarioLoader {
     List<FsMarkOptions> fsMark = fsMark(cfg, fsMarkLines, fss, partitions, topo);
     checkDirectoryJobs(jobs, fss, devices);
     checkSequencing(jobs, partitions, v);
+    v.getDuration("trace.sample-interval"); // checked here, read by ScenarioModelFactory
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
         v.getString("kernel.preempt"), v.getString("kernel.mode"),

@@ -325,7 +325,10 @@ public final class ScenarioSchema {
           "fork() and exec() of one command's tool by the shell [A: lmbench lat_proc exec is"
               + " a few hundred us on x86 servers]"),
       Param.of("fio.job-names", "fio", STRING_LIST, "[]",
-          "display names of the inline job files, for error messages"));
+          "display names of the inline job files, for error messages"),
+      Param.num("trace.sample-interval", "trace", DURATION, "ns", "0", 0, Long.MAX_VALUE,
+          "every CPU records its busy time and device completions per interval of this length"
+              + " for the report's plots (0: off; run --report sets 1/200 of the run)"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {
     return Param.num(path, component, DURATION, "ns", defaultNs + "ns", 0, 1_000_000_000L,

@@ -43,7 +43,8 @@ import picocli.CommandLine.Spec;
         "      --timehist 0@100ms..100.02ms",
         "  ./blksim run SCENARIO --output-format=json --output results/ --partitions=node",
         "  ./blksim run myjob.fio            (a fio job file alone: default machine)",
-        "  ./blksim run myjob.fio --blktrace trace/   (then trace/nullb0.blkparse.txt)"})
+        "  ./blksim run myjob.fio --blktrace trace/   (then trace/nullb0.blkparse.txt)",
+        "  ./blksim run SCENARIO --report report/   (then open report/index.html)"})
 final class RunCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -123,6 +124,13 @@ final class RunCommand implements Callable<Integer> {
           + " in the results")
   Path blktrace;
 
+  @Option(names = "--report", paramLabel = "DIR",
+      description = "write plots (PNG and SVG: latency percentiles and histogram, IOPS and CPU"
+          + " utilisation over simulated time, a per-CPU utilisation heatmap) with an index.html"
+          + " that shows them, and the JSON and text output, into DIR; the samples are taken"
+          + " every trace.sample-interval (default 1/200 of the run)")
+  Path report;
+
   @Option(names = "--join", paramLabel = "HOST:PORT",
       description = "run on a multi-JVM cluster: this JVM joins the cluster of this seed node"
           + " (started with 'blksim node') and partitions spread over all members (repeatable)")
@@ -168,6 +176,14 @@ final class RunCommand implements Callable<Integer> {
       overrides.add(mapOverride(scenario, maps));
     }
     Scenario s = ScenarioLoader.load(file, overrides);
+    if (report != null) {
+      ReportDir.check(report, "--report");
+      if (blksim.workload.scenario.ScenarioModelFactory.sampleIntervalNs(s) == 0) {
+        long end = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
+        overrides.add("blksim.trace.sample-interval=" + ReportDir.sampleIntervalNs(end) + "ns");
+        s = ScenarioLoader.load(file, overrides);
+      }
+    }
     if (parseOnly) {
       return 0; // fio --parse-only: the job files parsed, nothing runs, nothing is printed
     }
@@ -237,6 +253,14 @@ final class RunCommand implements Callable<Integer> {
           new Outputs.File("fio.json", json),
           new Outputs.File("fio.txt", preRun + normal),
           new Outputs.File("scenario.conf", s.spec())));
+    }
+    if (report != null) {
+      ReportDir.writeRun(report, "blksim run " + scenario.getFileName(), o, json,
+          preRun + normal);
+      if (!formats.json() && !formats.jsonPlus()) {
+        spec.commandLine().getErr().println("blksim: wrote the report into " + report
+            + " (open " + report.resolve("index.html") + ")");
+      }
     }
     List<Path> logs = FioLogFiles.write(s.jobs(), r, logBase);
     if (!logs.isEmpty() && !formats.json() && !formats.jsonPlus()) {

@@ -69,7 +69,8 @@ public final class Simulator {
    */
   public record Outcome(RunResult fio, List<WqMonitorSnapshot> wqSamples,
       WqMonitorSnapshot wqFinal, String wqDump, List<SwitchRecord> timehist,
-      long timehistDropped, MmReport mm, List<FsMarkRunReport> fsMark, ShellReport shell) {}
+      long timehistDropped, MmReport mm, List<FsMarkRunReport> fsMark, ShellReport shell,
+      List<blksim.kernel.sched.CpuSamples.Series> samples) {}
 
   /** Runs {@code s} with the given partitioning. */
   public static RunResult run(Scenario s, Partitioning partitioning, Host host,
@@ -110,6 +111,9 @@ public final class Simulator {
     long dropped = 0;
     MmReport mm = null;
     java.util.TreeMap<Integer, FsMarkRunReport> fsMark = new java.util.TreeMap<>();
+    // run --report's samples (trace.sample-interval), by CPU id
+    java.util.TreeMap<Integer, blksim.kernel.sched.CpuSamples.Series> samples =
+        new java.util.TreeMap<>();
     ShellReport shell = null;
     for (ComponentReport r : reports) {
       if (r.kind().equals(MmComponent.KIND)) {
@@ -130,6 +134,9 @@ public final class Simulator {
         CpuReport c = CpuReport.decode(r.payload());
         hist.addAll(c.timehist());
         dropped += c.timehistDropped();
+        if (c.samples() != null) {
+          samples.put(c.cpu(), c.samples());
+        }
       }
     }
     // Time order; at equal times by CPU: the same order whatever the partitioning.
@@ -137,11 +144,12 @@ public final class Simulator {
         .thenComparingInt(SwitchRecord::cpu));
     if (wqs == null) {
       return new Outcome(fio, List.of(), new WqMonitorSnapshot(outcome.stats().simulatedTimeNs(),
-          List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()), shell);
+          List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()), shell,
+          List.copyOf(samples.values()));
     }
     return new Outcome(fio, wqs.monitorSamples(reports),
         wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
         WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped, mm,
-        List.copyOf(fsMark.values()), shell);
+        List.copyOf(fsMark.values()), shell, List.copyOf(samples.values()));
   }
 }

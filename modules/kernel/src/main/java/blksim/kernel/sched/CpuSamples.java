@@ -92,9 +92,12 @@ public final class CpuSamples {
     return Arrays.copyOf(ios.get(disk), intervals(endNs));
   }
 
-  /** Intervals that start before {@code endNs}. */
+  /**
+   * Whole intervals before {@code endNs} (a trailing partial one is dropped, as fio drops its
+   * last partial bw/iops window), at least one.
+   */
   public int intervals(long endNs) {
-    return (int) ((endNs + intervalNs - 1) / intervalNs);
+    return (int) Math.max(1, endNs / intervalNs);
   }
 
   /**

@@ -59,8 +59,12 @@ public final class PlotPng {
         data.addSeries(xy);
       }
       NumberAxis x = l.logX() ? null : new NumberAxis(l.xLabel());
+      int points = 0;
+      for (Plot.Series s : l.series()) {
+        points = Math.max(points, s.x().length);
+      }
       XYPlot plot = new XYPlot(data, x, new NumberAxis(l.yLabel()),
-          new XYLineAndShapeRenderer(true, true));
+          new XYLineAndShapeRenderer(true, points <= 60));
       if (l.logX()) {
         LogAxis lx = new LogAxis(l.xLabel());
         lx.setSmallestValue(1e-3);

@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
         "  ./blksim run SCENARIO --output-format=json --output results/ --partitions=node",
         "  ./blksim run myjob.fio            (a fio job file alone: default machine)",
         "  ./blksim run myjob.fio --blktrace trace/   (then trace/nullb0.blkparse.txt)",
-        "  ./blksim run SCENARIO --report report/   (then open report/index.html)"})
+        "  ./blksim run SCENARIO --report report/   (then open report/index.html)",
+        "  ./blksim run SCENARIO --perfetto run.json --perfetto-window 100ms..101ms"})
 final class RunCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -131,6 +132,18 @@ final class RunCommand implements Callable<Integer> {
           + " every trace.sample-interval (default 1/200 of the run)")
   Path report;
 
+  @Option(names = "--perfetto", paramLabel = "FILE",
+      description = "write the run as a trace ui.perfetto.dev opens (Chrome JSON trace events):"
+          + " a track per CPU with the tasks' run slices and idle, one with its interrupts, and"
+          + " every device's bios from queueing to completion (recorded through --blktrace, into"
+          + " a temporary directory unless given); the same bytes in every partitioning")
+  Path perfetto;
+
+  @Option(names = "--perfetto-window", paramLabel = "FROM..TO",
+      description = "with --perfetto: only this stretch of simulated time, e.g. 100ms..101ms"
+          + " (a long run's whole trace is large: a CPU keeps at most 1,000,000 switches)")
+  String perfettoWindow;
+
   @Option(names = "--join", paramLabel = "HOST:PORT",
       description = "run on a multi-JVM cluster: this JVM joins the cluster of this seed node"
           + " (started with 'blksim node') and partitions spread over all members (repeatable)")
@@ -176,13 +189,34 @@ final class RunCommand implements Callable<Integer> {
       overrides.add(mapOverride(scenario, maps));
     }
     Scenario s = ScenarioLoader.load(file, overrides);
+    boolean reload = false;
     if (report != null) {
       ReportDir.check(report, "--report");
       if (blksim.workload.scenario.ScenarioModelFactory.sampleIntervalNs(s) == 0) {
         long end = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
         overrides.add("blksim.trace.sample-interval=" + ReportDir.sampleIntervalNs(end) + "ns");
-        s = ScenarioLoader.load(file, overrides);
+        reload = true;
       }
+    }
+    Path perfettoBlktrace = blktrace;
+    if (perfettoWindow != null && perfetto == null) {
+      throw new InputException(null, 0, "--perfetto-window", "needs --perfetto FILE");
+    }
+    if (perfetto != null) {
+      if (timehist != null) {
+        throw new InputException(null, 0, "--perfetto", "cannot be combined with --timehist"
+            + " (--perfetto records every CPU's switches through the same hook)");
+      }
+      PerfettoTrace.check(perfetto);
+      overrides.addAll(PerfettoTrace.overrides(s.topology().cpuCount(), perfettoWindow));
+      if (blktrace == null) {
+        perfettoBlktrace = Files.createTempDirectory("blksim-perfetto");
+        overrides.add(BlktraceFiles.override(perfettoBlktrace));
+      }
+      reload = true;
+    }
+    if (reload) {
+      s = ScenarioLoader.load(file, overrides);
     }
     if (parseOnly) {
       return 0; // fio --parse-only: the job files parsed, nothing runs, nothing is printed
@@ -190,8 +224,8 @@ final class RunCommand implements Callable<Integer> {
     Partitioning p = Partitioning.parse(s.partitions());
     Path logBase = output != null ? output : Path.of("");
     FioLogFiles.check(s.jobs(), logBase, output);
-    if (blktrace != null) {
-      BlktraceFiles.prepare(blktrace, s);
+    if (perfettoBlktrace != null) {
+      BlktraceFiles.prepare(perfettoBlktrace, s);
     }
     long expected = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
     blksim.workload.replay.ReplayProgress.reset();
@@ -262,6 +296,17 @@ final class RunCommand implements Callable<Integer> {
             + " (open " + report.resolve("index.html") + ")");
       }
     }
+    if (perfetto != null) {
+      long n = PerfettoTrace.write(perfetto, s, o, perfettoBlktrace, s.timehist().fromNs(),
+          s.timehist().toNs(), r.engine().simulatedTimeNs());
+      if (blktrace == null) {
+        deleteTree(perfettoBlktrace);
+      }
+      if (!formats.json() && !formats.jsonPlus()) {
+        spec.commandLine().getErr().println("blksim: wrote " + n + " trace events into "
+            + perfetto + " (open it in ui.perfetto.dev)");
+      }
+    }
     List<Path> logs = FioLogFiles.write(s.jobs(), r, logBase);
     if (!logs.isEmpty() && !formats.json() && !formats.jsonPlus()) {
       spec.commandLine().getErr().println("blksim: wrote " + logs.size() + " fio log file(s): "
@@ -278,6 +323,14 @@ final class RunCommand implements Callable<Integer> {
     out.print(text);
     out.flush();
     return 0;
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (var files = Files.walk(dir)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 
   /** {@code --map} entries after the scenario's own {@code blksim.fio.map}, as an override. */

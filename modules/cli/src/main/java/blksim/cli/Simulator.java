@@ -70,7 +70,8 @@ public final class Simulator {
   public record Outcome(RunResult fio, List<WqMonitorSnapshot> wqSamples,
       WqMonitorSnapshot wqFinal, String wqDump, List<SwitchRecord> timehist,
       long timehistDropped, MmReport mm, List<FsMarkRunReport> fsMark, ShellReport shell,
-      List<blksim.kernel.sched.CpuSamples.Series> samples) {}
+      List<blksim.kernel.sched.CpuSamples.Series> samples,
+      java.util.SortedMap<Integer, long[]> irqs) {}
 
   /** Runs {@code s} with the given partitioning. */
   public static RunResult run(Scenario s, Partitioning partitioning, Host host,
@@ -114,6 +115,7 @@ public final class Simulator {
     // run --report's samples (trace.sample-interval), by CPU id
     java.util.TreeMap<Integer, blksim.kernel.sched.CpuSamples.Series> samples =
         new java.util.TreeMap<>();
+    java.util.TreeMap<Integer, long[]> irqs = new java.util.TreeMap<>(); // run --perfetto
     ShellReport shell = null;
     for (ComponentReport r : reports) {
       if (r.kind().equals(MmComponent.KIND)) {
@@ -137,6 +139,9 @@ public final class Simulator {
         if (c.samples() != null) {
           samples.put(c.cpu(), c.samples());
         }
+        if (c.irqs().length > 0) {
+          irqs.put(c.cpu(), c.irqs());
+        }
       }
     }
     // Time order; at equal times by CPU: the same order whatever the partitioning.
@@ -145,11 +150,12 @@ public final class Simulator {
     if (wqs == null) {
       return new Outcome(fio, List.of(), new WqMonitorSnapshot(outcome.stats().simulatedTimeNs(),
           List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()), shell,
-          List.copyOf(samples.values()));
+          List.copyOf(samples.values()), irqs);
     }
     return new Outcome(fio, wqs.monitorSamples(reports),
         wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
         WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped, mm,
-        List.copyOf(fsMark.values()), shell, List.copyOf(samples.values()));
+        List.copyOf(fsMark.values()), shell, List.copyOf(samples.values()),
+        irqs);
   }
 }

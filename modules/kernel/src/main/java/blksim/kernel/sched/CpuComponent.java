@@ -143,6 +143,9 @@ public final class CpuComponent implements Component, DriverCpu {
   private int incoming;
   private long migrationsIn;
   private TimehistParams timehist = TimehistParams.NONE;
+  /** Interrupts taken while switches are traced: start and duration, in pairs. */
+  private long[] irqTrace = new long[0];
+  private int irqCount;
   /** Busy time and completions per interval ({@code run --report}), null when off. */
   private CpuSamples samples;
   private List<SwitchRecord> trace;
@@ -413,6 +416,14 @@ public final class CpuComponent implements Component, DriverCpu {
       start = Math.max(awake ? now : now + params.idleExitNs(), irqBusyUntil);
     }
     irqBusyUntil = start + costNs;
+    if (trace != null && timehist.inWindow(start) && irqCount / 2 < timehist.maxLines()) {
+      // run --perfetto: start and duration (bounded as the switches are)
+      if (irqTrace.length < irqCount + 2) {
+        irqTrace = java.util.Arrays.copyOf(irqTrace, Math.max(64, irqTrace.length * 2));
+      }
+      irqTrace[irqCount++] = start;
+      irqTrace[irqCount++] = costNs;
+    }
     callAfter(irqBusyUntil - now, handler);
   }
 
@@ -1348,7 +1359,8 @@ public final class CpuComponent implements Component, DriverCpu {
     }
     CpuReport r = new CpuReport(cpu.id(), userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw,
         endNs, reports, disks, threads, trace == null ? List.of() : trace, traceDropped,
-        samples == null ? null : samples.series(endNs));
+        samples == null ? null : samples.series(endNs),
+        java.util.Arrays.copyOf(irqTrace, irqCount));
     return new ComponentReport(id, CpuReport.KIND, r.encode());
   }
 

@@ -27,11 +27,13 @@ import java.util.List;
  * @param timehist the context switches this CPU recorded, in time order (empty unless traced)
  * @param timehistDropped switches in the window not recorded because of the line limit
  * @param samples busy time and completions per interval ({@code trace.sample-interval}), or null
+ * @param irqs the interrupts a CPU that traces its switches took in the window: start and
+ *     duration (ns) of each, in pairs, in time order ({@code run --perfetto})
  */
 public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long contextSwitches,
     long nvcsw, long nivcsw, long elapsedNs, List<TaskReport> tasks,
     List<DiskCounters.Snapshot> disks, List<TaskStat> threads, List<SwitchRecord> timehist,
-    long timehistDropped, CpuSamples.Series samples) {
+    long timehistDropped, CpuSamples.Series samples, long[] irqs) {
 
   /** Copies the lists. */
   public CpuReport {
@@ -46,13 +48,13 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
       long nvcsw, long nivcsw, long elapsedNs, List<TaskReport> tasks,
       List<DiskCounters.Snapshot> disks, List<TaskStat> threads) {
     this(cpu, userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw, elapsedNs, tasks, disks,
-        threads, List.of(), 0, null);
+        threads, List.of(), 0, null, new long[0]);
   }
 
   /** This report with other task reports (the rest unchanged). */
   public CpuReport withTasks(List<TaskReport> otherTasks) {
     return new CpuReport(cpu, userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw, elapsedNs,
-        otherTasks, disks, threads, timehist, timehistDropped, samples);
+        otherTasks, disks, threads, timehist, timehistDropped, samples, irqs);
   }
 
   /** The {@link blksim.engine.ComponentReport#kind()} of a CPU report. */
@@ -107,6 +109,10 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
       if (samples != null) {
         samples.write(out);
       }
+      out.writeInt(irqs.length);
+      for (long v : irqs) {
+        out.writeLong(v);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -150,8 +156,12 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
       }
       long dropped = in.readLong();
       CpuSamples.Series samples = in.readBoolean() ? CpuSamples.Series.read(in) : null;
+      long[] irqs = new long[in.readInt()];
+      for (int k = 0; k < irqs.length; k++) {
+        irqs[k] = in.readLong();
+      }
       return new CpuReport(cpu, u, s, i, cs, vol, invol, el, tasks, disks, threads, hist,
-          dropped, samples);
+          dropped, samples, irqs);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -41,12 +41,13 @@ class CpuSamplesTest {
     s.busy(120, 100);
     s.io(s.disk("ram0"), 70);
     CpuReport r = new CpuReport(1, 2, 3, 4, 5, 6, 7, 150, List.of(), List.of(), List.of(),
-        List.of(), 0, s.series(150));
+        List.of(), 0, s.series(150), new long[] {5, 6});
     CpuSamples.Series back = CpuReport.decode(r.encode()).samples();
     assertEquals(50, back.intervalNs());
     assertArrayEquals(new long[] {30, 50, 20}, back.busyNs());
     assertEquals(List.of("ram0"), back.disks());
     assertArrayEquals(new long[] {0, 1, 0}, back.ios().get(0));
+    assertArrayEquals(new long[] {5, 6}, CpuReport.decode(r.encode()).irqs());
     CpuReport none = new CpuReport(1, 2, 3, 4, 5, 6, 7, 150, List.of(), List.of(), List.of());
     assertNull(CpuReport.decode(none.encode()).samples());
   }

@@ -36,8 +36,7 @@ import picocli.CommandLine.Spec;
         "  ./blksim sweep scenarios/quickstart/nullblk-psync.conf \\",
         "      --vary devices.0.irqmode=none,softirq,timer --vary kernel.preempt=none,full \\",
         "      --metric iops=jobs.0.read.iops --metric 'p/io=jobs.0.ctx / jobs.0.read.total_ios'",
-        "  ./blksim sweep SCENARIO --vary KEY=1,2,4 --report report/   (then open"
-            + " report/index.html)"})
+        "  ./blksim sweep SCENARIO --vary KEY=1,2,4 --report report/"})
 final class SweepCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 

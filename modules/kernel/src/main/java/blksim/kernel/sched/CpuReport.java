@@ -57,6 +57,17 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
         otherTasks, disks, threads, timehist, timehistDropped, samples, irqs);
   }
 
+  /** Equal when the encodings are: the arrays ({@code samples}, {@code irqs}) by content. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof CpuReport r && java.util.Arrays.equals(encode(), r.encode());
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Arrays.hashCode(encode());
+  }
+
   /** The {@link blksim.engine.ComponentReport#kind()} of a CPU report. */
   public static final String KIND = "cpu";
 

@@ -33,11 +33,15 @@ final class SweepReport {
       List<SweepCommand.Metric> metrics, List<List<Double>> rows) {
     SweepCommand.Axis xAxis = axes.get(axes.size() - 1);
     List<String> xs = xAxis.values();
-    boolean numeric = xs.stream().allMatch(SweepReport::isNumber);
+    // numbers, or numbers with one unit for all (1us,4.8us,10us): a line against the number
+    String unit = unit(xs);
+    boolean numeric = unit != null;
     double[] x = new double[xs.size()];
     for (int i = 0; i < xs.size(); i++) {
-      x[i] = numeric ? Double.parseDouble(xs.get(i)) : i;
+      x[i] = numeric ? Double.parseDouble(xs.get(i).substring(0, xs.get(i).length()
+          - unit.length())) : i;
     }
+    String xLabel = xAxis.key() + (numeric && !unit.isEmpty() ? " (" + unit + ")" : "");
     List<Plot> out = new ArrayList<>();
     for (int m = 0; m < metrics.size(); m++) {
       // combinations differ in the last axis fastest: consecutive groups of xs.size() rows
@@ -58,18 +62,23 @@ final class SweepReport {
       String name = "metric-" + m;
       String title = metrics.get(m).label() + " against " + xAxis.key();
       out.add(numeric
-          ? new Plot.Lines(name, title, xAxis.key(), metrics.get(m).label(), ss, false)
+          ? new Plot.Lines(name, title, xLabel, metrics.get(m).label(), ss, false)
           : new Plot.Bars(name, title, xAxis.key(), metrics.get(m).label(), xs, ss));
     }
     return out;
   }
 
-  private static boolean isNumber(String s) {
-    try {
-      Double.parseDouble(s);
-      return true;
-    } catch (NumberFormatException e) {
-      return false;
+  /** The unit all values share after their number ("" for plain numbers), or null. */
+  static String unit(List<String> values) {
+    String unit = null;
+    for (String v : values) {
+      java.util.regex.Matcher m = java.util.regex.Pattern
+          .compile("([0-9]+(?:\\.[0-9]+)?)([a-zA-Z]*)").matcher(v.trim());
+      if (!m.matches() || (unit != null && !unit.equals(m.group(2)))) {
+        return null;
+      }
+      unit = m.group(2);
     }
+    return unit;
   }
 }

@@ -112,6 +112,14 @@ class ReportTest {
   }
 
   @Test
+  void sweepAxis_numbersWithOneUnitAreALine() {
+    assertEquals("us", SweepReport.unit(List.of("1us", "4.8us", "10us")));
+    assertEquals("", SweepReport.unit(List.of("8", "16")));
+    assertEquals(null, SweepReport.unit(List.of("1us", "2ms")));
+    assertEquals(null, SweepReport.unit(List.of("none", "softirq")));
+  }
+
+  @Test
   void reportDirThatIsAFileOrCannotBeMade_isRefusedBeforeTheRun() throws IOException {
     Path file = Files.writeString(tmp.resolve("afile"), "x");
     for (Path bad : List.of(file, file.resolve("sub"))) {

@@ -50,7 +50,8 @@ final class SweepReport {
         List<String> others = combos.get(r).subList(0, axes.size() - 1);
         List<String> label = new ArrayList<>();
         for (int a = 0; a < others.size(); a++) {
-          label.add(axes.get(a).key() + "=" + others.get(a));
+          String k = axes.get(a).key(); // the key's last part: legends are narrow
+          label.add(k.substring(k.lastIndexOf('.') + 1) + "=" + others.get(a));
         }
         String key = label.isEmpty() ? metrics.get(m).label() : String.join(", ", label);
         double v = rows.get(r).get(m);

@@ -205,7 +205,9 @@ public final class PlotSvg {
       int y = TOP + 10 + k * 18;
       b.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\""
           + " fill=\"%s\"/>%n", x, y, COLORS[k % COLORS.length]));
-      text(b, x + 18, y + 10, "start", 11, series.get(k).label(), 0);
+      String label = series.get(k).label();
+      text(b, x + 18, y + 10, "start", 11, label.length() > 24 ? label.substring(0, 23) + "\u2026"
+          : label, 0);
     }
   }
 

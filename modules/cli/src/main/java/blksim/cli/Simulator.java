@@ -70,7 +70,7 @@ public final class Simulator {
   public record Outcome(RunResult fio, List<WqMonitorSnapshot> wqSamples,
       WqMonitorSnapshot wqFinal, String wqDump, List<SwitchRecord> timehist,
       long timehistDropped, MmReport mm, List<FsMarkRunReport> fsMark, ShellReport shell,
-      List<blksim.kernel.sched.CpuSamples.Series> samples,
+      List<String> dmz, List<blksim.kernel.sched.CpuSamples.Series> samples,
       java.util.SortedMap<Integer, long[]> irqs) {}
 
   /** Runs {@code s} with the given partitioning. */
@@ -117,6 +117,7 @@ public final class Simulator {
         new java.util.TreeMap<>();
     java.util.TreeMap<Integer, long[]> irqs = new java.util.TreeMap<>(); // run --perfetto
     ShellReport shell = null;
+    List<String> dmz = new ArrayList<>();
     for (ComponentReport r : reports) {
       if (r.kind().equals(MmComponent.KIND)) {
         mm = MmReport.decode(r.payload());
@@ -131,6 +132,7 @@ public final class Simulator {
             shell = ShellReport.decode(t.payload());
           }
         }
+        dmz.addAll(blksim.kernel.dm.DmzReportTask.texts(CpuReport.decode(r.payload()).tasks()));
       }
       if (r.kind().equals(CpuReport.KIND)) {
         CpuReport c = CpuReport.decode(r.payload());
@@ -149,13 +151,12 @@ public final class Simulator {
         .thenComparingInt(SwitchRecord::cpu));
     if (wqs == null) {
       return new Outcome(fio, List.of(), new WqMonitorSnapshot(outcome.stats().simulatedTimeNs(),
-          List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()), shell,
+          List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()), shell, dmz,
           List.copyOf(samples.values()), irqs);
     }
     return new Outcome(fio, wqs.monitorSamples(reports),
         wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
         WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped, mm,
-        List.copyOf(fsMark.values()), shell, List.copyOf(samples.values()),
-        irqs);
+        List.copyOf(fsMark.values()), shell, dmz, List.copyOf(samples.values()), irqs);
   }
 }

@@ -43,7 +43,9 @@ import picocli.CommandLine.Spec;
         "      --timehist 0@100ms..100.02ms",
         "  ./blksim run SCENARIO --output-format=json --output results/ --partitions=node",
         "  ./blksim run myjob.fio            (a fio job file alone: default machine)",
-        "  ./blksim run myjob.fio --blktrace trace/   (then trace/nullb0.blkparse.txt)"})
+        "  ./blksim run myjob.fio --blktrace trace/   (then trace/nullb0.blkparse.txt)",
+        "  ./blksim run SCENARIO --report report/   (then open report/index.html)",
+        "  ./blksim run SCENARIO --perfetto run.json --perfetto-window 100ms..101ms"})
 final class RunCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -123,6 +125,25 @@ final class RunCommand implements Callable<Integer> {
           + " in the results")
   Path blktrace;
 
+  @Option(names = "--report", paramLabel = "DIR",
+      description = "write plots (PNG and SVG: latency percentiles and histogram, IOPS and CPU"
+          + " utilisation over simulated time, a per-CPU utilisation heatmap) with an index.html"
+          + " that shows them, and the JSON and text output, into DIR; the samples are taken"
+          + " every trace.sample-interval (default 1/200 of the run)")
+  Path report;
+
+  @Option(names = "--perfetto", paramLabel = "FILE",
+      description = "write the run as a trace ui.perfetto.dev opens (Chrome JSON trace events):"
+          + " a track per CPU with the tasks' run slices and idle, one with its interrupts, and"
+          + " every device's bios from queueing to completion (recorded through --blktrace, into"
+          + " a temporary directory unless given); the same bytes in every partitioning")
+  Path perfetto;
+
+  @Option(names = "--perfetto-window", paramLabel = "FROM..TO",
+      description = "with --perfetto: only this stretch of simulated time, e.g. 100ms..101ms"
+          + " (a long run's whole trace is large: a CPU keeps at most 1,000,000 switches)")
+  String perfettoWindow;
+
   @Option(names = "--join", paramLabel = "HOST:PORT",
       description = "run on a multi-JVM cluster: this JVM joins the cluster of this seed node"
           + " (started with 'blksim node') and partitions spread over all members (repeatable)")
@@ -185,14 +206,50 @@ final class RunCommand implements Callable<Integer> {
     } catch (InputException e) {
       throw asOption(e, optionOf);
     }
+    boolean reload = false;
+    if (report != null) {
+      ReportDir.check(report, "--report");
+      if (blksim.workload.scenario.ScenarioModelFactory.sampleIntervalNs(s) == 0) {
+        long end = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
+        overrides.add("blksim.trace.sample-interval=" + ReportDir.sampleIntervalNs(end) + "ns");
+        reload = true;
+      }
+    }
+    Path perfettoBlktrace = blktrace;
+    if (perfettoWindow != null && perfetto == null) {
+      throw new InputException(null, 0, "--perfetto-window", "needs --perfetto FILE");
+    }
+    if (perfetto != null) {
+      if (timehist != null) {
+        throw new InputException(null, 0, "--perfetto", "cannot be combined with --timehist"
+            + " (--perfetto records every CPU's switches through the same hook)");
+      }
+      PerfettoTrace.check(perfetto);
+      for (String o : PerfettoTrace.overrides(s.topology().cpuCount(), perfettoWindow)) {
+        overrides.add(o);
+        optionOf.put(o, "--perfetto-window");
+      }
+      if (blktrace == null) {
+        perfettoBlktrace = Files.createTempDirectory("blksim-perfetto");
+        overrides.add(BlktraceFiles.override(perfettoBlktrace));
+      }
+      reload = true;
+    }
+    if (reload) {
+      try {
+        s = ScenarioLoader.load(file, overrides);
+      } catch (InputException e) {
+        throw asOption(e, optionOf);
+      }
+    }
     if (parseOnly) {
       return 0; // fio --parse-only: the job files parsed, nothing runs, nothing is printed
     }
     Partitioning p = Partitioning.parse(s.partitions());
     Path logBase = output != null ? output : Path.of("");
     FioLogFiles.check(s.jobs(), logBase, output);
-    if (blktrace != null) {
-      BlktraceFiles.prepare(blktrace, s);
+    if (perfettoBlktrace != null) {
+      BlktraceFiles.prepare(perfettoBlktrace, s);
     }
     long expected = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
     blksim.workload.replay.ReplayProgress.reset();
@@ -256,6 +313,25 @@ final class RunCommand implements Callable<Integer> {
           new Outputs.File("fio.txt", preRun + normal),
           new Outputs.File("scenario.conf", s.spec())));
     }
+    if (report != null) {
+      ReportDir.writeRun(report, "blksim run " + scenario.getFileName(), o, json,
+          preRun + normal);
+      if (!formats.json() && !formats.jsonPlus()) {
+        spec.commandLine().getErr().println("blksim: wrote the report into " + report
+            + " (open " + report.resolve("index.html") + ")");
+      }
+    }
+    if (perfetto != null) {
+      long n = PerfettoTrace.write(perfetto, s, o, perfettoBlktrace, s.timehist().fromNs(),
+          s.timehist().toNs(), r.engine().simulatedTimeNs());
+      if (blktrace == null) {
+        deleteTree(perfettoBlktrace);
+      }
+      if (!formats.json() && !formats.jsonPlus()) {
+        spec.commandLine().getErr().println("blksim: wrote " + n + " trace events into "
+            + perfetto + " (open it in ui.perfetto.dev)");
+      }
+    }
     List<Path> logs = FioLogFiles.write(s.jobs(), r, logBase);
     if (!logs.isEmpty() && !formats.json() && !formats.jsonPlus()) {
       spec.commandLine().getErr().println("blksim: wrote " + logs.size() + " fio log file(s): "
@@ -272,6 +348,14 @@ final class RunCommand implements Callable<Integer> {
     out.print(text);
     out.flush();
     return 0;
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (var files = Files.walk(dir)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 
   /** {@code --map} entries after the scenario's own {@code blksim.fio.map}, as an override. */

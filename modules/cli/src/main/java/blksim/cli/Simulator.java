@@ -70,7 +70,8 @@ public final class Simulator {
   public record Outcome(RunResult fio, List<WqMonitorSnapshot> wqSamples,
       WqMonitorSnapshot wqFinal, String wqDump, List<SwitchRecord> timehist,
       long timehistDropped, MmReport mm, List<FsMarkRunReport> fsMark, ShellReport shell,
-      List<String> dmz) {}
+      List<String> dmz, List<blksim.kernel.sched.CpuSamples.Series> samples,
+      java.util.SortedMap<Integer, long[]> irqs) {}
 
   /** Runs {@code s} with the given partitioning. */
   public static RunResult run(Scenario s, Partitioning partitioning, Host host,
@@ -111,6 +112,10 @@ public final class Simulator {
     long dropped = 0;
     MmReport mm = null;
     java.util.TreeMap<Integer, FsMarkRunReport> fsMark = new java.util.TreeMap<>();
+    // run --report's samples (trace.sample-interval), by CPU id
+    java.util.TreeMap<Integer, blksim.kernel.sched.CpuSamples.Series> samples =
+        new java.util.TreeMap<>();
+    java.util.TreeMap<Integer, long[]> irqs = new java.util.TreeMap<>(); // run --perfetto
     ShellReport shell = null;
     List<String> dmz = new ArrayList<>();
     for (ComponentReport r : reports) {
@@ -133,6 +138,12 @@ public final class Simulator {
         CpuReport c = CpuReport.decode(r.payload());
         hist.addAll(c.timehist());
         dropped += c.timehistDropped();
+        if (c.samples() != null) {
+          samples.put(c.cpu(), c.samples());
+        }
+        if (c.irqs().length > 0) {
+          irqs.put(c.cpu(), c.irqs());
+        }
       }
     }
     // Time order; at equal times by CPU: the same order whatever the partitioning.
@@ -140,11 +151,12 @@ public final class Simulator {
         .thenComparingInt(SwitchRecord::cpu));
     if (wqs == null) {
       return new Outcome(fio, List.of(), new WqMonitorSnapshot(outcome.stats().simulatedTimeNs(),
-          List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()), shell, dmz);
+          List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()), shell, dmz,
+          List.copyOf(samples.values()), irqs);
     }
     return new Outcome(fio, wqs.monitorSamples(reports),
         wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
         WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped, mm,
-        List.copyOf(fsMark.values()), shell, dmz);
+        List.copyOf(fsMark.values()), shell, dmz, List.copyOf(samples.values()), irqs);
   }
 }

@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
         "      --vary costs.brd.per-page-read=1us,4.8us,10us",
         "  ./blksim sweep scenarios/quickstart/nullblk-psync.conf \\",
         "      --vary devices.0.irqmode=none,softirq,timer --vary kernel.preempt=none,full \\",
-        "      --metric iops=jobs.0.read.iops --metric 'p/io=jobs.0.ctx / jobs.0.read.total_ios'"})
+        "      --metric iops=jobs.0.read.iops --metric 'p/io=jobs.0.ctx / jobs.0.read.total_ios'",
+        "  ./blksim sweep SCENARIO --vary KEY=1,2,4 --report report/"})
 final class SweepCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -73,6 +74,11 @@ final class SweepCommand implements Callable<Integer> {
   @Option(names = "--host", paramLabel = "cluster|local", defaultValue = "cluster",
       description = "where partitions run (see run --help)")
   String host;
+
+  @Option(names = "--report", paramLabel = "DIR",
+      description = "write a plot (PNG and SVG) of every metric against the last varied key,"
+          + " the table and CSV, and an index.html that shows them, into DIR")
+  Path report;
 
   /** A varied key and its values. */
   record Axis(String key, List<String> values) {}
@@ -124,6 +130,9 @@ final class SweepCommand implements Callable<Integer> {
       }
     }
     Simulator.Host h = RunCommand.parseHost(host);
+    if (report != null) {
+      ReportDir.check(report, "--report");
+    }
     List<List<Double>> rows = new ArrayList<>();
     PrintWriter err = spec.commandLine().getErr();
     try (AutoCloseable node = h == Simulator.Host.CLUSTER ? Simulator.sharedNode() : () -> { }) {
@@ -153,6 +162,10 @@ final class SweepCommand implements Callable<Integer> {
       Path abs = output.toAbsolutePath();
       Outputs.writeAll(abs.getParent(), List.of(new Outputs.File(abs.getFileName().toString(),
           rendered)));
+    }
+    if (report != null) {
+      SweepReport.write(report, "blksim sweep " + scenario.getFileName(), axes, combos, chosen,
+          rows);
     }
     return 0;
   }

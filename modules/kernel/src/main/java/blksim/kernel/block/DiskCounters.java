@@ -22,6 +22,9 @@ public final class DiskCounters {
   private long busySince;
   private long ioTicksNs;
   private long timeInQueueNs;
+  /** The CPU's samples this share counts its completions into, null when off. */
+  private blksim.kernel.sched.CpuSamples samples;
+  private int sampleDisk;
 
   public DiskCounters(String disk) {
     this.disk = disk;
@@ -41,6 +44,9 @@ public final class DiskCounters {
 
   /** A request of {@code op} and {@code bytes} started at {@code startNs} completed at {@code now}. */
   public void done(ReqOp op, long bytes, long startNs, long now) {
+    if (samples != null) {
+      samples.io(sampleDisk, now);
+    }
     int g = op.statGroup();
     ios[g]++;
     sectors[g] += bytes >>> 9;
@@ -70,6 +76,15 @@ public final class DiskCounters {
     long startNs = now - serviceNs;
     start(startNs);
     done(op, bytes, startNs, now);
+  }
+
+  /**
+   * Counts this share's completions per interval into its CPU's samples ({@code run
+   * --report}); before the run starts.
+   */
+  public void sampleInto(blksim.kernel.sched.CpuSamples s) {
+    samples = s;
+    sampleDisk = s.disk(disk);
   }
 
   /** Busy time so far, counting an open busy period up to {@code now}. */

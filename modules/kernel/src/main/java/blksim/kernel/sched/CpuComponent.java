@@ -143,6 +143,11 @@ public final class CpuComponent implements Component, DriverCpu {
   private int incoming;
   private long migrationsIn;
   private TimehistParams timehist = TimehistParams.NONE;
+  /** Interrupts taken while switches are traced: start and duration, in pairs. */
+  private long[] irqTrace = new long[0];
+  private int irqCount;
+  /** Busy time and completions per interval ({@code run --report}), null when off. */
+  private CpuSamples samples;
   private List<SwitchRecord> trace;
   private long traceDropped;
 
@@ -274,6 +279,23 @@ public final class CpuComponent implements Component, DriverCpu {
   /** Maps a device's hardware queue to this CPU; its statistics join this CPU's report. */
   public void attach(BlockQueue q) {
     queues.add(q);
+    if (samples != null) {
+      q.counters().sampleInto(samples);
+    }
+  }
+
+  /**
+   * Records busy time and device completions per {@code intervalNs} of simulated time for the
+   * report's plots ({@link CpuSamples}); only before the run starts. Changes no result.
+   */
+  public void sample(long intervalNs) {
+    if (ctx != null) {
+      throw new IllegalStateException(id + ": sampling is set up before the run starts");
+    }
+    samples = new CpuSamples(intervalNs);
+    for (BlockQueue q : queues) {
+      q.counters().sampleInto(samples);
+    }
   }
 
   /** The tasks placed on this CPU, in order of addition (index = per-CPU id). */
@@ -378,6 +400,9 @@ public final class CpuComponent implements Component, DriverCpu {
   public void interrupt(long costNs, Runnable handler) {
     irqNs += costNs;
     long now = ctx.now();
+    if (samples != null) {
+      samples.busy(Math.max(now, irqBusyUntil) + costNs, costNs);
+    }
     long start;
     if (current != null) {
       current.stimeNs += costNs;
@@ -391,6 +416,14 @@ public final class CpuComponent implements Component, DriverCpu {
       start = Math.max(awake ? now : now + params.idleExitNs(), irqBusyUntil);
     }
     irqBusyUntil = start + costNs;
+    if (trace != null && timehist.inWindow(start) && irqCount / 2 < timehist.maxLines()) {
+      // run --perfetto: start and duration (bounded as the switches are)
+      if (irqTrace.length < irqCount + 2) {
+        irqTrace = java.util.Arrays.copyOf(irqTrace, Math.max(64, irqTrace.length * 2));
+      }
+      irqTrace[irqCount++] = start;
+      irqTrace[irqCount++] = costNs;
+    }
     callAfter(irqBusyUntil - now, handler);
   }
 
@@ -860,6 +893,9 @@ public final class CpuComponent implements Component, DriverCpu {
     if (ns <= 0) {
       return;
     }
+    if (samples != null) {
+      samples.busy(Math.max(ctx.now(), irqBusyUntil) + ns, ns);
+    }
     if (current != null) {
       current.stimeNs += ns;
       sysNs += ns;
@@ -1198,6 +1234,9 @@ public final class CpuComponent implements Component, DriverCpu {
   }
 
   private void charge(Task t, CpuMode mode, long ns) {
+    if (samples != null) {
+      samples.busy(ctx.now(), ns);
+    }
     if (mode == CpuMode.USER) {
       t.utimeNs += ns;
       userNs += ns;
@@ -1319,7 +1358,9 @@ public final class CpuComponent implements Component, DriverCpu {
       threads.add(t.stat());
     }
     CpuReport r = new CpuReport(cpu.id(), userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw,
-        endNs, reports, disks, threads, trace == null ? List.of() : trace, traceDropped);
+        endNs, reports, disks, threads, trace == null ? List.of() : trace, traceDropped,
+        samples == null ? null : samples.series(endNs),
+        java.util.Arrays.copyOf(irqTrace, irqCount));
     return new ComponentReport(id, CpuReport.KIND, r.encode());
   }
 

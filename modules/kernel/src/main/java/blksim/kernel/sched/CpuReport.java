@@ -26,11 +26,14 @@ import java.util.List;
  * @param threads scheduler statistics of every task placed on this CPU, in order of placement
  * @param timehist the context switches this CPU recorded, in time order (empty unless traced)
  * @param timehistDropped switches in the window not recorded because of the line limit
+ * @param samples busy time and completions per interval ({@code trace.sample-interval}), or null
+ * @param irqs the interrupts a CPU that traces its switches took in the window: start and
+ *     duration (ns) of each, in pairs, in time order ({@code run --perfetto})
  */
 public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long contextSwitches,
     long nvcsw, long nivcsw, long elapsedNs, List<TaskReport> tasks,
     List<DiskCounters.Snapshot> disks, List<TaskStat> threads, List<SwitchRecord> timehist,
-    long timehistDropped) {
+    long timehistDropped, CpuSamples.Series samples, long[] irqs) {
 
   /** Copies the lists. */
   public CpuReport {
@@ -45,13 +48,24 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
       long nvcsw, long nivcsw, long elapsedNs, List<TaskReport> tasks,
       List<DiskCounters.Snapshot> disks, List<TaskStat> threads) {
     this(cpu, userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw, elapsedNs, tasks, disks,
-        threads, List.of(), 0);
+        threads, List.of(), 0, null, new long[0]);
   }
 
   /** This report with other task reports (the rest unchanged). */
   public CpuReport withTasks(List<TaskReport> otherTasks) {
     return new CpuReport(cpu, userNs, sysNs, irqNs, contextSwitches, nvcsw, nivcsw, elapsedNs,
-        otherTasks, disks, threads, timehist, timehistDropped);
+        otherTasks, disks, threads, timehist, timehistDropped, samples, irqs);
+  }
+
+  /** Equal when the encodings are: the arrays ({@code samples}, {@code irqs}) by content. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof CpuReport r && java.util.Arrays.equals(encode(), r.encode());
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Arrays.hashCode(encode());
   }
 
   /** The {@link blksim.engine.ComponentReport#kind()} of a CPU report. */
@@ -102,6 +116,14 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
         r.write(out);
       }
       out.writeLong(timehistDropped);
+      out.writeBoolean(samples != null);
+      if (samples != null) {
+        samples.write(out);
+      }
+      out.writeInt(irqs.length);
+      for (long v : irqs) {
+        out.writeLong(v);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -144,8 +166,13 @@ public record CpuReport(int cpu, long userNs, long sysNs, long irqNs, long conte
         hist.add(SwitchRecord.read(in));
       }
       long dropped = in.readLong();
+      CpuSamples.Series samples = in.readBoolean() ? CpuSamples.Series.read(in) : null;
+      long[] irqs = new long[in.readInt()];
+      for (int k = 0; k < irqs.length; k++) {
+        irqs[k] = in.readLong();
+      }
       return new CpuReport(cpu, u, s, i, cs, vol, invol, el, tasks, disks, threads, hist,
-          dropped);
+          dropped, samples, irqs);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

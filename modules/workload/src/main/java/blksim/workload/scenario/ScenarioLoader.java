@@ -645,6 +645,7 @@ public final class ScenarioLoader {
     List<FsMarkOptions> fsMark = fsMark(cfg, fsMarkLines, fss, partitions, topo);
     checkDirectoryJobs(jobs, fss, devices);
     checkSequencing(jobs, partitions, v);
+    v.getDuration("trace.sample-interval"); // checked here, read by ScenarioModelFactory
     blksim.workload.umount.DirtyFiles dirtyFiles = dirtyFiles(v, fss, partitions, topo);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,

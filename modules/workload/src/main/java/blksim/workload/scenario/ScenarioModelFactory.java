@@ -308,6 +308,12 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
       shCpu.addTask(sh);
     }
+    long sampleNs = sampleIntervalNs(s);
+    if (sampleNs > 0) { // run --report: busy time and completions per interval
+      for (CpuComponent c : cpus) {
+        c.sample(sampleNs);
+      }
+    }
     List<Component> components = new ArrayList<>(wqs != null ? wqs.components(cpus) : cpus);
     if (mm != null) {
       components.add(mm);
@@ -344,6 +350,12 @@ public final class ScenarioModelFactory implements ModelFactory {
             + " (fio would intersperse their lines; with numjobs use a name per clone)");
       }
     }
+  }
+
+  /** {@code trace.sample-interval} (set by {@code run --report DIR}), 0 when off. */
+  public static long sampleIntervalNs(Scenario s) {
+    com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseString(s.spec());
+    return new Values(c, "blksim", ScenarioSchema.KEYS).getDuration("trace.sample-interval");
   }
 
   /** {@code trace.blktrace-dir} (set by {@code run --blktrace DIR}), or null when not tracing. */

@@ -343,7 +343,10 @@ public final class ScenarioSchema {
           "the dirty piece at the start of every dirty-stride of a file (0: the whole file is"
               + " dirty), a multiple of 4 KiB"),
       Param.num("dirty-files.dirty-stride", "umount", SIZE, "bytes", "0", 0, 8L << 40,
-          "the distance between dirty pieces, at least dirty-extent (0 with dirty-extent 0)"));
+          "the distance between dirty pieces, at least dirty-extent (0 with dirty-extent 0)"),
+      Param.num("trace.sample-interval", "trace", DURATION, "ns", "0", 0, Long.MAX_VALUE,
+          "every CPU records its busy time and device completions per interval of this length"
+              + " for the report's plots (0: off; run --report sets 1/200 of the run)"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {
     return Param.num(path, component, DURATION, "ns", defaultNs + "ns", 0, 1_000_000_000L,

@@ -51,6 +51,8 @@ class BtrfsScenarioTest {
         + " size = 4G } ]\n"
         + "  filesystems = [ { type = btrfs, devices = [sda, sdb], mount = /mnt/b"
         + fsOptions + " } ]\n"
+        + (fsOptions.contains("thread_pool=64") ? "  costs.btrfs.finish-tree-hold = 100us\n"
+            : "")
         + "  fio.jobs = [\"\"\"\n[w]\ndirectory=/mnt/b\n" + job + "\n\"\"\"]\n}\n");
     return p;
   }
@@ -133,6 +135,23 @@ class BtrfsScenarioTest {
     assertTrue(r.fs().orderedOutstanding() > writes / 4, "outstanding at the end: "
         + r.fs().orderedOutstanding() + " of " + writes);
     assertEquals(writes - r.fs().orderedOutstanding(), r.finished().size());
+  }
+
+  @Test
+  void manyFinishersPileUpInDStateOnTheTreeLock_oneNeverWaits() throws IOException {
+    // A long exclusive hold (100 us) makes the tree lock the bottleneck. With 64 finishers per
+    // pwq (V6_5_TO_6_8), completions queue finishers faster than the lock serves them: they
+    // sleep on it in D state. With one finisher (PRE_6_5, thread_pool=1) none ever waits for
+    // another finisher; only a submitter's shared hold can make it spin or sleep.
+    Run many = run(", data-profile = raid0, options = \"thread_pool=64\"", JOB);
+    assertTrue(many.fs().treeLock().maxSleepers() > 8, "sleepers on the tree lock at once: "
+        + many.fs().treeLock().maxSleepers());
+    assertTrue(many.fs().treeLock().handoffs() + many.fs().treeLock().contended() > 100,
+        "contended acquisitions: " + many.fs().treeLock().contended());
+    Run one = run(", data-profile = raid0, options = \"thread_pool=1\"", JOB);
+    assertTrue(one.fs().treeLock().maxSleepers() <= 2, "sleepers with one finisher: "
+        + one.fs().treeLock().maxSleepers());
+    assertEquals(one.fs().orderedCreated(), many.fs().orderedCreated());
   }
 
   @Test

@@ -392,8 +392,9 @@ public final class ScenarioSchema {
         Param.of("name", "dm", STRING, null,
             "mapped device name: /dev/mapper/<name> (fio's filename may use either form)"),
         Param.of("table", "dm", STRING, null, "the table in dmsetup syntax, one target per line:"
-            + " <start> <length> <linear|zero|delay> <args>; devices it names must be declared"
-            + " before it")));
+            + " <start> <length> <linear|zero|delay|zoned> <args>; devices it names must be"
+            + " declared before it (zoned: one zoned-disk, formatted as dmzadm --format does,"
+            + " '0 <nr_chunks x zone sectors> zoned /dev/<disk>')")));
     m.put("brd", List.of(
         Param.of("type", "brd", STRING, null, "device type: brd (RAM disk)"),
         Param.of("name", "brd", STRING, null, "disk name, as fio's filename names it (ram0)"),

@@ -122,7 +122,7 @@ public final class DirectIo {
   }
 
   /** One direct I/O ({@code struct iomap_dio}), re-armed for each use. */
-  public final class Dio {
+  public final class Dio implements AsyncDio {
     private static final int LOCK = 0;
     private static final int MAP = 1;
     private static final int ISSUE = 2;
@@ -175,7 +175,8 @@ public final class DirectIo {
     }
 
     /** The errno of a request refused before any I/O (alignment), else 0. */
-    int check() {
+    @Override
+    public int check() {
       if (!aligned(pos, len)) {
         return -Filesystem.EINVAL;
       }
@@ -187,6 +188,7 @@ public final class DirectIo {
      * while it took an action (the caller returns from its step); false when the bios are
      * submitted (or there are none), with the lock dropped for an asynchronous dio.
      */
+    @Override
     public boolean stepSubmit(TaskCpu cpu) {
       while (true) {
         switch (phase) {

@@ -85,7 +85,7 @@ public final class FileAio {
     private int idx;
     private int phase;
     private IoRequest req;
-    private DirectIo.Dio dio;
+    private AsyncDio dio;
     private SystemCall nested;
     private int result;
 
@@ -112,7 +112,7 @@ public final class FileAio {
             req = batch.get(idx++);
             Bio b = req.bio();
             if (f.direct) {
-              dio = calls.directIo().async(f, req, ring);
+              dio = calls.asyncDio(f, req, ring);
               int err = dio.check();
               if (err != 0) {
                 dio = null;

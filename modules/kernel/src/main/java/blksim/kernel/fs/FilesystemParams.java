@@ -13,12 +13,64 @@ import java.util.Set;
  * @param options mount options in order; {@link #OPTIONS} lists the known ones, and the last of
  *     {@code ro} / {@code rw} wins, as mount(8) applies them
  * @param xfs the XFS model's parameters (type {@code xfs})
+ * @param devices every device it is made on, {@code device} first (one for xfs; btrfs may
+ *     span several)
+ * @param btrfs the btrfs model's parameters (type {@code btrfs}), null otherwise
  */
 public record FilesystemParams(String type, String device, String mountPoint,
-    List<String> options, XfsParams xfs) {
+    List<String> options, XfsParams xfs, List<String> devices,
+    blksim.kernel.fs.btrfs.BtrfsParams btrfs) {
 
   /** Filesystem types the model has. */
-  public static final List<String> TYPES = List.of("xfs");
+  public static final List<String> TYPES = List.of("xfs", "btrfs");
+
+  /** An xfs filesystem on one device. */
+  public FilesystemParams(String type, String device, String mountPoint, List<String> options,
+      XfsParams xfs) {
+    this(type, device, mountPoint, options, xfs, List.of(device), null);
+  }
+
+  /** The btrfs mount option that sets {@code thread_pool_size}: {@code thread_pool=N}. */
+  public static final String THREAD_POOL = "thread_pool=";
+
+  /**
+   * Why mount option {@code o} is refused for a filesystem of {@code type}, or null if it is
+   * taken: {@link #OPTIONS} for every type; for btrfs also {@code thread_pool=N} with N a
+   * positive integer ({@code btrfs_parse_param()} refuses 0: "invalid value 0 for thread_pool").
+   */
+  public static String optionError(String type, String o) {
+    if (OPTIONS.contains(o)) {
+      return null;
+    }
+    if (type.equals("btrfs") && o.startsWith(THREAD_POOL)) {
+      String n = o.substring(THREAD_POOL.length());
+      int v;
+      try {
+        v = Integer.parseInt(n);
+      } catch (NumberFormatException e) {
+        return "mount option '" + o + "': thread_pool takes a positive integer";
+      }
+      if (v <= 0) {
+        return "mount option '" + o + "': invalid value " + n + " for thread_pool (btrfs needs"
+            + " at least one thread)";
+      }
+      return null;
+    }
+    return "unknown mount option '" + o + "' for " + type + "; known: "
+        + OPTIONS.stream().sorted().toList()
+        + (type.equals("btrfs") ? " and thread_pool=N" : "");
+  }
+
+  /** The last {@code thread_pool=N} of the options, 0 without one. */
+  public int threadPool() {
+    int n = 0;
+    for (String o : options) {
+      if (o.startsWith(THREAD_POOL)) {
+        n = Integer.parseInt(o.substring(THREAD_POOL.length()));
+      }
+    }
+    return n;
+  }
 
   /**
    * Mount options the model takes: {@code ro}, {@code rw}, and {@code noatime},
@@ -40,13 +92,20 @@ public record FilesystemParams(String type, String device, String mountPoint,
     }
     options = List.copyOf(options);
     for (String o : options) {
-      if (!OPTIONS.contains(o)) {
-        throw new IllegalArgumentException("unknown mount option '" + o + "'; known: "
-            + OPTIONS.stream().sorted().toList());
+      String err = optionError(type, o);
+      if (err != null) {
+        throw new IllegalArgumentException(err);
       }
     }
-    if (xfs == null) {
-      throw new IllegalArgumentException("xfs must not be null for type xfs");
+    devices = List.copyOf(devices);
+    if (devices.isEmpty() || !devices.get(0).equals(device)) {
+      throw new IllegalArgumentException("devices must start with device " + device);
+    }
+    if (type.equals("xfs") && (xfs == null || devices.size() != 1)) {
+      throw new IllegalArgumentException("an xfs filesystem needs its parameters and one device");
+    }
+    if (type.equals("btrfs") && btrfs == null) {
+      throw new IllegalArgumentException("btrfs must not be null for type btrfs");
     }
   }
 
@@ -69,6 +128,17 @@ public record FilesystemParams(String type, String device, String mountPoint,
    * @throws IllegalArgumentException if the device cannot hold it (naming the rule)
    */
   public Filesystem mkfs(long deviceBytes) {
+    if (type.equals("btrfs")) {
+      return mkfs(List.of(deviceBytes));
+    }
     return XfsFilesystem.mkfs(device, deviceBytes, xfs);
+  }
+
+  /** {@code mkfs} over {@link #devices()} of {@code deviceBytes} each, in order. */
+  public Filesystem mkfs(List<Long> deviceBytes) {
+    if (type.equals("btrfs")) {
+      return blksim.kernel.fs.btrfs.BtrfsFilesystem.mkfs(devices, deviceBytes, btrfs);
+    }
+    return XfsFilesystem.mkfs(device, deviceBytes.get(0), xfs);
   }
 }

@@ -63,6 +63,16 @@ public final class Vfs {
       return mountPoint;
     }
 
+    /** The workqueue system of {@link #dioDoneWq()}, null without one. */
+    public blksim.kernel.workqueue.WorkqueueSystem dioWorkqueues() {
+      return dioWqs;
+    }
+
+    /** {@code sb->s_dio_done_wq}, null until {@link Vfs#setDioDoneWq}. */
+    public blksim.kernel.workqueue.Workqueue dioDoneWq() {
+      return dioDoneWq;
+    }
+
     /** The page cache of {@code ino}, made on first use. */
     AddressSpace mapping(long ino) {
       AddressSpace as = mappings.get(ino);

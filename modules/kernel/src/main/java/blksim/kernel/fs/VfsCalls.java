@@ -1,5 +1,7 @@
 package blksim.kernel.fs;
 
+import blksim.kernel.iouring.CompletionRing;
+import blksim.kernel.iouring.IoRequest;
 import blksim.kernel.mm.AddressSpace;
 import blksim.kernel.mm.BdiWriteback;
 import blksim.kernel.mm.BufferedWrite;
@@ -64,6 +66,11 @@ public final class VfsCalls {
     /** The inode number. */
     public long ino() {
       return ino;
+    }
+
+    /** The mount the file is on. */
+    public Vfs.Mount mount() {
+      return mount;
     }
 
     /** Whether the file was opened with {@link #O_DIRECT}. */
@@ -164,6 +171,29 @@ public final class VfsCalls {
     this.read = new FilemapRead(task, vfs.pageCache(), vfs.readCosts(), vfs.syscalls());
     this.direct = new DirectIo(vfs, task);
   }
+
+  /**
+   * An asynchronous direct I/O of {@code req}'s range of {@code f} ({@code io_submit()} of an
+   * O_DIRECT file): the filesystem's own ({@link OwnDirectIo}, btrfs) or XFS's iomap path.
+   */
+  public AsyncDio asyncDio(OpenFile f, IoRequest req, CompletionRing ring) {
+    if (f.mount.fs instanceof OwnDirectIo o) {
+      return own(o).async(f, req, ring);
+    }
+    return direct.async(f, req, ring);
+  }
+
+  /** This task's calls on a filesystem with its own direct I/O (one kept: the last used). */
+  private OwnDirectIo.TaskCalls own(OwnDirectIo fs) {
+    if (ownFs != fs) {
+      ownFs = fs;
+      ownCalls = fs.forTask(task);
+    }
+    return ownCalls;
+  }
+
+  private OwnDirectIo ownFs;
+  private OwnDirectIo.TaskCalls ownCalls;
 
   /** This task's direct I/O ({@link DirectIo}), for asynchronous submissions. */
   public DirectIo directIo() {
@@ -591,6 +621,10 @@ public final class VfsCalls {
 
   /** {@code fsync(fd)}: see {@link FsyncCall}. */
   public SystemCall fsync(OpenFile f) {
+    if (f.mount.fs instanceof OwnDirectIo o) {
+      check(f);
+      return own(o).fsync(f);
+    }
     check(f);
     return fsync.arm(f.mount.mapping(f.ino));
   }

@@ -575,6 +575,21 @@ public final class Worker extends Task {
     }
 
     @Override
+    public boolean acquire(LockStep lock) {
+      if (acted) {
+        throw new IllegalStateException(comm() + ": " + cur.ref.name()
+            + " took two actions in one step");
+      }
+      if (lock.step(Worker.this, tc)) {
+        return true;
+      }
+      // The lock spun or slept the worker: that was the step's action.
+      act();
+      waitGen++;
+      return false;
+    }
+
+    @Override
     public boolean queueWork(Workqueue wq, WorkItem item) {
       return owner.system.queueWork(owner.cpu(), wq, item);
     }

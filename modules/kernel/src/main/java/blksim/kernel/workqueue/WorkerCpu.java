@@ -58,4 +58,22 @@ public interface WorkerCpu {
    * this run (non-reentrancy, kernel-model.md §4.3 step 3).
    */
   void requeue();
+
+  /**
+   * A sleeping lock's acquisition by the kworker ({@code down_write()}, {@code down_read()},
+   * {@code mutex_lock()} of {@code blksim.kernel.locking}, passed as {@code lock::downWrite}):
+   * true when the worker holds it (no action taken: the step goes on); false when the lock took
+   * the step's action (the worker spins or sleeps in D state) and the callback must call again
+   * at its next step. The release's wakeup cost is the callback's to spend ({@link #runFor}).
+   */
+  default boolean acquire(LockStep lock) {
+    throw new UnsupportedOperationException("this WorkerCpu cannot take sleeping locks");
+  }
+
+  /** One acquisition step of a sleeping lock by task {@code t} on {@code cpu}. */
+  @FunctionalInterface
+  interface LockStep {
+    /** True when {@code t} holds the lock; false when the lock took an action. */
+    boolean step(blksim.kernel.sched.Task t, blksim.kernel.sched.TaskCpu cpu);
+  }
 }

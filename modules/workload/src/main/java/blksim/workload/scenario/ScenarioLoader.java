@@ -1089,6 +1089,10 @@ public final class ScenarioLoader {
           throw at(o, where, "-d " + d + " is on " + fs.mountPoint() + ", mounted read-only"
               + " (options ro): fs_mark's buffered writes need it read-write");
         }
+        if (!fs.type().equals("xfs")) {
+          throw at(o, where, "-d " + d + " is on the " + fs.type() + " filesystem at "
+              + fs.mountPoint() + ": fs_mark's buffered writes are modelled on xfs only");
+        }
       }
       out.add(opts);
     }
@@ -1178,12 +1182,25 @@ public final class ScenarioLoader {
       // would fail there with ENOSPC, which blksim refuses up front.
       int nFiles = j.filename() != null ? j.filenames().size() : j.nrFiles();
       long need = j.fileSizeLow() > 0 ? j.fileSizeLow() * nFiles : j.sizeBytes();
+      long have = 0;
       for (DeviceParams d : devices) {
-        if (d.name().equals(DmTable.deviceName(fs.device())) && need > d.sizeBytes()) {
-          throw j.error(j.fileSizeLow() > 0 ? "filesize" : "size", "job '" + j.name()
-              + "' needs " + (need >> 20) + " MiB of files, more than the " + (d.sizeBytes() >> 20)
-              + " MiB device under " + fs.mountPoint() + " (fio would fail with ENOSPC)");
+        if (fs.devices().contains(d.name())) {
+          have += d.sizeBytes();
         }
+      }
+      if (need > have) {
+        throw j.error(j.fileSizeLow() > 0 ? "filesize" : "size", "job '" + j.name()
+            + "' needs " + (need >> 20) + " MiB of files, more than the " + (have >> 20)
+            + " MiB of " + (fs.devices().size() == 1 ? "device" : "devices") + " under "
+            + fs.mountPoint() + " (fio would fail with ENOSPC)");
+      }
+      if (fs.type().equals("btrfs") && (!j.direct() || j.ioengine() != FioEngine.LIBAIO
+          || j.rw().reads())) {
+        throw j.error(!j.direct() ? "direct" : j.ioengine() != FioEngine.LIBAIO ? "ioengine"
+            : "rw", "job '" + j.name() + "': on btrfs (" + fs.mountPoint() + ") blksim models"
+            + " direct writes with libaio only (direct=1, ioengine=libaio, rw=write or"
+            + " randwrite); buffered I/O, reads and the synchronous engines on btrfs files are"
+            + " not modelled");
       }
       if (!j.ioengine().isSync() && j.ioengine() != FioEngine.LIBAIO) {
         throw j.error("ioengine", "job '" + j.name() + "': files are modelled with the"
@@ -1298,6 +1315,10 @@ public final class ScenarioLoader {
         }
       }
       Values fsv = new Values(f, null, keys, where + ".");
+      if (type.equals("btrfs")) {
+        out.add(btrfsFilesystem(f, fsv, v, devices, out));
+        continue;
+      }
       String devArg = fsv.getString("device");
       String dev;
       try {
@@ -1321,7 +1342,7 @@ public final class ScenarioLoader {
             + fsv.getString("mount") + "'");
       }
       for (FilesystemParams prev : out) {
-        if (prev.device().equals(dev)) {
+        if (prev.devices().contains(dev)) {
           throw fsv.error("device", "device " + dev + " already holds the filesystem mounted at "
               + prev.mountPoint() + "; one filesystem per device");
         }
@@ -1330,7 +1351,7 @@ public final class ScenarioLoader {
               + prev.device());
         }
       }
-      List<String> options = mountOptions(f, fsv);
+      List<String> options = mountOptions(f, fsv, type);
       if (device.sizeBytes() < XfsGeometry.AG_MIN_BLOCKS << XfsGeometry.BLOCK_LOG) {
         throw fsv.error("device", "an xfs filesystem needs a device of at least 16 MiB"
             + " (XFS_AG_MIN_BYTES); " + dev + " has " + device.sizeBytes() + " bytes");
@@ -1351,8 +1372,94 @@ public final class ScenarioLoader {
     return List.copyOf(out);
   }
 
+  /**
+   * A btrfs element of {@code blksim.filesystems}: its devices (declared, each once, in no other
+   * filesystem), its data profile (raid0 over two or more, single over one), its mount point and
+   * options ({@code thread_pool=N} too), with the profile's btrfs costs.
+   */
+  private static FilesystemParams btrfsFilesystem(Config f, Values fsv, Values v,
+      List<DeviceParams> devices, List<FilesystemParams> earlier) {
+    if (!f.hasPath("devices")) {
+      throw fsv.error("devices", "a btrfs filesystem needs its devices, a list such as"
+          + " devices = [sda, sdb]");
+    }
+    List<String> devs = new ArrayList<>();
+    List<Long> sizes = new ArrayList<>();
+    for (String a : fsv.getStringList("devices")) {
+      String dev;
+      try {
+        dev = DmTable.deviceName(a);
+      } catch (IllegalArgumentException e) {
+        throw fsv.error("devices", e.getMessage());
+      }
+      DeviceParams device = null;
+      for (DeviceParams d : devices) {
+        if (d.name().equals(dev)) {
+          device = d;
+        }
+      }
+      if (device == null) {
+        throw fsv.error("devices", "no device named '" + a + "' in blksim.devices ("
+            + names(devices) + ")");
+      }
+      if (devs.contains(dev)) {
+        throw fsv.error("devices", "device " + dev + " is listed twice");
+      }
+      for (FilesystemParams prev : earlier) {
+        if (prev.devices().contains(dev)) {
+          throw fsv.error("devices", "device " + dev + " already holds the filesystem mounted"
+              + " at " + prev.mountPoint() + "; one filesystem per device");
+        }
+      }
+      devs.add(dev);
+      sizes.add(device.sizeBytes());
+    }
+    if (devs.isEmpty()) {
+      throw fsv.error("devices", "a btrfs filesystem needs at least one device");
+    }
+    String mp = Mounts.normalise(fsv.getString("mount"));
+    if (mp == null) {
+      throw fsv.error("mount", "a mount point must be an absolute path such as /mnt/btrfs,"
+          + " was '" + fsv.getString("mount") + "'");
+    }
+    for (FilesystemParams prev : earlier) {
+      if (prev.mountPoint().equals(mp)) {
+        throw fsv.error("mount", mp + " is already the mount point of the filesystem on "
+            + prev.device());
+      }
+    }
+    List<String> options = mountOptions(f, fsv, "btrfs");
+    String profile = fsv.getString("data-profile");
+    int threadPool = 0;
+    for (String o : options) {
+      if (o.startsWith(FilesystemParams.THREAD_POOL)) {
+        threadPool = Integer.parseInt(o.substring(FilesystemParams.THREAD_POOL.length()));
+      }
+    }
+    blksim.kernel.fs.btrfs.BtrfsParams bp;
+    try {
+      bp = new blksim.kernel.fs.btrfs.BtrfsParams(profile, threadPool,
+          v.getDuration("costs.btrfs.submit"), v.getDuration("costs.btrfs.submit-tree-hold"),
+          v.getDuration("costs.btrfs.csum-per-kib"), v.getDuration("costs.btrfs.finish"),
+          v.getDuration("costs.btrfs.finish-tree-hold"), v.getDuration("costs.btrfs.finish-tail"),
+          v.getDuration("costs.btrfs.fsync-log"),
+          blksim.kernel.fs.btrfs.BtrfsParams.DEFAULT_NAMESPACE_NS,
+          blksim.kernel.fs.btrfs.BtrfsParams.DEFAULT_NAMESPACE_NS);
+    } catch (IllegalArgumentException e) {
+      throw fsv.error("data-profile", e.getMessage());
+    }
+    try {
+      // mkfs.btrfs's checks: the profile against the device count, the devices' size.
+      blksim.kernel.fs.btrfs.BtrfsFilesystem.mkfs(devs, sizes, bp);
+    } catch (IllegalArgumentException e) {
+      throw fsv.error(e.getMessage().startsWith("data-profile") ? "data-profile" : "devices",
+          e.getMessage());
+    }
+    return new FilesystemParams("btrfs", devs.get(0), mp, options, null, devs, bp);
+  }
+
   /** A filesystem's {@code options}: a comma-separated string or a list, each one known. */
-  private static List<String> mountOptions(Config f, Values fsv) {
+  private static List<String> mountOptions(Config f, Values fsv, String type) {
     List<String> options = new ArrayList<>();
     if (!f.hasPath("options")) {
       options.add(ScenarioSchema.FILESYSTEM_KEYS.get("xfs").stream()
@@ -1379,9 +1486,9 @@ public final class ScenarioLoader {
       if (t.isEmpty()) {
         continue;
       }
-      if (!FilesystemParams.OPTIONS.contains(t)) {
-        throw fsv.error("options", "unknown mount option '" + t + "'; known: "
-            + String.join(", ", FilesystemParams.OPTIONS.stream().sorted().toList()));
+      String err = FilesystemParams.optionError(type, t);
+      if (err != null) {
+        throw fsv.error("options", err);
       }
       options.add(t);
     }

@@ -148,6 +148,18 @@ public final class ScenarioModelFactory implements ModelFactory {
             Workqueue.WQ_MEM_RECLAIM, 0));
       }
     }
+    // btrfs_init_workqueues(): fs_info->endio_write_workers = btrfs_alloc_workqueue(fs_info,
+    // "endio-write", WQ_UNBOUND | WQ_MEM_RECLAIM | WQ_FREEZABLE, max_active = thread_pool_size,
+    // 2), named "btrfs-endio-write".
+    Map<String, Workqueue> btrfsEndioWrite = new LinkedHashMap<>();
+    for (FilesystemParams f : s.filesystems()) {
+      if (f.btrfs() != null) {
+        needWq = true;
+        btrfsEndioWrite.put(f.mountPoint(), wb.allocWorkqueue("btrfs-endio-write",
+            Workqueue.WQ_UNBOUND | Workqueue.WQ_MEM_RECLAIM | Workqueue.WQ_FREEZABLE,
+            f.btrfs().threadPoolSize(nCpus)));
+      }
+    }
     blksim.kernel.dm.DmzContext dmz = blksim.kernel.dm.DmzContext.alloc(wb,
         s.devices().stream().filter(d -> d instanceof DmParams).map(d -> (DmParams) d).toList(),
         s::device);
@@ -241,11 +253,23 @@ public final class ScenarioModelFactory implements ModelFactory {
         vfs.setReadCosts(s.pageCache());
         for (FilesystemParams f : s.filesystems()) {
           DeviceParams d = s.device(f.device());
-          Filesystem fs = f.mkfs(d.sizeBytes());
+          Filesystem fs = f.mkfs(f.devices().stream().map(n -> s.device(n).sizeBytes())
+              .toList());
           vfs.mount(f.mountPoint(), fs, f.readOnly(), bdevMappings.get(d.name()).wb(),
               new SplittableRandom(Seeds.forComponent(s.seed(), "fs" + f.mountPoint())));
           if (dioWqs.containsKey(f.mountPoint())) {
             vfs.setDioDoneWq(f.mountPoint(), wqs, dioWqs.get(f.mountPoint()));
+          }
+          if (fs instanceof blksim.kernel.fs.btrfs.BtrfsFilesystem b) {
+            // Direct writes go to each device's queue on the submitting CPU.
+            List<List<BlockQueue>> devQueues = new ArrayList<>();
+            for (String n : f.devices()) {
+              devQueues.add(queues.get(n));
+            }
+            b.mountedAt(f.mountPoint());
+            b.attach(wqs, btrfsEndioWrite.get(f.mountPoint()), dioWqs.get(f.mountPoint()),
+                devQueues, s.syscalls(),
+                blksim.kernel.locking.LockParams.DEFAULT.withHz(s.hz()));
           }
         }
         workloadTasks.addAll(fsMark(s, vfs, cpus));

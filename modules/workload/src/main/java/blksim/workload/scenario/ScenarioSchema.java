@@ -17,6 +17,7 @@ import blksim.kernel.device.ZramParams;
 import blksim.kernel.fs.FilesystemParams;
 import blksim.kernel.fs.XfsGeometry;
 import blksim.kernel.fs.XfsParams;
+import blksim.kernel.fs.btrfs.BtrfsParams;
 import blksim.kernel.sched.SchedParams;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -346,7 +347,22 @@ public final class ScenarioSchema {
           "the distance between dirty pieces, at least dirty-extent (0 with dirty-extent 0)"),
       Param.num("trace.sample-interval", "trace", DURATION, "ns", "0", 0, Long.MAX_VALUE,
           "every CPU records its busy time and device completions per interval of this length"
-              + " for the report's plots (0: off; run --report sets 1/200 of the run)"));
+              + " for the report's plots (0: off; run --report sets 1/200 of the run)"),
+      cost("costs.btrfs.submit", "btrfs", BtrfsParams.DEFAULT_SUBMIT_NS,
+          "submitter CPU per direct write, c_s: reservation, extent allocation, ordered extent"
+              + " (kernel-model.md §15.3.4) [A]"),
+      cost("costs.btrfs.submit-tree-hold", "btrfs", BtrfsParams.DEFAULT_SUBMIT_TREE_HOLD_NS,
+          "the part of c_s holding the hot b-tree nodes' lock shared, h_r (§15.3.4) [A]"),
+      cost("costs.btrfs.csum-per-kib", "btrfs", BtrfsParams.DEFAULT_CSUM_NS_PER_KIB,
+          "crc32c of the data in the submitter, per KiB (crc32c-intel, about 10 GB/s) [A]"),
+      cost("costs.btrfs.finish", "btrfs", BtrfsParams.DEFAULT_FINISH_NS,
+          "finish_ordered_fn CPU before the tree lock, c_f (§15.3.4) [A]"),
+      cost("costs.btrfs.finish-tree-hold", "btrfs", BtrfsParams.DEFAULT_FINISH_TREE_HOLD_NS,
+          "finish_ordered_fn holding the hot b-tree nodes' lock exclusive, h_w (§15.3.4) [A]"),
+      cost("costs.btrfs.finish-tail", "btrfs", BtrfsParams.DEFAULT_FINISH_TAIL_NS,
+          "finish_ordered_fn CPU after the tree lock, c_f2 (§15.3.4) [A]"),
+      cost("costs.btrfs.fsync-log", "btrfs", BtrfsParams.DEFAULT_FSYNC_LOG_NS,
+          "fsync's tree-log sync after the ordered extents finished, CPU only [A]"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {
     return Param.num(path, component, DURATION, "ns", defaultNs + "ns", 0, 1_000_000_000L,
@@ -537,6 +553,19 @@ public final class ScenarioSchema {
             String.valueOf(XfsParams.DEFAULT_JUMP_BLOCKS), 1, 1 << 20,
             "how far, in 4 KiB blocks, a non-contiguous allocation lands past the previous one"
                 + " (default: one 32 KiB inode chunk)")));
+    m.put("btrfs", List.of(
+        Param.of("type", "btrfs", STRING, null,
+            "filesystem type: btrfs (direct writes with ordered extents, kernel-model.md §15.3)"),
+        Param.of("devices", "btrfs", STRING_LIST, null,
+            "the devices it is made on, names from blksim.devices ([sda, sdb]); data striped"
+                + " over them in 64 KiB elements with data-profile raid0"),
+        Param.of("mount", "btrfs", STRING, null, "absolute mount point (/mnt/btrfs)"),
+        Param.of("options", "btrfs", STRING, "rw",
+            "mount options, a string or a list: "
+                + String.join(", ", FilesystemParams.OPTIONS.stream().sorted().toList())
+                + ", thread_pool=N (max_active of btrfs-endio-write; default min(CPUs + 2, 8))"),
+        Param.choice("data-profile", "btrfs", "single", BtrfsParams.PROFILES,
+            "mkfs.btrfs -d: single (one device) or raid0 (two or more devices)")));
     return m;
   }
 

@@ -19,8 +19,13 @@ final class Metrics {
 
   /** Runs {@code s} with its own partitioning and returns fio's JSON output, parsed. */
   static Map<String, Object> runToJson(Scenario s, Simulator.Host host) {
-    String text = json(Simulator.runFull(s, Partitioning.parse(s.partitions()), host,
-        ProgressListener.NONE));
+    Simulator.Outcome o = Simulator.runFull(s, Partitioning.parse(s.partitions()), host,
+        ProgressListener.NONE);
+    String text = json(o);
+    if (!o.wqSamples().isEmpty()) {
+      // A scenario that samples its workqueues (kernel.wq-monitor-interval) is checked on them.
+      text = WqReport.addToJson(text, o);
+    }
     @SuppressWarnings("unchecked")
     Map<String, Object> json = (Map<String, Object>) JsonReader.parse(text);
     return json;

@@ -54,9 +54,39 @@ final class WqReport {
       w.endObject();
     }
     w.endArray();
+    summary(w, o);
     w.name("wq_dump").value(o.wqDump());
     w.endObject();
     return splice(fioJson, w.toString());
+  }
+
+  /**
+   * {@code wq_monitor_summary}: per workqueue (by name, in the order first sampled) the most
+   * and the median in-flight works over the samples where it had any in flight, as one would
+   * read a run of wq_monitor.py samples taken while the workqueue was busy
+   * ({@code wq_monitor_summary.NAME.infl_median}, for published.conf checks).
+   */
+  private static void summary(JsonWriter w, Simulator.Outcome o) {
+    java.util.Map<String, java.util.List<Long>> infl = new java.util.LinkedHashMap<>();
+    for (WqMonitorSnapshot s : o.wqSamples()) {
+      for (WqMonitorSnapshot.Row r : s.rows()) {
+        java.util.List<Long> l = infl.computeIfAbsent(r.name(), k -> new java.util.ArrayList<>());
+        if (r.infl() > 0) {
+          l.add((long) r.infl());
+        }
+      }
+    }
+    w.name("wq_monitor_summary").beginObject();
+    for (java.util.Map.Entry<String, java.util.List<Long>> e : infl.entrySet()) {
+      java.util.List<Long> l = new java.util.ArrayList<>(e.getValue());
+      java.util.Collections.sort(l);
+      w.name(e.getKey()).beginObject();
+      w.name("busy_samples").value(l.size());
+      w.name("infl_max").value(l.isEmpty() ? 0 : l.get(l.size() - 1));
+      w.name("infl_median").value(l.isEmpty() ? 0 : l.get((l.size() - 1) / 2));
+      w.endObject();
+    }
+    w.endObject();
   }
 
   /** Splices the members of JSON object {@code extra} into fio's root object, at its end. */

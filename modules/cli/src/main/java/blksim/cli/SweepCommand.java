@@ -27,6 +27,11 @@ import picocli.CommandLine.Spec;
  * <p>Every combination is loaded (and so checked) before the first run, so a bad key or value
  * stops the sweep with exit code 2 before any time is spent; the optional output file is written
  * atomically once all runs are done.
+ *
+ * <p>{@code --repeat N} runs every combination N times, seeded by {@link #repeatSeed}, and prints
+ * per metric the mean, sample standard deviation, minimum and maximum. {@code --join} hands the
+ * runs to the sweep workers of a cluster ({@link SweepDriver}); every run, here or there, is
+ * {@link SweepWork#run}, so the output is the same.
  */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
     description = {"Run a scenario over the values of one or more keys and print a figure table.",
@@ -160,9 +165,6 @@ final class SweepCommand implements Callable<Integer> {
       }
     }
     Simulator.Host h = RunCommand.parseHost(host);
-    if (!join.isEmpty() && h != Simulator.Host.CLUSTER) {
-      throw new InputException(null, 0, "--join", "a distributed sweep needs --host=cluster");
-    }
     List<String> paths = new ArrayList<>();
     if (chosen.isEmpty()) {
       paths.addAll(SweepWork.defaultCandidates());
@@ -170,7 +172,7 @@ final class SweepCommand implements Callable<Integer> {
       chosen.forEach(m -> paths.add(m.path()));
     }
     PrintWriter err = spec.commandLine().getErr();
-    List<SweepWork.Values> values = join.isEmpty() ? runHere(jobs, h, paths, err)
+    List<SweepWork.Values> values = join.isEmpty() ? runHere(jobs, h, paths, !chosen.isEmpty(), err)
         : runOnCluster(jobs, paths, err);
     // The columns: each value's slot in a run's figures.
     int[] slot = new int[chosen.isEmpty() ? 6 : chosen.size()];
@@ -232,14 +234,20 @@ final class SweepCommand implements Callable<Integer> {
 
   /** Runs the sweep's runs one after another in this JVM. */
   private static List<SweepWork.Values> runHere(List<SweepDriver.Job> jobs, Simulator.Host h,
-      List<String> paths, PrintWriter err) {
+      List<String> paths, boolean userMetrics, PrintWriter err) {
     List<SweepWork.Values> out = new ArrayList<>();
     ActorSystem<Void> node = h == Simulator.Host.CLUSTER ? ClusterRunner.startEmbeddedNode()
         : null;
     try {
       for (SweepDriver.Job j : jobs) {
         long t0 = System.nanoTime();
-        out.add(SweepWork.run(j.spec(), h, paths, node));
+        SweepWork.Values v = SweepWork.run(j.spec(), h, paths, node);
+        // A metric that names nothing stops the sweep after its first run (the defaults:
+        // the first, which tells reads from writes).
+        for (int i = 0; out.isEmpty() && i < (userMetrics ? paths.size() : 1); i++) {
+          value(v, i);
+        }
+        out.add(v);
         err.printf(Locale.ROOT, "sweep: run %d of %d (%s) in %.1f s%n", j.index() + 1,
             jobs.size(), j.label(), (System.nanoTime() - t0) / 1e9);
         err.flush();

@@ -83,6 +83,9 @@ final class SweepCommand implements Callable<Integer> {
       description = "where partitions run (see run --help)")
   String host;
 
+  /** The largest resolved scenario sent to a node: below Artery's 256 KiB frame, with room. */
+  static final int MAX_SPEC_BYTES = 200 * 1024;
+
   /** A varied key and its values. */
   record Axis(String key, List<String> values) {}
 
@@ -165,6 +168,18 @@ final class SweepCommand implements Callable<Integer> {
       }
     }
     Simulator.Host h = RunCommand.parseHost(host);
+    if (!join.isEmpty()) {
+      for (SweepDriver.Job j : jobs) {
+        // A message over Artery's frame size would be dropped, and its run never answered.
+        int bytes = j.spec().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > MAX_SPEC_BYTES) {
+          throw new InputException(null, 0, "--join", "run " + (j.index() + 1) + " ("
+              + j.label() + "): its resolved scenario is " + bytes + " bytes, more than the "
+              + MAX_SPEC_BYTES + " a distributed sweep sends in one message; run it without"
+              + " --join");
+        }
+      }
+    }
     List<String> paths = new ArrayList<>();
     if (chosen.isEmpty()) {
       paths.addAll(SweepWork.defaultCandidates());

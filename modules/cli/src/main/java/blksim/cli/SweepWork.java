@@ -115,6 +115,10 @@ public final class SweepWork {
       String self = org.apache.pekko.cluster.typed.Cluster.get(ctx.getSystem()).selfMember()
           .address().toString();
       ActorRef<WorkerCommand> me = ctx.getSelf();
+      java.util.concurrent.atomic.AtomicBoolean stopping =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      org.apache.pekko.actor.ActorSystem system =
+          org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(ctx.getSystem());
       return Behaviors.receive(WorkerCommand.class).onMessage(RunRequest.class, r -> {
         exec.execute(() -> {
           RunReply reply;
@@ -126,6 +130,12 @@ public final class SweepWork {
             Values v = run(r.spec(), h, r.metrics(), privateNode[0]);
             reply = new RunReply(r.sweepId(), r.index(), v.values(), v.errors(), null, self, me);
           } catch (RuntimeException | StackOverflowError e) {
+            if (stopping.get() || org.apache.pekko.actor.CoordinatedShutdown.get(system)
+                .getShutdownReason().isPresent()) {
+              // This node is leaving (SIGTERM): its run was cut off, not failed. The driver
+              // learns that the member left and re-runs it elsewhere.
+              return;
+            }
             reply = new RunReply(r.sweepId(), r.index(), new double[0], new String[0],
                 failure(e, self), self, me);
           }
@@ -133,6 +143,7 @@ public final class SweepWork {
         });
         return Behaviors.same();
       }).onSignal(org.apache.pekko.actor.typed.PostStop.class, sig -> {
+        stopping.set(true);
         exec.shutdownNow();
         if (privateNode[0] != null) {
           privateNode[0].terminate();

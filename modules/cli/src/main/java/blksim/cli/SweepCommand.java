@@ -293,7 +293,7 @@ final class SweepCommand implements Callable<Integer> {
       SweepWork.startWorker(sys);
       String id = "sweep" + Long.toHexString(System.nanoTime());
       CompletableFuture<SweepDriver.Outcome> done = new CompletableFuture<>();
-      sys.systemActorOf(SweepDriver.create(id, jobs, host, paths, err, done), "blksim-" + id,
+      sys.systemActorOf(SweepDriver.create(id, jobs, host, paths, nodes, err, done), "blksim-" + id,
           Props.empty());
       SweepDriver.Outcome o;
       try {

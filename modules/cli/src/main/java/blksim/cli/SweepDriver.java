@@ -32,7 +32,8 @@ import org.apache.pekko.cluster.typed.Subscribe;
  * run per worker at a time, each run entirely on the node of its worker; the sweep's own JVM is
  * a member with a worker of its own.
  *
- * <p>Runs are handed out in index order to whichever worker is free. A worker whose member
+ * <p>Runs are handed out in index order to whichever worker is free, once workers of {@code
+ * --nodes} members are listed (or 10 s have passed). A worker whose member
  * leaves, is removed or becomes unreachable while it holds a run loses it: the run goes back to
  * the front of the queue, is re-run elsewhere, and the outcome lists it. A reply for a run
  * that already has one (a worker that came back) is ignored: runs are deterministic. A run
@@ -59,11 +60,15 @@ final class SweepDriver {
 
   private record Tick() implements DriverCommand {}
 
+  /**
+   * The driver of sweep {@code sweepId}: it starts handing out runs once {@code nodes} workers
+   * are listed, or after 10 s with those there are.
+   */
   static Behavior<DriverCommand> create(String sweepId, List<Job> jobs, String host,
-      List<String> metrics, PrintWriter err, CompletableFuture<Outcome> done) {
+      List<String> metrics, int nodes, PrintWriter err, CompletableFuture<Outcome> done) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       timers.startTimerWithFixedDelay(new Tick(), Duration.ofSeconds(1));
-      return new State(ctx, sweepId, jobs, host, metrics, err, done).behavior();
+      return new State(ctx, sweepId, jobs, host, metrics, nodes, err, done).behavior();
     }));
   }
 
@@ -75,6 +80,8 @@ final class SweepDriver {
     private final List<String> metrics;
     private final PrintWriter err;
     private final CompletableFuture<Outcome> done;
+    /** Workers to wait for before the first run is handed out (then: never again). */
+    private int waitFor;
     private final SweepWork.Values[] results;
     private final Deque<Integer> pending = new ArrayDeque<>();
     /** The run each busy worker holds, workers in the order they were given it. */
@@ -92,8 +99,9 @@ final class SweepDriver {
     private long lastPrintNs;
 
     State(ActorContext<DriverCommand> ctx, String sweepId, List<Job> jobs, String host,
-        List<String> metrics, PrintWriter err, CompletableFuture<Outcome> done) {
+        List<String> metrics, int nodes, PrintWriter err, CompletableFuture<Outcome> done) {
       this.ctx = ctx;
+      this.waitFor = nodes;
       this.sweepId = sweepId;
       this.jobs = jobs;
       this.host = host;
@@ -131,6 +139,10 @@ final class SweepDriver {
           .onMessage(Gone.class, this::onGone)
           .onMessage(RunReply.class, this::onReply)
           .onMessage(Tick.class, t -> {
+            if (waitFor > 0 && System.nanoTime() - startNs > 10_000_000_000L) {
+              waitFor = 0; // start with the workers there are
+              dispatch();
+            }
             progress(false);
             return Behaviors.same();
           })
@@ -213,6 +225,10 @@ final class SweepDriver {
     }
 
     private void dispatch() {
+      if (waitFor > 0 && workers.size() < waitFor) {
+        return;
+      }
+      waitFor = 0;
       for (ActorRef<WorkerCommand> w : workers) {
         if (pending.isEmpty()) {
           return;

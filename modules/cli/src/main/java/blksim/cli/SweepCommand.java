@@ -128,6 +128,15 @@ final class SweepCommand implements Callable<Integer> {
     if (!join.isEmpty() && nodes < 1) {
       throw new InputException(null, 0, "--nodes", "--nodes must be >= 1, was " + nodes);
     }
+    if (output != null) {
+      // Refused before the first run, not after the last.
+      if (java.nio.file.Files.isDirectory(output)) {
+        throw new InputException(null, 0, "--output", output + " is a directory; --output names"
+            + " the file the table is written to");
+      }
+      Path parent = output.toAbsolutePath().getParent();
+      Outputs.checkDir(parent, "--output");
+    }
     List<Axis> axes = new ArrayList<>();
     for (String v : vary) {
       axes.add(axis(v));

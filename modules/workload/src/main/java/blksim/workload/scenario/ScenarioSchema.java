@@ -45,8 +45,9 @@ public final class ScenarioSchema {
               + " on it)"),
       Param.num("max-time", "run", DURATION, "ns", "0", 0, Long.MAX_VALUE,
           "stop the run at this virtual time even if jobs are still running (0: no limit)"),
-      Param.of("profile", "run", STRING, null,
-          "machine profile file with the cost values, relative to the scenario file"),
+      Param.of("profile", "run", STRING, "",
+          "machine profile file with the cost values, relative to the scenario file (''"
+              + " or absent: the built-in defaults shown here)"),
       Param.of("description", "run", STRING, "", "one line saying what the scenario is for"),
       Param.of("trace.timehist-cpus", "trace", STRING, "",
           "CPUs that record every context switch, as perf sched timehist shows them: a list"

@@ -216,6 +216,8 @@ public final class ClusterRunner {
         sleep(10);
       }
       PartitionSharding.init(system);
+      system.systemActorOf(AutoDown.create(config.getDuration("blksim.engine.auto-down-after")),
+          "blksim-auto-down", org.apache.pekko.actor.typed.Props.empty());
       return system;
     } catch (RuntimeException e) {
       shutdown(system);
@@ -277,9 +279,8 @@ public final class ClusterRunner {
       why.add(seed + " is a blksim node but its cluster did not take this node in"
           + (unreachable.isEmpty() ? " (is it the same blksim build?)"
               : ": member(s) " + unreachable + " are unreachable and not downed yet, and a"
-                  + " cluster with an unreachable member takes no new member (the split brain"
-                  + " resolver downs a crashed member after pekko.cluster.split-brain-resolver"
-                  + ".stable-after; try again then)"));
+                  + " cluster with an unreachable member takes no new member (its nodes down a"
+                  + " crashed member after blksim.engine.auto-down-after; try again then)"));
     }
     return String.join("; ", why);
   }

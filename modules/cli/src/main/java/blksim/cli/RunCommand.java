@@ -241,6 +241,7 @@ final class RunCommand implements Callable<Integer> {
         + FioTextReporter.render(r)
         + (ReplayOutput.any(r) ? ReplayOutput.text(r) : "")
         + (o.shell() != null ? ShellOutput.text(o.shell()) : "")
+        + (o.dmz().isEmpty() ? "" : "\n" + String.join("\n", o.dmz()))
         + (o.mm() != null ? MmText.text(o.mm()) : "")
         + (wq ? WqReport.text(o) : "")
         + (threads ? ThreadReport.text(r) : "")

@@ -244,7 +244,7 @@ class MainTest {
     assertTrue(r.out().contains("nullb0: ios="), r.out());
     r = cli("run", sc.toString(), "--map", "sdb=nullb0");
     assertEquals(2, r.code());
-    assertTrue(r.err().contains("fio.map") && r.err().contains("absolute"), r.err());
+    assertTrue(r.err().contains("--map: ") && r.err().contains("absolute"), r.err());
   }
 
   @Test

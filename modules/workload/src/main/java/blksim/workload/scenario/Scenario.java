@@ -51,6 +51,7 @@ import java.util.List;
  * @param mm dirty limits, the flusher's plug policy, writeback costs
  * @param filesystems filesystems to make and mount, in scenario order (each on its own device,
  *     each at its own mount point)
+ * @param dirtyFiles the volume left dirty at the start ({@code dirty-files}), or null
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
@@ -61,7 +62,8 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     List<DeviceParams> devices,
     List<FioJob> jobs, TimehistParams timehist, String wakePlacement, long kblockdRunNs,
     MmParams mm, List<FilesystemParams> filesystems, List<FsMarkOptions> fsMark,
-    FsMarkCosts fsMarkCosts, List<ShellCommand> commands, long shellExecNs) {
+    FsMarkCosts fsMarkCosts, List<ShellCommand> commands, long shellExecNs,
+    blksim.workload.umount.DirtyFiles dirtyFiles) {
 
   /** fs_mark's own costs: user time per file and the fork of a child ({@code costs.fs-mark.*}). */
   public record FsMarkCosts(long userPerFileNs, long forkNs) {}
@@ -71,7 +73,7 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
    * buffered writer, a buffered reader of a device or of files, fs_mark or a shell command.
    */
   public boolean usesPageCacheWrites() {
-    if (!fsMark.isEmpty() || commandsUseVfs()) {
+    if (!fsMark.isEmpty() || commandsUseVfs() || dirtyFiles != null) {
       return true;
     }
     for (FioJob j : jobs) {

@@ -620,7 +620,8 @@ public final class ScenarioLoader {
     }
     List<String> fsMarkLines = v.getStringList("fs_mark.command-lines");
     List<ShellCommand> commands = commands(cfg, v.getStringList("commands"), partitions, topo);
-    if (jobs.isEmpty() && fsMarkLines.isEmpty() && commands.isEmpty()) {
+    if (jobs.isEmpty() && fsMarkLines.isEmpty() && commands.isEmpty()
+        && v.getString("dirty-files.directory").isEmpty()) {
       throw v.error("fio.job-files", "the scenario has no workload: set blksim.fio.job-files,"
           + " blksim.fs_mark.command-lines or blksim.commands");
     }
@@ -644,6 +645,7 @@ public final class ScenarioLoader {
     List<FsMarkOptions> fsMark = fsMark(cfg, fsMarkLines, fss, partitions, topo);
     checkDirectoryJobs(jobs, fss, devices);
     checkSequencing(jobs, partitions, v);
+    blksim.workload.umount.DirtyFiles dirtyFiles = dirtyFiles(v, fss, partitions, topo);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
         v.getString("kernel.preempt"), v.getString("kernel.mode"),
@@ -655,7 +657,62 @@ public final class ScenarioLoader {
         wakePlacement(v, partitions), v.getDuration("costs.block.kblockd-run"),
         mm(v, jobs, partitions, topo), fss, fsMark,
         new Scenario.FsMarkCosts(v.getDuration("costs.fs-mark.user-per-file"),
-            v.getDuration("costs.fs-mark.fork")), commands, v.getDuration("costs.shell.exec"));
+            v.getDuration("costs.fs-mark.fork")), commands, v.getDuration("costs.shell.exec"),
+        dirtyFiles);
+  }
+
+  /**
+   * {@code dirty-files}: null when its directory is "", else the volume, checked: the directory
+   * in a filesystem of the scenario, sizes in whole 4 KiB pages, a stride of at least the
+   * extent, the volume within the machine's dirtyable memory (the page cache must hold it), one
+   * partition (the page cache is shared).
+   */
+  private static blksim.workload.umount.DirtyFiles dirtyFiles(Values v,
+      List<FilesystemParams> fss, String partitions, TopologyParams topo) {
+    String dir = v.getString("dirty-files.directory");
+    if (dir.isEmpty()) {
+      return null;
+    }
+    String norm = blksim.kernel.fs.Mounts.normalise(dir);
+    boolean inFs = false;
+    for (FilesystemParams f : fss) {
+      String mp = f.mountPoint();
+      if (norm != null && (norm.equals(mp) || norm.startsWith(mp.equals("/") ? "/" : mp + "/"))) {
+        inFs = true;
+      }
+    }
+    if (!inFs) {
+      throw v.error("dirty-files.directory", "dirty-files.directory must be an absolute path in"
+          + " a filesystem of blksim.filesystems, was '" + dir + "'");
+    }
+    long files = v.getInt("dirty-files.files");
+    long size = v.getSize("dirty-files.file-size");
+    long extent = v.getSize("dirty-files.dirty-extent");
+    long stride = v.getSize("dirty-files.dirty-stride");
+    for (String k : List.of("file-size", "dirty-extent", "dirty-stride")) {
+      if (v.getSize("dirty-files." + k) % 4096 != 0) {
+        throw v.error("dirty-files." + k, "dirty-files." + k + " must be a multiple of 4 KiB,"
+            + " was " + v.getSize("dirty-files." + k));
+      }
+    }
+    if (extent == 0 && stride != 0 || extent > 0 && stride < extent) {
+      throw v.error("dirty-files.dirty-stride", "dirty-files.dirty-stride must be at least"
+          + " dirty-files.dirty-extent (" + extent + "), and 0 when the extent is 0; was "
+          + stride);
+    }
+    blksim.workload.umount.DirtyFiles d = new blksim.workload.umount.DirtyFiles(norm, files,
+        size, v.getInt("dirty-files.directories"), extent, stride);
+    long dirtyable = v.getSize("machine.memory") - v.getSize("machine.reserved-memory");
+    if (d.totalDirtyBytes() > dirtyable) {
+      throw v.error("dirty-files.files", "the dirty volume, dirty-files.files x the dirty bytes"
+          + " of a file = " + d.totalDirtyBytes() + " bytes, must fit in the page cache: at most"
+          + " machine.memory - machine.reserved-memory = " + dirtyable + " bytes");
+    }
+    if (!onePartition(partitions, topo)) {
+      throw v.error("partitions", "dirty-files share the page cache with every CPU: use"
+          + " partitions = one, not '" + partitions + "'");
+    }
+    return d;
   }
 
   /**

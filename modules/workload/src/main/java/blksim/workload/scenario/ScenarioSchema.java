@@ -326,7 +326,24 @@ public final class ScenarioSchema {
           "fork() and exec() of one command's tool by the shell [A: lmbench lat_proc exec is"
               + " a few hundred us on x86 servers]"),
       Param.of("fio.job-names", "fio", STRING_LIST, "[]",
-          "display names of the inline job files, for error messages"));
+          "display names of the inline job files, for error messages"),
+      Param.of("dirty-files.directory", "umount", Param.Type.STRING, "",
+          "leave a volume of files dirty in the page cache at the start, in this directory of a"
+              + " filesystem of blksim.filesystems (\"\": none), for a 'time umount' in"
+              + " blksim.commands to write back; the dirty pages are held as extents, so hundreds"
+              + " of GB cost memory per extent, not per page"),
+      Param.num("dirty-files.files", "umount", INT, "", "1", 1, 100_000_000,
+          "how many files"),
+      Param.num("dirty-files.file-size", "umount", SIZE, "bytes", "1G", 4096, 8L << 40,
+          "each file's size, a multiple of 4 KiB"),
+      Param.num("dirty-files.directories", "umount", INT, "", "1", 1, 1_000_000,
+          "subdirectories d0..d(N-1) the files are spread over, round robin; XFS places each new"
+              + " directory in the next allocation group, so N spreads the data over the disk"),
+      Param.num("dirty-files.dirty-extent", "umount", SIZE, "bytes", "0", 0, 8L << 40,
+          "the dirty piece at the start of every dirty-stride of a file (0: the whole file is"
+              + " dirty), a multiple of 4 KiB"),
+      Param.num("dirty-files.dirty-stride", "umount", SIZE, "bytes", "0", 0, 8L << 40,
+          "the distance between dirty pieces, at least dirty-extent (0 with dirty-extent 0)"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {
     return Param.num(path, component, DURATION, "ns", defaultNs + "ns", 0, 1_000_000_000L,
@@ -376,8 +393,9 @@ public final class ScenarioSchema {
         Param.of("name", "dm", STRING, null,
             "mapped device name: /dev/mapper/<name> (fio's filename may use either form)"),
         Param.of("table", "dm", STRING, null, "the table in dmsetup syntax, one target per line:"
-            + " <start> <length> <linear|zero|delay> <args>; devices it names must be declared"
-            + " before it")));
+            + " <start> <length> <linear|zero|delay|zoned> <args>; devices it names must be"
+            + " declared before it (zoned: one zoned-disk, formatted as dmzadm --format does,"
+            + " '0 <nr_chunks x zone sectors> zoned /dev/<disk>')")));
     m.put("brd", List.of(
         Param.of("type", "brd", STRING, null, "device type: brd (RAM disk)"),
         Param.of("name", "brd", STRING, null, "disk name, as fio's filename names it (ram0)"),

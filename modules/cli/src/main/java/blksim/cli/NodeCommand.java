@@ -25,7 +25,9 @@ import picocli.CommandLine.Spec;
         + " until stopped.", "",
         "A run joins it with 'blksim run SCENARIO --join HOST:PORT'; its partitions are spread"
             + " over all members (partition i on member i mod members) and its results are the"
-            + " same as on one JVM."},
+            + " same as on one JVM.",
+        "A sweep joins it with 'blksim sweep SCENARIO --vary ... --join HOST:PORT'; each of"
+            + " its runs goes whole to one member (this node runs one at a time)."},
     footer = {"", "Example (two JVMs on one machine):",
         "  ./blksim node --port 25520",
         "  ./blksim run scenarios/quickstart/nullblk-psync.conf --join 127.0.0.1:25520"
@@ -53,6 +55,8 @@ final class NodeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new blksim.engine.InputException(null, 0, "--seed", e.getMessage());
     }
+    // Runs of distributed sweeps ('blksim sweep --join'), each whole on this node.
+    SweepWork.startWorker(system);
     PrintWriter out = spec.commandLine().getOut();
     out.println("blksim node up at " + Cluster.get(system).selfMember().address()
         + "; hosting partitions until stopped");

@@ -82,6 +82,16 @@ public final class Simulator {
   /** Runs {@code s} and also reads back the workqueue statistics. */
   public static Outcome runFull(Scenario s, Partitioning partitioning, Host host,
       ProgressListener progress) {
+    return runFull(s, partitioning, host, progress, sharedNode);
+  }
+
+  /**
+   * {@link #runFull(Scenario, Partitioning, Host, ProgressListener)} on the cluster host from
+   * {@code node} ({@code null}: an embedded node of its own): a sweep worker keeps a private
+   * single-node cluster so that a run's partitions stay in its JVM.
+   */
+  static Outcome runFull(Scenario s, Partitioning partitioning, Host host,
+      ProgressListener progress, ActorSystem<Void> node) {
     long wallStart = System.currentTimeMillis();
     // Built here too on the cluster host: the machine's structure reads the reports back.
     ScenarioModelFactory.Machine machine = new ScenarioModelFactory().machine(s);
@@ -90,8 +100,8 @@ public final class Simulator {
     if (host == Host.LOCAL) {
       outcome = LocalRunner.run(machine.model(), partitioning,
           Runtime.getRuntime().availableProcessors(), progress);
-    } else if (sharedNode != null) {
-      outcome = ClusterRunner.run(List.of(sharedNode), ScenarioModelFactory.class.getName(),
+    } else if (node != null) {
+      outcome = ClusterRunner.run(List.of(node), ScenarioModelFactory.class.getName(),
           s.spec(), partitioning, progress);
     } else {
       outcome = ClusterRunner.run(ScenarioModelFactory.class.getName(), s.spec(), partitioning,

@@ -8,8 +8,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import blksim.engine.Seeds;
+import blksim.engine.pekko.ClusterRunner;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -23,6 +27,11 @@ import picocli.CommandLine.Spec;
  * <p>Every combination is loaded (and so checked) before the first run, so a bad key or value
  * stops the sweep with exit code 2 before any time is spent; the optional output file is written
  * atomically once all runs are done.
+ *
+ * <p>{@code --repeat N} runs every combination N times, seeded by {@link #repeatSeed}, and prints
+ * per metric the mean, sample standard deviation, minimum and maximum. {@code --join} hands the
+ * runs to the sweep workers of a cluster ({@link SweepDriver}); every run, here or there, is
+ * {@link SweepWork#run}, so the output is the same.
  */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
     description = {"Run a scenario over the values of one or more keys and print a figure table.",
@@ -80,17 +89,50 @@ final class SweepCommand implements Callable<Integer> {
           + " the table and CSV, and an index.html that shows them, into DIR")
   Path report;
 
+  /** The largest resolved scenario sent to a node: below Artery's 256 KiB frame, with room. */
+  static final int MAX_SPEC_BYTES = 200 * 1024;
+
   /** A varied key and its values. */
   record Axis(String key, List<String> values) {}
 
   /** A column: its header and the JSON path it reads. */
   record Metric(String label, String path) {}
 
+  @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+      description = "run each combination N times with N seeds derived from its run seed"
+          + " (the first is the run seed itself) and print each metric's mean, sample standard"
+          + " deviation, minimum and maximum (columns <metric>_mean, _sd, _min, _max);"
+          + " default ${DEFAULT-VALUE}")
+  int repeat;
+
+  @Option(names = "--join", paramLabel = "HOST:PORT",
+      description = "farm the runs out to a cluster: this JVM joins the cluster of this seed"
+          + " node (started with 'blksim node'), runs its share, and each run goes whole to one"
+          + " member (repeatable); the output is the same as without --join")
+  List<String> join = new ArrayList<>();
+
+  @Option(names = "--nodes", paramLabel = "N", defaultValue = "2",
+      description = "with --join: cluster members (this JVM included) to wait for before the"
+          + " first run; default ${DEFAULT-VALUE}")
+  int nodes;
+
+  @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+      description = "with --join: the address this JVM binds and advertises; default"
+          + " ${DEFAULT-VALUE}")
+  String bind;
+
   @Override
   public Integer call() throws Exception {
     if (!format.equals("table") && !format.equals("csv")) {
       throw new InputException(null, 0, "--format", "--format must be table or csv, was '"
           + format + "'");
+    }
+    if (repeat < 1 || repeat > 10_000) {
+      throw new InputException(null, 0, "--repeat", "--repeat must be in [1, 10000], was "
+          + repeat);
+    }
+    if (!join.isEmpty() && nodes < 1) {
+      throw new InputException(null, 0, "--nodes", "--nodes must be >= 1, was " + nodes);
     }
     if (output != null) {
       // Refused before the first run, not after the last.
@@ -110,8 +152,7 @@ final class SweepCommand implements Callable<Integer> {
       chosen.add(metric(m));
     }
     List<List<String>> combos = combinations(axes);
-    // Load every combination first: a bad key or value fails before any run.
-    List<Scenario> scenarios = new ArrayList<>();
+    // Load every combination (and repetition) first: a bad key or value fails before any run.
     Path file = scenario;
     List<String> fixed = new ArrayList<>(sets);
     if (java.nio.file.Files.isRegularFile(scenario) && !JobFileRun.isScenario(scenario)) {
@@ -120,11 +161,23 @@ final class SweepCommand implements Callable<Integer> {
     } else if (!maps.isEmpty()) {
       fixed.add(RunCommand.mapOverride(scenario, maps));
     }
+    List<SweepDriver.Job> jobs = new ArrayList<>();
     for (List<String> combo : combos) {
       List<String> all = new ArrayList<>(fixed);
       all.addAll(assignments(axes, combo));
+      String label = String.join(", ", assignments(axes, combo));
       try {
-        scenarios.add(ScenarioLoader.load(file, all));
+        Scenario s = ScenarioLoader.load(file, all);
+        for (int k = 0; k < repeat; k++) {
+          String text = s.spec();
+          if (k > 0) {
+            List<String> withSeed = new ArrayList<>(all);
+            withSeed.add("blksim.seed=" + repeatSeed(s.seed(), k));
+            text = ScenarioLoader.load(file, withSeed).spec();
+          }
+          jobs.add(new SweepDriver.Job(jobs.size(), text, repeat == 1 ? label
+              : label + (label.isEmpty() ? "" : ", ") + "repeat " + (k + 1) + " of " + repeat));
+        }
       } catch (InputException e) {
         throw relabel(e, axes, combo);
       }
@@ -133,28 +186,56 @@ final class SweepCommand implements Callable<Integer> {
     if (report != null) {
       ReportDir.check(report, "--report");
     }
-    List<List<Double>> rows = new ArrayList<>();
-    PrintWriter err = spec.commandLine().getErr();
-    try (AutoCloseable node = h == Simulator.Host.CLUSTER ? Simulator.sharedNode() : () -> { }) {
-      for (int r = 0; r < scenarios.size(); r++) {
-        Scenario s = scenarios.get(r);
-        long t0 = System.nanoTime();
-        Map<String, Object> json = Metrics.runToJson(s, h);
-        if (chosen.isEmpty()) {
-          chosen.addAll(defaults(json));
+    if (!join.isEmpty()) {
+      for (SweepDriver.Job j : jobs) {
+        // A message over Artery's frame size would be dropped, and its run never answered.
+        int bytes = j.spec().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > MAX_SPEC_BYTES) {
+          throw new InputException(null, 0, "--join", "run " + (j.index() + 1) + " ("
+              + j.label() + "): its resolved scenario is " + bytes + " bytes, more than the "
+              + MAX_SPEC_BYTES + " a distributed sweep sends in one message; run it without"
+              + " --join");
         }
-        List<Double> row = new ArrayList<>();
-        for (Metric m : chosen) {
-          row.add(Metrics.evaluate(json, m.path(), "--metric", 0));
-        }
-        rows.add(row);
-        err.printf(Locale.ROOT, "sweep: run %d of %d (%s) in %.1f s%n", r + 1, scenarios.size(),
-            String.join(", ", assignments(axes, combos.get(r))), (System.nanoTime() - t0) / 1e9);
-        err.flush();
       }
     }
-    String rendered = format.equals("csv") ? csv(axes, combos, chosen, rows)
-        : table(axes, combos, chosen, rows);
+    List<String> paths = new ArrayList<>();
+    if (chosen.isEmpty()) {
+      paths.addAll(SweepWork.defaultCandidates());
+    } else {
+      chosen.forEach(m -> paths.add(m.path()));
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    List<SweepWork.Values> values = join.isEmpty() ? runHere(jobs, h, paths, !chosen.isEmpty(), err)
+        : runOnCluster(jobs, paths, err);
+    // The columns: each value's slot in a run's figures.
+    int[] slot = new int[chosen.isEmpty() ? 6 : chosen.size()];
+    if (chosen.isEmpty()) {
+      // fio's default columns for the direction the first run moved data in
+      String d = value(values.get(0), 0) > 0 ? "read" : "write";
+      chosen.addAll(defaultsFor(d));
+      for (int i = 0; i < 6; i++) {
+        slot[i] = 1 + (d.equals("read") ? 0 : 6) + i;
+      }
+    } else {
+      for (int i = 0; i < slot.length; i++) {
+        slot[i] = i;
+      }
+    }
+    List<List<Double>> rows = new ArrayList<>();
+    for (SweepWork.Values v : values) {
+      List<Double> row = new ArrayList<>();
+      for (int i : slot) {
+        row.add(value(v, i));
+      }
+      rows.add(row);
+    }
+    List<Metric> columns = chosen;
+    if (repeat > 1) {
+      columns = statColumns(chosen);
+      rows = stats(rows, repeat);
+    }
+    String rendered = format.equals("csv") ? csv(axes, combos, columns, rows)
+        : table(axes, combos, columns, rows);
     PrintWriter out = spec.commandLine().getOut();
     out.print(rendered);
     out.flush();
@@ -164,10 +245,154 @@ final class SweepCommand implements Callable<Integer> {
           rendered)));
     }
     if (report != null) {
-      SweepReport.write(report, "blksim sweep " + scenario.getFileName(), axes, combos, chosen,
+      SweepReport.write(report, "blksim sweep " + scenario.getFileName(), axes, combos, columns,
           rows);
     }
     return 0;
+  }
+
+  /**
+   * The seed of repetition {@code k} (0-based) of a combination whose run seed is {@code seed}:
+   * the run seed itself for the first, so that {@code --repeat} only adds runs, then
+   * {@code Seeds.forComponent(seed, "sweep.repeat." + k)} (FNV-1a of the name mixed with the
+   * run seed by SplitMix64's finaliser), its sign bit cleared. The same on every JVM and node.
+   */
+  static long repeatSeed(long seed, int k) {
+    return k == 0 ? seed : Seeds.forComponent(seed, "sweep.repeat." + k) & Long.MAX_VALUE;
+  }
+
+  /** A run's figure in {@code slot}, or the metric's error if it names nothing. */
+  private static double value(SweepWork.Values v, int slot) {
+    if (v.errors()[slot] != null) {
+      throw new InputException("--metric", 0, "metric", v.errors()[slot]);
+    }
+    return v.values()[slot];
+  }
+
+  /** Runs the sweep's runs one after another in this JVM. */
+  private static List<SweepWork.Values> runHere(List<SweepDriver.Job> jobs, Simulator.Host h,
+      List<String> paths, boolean userMetrics, PrintWriter err) {
+    List<SweepWork.Values> out = new ArrayList<>();
+    ActorSystem<Void> node = h == Simulator.Host.CLUSTER ? ClusterRunner.startEmbeddedNode()
+        : null;
+    try {
+      for (SweepDriver.Job j : jobs) {
+        long t0 = System.nanoTime();
+        SweepWork.Values v = SweepWork.run(j.spec(), h, paths, node);
+        // A metric that names nothing stops the sweep after its first run (the defaults:
+        // the first, which tells reads from writes).
+        for (int i = 0; out.isEmpty() && i < (userMetrics ? paths.size() : 1); i++) {
+          value(v, i);
+        }
+        out.add(v);
+        err.printf(Locale.ROOT, "sweep: run %d of %d (%s) in %.1f s%n", j.index() + 1,
+            jobs.size(), j.label(), (System.nanoTime() - t0) / 1e9);
+        err.flush();
+      }
+    } finally {
+      if (node != null) {
+        ClusterRunner.shutdown(node);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Runs the sweep's runs on the cluster of {@code --join}: this JVM joins it as a member with a
+   * sweep worker of its own, a {@link SweepDriver} hands the runs out, and this JVM leaves the
+   * cluster at the end.
+   */
+  private List<SweepWork.Values> runOnCluster(List<SweepDriver.Job> jobs, List<String> paths,
+      PrintWriter err) throws Exception {
+    ActorSystem<Void> sys;
+    try {
+      sys = ClusterRunner.startClusterNode(bind, 0, join);
+    } catch (IllegalArgumentException e) {
+      throw new InputException(null, 0, "--join", e.getMessage());
+    }
+    try {
+      ClusterRunner.awaitMembers(sys, nodes, java.time.Duration.ofSeconds(60));
+      SweepWork.startWorker(sys);
+      String id = "sweep" + Long.toHexString(System.nanoTime());
+      CompletableFuture<SweepDriver.Outcome> done = new CompletableFuture<>();
+      sys.systemActorOf(SweepDriver.create(id, jobs, host, paths, nodes, err, done), "blksim-" + id,
+          Props.empty());
+      SweepDriver.Outcome o;
+      try {
+        o = done.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException re) {
+          throw re;
+        }
+        throw e;
+      }
+      for (String r : o.reruns()) {
+        err.println("sweep: " + r);
+      }
+      if (!o.reruns().isEmpty()) {
+        err.println("sweep: " + o.reruns().size() + " run(s) re-run after their node left; the"
+            + " results are those of a local sweep (runs are deterministic)");
+      }
+      err.flush();
+      return o.values();
+    } finally {
+      ClusterRunner.shutdown(sys);
+    }
+  }
+
+  /** {@code <label>_mean}, {@code _sd}, {@code _min}, {@code _max} for each metric. */
+  static List<Metric> statColumns(List<Metric> metrics) {
+    List<Metric> out = new ArrayList<>();
+    for (Metric m : metrics) {
+      for (String st : List.of("mean", "sd", "min", "max")) {
+        out.add(new Metric(m.label() + "_" + st, m.path()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Per group of {@code n} consecutive rows (one combination's repetitions) and per column: the
+   * mean, the sample standard deviation (n - 1 in the denominator; NaN for one run), the minimum
+   * and the maximum, summed in repetition order.
+   */
+  static List<List<Double>> stats(List<List<Double>> rows, int n) {
+    List<List<Double>> out = new ArrayList<>();
+    for (int g = 0; g < rows.size(); g += n) {
+      List<Double> line = new ArrayList<>();
+      for (int c = 0; c < rows.get(g).size(); c++) {
+        double sum = 0;
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        boolean nan = false;
+        for (int r = g; r < g + n; r++) {
+          double x = rows.get(r).get(c);
+          nan |= Double.isNaN(x);
+          sum += x;
+          min = Math.min(min, x);
+          max = Math.max(max, x);
+        }
+        double mean = sum / n;
+        double sq = 0;
+        for (int r = g; r < g + n; r++) {
+          double d = rows.get(r).get(c) - mean;
+          sq += d * d;
+        }
+        double sd = n > 1 ? Math.sqrt(sq / (n - 1)) : Double.NaN;
+        if (nan) {
+          mean = sd = min = max = Double.NaN;
+        } else if (min == max) {
+          mean = min; // equal values: no rounding residue in the mean or the deviation
+          sd = n > 1 ? 0 : Double.NaN;
+        }
+        line.add(mean);
+        line.add(sd);
+        line.add(min);
+        line.add(max);
+      }
+      out.add(line);
+    }
+    return out;
   }
 
   /** {@code key=value} for each varied key of one combination. */
@@ -235,10 +460,8 @@ final class SweepCommand implements Callable<Integer> {
     return out;
   }
 
-  /** The default columns: the first job's figures for the direction it moved data in. */
-  static List<Metric> defaults(Map<String, Object> json) {
-    String d = Metrics.evaluate(json, "jobs.0.read.total_ios", "--metric", 0) > 0 ? "read"
-        : "write";
+  /** The default columns: the first job's figures for direction {@code d} (read or write). */
+  static List<Metric> defaultsFor(String d) {
     String j = "jobs.0." + d + ".";
     return List.of(new Metric("IOPS", j + "iops"), new Metric("usr%", "jobs.0.usr_cpu"),
         new Metric("sys%", "jobs.0.sys_cpu"),

@@ -16,7 +16,8 @@ import java.util.TreeSet;
 public record ClusterRunSettings(Duration watchdog, int maxEventsPerChunk, Duration startTimeout) {
 
   private static final Set<String> KEYS =
-      Set.of("watchdog", "max-events-per-chunk", "start-timeout");
+      Set.of("watchdog", "max-events-per-chunk", "start-timeout", "model-factories",
+          "auto-down-after");
 
   public ClusterRunSettings {
     if (watchdog.isNegative() || watchdog.isZero()) {

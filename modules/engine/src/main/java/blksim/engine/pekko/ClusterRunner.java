@@ -210,16 +210,79 @@ public final class ClusterRunner {
       while (cluster.selfMember().status() != MemberStatus.up()) {
         if (System.nanoTime() > deadline) {
           throw new SimulationException("this node did not join the cluster of " + seeds
-              + " within " + timeout.toMillis() + " ms (blksim.engine.start-timeout)");
+              + " within " + timeout.toMillis() + " ms (blksim.engine.start-timeout): "
+              + whyNotJoined(system, seeds));
         }
         sleep(10);
       }
       PartitionSharding.init(system);
+      system.systemActorOf(AutoDown.create(config.getDuration("blksim.engine.auto-down-after")),
+          "blksim-auto-down", org.apache.pekko.actor.typed.Props.empty());
       return system;
     } catch (RuntimeException e) {
       shutdown(system);
       throw e;
     }
+  }
+
+  /**
+   * Why {@code system} could not join the cluster of {@code seeds} ({@code host:port} each):
+   * nothing listening (connection refused or timed out), something listening that does not
+   * answer as {@code pekko://blksim@host:port} (not a blksim node, another actor-system name, or
+   * a TLS-only node), or a blksim node that answers but whose cluster did not take this node in
+   * (a crashed member not downed yet blocks every join).
+   */
+  static String whyNotJoined(ActorSystem<?> system, List<String> seeds) {
+    List<String> why = new ArrayList<>();
+    for (String seed : seeds) {
+      int colon = seed.lastIndexOf(':');
+      String host = seed.substring(0, colon);
+      int port = Integer.parseInt(seed.substring(colon + 1));
+      try (java.net.Socket socket = new java.net.Socket()) {
+        socket.connect(new java.net.InetSocketAddress(host, port), 2000);
+      } catch (java.net.ConnectException e) {
+        why.add("nothing is listening at " + seed + " (connection refused): start it with"
+            + " 'blksim node --port " + port + "'");
+        continue;
+      } catch (java.net.SocketTimeoutException e) {
+        why.add(seed + " does not accept connections (timed out: a firewall, or no such host)");
+        continue;
+      } catch (java.io.IOException e) {
+        why.add("cannot connect to " + seed + ": " + e.getMessage());
+        continue;
+      }
+      String path = "pekko://" + SYSTEM_NAME + "@" + seed + "/system/cluster/core/daemon";
+      boolean answers;
+      try {
+        Object reply = Patterns.ask(Adapter.toClassic(system).actorSelection(path),
+            new org.apache.pekko.actor.Identify(seed), Duration.ofSeconds(3))
+            .toCompletableFuture().get();
+        answers = reply instanceof org.apache.pekko.actor.ActorIdentity id
+            && id.getActorRef().isPresent();
+      } catch (ExecutionException e) {
+        answers = false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        answers = false;
+      }
+      if (!answers) {
+        why.add("something is listening at " + seed + " but it does not answer as pekko://"
+            + SYSTEM_NAME + "@" + seed + ": it is not a blksim node, or it runs under another"
+            + " actor-system name (blksim nodes are named '" + SYSTEM_NAME + "'), or it refused"
+            + " the connection's handshake (a TLS node)");
+        continue;
+      }
+      Set<Address> unreachable = new java.util.TreeSet<>(Member.addressOrdering());
+      for (Member m : Cluster.get(system).state().getUnreachable()) {
+        unreachable.add(m.address());
+      }
+      why.add(seed + " is a blksim node but its cluster did not take this node in"
+          + (unreachable.isEmpty() ? " (is it the same blksim build?)"
+              : ": member(s) " + unreachable + " are unreachable and not downed yet, and a"
+                  + " cluster with an unreachable member takes no new member (its nodes down a"
+                  + " crashed member after blksim.engine.auto-down-after; try again then)"));
+    }
+    return String.join("; ", why);
   }
 
   /** Waits until the cluster of {@code system} has at least {@code members} Up members. */

@@ -139,7 +139,9 @@ public final class PartitionEntity extends AbstractBehavior<PartitionEntity.Comm
     index = m.index();
     coordinator = m.coordinator();
     try {
-      Model model = ModelFactory.byName(m.factoryClass()).build(m.spec());
+      // The class name came over the wire: only an allow-listed factory is instantiated.
+      Model model = ModelFactory.byName(m.factoryClass(), getContext().getSystem().settings()
+          .config().getStringList("blksim.engine.model-factories")).build(m.spec());
       int[] placement = Partitioning.parse(m.partitioning()).place(model.components());
       partition = new Partition(index, model, placement);
       if (index >= partition.partitionCount()) {

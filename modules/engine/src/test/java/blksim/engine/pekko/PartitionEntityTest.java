@@ -23,6 +23,8 @@ class PartitionEntityTest {
   private static final String SPEC = "components=40 cpus=4 nodes=2 lookahead=1000 inflight=20"
       + " endNs=1000000 seed=5";
   private static ActorTestKit testKit;
+  static final java.util.concurrent.atomic.AtomicBoolean FORGED_INITIALISED =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   @BeforeAll
   static void start() {
@@ -126,5 +128,24 @@ class PartitionEntityTest {
     assertEquals(PartitionError.Type.LOOKAHEAD, f.error().type());
     assertTrue(f.error().message().startsWith("cross-partition send from cpu/0 to cpu/1 with"
         + " delay 10 ns"), f.error().message());
+  }
+
+  @Test
+  void forgedFactoryName_isRefusedBeforeItsClassIsLoaded() {
+    TestProbe<RunCoordinator.Command> coordinator = testKit.createTestProbe();
+    ActorRef<PartitionEntity.Command> p = testKit.spawn(PartitionEntity.create(10));
+    // The name is spelled out, not taken from ForgedFactory.class, which would load the class.
+    p.tell(new PartitionEntity.Init("t4", "blksim.engine.pekko.ForgedFactory", "", "one", 0,
+        coordinator.getRef()));
+    RunCoordinator.Failed f = coordinator.expectMessageClass(RunCoordinator.Failed.class);
+    assertTrue(f.error().message().contains("blksim.engine.pekko.ForgedFactory is not on the"
+        + " allow-list blksim.engine.model-factories"), f.error().message());
+    p = testKit.spawn(PartitionEntity.create(10));
+    p.tell(new PartitionEntity.Init("t5", "java.lang.Runtime", "", "one", 0,
+        coordinator.getRef()));
+    f = coordinator.expectMessageClass(RunCoordinator.Failed.class);
+    assertTrue(f.error().message().contains("java.lang.Runtime is not on the allow-list"),
+        f.error().message());
+    assertEquals(false, FORGED_INITIALISED.get(), "the forged class was initialised");
   }
 }

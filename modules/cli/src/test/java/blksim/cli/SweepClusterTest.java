@@ -1,0 +1,122 @@
+package blksim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Recovery with real JVMs on loopback: a node killed (SIGKILL) in the middle of a distributed
+ * sweep has its runs re-run elsewhere and the sweep prints the local sweep's bytes; the
+ * survivor downs the dead member and takes the next sweep; it stops soon after SIGTERM.
+ */
+class SweepClusterTest {
+
+  /** A {@code blksim node} child JVM, once it says it is up. */
+  static Process node(int port, String... more) throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> cmd = new ArrayList<>(List.of(java.toString(), "-Xmx384m", "-cp",
+        System.getProperty("java.class.path"), Main.class.getName(), "node", "--port",
+        Integer.toString(port)));
+    cmd.addAll(List.of(more));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    CompletableFuture<String> up = CompletableFuture.supplyAsync(() -> {
+      try {
+        BufferedReader r = new BufferedReader(
+            new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = r.readLine()) != null) {
+          if (line.contains("blksim node up at")) {
+            // keep draining the pipe so that the child never blocks on its output
+            Thread t = new Thread(() -> {
+              try {
+                while (r.readLine() != null) {
+                  // discard
+                }
+              } catch (IOException e) {
+                // the child is gone
+              }
+            });
+            t.setDaemon(true);
+            t.start();
+            return line;
+          }
+        }
+        return "node exited";
+      } catch (IOException e) {
+        return e.toString();
+      }
+    });
+    String line = up.get(120, TimeUnit.SECONDS);
+    assertTrue(line.contains("blksim node up at pekko://blksim@127.0.0.1:" + port), line);
+    return p;
+  }
+
+  @Test
+  @Timeout(420)
+  void nodeKilledMidSweep_itsRunsAreRerun_andTheSurvivorTakesTheNextSweep() throws Exception {
+    int port = MultiJvmTest.freePort();
+    int port2 = MultiJvmTest.freePort();
+    Process survivor = node(port);
+    Process victim = null;
+    try {
+      victim = node(port2, "--seed", "127.0.0.1:" + port);
+      List<String> args = SweepTest.args("--vary", "devices.0.irqmode=none,softirq,timer",
+          "--vary", "kernel.preempt=none,full", "--format", "csv");
+      MainTest.Result local = SweepTest.sweep(args);
+      assertEquals(0, local.code(), local.err());
+
+      List<String> joined = new ArrayList<>(args);
+      joined.addAll(List.of("--join", "127.0.0.1:" + port, "--nodes", "3"));
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> Main.execute(
+          joined.toArray(new String[0]), new PrintWriter(out), new PrintWriter(err)));
+      // Kill the second node once all three members hold a run.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+      while (!err.toString().contains("3 running") && !code.isDone()
+          && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      victim.destroyForcibly();
+      assertEquals(0, code.get(300, TimeUnit.SECONDS), err.toString());
+      assertEquals(local.out(), out.toString());
+      String e = err.toString();
+      assertTrue(e.contains("127.0.0.1:" + port2 + ", which became unreachable")
+          || e.contains("127.0.0.1:" + port2 + ", which left"), e);
+      assertTrue(e.contains("re-run on pekko://blksim@127.0.0.1:"), e);
+      assertTrue(e.contains("run(s) re-run after their node left"), e);
+
+      // The survivor has downed the dead member: the next sweep joins it and runs.
+      List<String> next = SweepTest.args("--vary", "devices.0.irqmode=none", "--vary",
+          "kernel.preempt=none", "--format", "csv", "--join", "127.0.0.1:" + port);
+      MainTest.Result again = SweepTest.sweep(next);
+      assertEquals(0, again.code(), again.err());
+      assertEquals(local.out().split("\n")[1], again.out().split("\n")[1]);
+
+      // SIGTERM: the node leaves and its JVM exits promptly (README target: 2 s).
+      long t0 = System.nanoTime();
+      survivor.destroy();
+      assertTrue(survivor.waitFor(5, TimeUnit.SECONDS), "node still running 5 s after SIGTERM");
+      double s = (System.nanoTime() - t0) / 1e9;
+      System.out.printf("node stopped %.2f s after SIGTERM%n", s);
+    } finally {
+      if (victim != null) {
+        victim.destroyForcibly();
+      }
+      survivor.destroyForcibly();
+    }
+  }
+}

@@ -97,6 +97,10 @@ public final class Simulator {
     }
     List<ComponentReport> reports = new ArrayList<>();
     outcome.reports().forEach(r -> reports.add(r.report()));
+    for (String e : machine.unmatchedWqMaxActive()) {
+      System.err.println("blksim: warning: kernel.wq-max-active entry '" + e + "' matches no"
+          + " workqueue of this run (ordered workqueues keep max_active 1)");
+    }
     WorkqueueSystem wqs = machine.workqueues();
     RunResult raw = ScenarioResults.toRunResult(outcome, wallStart);
     // fio's JSON "global options": the [global] section of the (first) job file.

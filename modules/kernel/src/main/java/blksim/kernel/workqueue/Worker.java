@@ -57,6 +57,7 @@ public final class Worker extends Task {
 
   private enum Phase {
     INIT,
+    INIT_READY,
     WOKE_UP,
     RECHECK,
     MANAGING,
@@ -100,6 +101,8 @@ public final class Worker extends Task {
   /** {@code worker->sleeping}: went through {@code wq_worker_sleeping()}. */
   private boolean sleepingCm;
   boolean spawned;
+  /** A culled unbound worker: exits when it next runs. */
+  boolean dying;
   private Phase phase;
   private Exec cur;
   /** {@code worker->scheduled}: items handed to this worker (per-CPU kinds). */
@@ -372,7 +375,23 @@ public final class Worker extends Task {
 
   /** An unbound worker or host rescuer: run what the host hands over. */
   private void stepPushed() {
+    if (dying) {
+      acted = true;
+      tc.exit();
+      return;
+    }
     if (phase == Phase.INIT) {
+      // create_worker(): the creation's CPU time (copy_process() in kthreadd, kthread()'s
+      // start), charged to the new worker on its CPU before it joins the pool.
+      phase = Phase.INIT_READY;
+      long cpuNs = owner.system.params().createWorkerCpuNs();
+      if (cpuNs > 0) {
+        acted = true;
+        tc.runFor(blksim.kernel.sched.CpuMode.SYSTEM, cpuNs);
+        return;
+      }
+    }
+    if (phase == Phase.INIT_READY) {
       phase = Phase.PUSH;
       owner.workerReady(this);
       sleep();

@@ -51,6 +51,7 @@ import java.util.List;
  * @param mm dirty limits, the flusher's plug policy, writeback costs
  * @param filesystems filesystems to make and mount, in scenario order (each on its own device,
  *     each at its own mount point)
+ * @param wq workqueue settings: max_active overrides and kworker creation costs
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
@@ -61,7 +62,15 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     List<DeviceParams> devices,
     List<FioJob> jobs, TimehistParams timehist, String wakePlacement, long kblockdRunNs,
     MmParams mm, List<FilesystemParams> filesystems, List<FsMarkOptions> fsMark,
-    FsMarkCosts fsMarkCosts, List<ShellCommand> commands, long shellExecNs) {
+    FsMarkCosts fsMarkCosts, List<ShellCommand> commands, long shellExecNs,
+    WqSettings wq) {
+
+  /**
+   * The workqueue settings of a scenario: {@code kernel.wq-max-active} and the kworker creation
+   * costs {@code costs.wq.create-worker} and {@code costs.wq.create-worker-cpu}.
+   */
+  public record WqSettings(List<blksim.kernel.workqueue.MaxActiveOverride> maxActive,
+      long createWorkerNs, long createWorkerCpuNs) {}
 
   /** fs_mark's own costs: user time per file and the fork of a child ({@code costs.fs-mark.*}). */
   public record FsMarkCosts(long userPerFileNs, long forkNs) {}

@@ -19,8 +19,8 @@ import java.util.List;
  *     {@code workqueue_init()} / {@code get_unbound_pool()} creates)
  * @param createWorkerCpuNs [A] CPU time of one unbound worker's creation ({@code copy_process()}
  *     in kthreadd and the new thread's {@code kthread()} start, charged as system time to the
- *     new worker on its CPU before it joins the pool); part of {@link #kthreadCreateNs}'s wait
- *     as the manager sees it, not added to it. 0 charges nothing
+ *     new worker on its CPU after {@link #kthreadCreateNs}, before it joins the pool); per-CPU
+ *     pools' workers are created with the latency alone. 0 charges nothing
  * @param maxActiveOverrides the scenario's {@code kernel.wq-max-active}: max_active passed by
  *     a changed {@code alloc_workqueue()} call for the workqueues each entry names (the first
  *     matching entry wins)

@@ -344,8 +344,8 @@ public final class ScenarioSchema {
               + " kernel-model.md §2, tens to hundreds of us]"),
       cost("costs.wq.create-worker-cpu", "workqueue", 0,
           "CPU time of one unbound kworker's creation (copy_process() in kthreadd, kthread()'s"
-              + " start), charged as system time on the new worker's CPU within"
-              + " costs.wq.create-worker [A: 0 charges nothing; kernel-model.md §15.5 assumes"
+              + " start), charged as system time on the new worker's CPU after"
+              + " costs.wq.create-worker's wait, before the worker joins its pool [A: 0 charges nothing; kernel-model.md §15.5 assumes"
               + " 50 us per kworker creation for thread 2]"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {

@@ -101,8 +101,10 @@ public final class Worker extends Task {
   /** {@code worker->sleeping}: went through {@code wq_worker_sleeping()}. */
   private boolean sleepingCm;
   boolean spawned;
-  /** A culled unbound worker: exits when it next runs. */
+  /** A culled worker: exits when it next runs. */
   boolean dying;
+  /** {@code worker->last_active}: jiffies when it last went idle (per-CPU workers). */
+  long lastActive;
   private Phase phase;
   private Exec cur;
   /** {@code worker->scheduled}: items handed to this worker (per-CPU kinds). */
@@ -227,6 +229,12 @@ public final class Worker extends Task {
   protected void step(TaskCpu cpu) {
     tc = cpu;
     acted = false;
+    if (dying && cur == null) {
+      // A culled worker (set_worker_dying()): its kthread returns.
+      acted = true;
+      tc.exit();
+      return;
+    }
     while (!acted) {
       if (cur != null) {
         stepCallback();
@@ -375,11 +383,6 @@ public final class Worker extends Task {
 
   /** An unbound worker or host rescuer: run what the host hands over. */
   private void stepPushed() {
-    if (dying) {
-      acted = true;
-      tc.exit();
-      return;
-    }
     if (phase == Phase.INIT) {
       // create_worker(): the creation's CPU time (copy_process() in kthreadd, kthread()'s
       // start), charged to the new worker on its CPU before it joins the pool.

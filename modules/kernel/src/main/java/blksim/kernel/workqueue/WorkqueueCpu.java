@@ -126,6 +126,9 @@ public final class WorkqueueCpu implements Component {
   public void start(Context ctx) {
     this.ctx = ctx;
     cpu.start(ctx);
+    for (PerCpuPool p : pools) {
+      p.live = true;
+    }
     long interval = system.params().monitorIntervalNs();
     if (interval > 0) {
       cpu.callAfter(interval, this::sample);

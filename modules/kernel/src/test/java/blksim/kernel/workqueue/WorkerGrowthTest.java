@@ -116,4 +116,34 @@ class WorkerGrowthTest {
     assertEquals(1, pools.size(), "one node: one pwq, one pool");
     assertTrue(pools.get(0).nrWorkers() <= 8 + 2, pools.get(0).toString());
   }
+
+  /** A per-CPU wq on 1 CPU: 20 items that each block 10 ms make the normal pool grow. */
+  static WqHarness perCpu(long untilNs) {
+    WqHarness h = new WqHarness(WqHarness.cpus(1), WorkqueueParams.defaults(KernelMode.V6_9));
+    Workqueue wq = h.builder.allocWorkqueue("kdelayd", Workqueue.WQ_MEM_RECLAIM, 0);
+    WorkqueueSystem sys = h.build();
+    h.driver(0).then(t -> {
+      for (int i = 0; i < 20; i++) {
+        assertTrue(sys.queueWork(t.cpu(), wq,
+            WorkItem.oneShot("kdelayd", h.logged("kdelayd", 0, 10 * US, 10 * MS))));
+      }
+      t.runFor(CpuMode.SYSTEM, 0);
+    }).flush(sys, wq).at(untilNs);
+    h.run(Partitioning.ONE, Long.MAX_VALUE);
+    assertEquals(20, h.log.size());
+    return h;
+  }
+
+  static WqOwnerReport.PoolState normalPool(WqHarness h) {
+    return WorkqueueSystem.ownerReports(h.reports()).stream().flatMap(o -> o.pools().stream())
+        .filter(ps -> ps.id() == 0).findFirst().orElseThrow();
+  }
+
+  @Test
+  void perCpuPool_growsWhileItemsBlock_andIsCulledAfterIdleWorkerTimeout() {
+    WqOwnerReport.PoolState early = normalPool(perCpu(200 * SECOND));
+    assertTrue(early.nrWorkers() >= 20, "one worker per blocked item: " + early);
+    WqOwnerReport.PoolState late = normalPool(perCpu(400 * SECOND));
+    assertEquals(2, late.nrWorkers(), "culled down to 2 idle: " + late);
+  }
 }

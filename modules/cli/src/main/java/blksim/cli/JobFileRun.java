@@ -1,6 +1,7 @@
 package blksim.cli;
 
 import blksim.engine.InputException;
+import blksim.workload.scenario.ScenarioLoader;
 import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.FioEnvironment;
 import blksim.workload.fio.FioJob;
@@ -44,6 +45,9 @@ final class JobFileRun {
 
   /** Whether {@code file} is a scenario: HOCON with a {@code blksim} object. */
   static boolean isScenario(Path file) {
+    if (startsAsScenario(file)) {
+      ScenarioLoader.checkIncludes(file);
+    }
     try {
       Config c = ConfigFactory.parseFile(file.toFile());
       return c.hasPath("blksim");
@@ -55,6 +59,10 @@ final class JobFileRun {
         throw new InputException(file.toString(), line, null, "not valid HOCON: " + msg);
       }
       return false;
+    } catch (StackOverflowError e) {
+      // The HOCON parser recurses per nesting level; a fio job file never nests.
+      throw new InputException(file.toString(), 0, null,
+          "objects or lists nested too deeply to parse (a scenario needs a handful of levels)");
     }
   }
 
@@ -66,7 +74,9 @@ final class JobFileRun {
         if (t.isEmpty() || t.startsWith("#") || t.startsWith("//")) {
           continue;
         }
-        return t.matches("blksim\\s*[{.=:].*") || t.equals("blksim");
+        // A scenario starts with its blksim object, or with a HOCON include of its parts.
+        return t.matches("blksim\\s*[{.=:].*") || t.equals("blksim")
+            || t.matches("include\\s+(required\\s*\\(|file\\s*\\(|\"|classpath\\s*\\(|url\\s*\\().*");
       }
     } catch (IOException | java.io.UncheckedIOException e) {
       return false; // not text: let the fio parser say what it is

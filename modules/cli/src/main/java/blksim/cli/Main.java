@@ -39,7 +39,21 @@ public final class Main implements Runnable {
   public static void main(String[] args) {
     // Initialise logging before Pekko or Kryo log anything, so SLF4J has nothing to replay.
     org.slf4j.LoggerFactory.getILoggerFactory();
-    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    PrintWriter err = new PrintWriter(System.err, true);
+    // SIGINT/SIGTERM run the shutdown hooks; a command still running then was interrupted, and
+    // says so (its result files are written atomically at its end, so none was half-written).
+    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread hook = new Thread(() -> {
+      if (!done.get()) {
+        err.println("blksim: interrupted: " + String.join(" ", args.length > 0
+            ? java.util.List.of(args[0]) : java.util.List.of()) + " stopped before it"
+            + " finished; no result file was written");
+      }
+    }, "blksim-interrupted");
+    Runtime.getRuntime().addShutdownHook(hook);
+    int rc = execute(args, new PrintWriter(System.out, true), err);
+    done.set(true);
+    System.exit(rc);
   }
 
   /** Runs the command line and returns the exit code (used by tests). */

@@ -32,11 +32,45 @@ final class Outputs {
     }
   }
 
+  /**
+   * Refuses, before a run, an output directory that cannot be made: a path that is a file, or one
+   * whose nearest existing ancestor is not a writable directory.
+   */
+  static void checkDir(Path dir, String option) {
+    Path abs = dir.toAbsolutePath().normalize();
+    if (Files.exists(abs) && !Files.isDirectory(abs)) {
+      throw new InputException(null, 0, option, dir + " exists and is not a directory");
+    }
+    Path p = abs;
+    while (p != null && !Files.exists(p)) {
+      p = p.getParent();
+    }
+    if (p == null || !Files.isDirectory(p)) {
+      throw new InputException(null, 0, option, "cannot create " + dir + ": " + p
+          + " is not a directory");
+    }
+    if (!Files.isWritable(p)) {
+      throw new InputException(null, 0, option, "cannot create " + dir + ": " + p
+          + " is not writable");
+    }
+    // Permission bits do not tell everything (/proc, a read-only mount): try a file there.
+    try {
+      Files.delete(Files.createTempFile(p, ".blksim-probe", ".tmp"));
+    } catch (IOException | UnsupportedOperationException e) {
+      throw new InputException(null, 0, option, "cannot create " + dir + ": cannot write in "
+          + p + " (" + e.getMessage() + ")");
+    }
+  }
+
   static void writeAll(Path dir, List<File> files) throws IOException {
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw new InputException(null, 0, "--output", dir + " exists and is not a directory");
     }
-    Files.createDirectories(dir);
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new InputException(null, 0, "--output", "cannot create " + dir + ": " + e);
+    }
     List<Path> temps = new ArrayList<>();
     try {
       for (File f : files) {

@@ -142,21 +142,32 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     OutputFormats formats = OutputFormats.parse(format);
     Simulator.Host h = parseHost(host);
+    if (output != null) {
+      Outputs.checkDir(output, "--output");
+    }
     List<String> overrides = new ArrayList<>(sets);
+    // Overrides made from an option: an error in one names the option the user typed.
+    java.util.Map<String, String> optionOf = new java.util.HashMap<>();
     if (seed != null) {
       overrides.add("blksim.seed=" + seed);
     }
     if (partitions != null) {
       overrides.add("blksim.partitions=\"" + partitions + "\"");
+      optionOf.put(overrides.get(overrides.size() - 1), "--partitions");
     }
     if (wqMonitor != null) {
       overrides.add("blksim.kernel.wq-monitor-interval=" + wqMonitor);
+      optionOf.put(overrides.get(overrides.size() - 1), "--wq-monitor");
     }
     if (timehist != null) {
-      overrides.addAll(timehistOverrides(timehist));
+      for (String o : timehistOverrides(timehist)) {
+        overrides.add(o);
+        optionOf.put(o, "--timehist");
+      }
     }
     if (!sections.isEmpty()) {
       overrides.add(sectionsOverride(sections));
+      optionOf.put(overrides.get(overrides.size() - 1), "--section");
     }
     if (blktrace != null) {
       overrides.add(BlktraceFiles.override(blktrace));
@@ -166,8 +177,14 @@ final class RunCommand implements Callable<Integer> {
       file = JobFileRun.scenarioFor(scenario, sections, maps, spec.commandLine().getErr());
     } else if (!maps.isEmpty()) {
       overrides.add(mapOverride(scenario, maps));
+      optionOf.put(overrides.get(overrides.size() - 1), "--map");
     }
-    Scenario s = ScenarioLoader.load(file, overrides);
+    Scenario s;
+    try {
+      s = ScenarioLoader.load(file, overrides);
+    } catch (InputException e) {
+      throw asOption(e, optionOf);
+    }
     if (parseOnly) {
       return 0; // fio --parse-only: the job files parsed, nothing runs, nothing is printed
     }
@@ -225,6 +242,7 @@ final class RunCommand implements Callable<Integer> {
         + FioTextReporter.render(r)
         + (ReplayOutput.any(r) ? ReplayOutput.text(r) : "")
         + (o.shell() != null ? ShellOutput.text(o.shell()) : "")
+        + (o.dmz().isEmpty() ? "" : "\n" + String.join("\n", o.dmz()))
         + (o.mm() != null ? MmText.text(o.mm()) : "")
         + (wq ? WqReport.text(o) : "")
         + (threads ? ThreadReport.text(r) : "")
@@ -311,6 +329,27 @@ final class RunCommand implements Callable<Integer> {
     }
     o.add("blksim.trace.timehist-cpus=\"" + cpus.trim() + "\"");
     return o;
+  }
+
+  /**
+   * An error in an override that an option made ({@code --partitions}, {@code --wq-monitor},
+   * {@code --timehist}) rephrased to name that option, not the scenario key behind it.
+   */
+  static InputException asOption(InputException e, java.util.Map<String, String> optionOf) {
+    if (e.file() == null || !e.file().startsWith(ScenarioLoader.OVERRIDE_ORIGIN_PREFIX)) {
+      return e;
+    }
+    String option = optionOf.get(e.file().substring(
+        ScenarioLoader.OVERRIDE_ORIGIN_PREFIX.length()));
+    if (option == null) {
+      return e;
+    }
+    String rule = e.rule();
+    if (e.key() != null) {
+      String k = e.key().startsWith("blksim.") ? e.key() : "blksim." + e.key();
+      rule = rule.replace(k + " ", "").replace(e.key() + " ", "");
+    }
+    return new InputException(null, 0, option, rule);
   }
 
   static Simulator.Host parseHost(String host) {

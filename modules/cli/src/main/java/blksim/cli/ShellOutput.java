@@ -52,7 +52,19 @@ final class ShellOutput {
           c.userNs(), c.sysNs(), c.status(), escape(c.message())));
       sb.append(i + 1 < r.results().size() ? ",\n" : "\n");
     }
-    sb.append("]\n}");
+    sb.append("]");
+    // The last unmount as time(1) reports it, with what the kernel did during it.
+    for (int i = r.results().size() - 1; i >= 0; i--) {
+      ShellReport.Result c = r.results().get(i);
+      if (c.command().matches("(time\\s+)?umount\\s.*") && c.finished()) {
+        sb.append(String.format(Locale.ROOT, ",\n\"umount\" : {\n\"command\" : \"%s\",\n"
+            + "\"real_ns\" : %d,\n\"user_ns\" : %d,\n\"sys_ns\" : %d,\n\"real\" : \"%s\"%s\n}",
+            escape(c.command()), c.elapsedNs(), c.userNs(), c.sysNs(), bashTime(c.elapsedNs()),
+            c.detailJson().isEmpty() ? "" : ",\n" + c.detailJson()));
+        break;
+      }
+    }
+    sb.append("\n}");
     return WqReport.splice(json, sb.toString());
   }
 

@@ -71,7 +71,7 @@ public final class Simulator {
   public record Outcome(RunResult fio, List<WqMonitorSnapshot> wqSamples,
       WqMonitorSnapshot wqFinal, String wqDump, List<SwitchRecord> timehist,
       long timehistDropped, MmReport mm, List<FsMarkRunReport> fsMark, ShellReport shell,
-      List<String> warnings) {}
+      List<String> dmz, List<String> warnings) {}
 
   /** Runs {@code s} with the given partitioning. */
   public static RunResult run(Scenario s, Partitioning partitioning, Host host,
@@ -118,6 +118,7 @@ public final class Simulator {
     MmReport mm = null;
     java.util.TreeMap<Integer, FsMarkRunReport> fsMark = new java.util.TreeMap<>();
     ShellReport shell = null;
+    List<String> dmz = new ArrayList<>();
     for (ComponentReport r : reports) {
       if (r.kind().equals(MmComponent.KIND)) {
         mm = MmReport.decode(r.payload());
@@ -132,6 +133,7 @@ public final class Simulator {
             shell = ShellReport.decode(t.payload());
           }
         }
+        dmz.addAll(blksim.kernel.dm.DmzReportTask.texts(CpuReport.decode(r.payload()).tasks()));
       }
       if (r.kind().equals(CpuReport.KIND)) {
         CpuReport c = CpuReport.decode(r.payload());
@@ -144,12 +146,12 @@ public final class Simulator {
         .thenComparingInt(SwitchRecord::cpu));
     if (wqs == null) {
       return new Outcome(fio, List.of(), new WqMonitorSnapshot(outcome.stats().simulatedTimeNs(),
-          List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()), shell,
+          List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()), shell, dmz,
           List.copyOf(warnings));
     }
     return new Outcome(fio, wqs.monitorSamples(reports),
         wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
         WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped, mm,
-        List.copyOf(fsMark.values()), shell, List.copyOf(warnings));
+        List.copyOf(fsMark.values()), shell, dmz, List.copyOf(warnings));
   }
 }

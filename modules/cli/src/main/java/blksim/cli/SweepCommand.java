@@ -86,6 +86,15 @@ final class SweepCommand implements Callable<Integer> {
       throw new InputException(null, 0, "--format", "--format must be table or csv, was '"
           + format + "'");
     }
+    if (output != null) {
+      // Refused before the first run, not after the last.
+      if (java.nio.file.Files.isDirectory(output)) {
+        throw new InputException(null, 0, "--output", output + " is a directory; --output names"
+            + " the file the table is written to");
+      }
+      Path parent = output.toAbsolutePath().getParent();
+      Outputs.checkDir(parent, "--output");
+    }
     List<Axis> axes = new ArrayList<>();
     for (String v : vary) {
       axes.add(axis(v));

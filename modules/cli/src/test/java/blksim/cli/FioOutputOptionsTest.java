@@ -184,7 +184,7 @@ class FioOutputOptionsTest {
     MainTest.Result none = cli("run", scenario().toString(), "--host", "local",
         "--section", "nope");
     assertEquals(2, none.code());
-    assertTrue(none.err().contains("fio.sections") && none.err().contains("[nope]"),
+    assertTrue(none.err().contains("--section: ") && none.err().contains("[nope]"),
         none.err());
     MainTest.Result global = cli("run", scenario().toString(), "--section", "global");
     assertEquals(2, global.code());

@@ -104,4 +104,38 @@ class ReplayCliTest {
     assertEquals(2, r.code(), r.err());
     assertTrue(r.err().contains("badrec.log:3") && r.err().contains("action"), r.err());
   }
+
+  /** A blktrace binary of {@code n} 4 KiB queued reads, one every {@code gapNs}. */
+  private Path blktrace(String name, int n, long gapNs, long firstSector) throws IOException {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(48 * n)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < n; i++) {
+      b.putInt(0x65617407).putInt(i + 1).putLong(i * gapNs).putLong(firstSector + 8L * i)
+          .putInt(4096).putInt(1 | ((1 | (1 << 4)) << 16)).putInt(1).putInt((8 << 20) | 16)
+          .putInt(0).putShort((short) 0).putShort((short) 0);
+    }
+    Path p = tmp.resolve(name);
+    Files.write(p, b.array());
+    return p;
+  }
+
+  @Test
+  void mergeBlktraceFile_mergesTheInputs_writesTheMergedFile_andReplaysIt() throws IOException {
+    Path a = blktrace("a.bin", 50, 100_000, 0);
+    Path b = blktrace("b.bin", 30, 100_000, 1 << 20);
+    Path merged = tmp.resolve("merged.bin");
+    Path job = tmp.resolve("m.fio");
+    Files.writeString(job, "[m]\nread_iolog=" + a + ":" + b + "\nmerge_blktrace_file=" + merged
+        + "\nmerge_blktrace_iters=2:1\nmerge_blktrace_scalars=100:50\n"
+        + "replay_redirect=/dev/nullb0\nioengine=libaio\ndirect=1\niodepth=4\n");
+    MainTest.Result r = MainTest.cli("run", job.toString(), "--host", "local");
+    assertEquals(0, r.code(), r.err());
+    assertEquals((50 * 2 + 30) * 48L, Files.size(merged), "every queue event, bare");
+    assertTrue(r.out().contains("issued rwts: total=130,0,0,0"), r.out());
+    Files.writeString(job, "[m]\nread_iolog=" + a + ":" + b + "\nmerge_blktrace_file=" + merged
+        + "\nmerge_blktrace_iters=2\nreplay_redirect=/dev/nullb0\n");
+    MainTest.Result bad = MainTest.cli("run", job.toString(), "--host", "local");
+    assertEquals(2, bad.code(), bad.err());
+    assertTrue(bad.err().contains("merge_blktrace_iters(1) != nr_logs(2)"), bad.err());
+  }
 }

@@ -24,6 +24,11 @@ public record Bio(ReqOp op, long sector, int sizeBytes, int flags) {
    * write carrying it in its flush class (kernel-model.md §5.1, §8.4).
    */
   public static final int REQ_PREFLUSH = 1 << 3;
+  /**
+   * {@code REQ_FUA}: forced unit access, the write is on stable media when it completes (the
+   * XFS log's commit record). Devices without a write cache treat it as a plain write.
+   */
+  public static final int REQ_FUA = 1 << 4;
 
   /** {@code PAGE_SIZE} of x86-64: the unit in which brd and zram store data. */
   public static final int PAGE_SIZE = 4096;

@@ -69,6 +69,16 @@ public interface BlockQueue {
     return null;
   }
 
+  /**
+   * Whether the device has a volatile write cache ({@code BLK_FEAT_WRITE_CACHE}, QUEUE_FLAG_WC
+   * before 6.11). Without one, {@code submit_bio_noacct()} strips REQ_PREFLUSH and REQ_FUA and
+   * completes an empty flush at once, without reaching the driver. No device model here has a
+   * write cache; a stacked device that takes flushes itself (dm) may say true.
+   */
+  default boolean writeCache() {
+    return false;
+  }
+
   /** This CPU's share of the disk's statistics. */
   DiskCounters counters();
 

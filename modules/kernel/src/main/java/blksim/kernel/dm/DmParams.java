@@ -84,6 +84,7 @@ public record DmParams(String name, DmTable table, int blockSize, DelayVersion d
       long pollBatchNs, DmCostParams costs, Function<String, DeviceParams> declared) {
     DmTable table = DmTable.parse(tableText);
     table.checkDevices(n -> n.equals(name) ? null : declared.apply(n));
+    DmzTarget.checkTable(table, declared);
     int bs = DmTable.SECTOR_SIZE;
     for (String n : table.underlyingDevices()) {
       bs = Math.max(bs, declared.apply(n).blockSize());
@@ -122,7 +123,16 @@ public record DmParams(String name, DmTable table, int blockSize, DelayVersion d
    */
   public DmQueue newQueue(CpuComponent cpu, BlockLayerParams blockLayer, TimerParams timers,
       Kdelayd kdelayd, Function<String, BlockQueue> devices) {
-    return new DmQueue(this, cpu, blockLayer, timers, kdelayd, devices);
+    return new DmQueue(this, cpu, blockLayer, timers, kdelayd, null, devices);
+  }
+
+  /**
+   * {@link #newQueue(CpuComponent, BlockLayerParams, TimerParams, Kdelayd, Function)} with the
+   * machine's dm-zoned targets ({@code dmz}, needed by a {@code zoned} line).
+   */
+  public DmQueue newQueue(CpuComponent cpu, BlockLayerParams blockLayer, TimerParams timers,
+      Kdelayd kdelayd, DmzContext dmz, Function<String, BlockQueue> devices) {
+    return new DmQueue(this, cpu, blockLayer, timers, kdelayd, dmz, devices);
   }
 
   /**

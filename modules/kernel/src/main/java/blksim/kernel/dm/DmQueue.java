@@ -68,6 +68,7 @@ public final class DmQueue implements BlockQueue {
   private final DiskCounters counters;
   private final TimerParams timers;
   private final Kdelayd kdelayd;
+  private final DmzContext dmz;
   /** {@code q->blk_trace} of the mapped device: null unless the run is traced. */
   private blksim.kernel.blktrace.BlkTrace blkTrace;
 
@@ -77,7 +78,7 @@ public final class DmQueue implements BlockQueue {
    * {@code cpu}).
    */
   DmQueue(DmParams params, CpuComponent cpu, BlockLayerParams blockLayer, TimerParams timers,
-      Kdelayd kdelayd, Function<String, BlockQueue> devices) {
+      Kdelayd kdelayd, DmzContext dmz, Function<String, BlockQueue> devices) {
     if (timers.hz() != cpu.params().hz()) {
       throw new IllegalArgumentException("dm device " + params.name() + ": the timers' HZ "
           + timers.hz() + " differs from the scheduler's " + cpu.params().hz() + " on "
@@ -86,6 +87,7 @@ public final class DmQueue implements BlockQueue {
     this.params = params;
     this.timers = timers;
     this.kdelayd = kdelayd;
+    this.dmz = dmz;
     this.cpu = cpu;
     this.blockLayer = blockLayer;
     this.counters = new DiskCounters(params.name());
@@ -123,6 +125,14 @@ public final class DmQueue implements BlockQueue {
       BlockQueue w = d.argc() >= 6 ? resolve(e, "write device", d.write().device(), devices) : r;
       BlockQueue f = d.argc() == 9 ? resolve(e, "flush device", d.flush().device(), devices) : w;
       return new DelayTarget(e, d, r, w, f, params, cpu, timers, kdelayd);
+    }
+    if (a instanceof DmTargetArgs.Zoned z) {
+      if (dmz == null) {
+        throw new IllegalStateException("dm device " + params.name() + ": a zoned target needs"
+            + " a DmzContext (a workqueue system)");
+      }
+      return new DmzTarget(e, dmz.device(params.name()), resolve(e, "device", z.device(),
+          devices), cpu);
     }
     throw new IllegalStateException("target type " + a.type());
   }
@@ -350,5 +360,22 @@ public final class DmQueue implements BlockQueue {
   /** The CPU this queue belongs to. */
   public CpuComponent cpu() {
     return cpu;
+  }
+
+  /**
+   * dm-zoned takes flushes itself: an empty REQ_PREFLUSH bio runs its metadata flush, which ends
+   * with the zoned disk's cache flush (a host-managed SMR drive has its write cache on), so a
+   * table with a {@code zoned} target says it has a write cache, as {@code
+   * dm_table_supports_flush()} finds through the disk's QUEUE_FLAG_WC. Other tables keep the
+   * default (their device models have no write cache).
+   */
+  @Override
+  public boolean writeCache() {
+    for (DmTableEntry e : params.table().entries()) {
+      if (e.args() instanceof DmTargetArgs.Zoned) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -13,10 +13,10 @@ import java.util.regex.Pattern;
  *
  * <p>Rules, as the kernel applies them: the first target starts at sector 0 and each next one
  * where the previous ends ("Gap in table"); a target has a positive length ("zero-length
- * target"); the target type is known ({@code linear}, {@code zero}, {@code delay}); its arguments
- * are those its constructor accepts. Blank lines and lines starting with {@code #} are skipped,
- * as {@code dmsetup} does when it reads a table file. Each error is a {@link DmTableException}
- * naming the line and the field.
+ * target"); the target type is known ({@code linear}, {@code zero}, {@code delay},
+ * {@code zoned}); its arguments are those its constructor accepts. Blank lines and lines
+ * starting with {@code #} are skipped, as {@code dmsetup} does when it reads a table file. Each
+ * error is a {@link DmTableException} naming the line and the field.
  *
  * <p>Underlying devices are checked separately ({@link #checkDevices}), against the devices
  * declared before the mapped device: they must exist and be large enough for the range the
@@ -35,7 +35,8 @@ public final class DmTable {
   public static final String DEV_PREFIX = "/dev/";
   /** The target types this model knows, in the order messages list them. */
   public static final List<String> TARGET_TYPES =
-      List.of(DmTargetArgs.Linear.TYPE, DmTargetArgs.Zero.TYPE, DmTargetArgs.Delay.TYPE);
+      List.of(DmTargetArgs.Linear.TYPE, DmTargetArgs.Zero.TYPE, DmTargetArgs.Delay.TYPE,
+          DmTargetArgs.Zoned.TYPE);
 
   private static final Pattern WS = Pattern.compile("\\s+");
   private static final Pattern UNSIGNED = Pattern.compile("[0-9]+");
@@ -121,6 +122,12 @@ public final class DmTable {
         DmTargetArgs.DelayClassArgs flush = a.size() == 9 ? delayClass(line, "flush ", a, 2)
             : write;
         return new DmTargetArgs.Delay(read, write, flush, a.size());
+      case DmTargetArgs.Zoned.TYPE:
+        if (a.size() != 1) {
+          throw new DmTableException(line, "args", "zoned needs exactly 1 argument, <dev>"
+              + " (one zoned device; a regular cache device is not modelled), got " + a.size());
+        }
+        return new DmTargetArgs.Zoned(device(line, "device", a.get(0)));
       default:
         throw new DmTableException(line, "target", "unknown target type '" + type
             + "'; known types: " + String.join(", ", TARGET_TYPES));

@@ -195,4 +195,31 @@ public sealed interface DmTargetArgs {
       }
     }
   }
+
+  /**
+   * dm-zoned's arguments, {@code <dev>} ({@code dmz_ctr()}, {@code drivers/md/dm-zoned-target.c}):
+   * the host-managed zoned device formatted by {@code dmzadm}. Simplified: one device only (the
+   * 5.8+ form with a regular cache device first is not modelled).
+   *
+   * @param device the zoned device's path
+   */
+  record Zoned(String device) implements DmTargetArgs {
+    /** The type name, {@code zoned}. */
+    public static final String TYPE = "zoned";
+
+    @Override
+    public String type() {
+      return TYPE;
+    }
+
+    @Override
+    public String argsText() {
+      return device;
+    }
+
+    @Override
+    public List<DeviceRef> devices() {
+      return List.of(new DeviceRef("device", device, 0));
+    }
+  }
 }

@@ -1,7 +1,7 @@
 /**
- * Device mapper (kernel-model.md §8.1-8.4): mapped devices built from tables in
- * {@code dmsetup table} syntax, stacked on other devices of the same CPU, with the linear, zero
- * and delay targets.
+ * Device mapper (kernel-model.md §8.1-8.5): mapped devices built from tables in
+ * {@code dmsetup table} syntax, stacked on other devices of the same CPU, with the linear, zero,
+ * delay and zoned targets.
  *
  * <p>Shape: a {@link blksim.kernel.dm.DmParams} (name, parsed {@link blksim.kernel.dm.DmTable},
  * dm-delay version, costs) builds one {@link blksim.kernel.dm.DmQueue} per CPU, which holds that
@@ -36,12 +36,24 @@
  *       {@link blksim.kernel.dm.DelayKworker}; {@code delay_is_fast()} ↔
  *       {@link blksim.kernel.dm.DelayMode}; the 50 ms rule, {@code worker_sleep_us} ↔
  *       {@link blksim.kernel.dm.DelayVersion}</li>
+ *   <li>dm-zoned ({@code drivers/md/dm-zoned-*.c}, §8.5, §15.1): {@code dmzadm --format}'s
+ *       layout ↔ {@link blksim.kernel.dm.DmzFormat}; {@code zoned_target}, {@code dmz_map()} ↔
+ *       {@link blksim.kernel.dm.DmzTarget} (per CPU) sharing {@code struct dmz_target} ↔
+ *       {@link blksim.kernel.dm.DmzDevice} (chunk works, flush work, reclaim scheduling) through
+ *       {@link blksim.kernel.dm.DmzContext}; {@code struct dmz_metadata} ↔ {@code DmzMetadata};
+ *       {@code struct dm_zone} ↔ {@code DmzZone}; the validity bitmaps ↔ {@code DmzBitmap}
+ *       (runs); {@code mblk_sem} ↔ {@code DmzRwSem}; {@code dmz_flush_metadata()} ↔
+ *       {@code DmzMetaFlush}; {@code dmz_reclaim_work()} ↔ {@code DmzReclaimRun};
+ *       {@code dm_kcopyd_copy()} and its throttle ↔ {@code DmzKcopyd}; the end-of-run dump ↔
+ *       {@link blksim.kernel.dm.DmzReportTask}</li>
  *   <li>CPU costs ↔ {@link blksim.kernel.dm.DmCostParams}; the releasing task's CPU time ↔
  *       {@link blksim.kernel.dm.DelayWorkerReport}</li>
  * </ul>
  *
  * <p>Ownership: a {@link blksim.kernel.dm.DmQueue}, its targets, their lists, timers and tasks
  * belong to one {@link blksim.kernel.sched.CpuComponent}; nothing is shared between CPUs, so
- * dm-delay's per-target state exists once per CPU (exact on one CPU).
+ * dm-delay's per-target state exists once per CPU (exact on one CPU). dm-zoned is the exception:
+ * its state is one {@link blksim.kernel.dm.DmzDevice} per target shared by every CPU, which is
+ * deterministic because its zoned disk keeps the scenario in one partition.
  */
 package blksim.kernel.dm;

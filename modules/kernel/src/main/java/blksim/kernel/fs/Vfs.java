@@ -155,6 +155,14 @@ public final class Vfs {
     }
 
     @Override
+    public long contiguousPages(AddressSpace as, long index, long max) {
+      if (as.hostData() instanceof Mapped m) {
+        return Math.max(1, Math.min(max, m.runFrom(index)));
+      }
+      return 1;
+    }
+
+    @Override
     public void evicted(AddressSpace as) {
       mappings.remove(as.ino());
     }
@@ -181,6 +189,18 @@ public final class Vfs {
         page += e.pages();
       }
       return -1;
+    }
+
+    /** Pages from {@code index} to the end of the disk extent holding it (0 if unmapped). */
+    long runFrom(long index) {
+      long page = firstPage;
+      for (Extent e : extents) {
+        if (index < page + e.pages()) {
+          return index < page ? 0 : page + e.pages() - index;
+        }
+        page += e.pages();
+      }
+      return 0;
     }
   }
 

@@ -99,6 +99,60 @@ public final class VfsCalls {
   private final FilemapRead read;
   private final DirectIo direct;
   private OpenFile lastOpened;
+  /** Interval of the unmount's samples of the page cache, ns. */
+  public static final long UNMOUNT_SAMPLE_NS = 1_000_000_000L;
+  private UnmountReport lastUnmount;
+  private List<long[]> samples;
+  private XfsLog unmountLog;
+
+  /**
+   * What the last {@link #umount} did: the page cache sampled every
+   * {@link #UNMOUNT_SAMPLE_NS} from its start to its end, {time ns, dirty bytes, writeback bytes,
+   * bytes written since the start}, and the XFS log's stages (none for another filesystem).
+   */
+  public record UnmountReport(List<long[]> samples, List<XfsLog.Stage> stages) {}
+
+  /** The last unmount's report, or null if this task made none that finished. */
+  public UnmountReport lastUnmount() {
+    return lastUnmount;
+  }
+
+  private long writtenAtStart;
+
+  /** Starts the 1 s samples of the page cache for an unmount of {@code m}. */
+  private void startSampling(CpuComponent home, Vfs.Mount m) {
+    List<long[]> out = new ArrayList<>();
+    samples = out;
+    unmountLog = m.fs instanceof XfsFilesystem x ? x.log() : null;
+    writtenAtStart = vfs.pageCache().nrWritten();
+    sample(home.now(), out);
+    Runnable[] tick = new Runnable[1];
+    tick[0] = () -> {
+      if (samples != out) {
+        return;
+      }
+      sample(home.now(), out);
+      home.callAfter(UNMOUNT_SAMPLE_NS, tick[0]);
+    };
+    home.callAfter(UNMOUNT_SAMPLE_NS, tick[0]);
+  }
+
+  private void sample(long now, List<long[]> out) {
+    blksim.kernel.mm.PageCache pc = vfs.pageCache();
+    out.add(new long[] {now, pc.nrDirty() * Filesystem.PAGE_SIZE,
+        pc.nrWriteback() * Filesystem.PAGE_SIZE,
+        (pc.nrWritten() - writtenAtStart) * Filesystem.PAGE_SIZE});
+  }
+
+  private void stopSampling(long now) {
+    if (samples == null) {
+      return;
+    }
+    sample(now, samples);
+    lastUnmount = new UnmountReport(List.copyOf(samples),
+        unmountLog == null ? List.of() : unmountLog.stages());
+    samples = null;
+  }
 
   public VfsCalls(Vfs vfs, Task task) {
     this.vfs = vfs;
@@ -154,6 +208,64 @@ public final class VfsCalls {
     String dir = slash < 0 ? "" : rel.substring(0, slash);
     leaf[0] = slash < 0 ? rel : rel.substring(slash + 1);
     return fs.lookupPath(dir);
+  }
+
+  /**
+   * Leaves a file of {@code sizeBytes} at {@code path} with its data dirty in the page cache, as
+   * {@code write()}s made before the run's window of interest would: the missing directories and
+   * the file are created, its delayed allocation reserved and {@code i_size} set, and pages
+   * {@code [k * stride, k * stride + extent)} of it (the whole file when {@code extentBytes} is
+   * 0) dirtied as extents ({@link blksim.kernel.mm.PageCache#dirtyRange}: no state per page,
+   * memory proportional to the extents). Returns the system time the creates cost, or a negative
+   * errno ({@code -ENOENT} outside every mount, {@code -EEXIST}, {@code -ENOSPC}).
+   *
+   * <p>Simplified: no {@code write()} is made, so no copy, no {@code balance_dirty_pages()} and
+   * no user time; sizes are whole 4 KiB pages.
+   */
+  public long dirtyFile(String path, long sizeBytes, long extentBytes, long strideBytes,
+      long nowNs) {
+    Mounts.Resolved r = resolve(path);
+    Vfs.Mount m = r == null ? null : vfs.mountOf(r);
+    if (m == null || r.relativePath().isEmpty()) {
+      return -Filesystem.ENOENT;
+    }
+    Filesystem fs = r.fs();
+    long cost = 0;
+    long dirIno = fs.rootIno();
+    String[] parts = r.relativePath().split("/");
+    for (int i = 0; i < parts.length - 1; i++) {
+      long next = fs.lookup(dirIno, parts[i]);
+      if (next == -Filesystem.ENOENT) {
+        next = fs.mkdir(dirIno, parts[i]);
+        cost += fs.createCostNs();
+      }
+      if (next < 0) {
+        return next;
+      }
+      dirIno = next;
+    }
+    long ino = fs.create(dirIno, parts[parts.length - 1]);
+    if (ino < 0) {
+      return ino;
+    }
+    cost += fs.createCostNs();
+    long pages = sizeBytes / Filesystem.PAGE_SIZE;
+    if (pages > Integer.MAX_VALUE) {
+      return -Filesystem.EINVAL;
+    }
+    int res = fs.reserve(ino, 0, (int) pages);
+    if (res < 0) {
+      return res;
+    }
+    fs.setSize(ino, sizeBytes);
+    AddressSpace as = m.mapping(ino);
+    blksim.kernel.mm.PageCache pc = vfs.pageCache();
+    long extent = extentBytes == 0 ? pages : extentBytes / Filesystem.PAGE_SIZE;
+    long stride = extentBytes == 0 ? pages : Math.max(extent, strideBytes / Filesystem.PAGE_SIZE);
+    for (long p = 0; p < pages; p += stride) {
+      pc.dirtyRange(as, p, Math.min(extent, pages - p), nowNs);
+    }
+    return cost;
   }
 
   /** {@code mkdir(path, 0777)}: 0, or -EEXIST and the other errors of {@link Filesystem#mkdir}. */
@@ -644,11 +756,14 @@ public final class VfsCalls {
     private List<AddressSpace> waitList;
     private int waitAt;
 
+    private XfsUnmount xfsUnmount;
+
     SystemCall arm(Vfs.Mount one, boolean unmount) {
       this.phase = 0;
       this.one = one;
       this.unmount = unmount;
       this.waitList = null;
+      this.xfsUnmount = null;
       return this;
     }
 
@@ -656,6 +771,9 @@ public final class VfsCalls {
     public boolean step(TaskCpu cpu) {
       switch (phase) {
         case 0:
+          if (unmount) {
+            startSampling(cpu.cpu(), one);
+          }
           phase = one == null ? 2 : 1;
           cpu.runFor(CpuMode.SYSTEM, vfs.syscalls().rwEntryNs());
           return false;
@@ -707,15 +825,33 @@ public final class VfsCalls {
             }
           }
           waitList = null;
-          if (unmount) {
-            vfs.shutdown(one);
+          if (unmount && one.fs instanceof XfsFilesystem x) {
+            xfsUnmount = new XfsUnmount(x, one.wb().queues(), vfs.pageCache(), task);
           }
-          phase = 4;
-          cpu.runFor(CpuMode.SYSTEM, vfs.syscalls().wakeReturnNs());
-          return false;
+          phase = 5;
+          return finish(cpu);
+        case 5:
+          return finish(cpu);
         default:
           return returned(0);
       }
+    }
+
+    /** The filesystem's unmount work, then the shutdown and the return. */
+    private boolean finish(TaskCpu cpu) {
+      if (xfsUnmount != null) {
+        if (!xfsUnmount.step(cpu)) {
+          return false;
+        }
+        xfsUnmount = null;
+      }
+      if (unmount) {
+        vfs.shutdown(one);
+        stopSampling(cpu.now());
+      }
+      phase = 4;
+      cpu.runFor(CpuMode.SYSTEM, vfs.syscalls().wakeReturnNs());
+      return false;
     }
 
     private Runnable done(CpuComponent c) {

@@ -85,6 +85,7 @@ public final class XfsFilesystem implements Filesystem {
   private final String device;
   private final XfsGeometry geometry;
   private final XfsParams params;
+  private final XfsLog log;
   private boolean mounted;
   private boolean readOnly;
   /** {@code m_agirotor}: the AG of the next new directory. */
@@ -155,6 +156,7 @@ public final class XfsFilesystem implements Filesystem {
       totalFree += agFree[g];
     }
     Arrays.fill(extBlock, -1);
+    this.log = new XfsLog(geometry);
     int root = newSlot(DIR, 0);
     dirs.put(root, new DirectoryIndex(root));
   }
@@ -173,6 +175,16 @@ public final class XfsFilesystem implements Filesystem {
     XfsGeometry g = params.agCount() == 0 ? XfsGeometry.mkfsDefault(deviceBytes)
         : XfsGeometry.withAgCount(deviceBytes, params.agCount());
     return new XfsFilesystem(device, g, params);
+  }
+
+  /** What the log holds for the unmount to write ({@link XfsLog}). */
+  public XfsLog log() {
+    return log;
+  }
+
+  /** The AG of inode slot {@code s} (the log's placement of inode cluster buffers). */
+  int agOfSlot(int s) {
+    return s < ag.length ? ag[s] : 0;
   }
 
   /** The filesystem's geometry. */
@@ -655,6 +667,7 @@ public final class XfsFilesystem implements Filesystem {
       g = ag[d];
     }
     int s = newSlot(kind, g);
+    log.created(g, s);
     di.put(b, s);
     if (kind == DIR) {
       dirs.put(s, new DirectoryIndex(d));
@@ -880,6 +893,7 @@ public final class XfsFilesystem implements Filesystem {
   private void allocateRun(int s, int page, int len, long prevDiskEnd,
       SplittableRandom random) {
     int g = ag[s];
+    log.allocated(g);
     long target;
     if (prevDiskEnd >= 0 && isFree(prevDiskEnd)) {
       // xfs_bmap_adjacent(): right after the file's previous extent.

@@ -44,6 +44,15 @@ public final class AddressSpace {
     default long readSector(AddressSpace as, long index) {
       return sectorOf(as, index);
     }
+
+    /**
+     * How many pages from {@code index} (at most {@code max}, at least 1) lie one after the other
+     * on the disk from {@link #sectorOf}{@code (index)}: the writeback of extents cuts its bios
+     * there without looking at each page. The default, a linear mapping, is {@code max}.
+     */
+    default long contiguousPages(AddressSpace as, long index, long max) {
+      return max;
+    }
   }
 
   private static final long[] NONE = new long[0];
@@ -87,6 +96,16 @@ public final class AddressSpace {
   int openCount;
   /** The host's own per-inode data (a filesystem's extents), opaque here. */
   Object hostData;
+  /**
+   * Dirty pages held as extents (first page -> end page, merged, disjoint) instead of page
+   * bits, or null: what {@link PageCache#dirtyRange} makes for a large dirty volume. Such pages
+   * carry no state of their own (no cached, dirty or writeback bit); they count in
+   * {@link #nrPages} and {@link #nrDirty} and, once written back, in {@link #nrWriteback} until
+   * their bio ends, when they leave the cache.
+   */
+  java.util.TreeMap<Long, Long> dirtyExtents;
+  /** Pages of {@link #dirtyExtents} now under writeback (part of {@link #nrWriteback}). */
+  long nrExtentWriteback;
 
   /**
    * {@code filemap_fdatawait()}'s sleep: runs {@code waker} when the inode's last page under
@@ -145,17 +164,52 @@ public final class AddressSpace {
 
   /** The first dirty page, or -1. */
   public long firstDirty() {
-    return nextDirty(0);
+    long p = nextDirty(0);
+    if (dirtyExtents != null && !dirtyExtents.isEmpty()) {
+      long e = dirtyExtents.firstKey();
+      p = p < 0 ? e : Math.min(p, e);
+    }
+    return p;
   }
 
   /** One past the last dirty page, or 0 when clean. */
   public long endDirty() {
+    long end = 0;
     for (int w = dirtyBits.length - 1; w >= 0; w--) {
       if (dirtyBits[w] != 0) {
-        return ((long) w << 6) + 64 - Long.numberOfLeadingZeros(dirtyBits[w]);
+        end = ((long) w << 6) + 64 - Long.numberOfLeadingZeros(dirtyBits[w]);
+        break;
       }
     }
-    return 0;
+    if (dirtyExtents != null && !dirtyExtents.isEmpty()) {
+      end = Math.max(end, dirtyExtents.lastEntry().getValue());
+    }
+    return end;
+  }
+
+  /** Whether the inode has dirty pages held as extents ({@link #dirtyExtents}). */
+  public boolean hasDirtyExtents() {
+    return dirtyExtents != null && !dirtyExtents.isEmpty();
+  }
+
+  /** The dirty extents as {first, end} pairs in page order (for tests and reports). */
+  public java.util.List<long[]> dirtyExtentList() {
+    java.util.List<long[]> out = new java.util.ArrayList<>();
+    if (dirtyExtents != null) {
+      for (java.util.Map.Entry<Long, Long> e : dirtyExtents.entrySet()) {
+        out.add(new long[] {e.getKey(), e.getValue()});
+      }
+    }
+    return out;
+  }
+
+  /** Whether page {@code index} lies in a dirty extent. */
+  boolean inDirtyExtent(long index) {
+    if (dirtyExtents == null) {
+      return false;
+    }
+    java.util.Map.Entry<Long, Long> e = dirtyExtents.floorEntry(index);
+    return e != null && index < e.getValue();
   }
 
   /** Pages in the cache. */

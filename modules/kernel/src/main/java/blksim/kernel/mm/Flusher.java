@@ -46,6 +46,7 @@ final class Flusher implements WorkRun {
     LOOP,
     INODE_NEXT,
     PAGES,
+    EXTENTS,
     ISSUE,
     BATCH_END,
     WAIT_SYNC,
@@ -97,6 +98,10 @@ final class Flusher implements WorkRun {
   private int bioPages;
   private Bio bio;
   private Phase afterIssue;
+  /** The bio being built is of extent pages ({@link #extents}). */
+  private boolean extentBio;
+  /** The inode's extents were walked in this writeback of it. */
+  private boolean extentsDone;
 
   private Flusher(BdiWriteback wb) {
     this.wb = wb;
@@ -128,6 +133,11 @@ final class Flusher implements WorkRun {
           continue;
         case PAGES:
           if (pages(cpu)) {
+            return;
+          }
+          continue;
+        case EXTENTS:
+          if (extents(cpu)) {
             return;
           }
           continue;
@@ -307,6 +317,7 @@ final class Flusher implements WorkRun {
     wrapped = index == 0;
     inBatch = 0;
     bioPages = 0;
+    extentsDone = false;
     wb.stats.inodes++;
     // generic_writepages(): blk_start_plug() around write_cache_pages() (nested under the
     // wb-level plug, where it does nothing).
@@ -340,6 +351,12 @@ final class Flusher implements WorkRun {
           phase = Phase.BATCH_END;
           return false;
         }
+        if (inode.dirtyExtents != null && !extentsDone) {
+          // The pages held as extents follow the page bits (simplified: one pass of each).
+          extentsDone = true;
+          phase = Phase.EXTENTS;
+          return false;
+        }
         phase = work.syncAll ? Phase.WAIT_SYNC : Phase.INODE_DONE;
         if (inodePlugged) {
           // The end of generic_writepages(): blk_finish_plug(), which dispatches only without
@@ -362,6 +379,55 @@ final class Flusher implements WorkRun {
       pendingNs += wb.costs.perPageNs();
       wb.stats.pages++;
     }
+  }
+
+  /**
+   * {@code write_cache_pages()} over the inode's dirty extents ({@link AddressSpace#dirtyExtents}):
+   * one bio per step, of the next dirty pages from {@code index} (wrapping once) up to
+   * {@code BIO_MAX_PAGES}, the budget and the end of the disk extent they map to. The pages are
+   * accounted as a whole, with no work per page; the CPU time is the per-page cost times the
+   * pages, paid with the bio's submission. Simplified: the bio's run is the only scheduling
+   * point (no {@code cond_resched()} per pagevec).
+   */
+  private boolean extents(WorkerCpu cpu) {
+    long max = Math.min(BIO_MAX_PAGES, work.syncAll ? Long.MAX_VALUE : nrToWrite);
+    long[] r = max > 0 ? nextExtent(max) : null;
+    if (r == null) {
+      phase = Phase.PAGES;
+      return false;
+    }
+    long first = r[0];
+    int n = (int) r[1];
+    bioFirst = first;
+    bioSector = inode.host.sectorOf(inode, first);
+    bioPages = n;
+    nrToWrite -= n;
+    inodePages += n;
+    index = first + n;
+    pendingNs += wb.costs.perPageNs() * n;
+    wb.stats.pages += n;
+    extentBio = true;
+    return submit(cpu, Phase.EXTENTS);
+  }
+
+  /** The next extent piece from {@code index}, wrapping once, cut at the disk extent's end. */
+  private long[] nextExtent(long max) {
+    long from = index;
+    java.util.Map.Entry<Long, Long> e = inode.dirtyExtents.floorEntry(from);
+    if (e == null || e.getValue() <= from) {
+      e = inode.dirtyExtents.ceilingEntry(from);
+    }
+    if (e == null && !wrapped) {
+      wrapped = true;
+      from = 0;
+      e = inode.dirtyExtents.firstEntry();
+    }
+    if (e == null) {
+      return null;
+    }
+    long s = Math.max(e.getKey(), from);
+    long run = inode.host.contiguousPages(inode, s, Math.min(max, e.getValue() - s));
+    return pc.startWritebackExtent(inode, s, Math.max(1, run));
   }
 
   /** The next dirty page from {@code index}, wrapping once ({@code range_cyclic}). */
@@ -397,9 +463,11 @@ final class Flusher implements WorkRun {
     long first = bioFirst;
     int n = bioPages;
     Runnable waker = cpu.waker();
+    blksim.kernel.block.BioEndIo end = extentBio ? (b, err) -> pc.endWritebackExtent(as, n)
+        : (b, err) -> ended(as, first, n);
     boolean taken = wb.plug != null
-        ? wb.plug.submit(queue(cpu), bio, (b, err) -> ended(as, first, n), waker)
-        : queue(cpu).issue(bio, (b, err) -> ended(as, first, n), waker);
+        ? wb.plug.submit(queue(cpu), bio, end, waker)
+        : queue(cpu).issue(bio, end, waker);
     if (!taken) {
       wb.stats.tagSleeps++;
       cpu.sleep();
@@ -408,6 +476,7 @@ final class Flusher implements WorkRun {
     wb.stats.bios++;
     bioPages = 0;
     bio = null;
+    extentBio = false;
     phase = afterIssue;
     return false;
   }

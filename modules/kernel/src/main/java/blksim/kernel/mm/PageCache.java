@@ -267,6 +267,9 @@ public final class PageCache {
    * had no dirty inode arms its flusher ({@code wb_wakeup_delayed()}).
    */
   boolean setPageDirty(AddressSpace as, long index, long nowNs, int cpuId) {
+    if (as.dirtyExtents != null && as.inDirtyExtent(index)) {
+      return false;
+    }
     addCached(as, index);
     if (as.dirty(index)) {
       return false;
@@ -317,8 +320,141 @@ public final class PageCache {
     }
   }
 
+  /**
+   * Dirties pages {@code [first, first + n)} of {@code as} as one extent, with no state per
+   * page ({@link AddressSpace#dirtyExtents}): the accounting of {@link #setPageDirty} for the
+   * pages that were not dirty yet (an overlap with a dirty extent counts once; adjacent and
+   * overlapping extents merge), and the inode joins {@code b_dirty} if it was clean. Returns the
+   * pages that became dirty.
+   *
+   * <p>Simplified: no {@code balance_dirty_pages()} (the caller stands for data written before
+   * the run's window of interest), and the pages must not also be dirty as page bits (the
+   * per-page path skips pages inside a dirty extent, so the two never count a page twice).
+   */
+  public long dirtyRange(AddressSpace as, long first, long n, long nowNs) {
+    if (first < 0 || n < 1) {
+      throw new IllegalArgumentException("dirtyRange [" + first + ", +" + n + ") of inode "
+          + as.ino);
+    }
+    if (as.dirtyExtents == null) {
+      as.dirtyExtents = new java.util.TreeMap<>();
+    }
+    java.util.TreeMap<Long, Long> m = as.dirtyExtents;
+    long start = first;
+    long end = first + n;
+    long overlap = 0;
+    java.util.Map.Entry<Long, Long> e = m.floorEntry(start);
+    if (e != null && e.getValue() >= start) {
+      start = e.getKey();
+    }
+    // Every extent that starts in [start, end] merges into the new one.
+    for (java.util.Map.Entry<Long, Long> x = m.ceilingEntry(start); x != null
+        && x.getKey() <= end; x = m.ceilingEntry(start)) {
+      long os = Math.max(x.getKey(), first);
+      long oe = Math.min(x.getValue(), first + n);
+      if (oe > os) {
+        overlap += oe - os;
+      }
+      end = Math.max(end, x.getValue());
+      m.remove(x.getKey());
+    }
+    m.put(start, end);
+    long added = n - overlap;
+    if (added == 0) {
+      return 0;
+    }
+    as.nrDirty += added;
+    as.nrPages += added;
+    nrDirty += added;
+    nrDirtied += added;
+    nrFilePages += added;
+    BdiWriteback wb = as.wb;
+    wb.reclaimable += added;
+    wb.dirtied += added;
+    if (as.nrDirty == added && as.ioList == null && !as.iSync) {
+      as.dirtiedWhenNs = nowNs;
+      boolean wasIdle = !wb.hasDirtyIo();
+      wb.bDirty.addNewest(as);
+      if (wasIdle) {
+        wb.wakeupDelayed();
+      }
+    }
+    if (nrFilePages > dirtyablePages) {
+      reclaim();
+    }
+    return added;
+  }
+
+  /**
+   * {@code write_cache_pages()} over extents: the first dirty extent piece at or after page
+   * {@code from} of at most {@code max} pages is cleared and put under writeback as a whole
+   * (the extent is split when only part of it is taken). Returns {first, pages}, or null when
+   * no dirty extent starts or continues at or after {@code from}.
+   */
+  long[] startWritebackExtent(AddressSpace as, long from, long max) {
+    java.util.TreeMap<Long, Long> m = as.dirtyExtents;
+    if (m == null || m.isEmpty() || max < 1) {
+      return null;
+    }
+    java.util.Map.Entry<Long, Long> e = m.floorEntry(from);
+    if (e == null || e.getValue() <= from) {
+      e = m.ceilingEntry(from);
+      if (e == null) {
+        return null;
+      }
+    }
+    long s = Math.max(e.getKey(), from);
+    long end = e.getValue();
+    long n = Math.min(max, end - s);
+    m.remove(e.getKey());
+    if (e.getKey() < s) {
+      m.put(e.getKey(), s);
+    }
+    if (s + n < end) {
+      m.put(s + n, end);
+    }
+    as.nrDirty -= n;
+    nrDirty -= n;
+    as.wb.reclaimable -= n;
+    as.nrWriteback += n;
+    as.nrExtentWriteback += n;
+    nrWriteback += n;
+    as.wb.writeback += n;
+    return new long[] {s, n};
+  }
+
+  /**
+   * The end of writeback of {@code n} pages of an extent ({@link #startWritebackExtent}): they
+   * are clean and, carrying no state of their own, leave the cache at once (the unmount that
+   * follows such a volume would evict them anyway).
+   */
+  void endWritebackExtent(AddressSpace as, long n) {
+    as.nrWriteback -= n;
+    as.nrExtentWriteback -= n;
+    nrWriteback -= n;
+    nrWritten += n;
+    as.wb.writeback -= n;
+    as.wb.written += n;
+    as.nrPages -= n;
+    nrFilePages -= n;
+    if (as.nrWriteback == 0 && as.writebackWaiter != null) {
+      Runnable w = as.writebackWaiter;
+      as.writebackWaiter = null;
+      w.run();
+    }
+  }
+
   /** Drops every page of an inode that is being freed (truncate on unlink). */
   public void truncate(AddressSpace as) {
+    if (as.dirtyExtents != null) {
+      for (java.util.Map.Entry<Long, Long> e : as.dirtyExtents.entrySet()) {
+        long n = e.getValue() - e.getKey();
+        as.nrDirty -= n;
+        nrDirty -= n;
+        as.wb.reclaimable -= n;
+      }
+      as.dirtyExtents.clear();
+    }
     for (long i = as.nextDirty(0); i >= 0; i = as.nextDirty(i + 1)) {
       AddressSpace.clear(as.dirtyBits, i);
       as.nrDirty--;
@@ -386,6 +522,18 @@ public final class PageCache {
     as.onLru = false;
   }
 
+  /** Pages of {@code as} held as dirty or writeback extents. */
+  private static long extentPages(AddressSpace as) {
+    if (as.dirtyExtents == null) {
+      return 0;
+    }
+    long n = as.nrExtentWriteback;
+    for (java.util.Map.Entry<Long, Long> e : as.dirtyExtents.entrySet()) {
+      n += e.getValue() - e.getKey();
+    }
+    return n;
+  }
+
   /** Drops clean pages of the least recently used inodes (class comment). */
   private void reclaim() {
     long target = dirtyablePages - Math.max(1, dirtyablePages / 64);
@@ -408,6 +556,8 @@ public final class PageCache {
       for (int w = 0; w < as.raBits.length; w++) {
         as.raBits[w] &= w < kept.length ? kept[w] : 0;
       }
+      // Pages held as extents are dirty or under writeback: they stay.
+      keep += extentPages(as);
       long dropped = as.nrPages - keep;
       if (dropped > 0) {
         as.cachedBits = kept;

@@ -89,7 +89,7 @@ class DmTableTest {
     e = bad("0 100 stripe a 0");
     assertEquals("target", e.field());
     assertEquals("table line 1, target: unknown target type 'stripe'; known types: linear,"
-        + " zero, delay", e.getMessage());
+        + " zero, delay, zoned", e.getMessage());
 
     e = bad("0 100");
     assertEquals("target", e.field());

@@ -45,6 +45,9 @@ final class FioJobSettings implements Cloneable {
   long offsetBytes;
   long ioSizeBytes;
   FioEngine ioengine = FioEngine.PSYNC;
+  /** The deepest {@code iodepth} blksim accepts. */
+  static final int MAX_IODEPTH = 65_536;
+
   int iodepth = 1;
   int iodepthBatchSubmit = 1;
   int iodepthBatchCompleteMin = 1;
@@ -205,6 +208,11 @@ final class FioJobSettings implements Cloneable {
   String replayRedirect;
   List<String> replayDevices = List.of();
   List<String> replayKnownDevices = List.of();
+  /** {@code merge_blktrace_file}, or null. */
+  String mergeBlktraceFile;
+  /** {@code merge_blktrace_scalars} and {@code merge_blktrace_iters} as given (fio floats). */
+  List<Double> mergeScalars = List.of();
+  List<Double> mergeIters = List.of();
   long replayAlign;
   long replayScale;
   int replaySkip;
@@ -276,7 +284,17 @@ final class FioJobSettings implements Cloneable {
       case "offset" -> offsetBytes = zoneUnits(1, value) ? 0 : bytesNoPercent(value);
       case "io_size" -> ioSizeBytes = zoneUnits(2, value) ? 0 : bytesNoPercent(value);
       case "ioengine" -> ioengine = engine(string(value));
-      case "iodepth" -> iodepth = integer(value, 1, Integer.MAX_VALUE);
+      case "iodepth" -> {
+        // fio's table sets no upper bound; blksim refuses a depth no kernel path accepts
+        // (libaio's io_setup() is bounded by fs.aio-max-nr, 65536 by default) before any
+        // memory is spent on it.
+        long d = FioValues.bytes(string(value), kbBase);
+        if (d > MAX_IODEPTH) {
+          throw new BadValue("must be at most " + MAX_IODEPTH + " (blksim's limit, the default"
+              + " fs.aio-max-nr), was " + value);
+        }
+        iodepth = integer(value, 1, Integer.MAX_VALUE);
+      }
       case "iodepth_batch" -> iodepthBatchSubmit = integer(value, 0, Integer.MAX_VALUE);
       case "iodepth_batch_complete_min" ->
           iodepthBatchCompleteMin = integer(value, 0, Integer.MAX_VALUE);
@@ -468,6 +486,9 @@ final class FioJobSettings implements Cloneable {
       case "replay_end" -> replayEndNs = FioValues.timeNs(string(value), true);
       case "replay_device" -> replayDevices = deviceList(string(value));
       case "replay_known_devices" -> replayKnownDevices = deviceList(string(value));
+      case "merge_blktrace_file" -> mergeBlktraceFile = string(value);
+      case "merge_blktrace_scalars" -> mergeScalars = floatList(string(value));
+      case "merge_blktrace_iters" -> mergeIters = floatList(string(value));
       case "rate_min" -> perDirection(string(value), v -> {
         long b = FioValues.bytes(v, kbBase);
         return d -> rateMinBytes[d] = b;
@@ -700,9 +721,86 @@ final class FioJobSettings implements Cloneable {
       throw error("read_iolog", "a replay job needs replay_redirect=DEV (or filename=DEV) naming"
           + " the simulated device its records go to");
     }
+    blksim.workload.replay.ReplayOptions.Merge merge = null;
+    if (mergeBlktraceFile != null) {
+      merge = merge(resolved);
+      resolved = List.of(java.nio.file.Path.of(mergeBlktraceFile).toAbsolutePath().normalize()
+          .toString());
+    }
     replay = new blksim.workload.replay.ReplayOptions(resolved, readIologFormat, replayNoStall,
         replayTimeScale, replayRedirect, replayAlign, replayScale, replaySkip, replayStartNs,
-        replayEndNs, replayDevices, replayKnownDevices);
+        replayEndNs, replayDevices, replayKnownDevices, merge);
+  }
+
+  /**
+   * {@code merge_blktrace_file}: every input must be a blktrace binary, and each list, when given,
+   * has one entry per input, as {@code merge_blktrace_iologs()} checks; values are truncated to
+   * whole numbers as fio's {@code init_merge_param_list()} does, and a 0 ends a list there.
+   */
+  private blksim.workload.replay.ReplayOptions.Merge merge(List<String> inputs) {
+    if (readIologFormat != null
+        && readIologFormat != blksim.workload.trace.TraceFormat.BLKTRACE) {
+      throw error("merge_blktrace_file", "merges blktrace binaries; read_iolog_format="
+          + readIologFormat.key() + " names another format");
+    }
+    for (String in : inputs) {
+      if (blksim.workload.trace.TraceFormat.detect(java.nio.file.Path.of(in))
+          != blksim.workload.trace.TraceFormat.BLKTRACE) {
+        throw error("read_iolog", "merge_blktrace_file merges blktrace binaries; " + in
+            + " is not one (fio: file is not a blktrace)");
+      }
+    }
+    String out = java.nio.file.Path.of(mergeBlktraceFile).toAbsolutePath().normalize()
+        .toString();
+    if (inputs.contains(out)) {
+      throw error("merge_blktrace_file", "the merged file " + mergeBlktraceFile
+          + " is one of the read_iolog inputs");
+    }
+    return new blksim.workload.replay.ReplayOptions.Merge(mergeBlktraceFile, inputs,
+        mergeParams("merge_blktrace_scalars", mergeScalars, inputs.size(), 100),
+        mergeParams("merge_blktrace_iters", mergeIters, inputs.size(), 1));
+  }
+
+  private List<Integer> mergeParams(String key, List<Double> vals, int nrLogs, int dflt) {
+    int len = 0;
+    while (len < vals.size() && vals.get(len) != 0.0) {
+      len++;
+    }
+    if (len != 0 && len != nrLogs) {
+      throw error(key, key + " has " + len + " values for " + nrLogs + " read_iolog files (fio: "
+          + key + "(" + len + ") != nr_logs(" + nrLogs + "))");
+    }
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < nrLogs; i++) {
+      int v = len == 0 ? dflt : (int) vals.get(i).doubleValue();
+      if (v < 1) {
+        throw error(key, key + " values must be at least 1 once truncated to whole numbers,"
+            + " was " + vals.get(i));
+      }
+      out.add(v);
+    }
+    return out;
+  }
+
+  /** fio's FIO_OPT_FLOAT_LIST: values joined by ':' (at most FIO_IO_U_LIST_MAX_LEN, 20). */
+  private static List<Double> floatList(String value) {
+    List<Double> out = new ArrayList<>();
+    for (String f : value.split(":", -1)) {
+      try {
+        double d = Double.parseDouble(f.trim());
+        if (d < 0 || Double.isNaN(d) || Double.isInfinite(d)) {
+          throw new NumberFormatException();
+        }
+        out.add(d);
+      } catch (NumberFormatException e) {
+        throw new BadValue("must be non-negative numbers joined by ':', was " + value);
+      }
+    }
+    if (out.size() > 20) {
+      throw new BadValue("has " + out.size() + " values; fio takes at most 20"
+          + " (FIO_IO_U_LIST_MAX_LEN)");
+    }
+    return out;
   }
 
   /** A {@code :}-separated list of trace device names (blkparse's {@code 8,16} has a comma). */

@@ -7,6 +7,7 @@ import blksim.workload.trace.TraceOptions;
 import blksim.workload.trace.TraceReader;
 import blksim.workload.trace.TraceRecord;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The records one replaying fio job issues, read lazily from its trace (one record ahead, never
@@ -107,7 +108,19 @@ public final class ReplayFeed {
 
   private void open() {
     TraceOptions opts = TraceOptions.defaults().withNotices(stats::note);
-    TraceFormat f = o.format() != null ? o.format() : TraceFormat.detect(path);
+    if (o.merge() != null) {
+      // fio merges when the job is set up (add_job()), before its first I/O.
+      ReplayOptions.Merge m = o.merge();
+      int[] sc = m.scalars().stream().mapToInt(Integer::intValue).toArray();
+      int[] it = m.iters().stream().mapToInt(Integer::intValue).toArray();
+      List<Path> in = new java.util.ArrayList<>();
+      m.inputs().forEach(x -> in.add(Path.of(x)));
+      long n = blksim.workload.trace.BlktraceMerge.merge(in, sc, it, path);
+      stats.note(path + ": merged " + n + " queue events of " + in.size() + " blktrace file"
+          + (in.size() == 1 ? "" : "s") + " (merge_blktrace_file)");
+    }
+    TraceFormat f = o.merge() != null ? TraceFormat.BLKTRACE
+        : o.format() != null ? o.format() : TraceFormat.detect(path);
     reader = TraceFormat.open(path, f, opts);
     fioLog = f == TraceFormat.FIO_IOLOG;
     if (o.endNs() != Long.MAX_VALUE) {

@@ -42,10 +42,42 @@ import java.util.List;
  * @param knownDevices blksim's {@code replay_known_devices}: every trace device some job
  *     replays; a record of any other device stops the run (exit 2). Empty: no check. The
  *     scenario's {@code replay} section sets both, one job per mapped device
+ * @param merge fio's {@code merge_blktrace_file} and its lists, or {@code null}: the inputs are
+ *     merged into that file when the replay starts and {@code logs} holds the merged file alone
  */
 public record ReplayOptions(List<String> logs, TraceFormat format, boolean noStall, int timeScale,
     String redirect, long align, long scale, int skipMask, long startNs, long endNs,
-    List<String> devices, List<String> knownDevices) {
+    List<String> devices, List<String> knownDevices, Merge merge) {
+
+  /**
+   * fio's {@code merge_blktrace_file=F} with {@code merge_blktrace_scalars} and
+   * {@code merge_blktrace_iters} ({@link blksim.workload.trace.BlktraceMerge}).
+   *
+   * @param file the merged file, written when the replay starts
+   * @param inputs the blktrace binaries of {@code read_iolog}, resolved
+   * @param scalars per input, percent
+   * @param iters per input, iterations
+   */
+  public record Merge(String file, List<String> inputs, List<Integer> scalars,
+      List<Integer> iters) {
+    /** Copies the lists; they have one entry per input. */
+    public Merge {
+      inputs = List.copyOf(inputs);
+      scalars = List.copyOf(scalars);
+      iters = List.copyOf(iters);
+      if (scalars.size() != inputs.size() || iters.size() != inputs.size()) {
+        throw new IllegalArgumentException("one scalar and one iteration count per input");
+      }
+    }
+  }
+
+  /** Options without a merge. */
+  public ReplayOptions(List<String> logs, TraceFormat format, boolean noStall, int timeScale,
+      String redirect, long align, long scale, int skipMask, long startNs, long endNs,
+      List<String> devices, List<String> knownDevices) {
+    this(logs, format, noStall, timeScale, redirect, align, scale, skipMask, startNs, endNs,
+        devices, knownDevices, null);
+  }
 
   /** Options replaying every device's records (fio's own options only). */
   public ReplayOptions(List<String> logs, TraceFormat format, boolean noStall, int timeScale,

@@ -51,6 +51,7 @@ import java.util.List;
  * @param mm dirty limits, the flusher's plug policy, writeback costs
  * @param filesystems filesystems to make and mount, in scenario order (each on its own device,
  *     each at its own mount point)
+ * @param dirtyFiles the volume left dirty at the start ({@code dirty-files}), or null
  * @param wq workqueue settings: max_active overrides and kworker creation costs
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
@@ -63,7 +64,7 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     List<FioJob> jobs, TimehistParams timehist, String wakePlacement, long kblockdRunNs,
     MmParams mm, List<FilesystemParams> filesystems, List<FsMarkOptions> fsMark,
     FsMarkCosts fsMarkCosts, List<ShellCommand> commands, long shellExecNs,
-    WqSettings wq) {
+    blksim.workload.umount.DirtyFiles dirtyFiles, WqSettings wq) {
 
   /**
    * The workqueue settings of a scenario: {@code kernel.wq-max-active} and the kworker creation
@@ -80,7 +81,7 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
    * buffered writer, a buffered reader of a device or of files, fs_mark or a shell command.
    */
   public boolean usesPageCacheWrites() {
-    if (!fsMark.isEmpty() || commandsUseVfs()) {
+    if (!fsMark.isEmpty() || commandsUseVfs() || dirtyFiles != null) {
       return true;
     }
     for (FioJob j : jobs) {

@@ -104,18 +104,22 @@ public final class ScenarioLoader {
 
   /** As {@link #load(Path, List)}, with an explicit environment for fio's {@code ${VAR}}. */
   public static Scenario load(Path file, List<String> overrides, Map<String, String> env) {
-    if (!Files.isRegularFile(file)) {
-      throw new InputException(file.toString(), 0, null, "scenario file not found");
+    if (file.toString().isEmpty()) {
+      throw new InputException(null, 0, "SCENARIO", "an empty path is not a scenario file");
     }
+    checkReadable(file, "scenario file");
     Config cfg = parseFile(file);
     for (String o : overrides) {
       cfg = applyOverride(cfg, o);
     }
     checkRoot(cfg);
     Path dir = file.toAbsolutePath().getParent();
-    if (cfg.hasPath("blksim.profile")) {
+    if (cfg.hasPath("blksim.profile") && !string(cfg, "blksim.profile").isEmpty()) {
       String prof = string(cfg, "blksim.profile");
       Path pf = dir.resolve(prof).normalize();
+      if (Files.isDirectory(pf)) {
+        throw error(cfg, "blksim.profile", "profile " + pf + " is a directory, not a file");
+      }
       if (!Files.isRegularFile(pf)) {
         throw error(cfg, "blksim.profile", "profile file " + pf + " not found");
       }
@@ -123,7 +127,12 @@ public final class ScenarioLoader {
       checkRoot(profile);
       cfg = cfg.withFallback(profile);
     }
-    cfg = cfg.resolve();
+    try {
+      cfg = cfg.resolve();
+    } catch (ConfigException e) {
+      // An undefined substitution such as ${nope}: its file and line, not a stack trace.
+      throw fromConfigException(file.toString(), e);
+    }
     validateKeys(cfg);
     // Inline the fio job files so the spec is self-contained.
     List<String> texts = new ArrayList<>();
@@ -137,6 +146,9 @@ public final class ScenarioLoader {
     if (cfg.hasPath("blksim.fio.job-files")) {
       for (String jf : stringList(cfg, "blksim.fio.job-files")) {
         Path p = dir.resolve(jf).normalize();
+        if (Files.isDirectory(p)) {
+          throw error(cfg, "blksim.fio.job-files", p + " is a directory, not a fio job file");
+        }
         if (!Files.isRegularFile(p)) {
           throw error(cfg, "blksim.fio.job-files", "fio job file " + p + " not found");
         }
@@ -195,11 +207,88 @@ public final class ScenarioLoader {
     return build(cfg, spec, null);
   }
 
+  private static final java.util.regex.Pattern INCLUDE_REQUIRED = java.util.regex.Pattern.compile(
+      "^\\s*include\\s+required\\s*\\(\\s*(?:file\\s*\\(\\s*)?\"([^\"]+)\"");
+
+  /**
+   * Every {@code include required("X")} (or {@code required(file("X"))}) of a file whose X does
+   * not exist beside it: the including file, the line and the name, before the HOCON parser
+   * reports it without a line (and, for a relative name, as missing from the classpath).
+   */
+  public static void checkIncludes(Path file) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return; // not text: the parser says what it is
+    }
+    for (int i = 0; i < lines.size(); i++) {
+      java.util.regex.Matcher m = INCLUDE_REQUIRED.matcher(lines.get(i));
+      if (m.find()) {
+        Path inc = file.toAbsolutePath().getParent().resolve(m.group(1)).normalize();
+        if (!Files.isRegularFile(inc)) {
+          throw new InputException(file.toString(), i + 1, null, "include required(\""
+              + m.group(1) + "\"): " + inc + (Files.isDirectory(inc) ? " is a directory"
+                  : " not found"));
+        }
+      }
+    }
+  }
+
   private static Config parseFile(Path file) {
+    checkText(file);
+    checkIncludes(file);
     try {
       return ConfigFactory.parseFile(file.toFile(), PARSE);
     } catch (ConfigException e) {
       throw fromConfigException(file.toString(), e);
+    } catch (StackOverflowError e) {
+      // Typesafe Config parses nesting recursively: thousands of nested objects overflow it.
+      throw new InputException(file.toString(), 0, null,
+          "objects or lists nested too deeply to parse (a scenario needs a handful of levels)");
+    }
+  }
+
+  /** A scenario path that is a directory or missing, named as such. */
+  private static void checkReadable(Path file, String what) {
+    if (Files.isDirectory(file)) {
+      throw new InputException(file.toString(), 0, null, "is a directory, not a " + what);
+    }
+    if (!Files.isRegularFile(file)) {
+      throw new InputException(file.toString(), 0, null, what + " not found");
+    }
+  }
+
+  /**
+   * A binary file (a NUL byte or bytes that are not UTF-8 in its first 64 KiB) given as a
+   * scenario or profile, named as such before the HOCON parser reports a confusing syntax error.
+   */
+  private static void checkText(Path file) {
+    byte[] head;
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      head = in.readNBytes(64 * 1024);
+    } catch (IOException e) {
+      throw new InputException(file.toString(), 0, null, "cannot read: " + e.getMessage());
+    }
+    boolean binary = false;
+    for (byte b : head) {
+      if (b == 0) {
+        binary = true;
+        break;
+      }
+    }
+    if (!binary) {
+      java.nio.charset.CharsetDecoder dec = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT);
+      java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(head);
+      java.nio.CharBuffer cb = java.nio.CharBuffer.allocate(head.length + 1);
+      java.nio.charset.CoderResult r = dec.decode(bb, cb, head.length < 64 * 1024);
+      // A multi-byte character cut at the 64 KiB boundary is underflow, not an error.
+      binary = r.isError();
+    }
+    if (binary) {
+      throw new InputException(file.toString(), 0, null,
+          "a binary file, not a scenario (HOCON text)");
     }
   }
 
@@ -300,7 +389,7 @@ public final class ScenarioLoader {
         continue;
       }
       if (ScenarioSchema.key(path) == null) {
-        throw error(cfg, "blksim." + path, "unknown scenario key; known keys: "
+        throw error(cfg, "blksim." + path, "unknown scenario key; "
             + knownNear(path));
       }
     }
@@ -348,10 +437,51 @@ public final class ScenarioLoader {
         near.add("blksim." + p.path());
       }
     }
-    if (near.isEmpty()) {
-      ScenarioSchema.KEYS.forEach(p -> near.add("blksim." + p.path()));
+    if (near.isEmpty() || near.size() > 24) {
+      // No section of that name, or a large one: the closest spellings and the sections,
+      // rather than a list of every key.
+      TreeSet<String> sections = new TreeSet<>();
+      List<String> close = new ArrayList<>();
+      int best = Integer.MAX_VALUE;
+      for (Param p : ScenarioSchema.KEYS) {
+        String k = p.path();
+        sections.add(k.contains(".") ? "blksim." + k.substring(0, k.indexOf('.')) + ".*"
+            : "blksim." + k);
+        int d = editDistance(path, k);
+        if (d < best) {
+          best = d;
+          close.clear();
+        }
+        if (d == best && close.size() < 3) {
+          close.add("blksim." + k);
+        }
+      }
+      String hint = best <= Math.max(2, path.length() / 3) ? "did you mean "
+          + String.join(" or ", close) + "? " : "";
+      return hint + "top-level keys and sections: " + String.join(", ", sections)
+          + " (./blksim describe lists every key)";
     }
-    return String.join(", ", near);
+    return "known keys: " + String.join(", ", near);
+  }
+
+  /** Levenshtein distance, for "did you mean". */
+  private static int editDistance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
   }
 
   private static Scenario build(Config cfg, String spec, Path dir) {
@@ -370,6 +500,11 @@ public final class ScenarioLoader {
           v.getInt("machine.threads-per-core"));
     } catch (IllegalArgumentException e) {
       throw v.error("machine.sockets", e.getMessage());
+    }
+    Partitioning part = Partitioning.parse(partitions);
+    if (part.kind() == Partitioning.Kind.COUNT && part.count() > topo.cpuCount()) {
+      throw v.error("partitions", "at most one partition per simulated CPU: " + part.count()
+          + " partitions for " + topo.cpuCount() + " CPUs");
     }
     int hz = v.getInt("kernel.hz");
     if (hz != 100 && hz != 250 && hz != 300 && hz != 1000) {
@@ -485,7 +620,8 @@ public final class ScenarioLoader {
     }
     List<String> fsMarkLines = v.getStringList("fs_mark.command-lines");
     List<ShellCommand> commands = commands(cfg, v.getStringList("commands"), partitions, topo);
-    if (jobs.isEmpty() && fsMarkLines.isEmpty() && commands.isEmpty()) {
+    if (jobs.isEmpty() && fsMarkLines.isEmpty() && commands.isEmpty()
+        && v.getString("dirty-files.directory").isEmpty()) {
       throw v.error("fio.job-files", "the scenario has no workload: set blksim.fio.job-files,"
           + " blksim.fs_mark.command-lines or blksim.commands");
     }
@@ -509,6 +645,7 @@ public final class ScenarioLoader {
     List<FsMarkOptions> fsMark = fsMark(cfg, fsMarkLines, fss, partitions, topo);
     checkDirectoryJobs(jobs, fss, devices);
     checkSequencing(jobs, partitions, v);
+    blksim.workload.umount.DirtyFiles dirtyFiles = dirtyFiles(v, fss, partitions, topo);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
         v.getString("kernel.preempt"), v.getString("kernel.mode"),
@@ -521,7 +658,61 @@ public final class ScenarioLoader {
         mm(v, jobs, partitions, topo), fss, fsMark,
         new Scenario.FsMarkCosts(v.getDuration("costs.fs-mark.user-per-file"),
             v.getDuration("costs.fs-mark.fork")), commands, v.getDuration("costs.shell.exec"),
-        wqSettings(v, topo));
+        dirtyFiles, wqSettings(v, topo));
+  }
+
+  /**
+   * {@code dirty-files}: null when its directory is "", else the volume, checked: the directory
+   * in a filesystem of the scenario, sizes in whole 4 KiB pages, a stride of at least the
+   * extent, the volume within the machine's dirtyable memory (the page cache must hold it), one
+   * partition (the page cache is shared).
+   */
+  private static blksim.workload.umount.DirtyFiles dirtyFiles(Values v,
+      List<FilesystemParams> fss, String partitions, TopologyParams topo) {
+    String dir = v.getString("dirty-files.directory");
+    if (dir.isEmpty()) {
+      return null;
+    }
+    String norm = blksim.kernel.fs.Mounts.normalise(dir);
+    boolean inFs = false;
+    for (FilesystemParams f : fss) {
+      String mp = f.mountPoint();
+      if (norm != null && (norm.equals(mp) || norm.startsWith(mp.equals("/") ? "/" : mp + "/"))) {
+        inFs = true;
+      }
+    }
+    if (!inFs) {
+      throw v.error("dirty-files.directory", "dirty-files.directory must be an absolute path in"
+          + " a filesystem of blksim.filesystems, was '" + dir + "'");
+    }
+    long files = v.getInt("dirty-files.files");
+    long size = v.getSize("dirty-files.file-size");
+    long extent = v.getSize("dirty-files.dirty-extent");
+    long stride = v.getSize("dirty-files.dirty-stride");
+    for (String k : List.of("file-size", "dirty-extent", "dirty-stride")) {
+      if (v.getSize("dirty-files." + k) % 4096 != 0) {
+        throw v.error("dirty-files." + k, "dirty-files." + k + " must be a multiple of 4 KiB,"
+            + " was " + v.getSize("dirty-files." + k));
+      }
+    }
+    if (extent == 0 && stride != 0 || extent > 0 && stride < extent) {
+      throw v.error("dirty-files.dirty-stride", "dirty-files.dirty-stride must be at least"
+          + " dirty-files.dirty-extent (" + extent + "), and 0 when the extent is 0; was "
+          + stride);
+    }
+    blksim.workload.umount.DirtyFiles d = new blksim.workload.umount.DirtyFiles(norm, files,
+        size, v.getInt("dirty-files.directories"), extent, stride);
+    long dirtyable = v.getSize("machine.memory") - v.getSize("machine.reserved-memory");
+    if (d.totalDirtyBytes() > dirtyable) {
+      throw v.error("dirty-files.files", "the dirty volume, dirty-files.files x the dirty bytes"
+          + " of a file = " + d.totalDirtyBytes() + " bytes, must fit in the page cache: at most"
+          + " machine.memory - machine.reserved-memory = " + dirtyable + " bytes");
+    }
+    if (!onePartition(partitions, topo)) {
+      throw v.error("partitions", "dirty-files share the page cache with every CPU: use"
+          + " partitions = one, not '" + partitions + "'");
+    }
+    return d;
   }
 
   /**

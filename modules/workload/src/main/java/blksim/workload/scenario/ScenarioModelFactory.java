@@ -152,7 +152,13 @@ public final class ScenarioModelFactory implements ModelFactory {
             Workqueue.WQ_MEM_RECLAIM, 0));
       }
     }
+    blksim.kernel.dm.DmzContext dmz = blksim.kernel.dm.DmzContext.alloc(wb,
+        s.devices().stream().filter(d -> d instanceof DmParams).map(d -> (DmParams) d).toList(),
+        s::device);
     WorkqueueSystem wqs = needWq ? wb.build() : null;
+    if (wqs != null) {
+      dmz.bind(wqs, s.hz(), nCpus);
+    }
     Kdelayd kd = hasDm ? Kdelayd.on(wqs, kdelayd) : Kdelayd.STANDALONE;
     Kblockd kblockd = hasRq ? kblockd(wqs, s.kblockdRunNs()) : Kblockd.INLINE;
     // A request-based device has one queue shared by every CPU (the loader keeps the CPUs in one
@@ -183,7 +189,7 @@ public final class ScenarioModelFactory implements ModelFactory {
         BlockQueue q;
         if (d instanceof DmParams dm) {
           // A mapped device stacks on the queues of the devices declared before it, on this CPU.
-          q = dm.newQueue(cpu, s.blockLayer(), timers, kd, onCpu::get);
+          q = dm.newQueue(cpu, s.blockLayer(), timers, kd, dmz, onCpu::get);
         } else if (d instanceof RequestBasedParams) {
           q = shared.get(d.name()).attach(cpu);
         } else if (d instanceof NullBlkParams) {
@@ -289,6 +295,13 @@ public final class ScenarioModelFactory implements ModelFactory {
     }
     sequence(jobs, threads);
     workloadTasks.addAll(threads);
+    if (s.dirtyFiles() != null) {
+      Vfs v = vfs;
+      Task d = new blksim.workload.umount.DirtyFilesTask(899, s.dirtyFiles(),
+          t -> new VfsCalls(v, t));
+      cpus.get(0).addTask(d);
+      workloadTasks.add(d);
+    }
     if (!s.commands().isEmpty()) {
       Vfs v = vfs;
       ShellTask sh = new ShellTask(900, s.commands(), v == null ? null : t -> new VfsCalls(v, t),

@@ -46,8 +46,9 @@ public final class ScenarioSchema {
               + " on it)"),
       Param.num("max-time", "run", DURATION, "ns", "0", 0, Long.MAX_VALUE,
           "stop the run at this virtual time even if jobs are still running (0: no limit)"),
-      Param.of("profile", "run", STRING, null,
-          "machine profile file with the cost values, relative to the scenario file"),
+      Param.of("profile", "run", STRING, "",
+          "machine profile file with the cost values, relative to the scenario file (''"
+              + " or absent: the built-in defaults shown here)"),
       Param.of("description", "run", STRING, "", "one line saying what the scenario is for"),
       Param.of("trace.timehist-cpus", "trace", STRING, "",
           "CPUs that record every context switch, as perf sched timehist shows them: a list"
@@ -327,6 +328,23 @@ public final class ScenarioSchema {
               + " a few hundred us on x86 servers]"),
       Param.of("fio.job-names", "fio", STRING_LIST, "[]",
           "display names of the inline job files, for error messages"),
+      Param.of("dirty-files.directory", "umount", Param.Type.STRING, "",
+          "leave a volume of files dirty in the page cache at the start, in this directory of a"
+              + " filesystem of blksim.filesystems (\"\": none), for a 'time umount' in"
+              + " blksim.commands to write back; the dirty pages are held as extents, so hundreds"
+              + " of GB cost memory per extent, not per page"),
+      Param.num("dirty-files.files", "umount", INT, "", "1", 1, 100_000_000,
+          "how many files"),
+      Param.num("dirty-files.file-size", "umount", SIZE, "bytes", "1G", 4096, 8L << 40,
+          "each file's size, a multiple of 4 KiB"),
+      Param.num("dirty-files.directories", "umount", INT, "", "1", 1, 1_000_000,
+          "subdirectories d0..d(N-1) the files are spread over, round robin; XFS places each new"
+              + " directory in the next allocation group, so N spreads the data over the disk"),
+      Param.num("dirty-files.dirty-extent", "umount", SIZE, "bytes", "0", 0, 8L << 40,
+          "the dirty piece at the start of every dirty-stride of a file (0: the whole file is"
+              + " dirty), a multiple of 4 KiB"),
+      Param.num("dirty-files.dirty-stride", "umount", SIZE, "bytes", "0", 0, 8L << 40,
+          "the distance between dirty pieces, at least dirty-extent (0 with dirty-extent 0)"),
       Param.of("kernel.wq-max-active", "workqueue", STRING_LIST, "[]",
           "models a changed alloc_workqueue() call: the max_active passed for the workqueues"
               + " named, as \"NAME=N\" (\"btrfs-endio-write=16\"; NAME may end in * as a"
@@ -396,8 +414,9 @@ public final class ScenarioSchema {
         Param.of("name", "dm", STRING, null,
             "mapped device name: /dev/mapper/<name> (fio's filename may use either form)"),
         Param.of("table", "dm", STRING, null, "the table in dmsetup syntax, one target per line:"
-            + " <start> <length> <linear|zero|delay> <args>; devices it names must be declared"
-            + " before it")));
+            + " <start> <length> <linear|zero|delay|zoned> <args>; devices it names must be"
+            + " declared before it (zoned: one zoned-disk, formatted as dmzadm --format does,"
+            + " '0 <nr_chunks x zone sectors> zoned /dev/<disk>')")));
     m.put("brd", List.of(
         Param.of("type", "brd", STRING, null, "device type: brd (RAM disk)"),
         Param.of("name", "brd", STRING, null, "disk name, as fio's filename names it (ram0)"),

@@ -27,9 +27,17 @@ public record ShellReport(List<Result> results) {
    * @param sysNs the task's system time over it
    * @param status its exit status (0: success)
    * @param message what the tool printed on stderr, or ""
+   * @param detailJson what the kernel did for it, as JSON members (an unmount's log stages and
+   *     page-cache samples), or ""
    */
   public record Result(String command, boolean timed, long startNs, long endNs, long userNs,
-      long sysNs, int status, String message) {
+      long sysNs, int status, String message, String detailJson) {
+    /** A result with no detail. */
+    public Result(String command, boolean timed, long startNs, long endNs, long userNs,
+        long sysNs, int status, String message) {
+      this(command, timed, startNs, endNs, userNs, sysNs, status, message, "");
+    }
+
     /** Whether the command finished before the run ended. */
     public boolean finished() {
       return endNs >= 0;
@@ -55,6 +63,9 @@ public record ShellReport(List<Result> results) {
         out.writeLong(r.sysNs());
         out.writeInt(r.status());
         out.writeUTF(r.message());
+        byte[] d = r.detailJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.writeInt(d.length);
+        out.write(d);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -68,8 +79,18 @@ public record ShellReport(List<Result> results) {
       int n = in.readInt();
       List<Result> out = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
-        out.add(new Result(in.readUTF(), in.readBoolean(), in.readLong(), in.readLong(),
-            in.readLong(), in.readLong(), in.readInt(), in.readUTF()));
+        String command = in.readUTF();
+        boolean timed = in.readBoolean();
+        long start = in.readLong();
+        long end = in.readLong();
+        long user = in.readLong();
+        long sys = in.readLong();
+        int status = in.readInt();
+        String message = in.readUTF();
+        byte[] d = new byte[in.readInt()];
+        in.readFully(d);
+        out.add(new Result(command, timed, start, end, user, sys, status, message,
+            new String(d, java.nio.charset.StandardCharsets.UTF_8)));
       }
       return new ShellReport(List.copyOf(out));
     } catch (IOException e) {

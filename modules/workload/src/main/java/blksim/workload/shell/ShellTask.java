@@ -136,11 +136,41 @@ public final class ShellTask extends Task {
         }
         ret = call.ret();
       }
+      String detail = "";
+      if (c.kind() == ShellCommand.Kind.UMOUNT && ret == 0 && calls.lastUnmount() != null) {
+        detail = unmountJson(calls.lastUnmount());
+      }
       results.add(new ShellReport.Result(c.text(), c.timed(), startNs, cpu.now(),
-          utimeNs() - startUser, stimeNs() - startSys, ret < 0 ? 1 : 0, message(c, ret)));
+          utimeNs() - startUser, stimeNs() - startSys, ret < 0 ? 1 : 0, message(c, ret),
+          detail));
       started = false;
       next++;
     }
+  }
+
+  /**
+   * An unmount's stages (the XFS log's bios: REQ_PREFLUSH and REQ_FUA counts, bytes, times) and
+   * its page-cache samples, as JSON members.
+   */
+  static String unmountJson(VfsCalls.UnmountReport u) {
+    StringBuilder sb = new StringBuilder("\"stages\" : [");
+    for (int i = 0; i < u.stages().size(); i++) {
+      blksim.kernel.fs.XfsLog.Stage st = u.stages().get(i);
+      sb.append(i == 0 ? "\n" : ",\n").append(String.format(java.util.Locale.ROOT,
+          "{ \"name\" : \"%s\", \"start_ns\" : %d, \"end_ns\" : %d, \"bios\" : %d,"
+              + " \"preflush\" : %d, \"fua\" : %d, \"bytes\" : %d,"
+              + " \"dirty_bytes_at_start\" : %d }",
+          st.name(), st.startNs(), st.endNs(), st.bios(), st.preflush(), st.fua(), st.bytes(),
+          st.dirtyPagesAtStart() * Filesystem.PAGE_SIZE));
+    }
+    sb.append("\n],\n\"samples\" : [");
+    for (int i = 0; i < u.samples().size(); i++) {
+      long[] x = u.samples().get(i);
+      sb.append(i == 0 ? "\n" : ",\n").append(String.format(java.util.Locale.ROOT,
+          "{ \"t_ns\" : %d, \"dirty_bytes\" : %d, \"writeback_bytes\" : %d,"
+              + " \"written_bytes\" : %d }", x[0], x[1], x[2], x[3]));
+    }
+    return sb.append("\n]").toString();
   }
 
   /** What the tool prints for a failed call, as coreutils and util-linux word it. */

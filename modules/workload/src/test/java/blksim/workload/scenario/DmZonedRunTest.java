@@ -1,0 +1,126 @@
+package blksim.workload.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.ComponentReport;
+import blksim.engine.InputException;
+import blksim.engine.LocalRunner;
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.engine.RunOutcome;
+import blksim.kernel.dm.DmzReportTask;
+import blksim.kernel.sched.CpuReport;
+import blksim.workload.fio.stats.JobStats;
+import blksim.workload.fio.stats.RunResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * dm-zoned over a small host-managed zoned disk end to end: fio's random writes through the
+ * chunk works, reclaim when the random zones run out, buffer zones for overwrites of reclaimed
+ * chunks; the table rules at load (exit 2 with the key and the rule).
+ */
+@Timeout(120)
+class DmZonedRunTest {
+  /** 128 zones of 8 MiB, 12 conventional: 115 chunks, 10 random zones for data. */
+  static final String DISK = "{ type = zoned-disk, name = sdb, size = 1G, zone-size = 8M,"
+      + " conventional-zones = 12, max-open-zones = 16 }";
+  static final String DMZ = "{ type = dm, name = dmz, table = \"0 1884160 zoned /dev/sdb\" }";
+  @TempDir Path dir;
+
+  Path write(String devices, String fio) throws IOException {
+    Path p = dir.resolve("s.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 4, threads-per-core = 1 }\n"
+        + "  devices = [ " + devices + " ]\n"
+        + "  fio.jobs = [\"\"\"\n[global]\ndirect=1\nfilename=/dev/mapper/dmz\n" + fio
+        + "\n\"\"\"]\n}\n");
+    return p;
+  }
+
+  static String report(RunOutcome out) {
+    List<String> texts = new ArrayList<>();
+    for (var ir : out.reports()) {
+      ComponentReport r = ir.report();
+      if (r.kind().equals(CpuReport.KIND)) {
+        texts.addAll(DmzReportTask.texts(CpuReport.decode(r.payload()).tasks()));
+      }
+    }
+    assertEquals(1, texts.size(), "one dm-zoned target, one report");
+    return texts.get(0);
+  }
+
+  static long counter(String report, String name) {
+    Matcher m = Pattern.compile(name + " ([0-9]+)").matcher(report);
+    assertTrue(m.find(), name + " in " + report);
+    return Long.parseLong(m.group(1));
+  }
+
+  @Test
+  void randomWritesOverMoreChunksThanRandomZones_driveReclaimAndBufferZones() throws IOException {
+    Scenario s = ScenarioLoader.load(write(DISK + ", " + DMZ, "[w]\nrw=randwrite\nbs=4k\n"
+        + "ioengine=libaio\niodepth=8\nsize=96m\ntime_based\nruntime=1500ms\n"), List.of(),
+        Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    RunResult r = ScenarioResults.toRunResult(out, 0);
+    JobStats j = r.jobs().get(0);
+    assertEquals(0, j.error(), "no write missed a write pointer or failed");
+    long ios = j.totalIos(1);
+    assertTrue(ios > 20, "writes completed: " + ios);
+    String rep = report(out);
+    assertEquals(ios, counter(rep, "bios"), "one chunk-work bio per 4 KiB write: " + rep);
+    assertTrue(counter(rep, "direct writes") > 0, rep);
+    assertTrue(counter(rep, "free-zone waits") > 0, "12 chunks on 10 random zones: " + rep);
+    assertTrue(counter(rep, "zones reclaimed") > 0, "busy reclaim ran: " + rep);
+    assertTrue(counter(rep, "metadata flushes") > 0, rep);
+    assertTrue(counter(rep, "buffered writes") > 0, "overwrites of reclaimed chunks below"
+        + " their write pointer: " + rep);
+    assertTrue(rep.contains("zcond:oi [type: 2] data chunk"), "chunks moved to sequential"
+        + " zones by reclaim: " + rep);
+    assertTrue(rep.contains("115 data chunks capacity"), rep);
+  }
+
+  @Test
+  void metadataIsFlushedEveryTenSeconds() throws IOException {
+    // Two chunks on ten random zones: no reclaim, so only dmz_flush_work's period flushes.
+    Scenario s = ScenarioLoader.load(write(DISK + ", " + DMZ, "[w]\nrw=randwrite\nbs=4k\n"
+        + "ioengine=psync\nsize=16m\ntime_based\nruntime=10500ms\n"), List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    String rep = report(out);
+    assertEquals(0, counter(rep, "zones reclaimed"), rep);
+    assertEquals(1, counter(rep, "metadata flushes"), "one period of DMZ_FLUSH_PERIOD: " + rep);
+    assertTrue(rep.matches("(?s).*metadata flushes 1 \\(([1-9][0-9]*) blocks\\).*"),
+        "the dirty mapping and bitmap blocks were written: " + rep);
+  }
+
+  @Test
+  void zonedTargetOnARegularDisk_exitsWithTheTableKeyAndTheRule() throws IOException {
+    InputException e = assertThrows(InputException.class, () -> ScenarioLoader.load(write(
+        "{ type = disk, name = sdb, size = 1G }, " + DMZ, "[w]\nrw=write\nsize=1m\n"),
+        List.of(), Map.of()));
+    assertTrue(e.getMessage().contains("table"), e.getMessage());
+    assertTrue(e.getMessage().contains("Invalid regular device"), e.getMessage());
+    assertTrue(e.getMessage().contains("zoned-disk"), e.getMessage());
+  }
+
+  @Test
+  void zonedTargetOfTheWrongLength_namesTheLengthDmzadmExposes() throws IOException {
+    InputException e = assertThrows(InputException.class, () -> ScenarioLoader.load(write(
+        DISK + ", { type = dm, name = dmz, table = \"0 2097152 zoned /dev/sdb\" }",
+        "[w]\nrw=write\nsize=1m\n"), List.of(), Map.of()));
+    assertTrue(e.getMessage().contains("len"), e.getMessage());
+    assertTrue(e.getMessage().contains("must be 1884160"), e.getMessage());
+  }
+}

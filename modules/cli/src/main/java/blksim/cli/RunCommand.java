@@ -285,6 +285,7 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     RunResult r = o.fio();
+    o.warnings().forEach(spec.commandLine().getErr()::println);
     boolean wq = wqMonitor != null;
     String fioJson = Metrics.json(o, formats.jsonPlus());
     String json = wq ? WqReport.addToJson(fioJson, o) : fioJson;

@@ -65,13 +65,14 @@ public final class Simulator {
    * Everything a run produced: fio's results, the workqueue statistics (wq_monitor samples at
    * the scenario's interval, the totals at the end, and a wq_dump-style summary), and the context
    * switches of the CPUs that recorded them ({@code trace.timehist-cpus}) in time order, with the
-   * number dropped over the line limit.
+   * number dropped over the line limit; {@code warnings}: lines for stderr (a
+   * {@code kernel.wq-max-active} entry that named no workqueue).
    */
   public record Outcome(RunResult fio, List<WqMonitorSnapshot> wqSamples,
       WqMonitorSnapshot wqFinal, String wqDump, List<SwitchRecord> timehist,
       long timehistDropped, MmReport mm, List<FsMarkRunReport> fsMark, ShellReport shell,
       List<String> dmz, List<blksim.kernel.sched.CpuSamples.Series> samples,
-      java.util.SortedMap<Integer, long[]> irqs) {}
+      java.util.SortedMap<Integer, long[]> irqs, List<String> warnings) {}
 
   /** Runs {@code s} with the given partitioning. */
   public static RunResult run(Scenario s, Partitioning partitioning, Host host,
@@ -109,6 +110,11 @@ public final class Simulator {
     }
     List<ComponentReport> reports = new ArrayList<>();
     outcome.reports().forEach(r -> reports.add(r.report()));
+    List<String> warnings = new ArrayList<>();
+    for (String e : machine.unmatchedWqMaxActive()) {
+      warnings.add("blksim: warning: kernel.wq-max-active entry '" + e + "' matches no"
+          + " workqueue of this run (ordered workqueues keep max_active 1)");
+    }
     WorkqueueSystem wqs = machine.workqueues();
     RunResult raw = ScenarioResults.toRunResult(outcome, wallStart);
     // fio's JSON "global options": the [global] section of the (first) job file.
@@ -162,11 +168,12 @@ public final class Simulator {
     if (wqs == null) {
       return new Outcome(fio, List.of(), new WqMonitorSnapshot(outcome.stats().simulatedTimeNs(),
           List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()), shell, dmz,
-          List.copyOf(samples.values()), irqs);
+          List.copyOf(samples.values()), irqs, List.copyOf(warnings));
     }
     return new Outcome(fio, wqs.monitorSamples(reports),
         wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
         WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped, mm,
-        List.copyOf(fsMark.values()), shell, dmz, List.copyOf(samples.values()), irqs);
+        List.copyOf(fsMark.values()), shell, dmz, List.copyOf(samples.values()), irqs,
+        List.copyOf(warnings));
   }
 }

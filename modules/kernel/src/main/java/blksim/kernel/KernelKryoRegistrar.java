@@ -37,6 +37,7 @@ public final class KernelKryoRegistrar implements KryoRegistrar {
     KryoRegistrar.register(kryo, WqMessage.FlushDone.class, 1109);
     KryoRegistrar.register(kryo, WqMessage.HostTimer.class, 1110);
     KryoRegistrar.register(kryo, WqMessage.Sample.class, 1111);
+    KryoRegistrar.register(kryo, WqMessage.DestroyWorker.class, 1112);
     KryoRegistrar.register(kryo, WorkRef.class, 1120);
     KryoRegistrar.register(kryo, WorkScript.class, 1121);
     KryoRegistrar.register(kryo, WorkStep.Run.class, 1122);

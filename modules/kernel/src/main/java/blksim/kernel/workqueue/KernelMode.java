@@ -42,6 +42,21 @@ public enum KernelMode {
     return this == V6_13 ? WqConstants.WQ_MAX_ACTIVE_6_13 : WqConstants.WQ_MAX_ACTIVE_PRE_6_13;
   }
 
+  /**
+   * The upper bound of {@code wq_clamp_max_active()} for a wq with or without {@code WQ_UNBOUND}
+   * on a machine of {@code possibleCpus}: {@code WQ_MAX_ACTIVE} for a per-CPU wq; for an unbound
+   * one {@code WQ_UNBOUND_MAX_ACTIVE}, which up to 6.4 was {@code max(WQ_MAX_ACTIVE,
+   * num_possible_cpus() * WQ_MAX_UNBOUND_PER_CPU)} (4 per CPU) and from 6.5 (636b927eba5b,
+   * "workqueue: Make unbound workqueues to use per-cpu pool_workqueues") equals
+   * {@code WQ_MAX_ACTIVE}. The same clamp applies to {@code workqueue_set_max_active()}.
+   */
+  public int wqMaxActiveLimit(boolean unbound, int possibleCpus) {
+    if (unbound && perNodeUnbound()) {
+      return Math.max(wqMaxActive(), possibleCpus * WqConstants.WQ_MAX_UNBOUND_PER_CPU);
+    }
+    return wqMaxActive();
+  }
+
   /** {@code WQ_DFL_ACTIVE}: {@code WQ_MAX_ACTIVE / 2}, used when max_active 0 is passed. */
   public int wqDflActive() {
     return wqMaxActive() / 2;

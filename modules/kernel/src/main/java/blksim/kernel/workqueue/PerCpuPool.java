@@ -21,8 +21,11 @@ import java.util.Map;
  *
  * <p>The pool starts with {@link WorkqueueParams#initialWorkers} idle workers (the kernel's boot
  * worker, plus the spare a used pool keeps), whose tasks are created on their first wakeup (with
- * no creation delay) so that idle pools cost nothing. Idle reaping ({@code IDLE_WORKER_TIMEOUT})
- * is not modelled.
+ * no creation delay) so that idle pools cost nothing. Idle workers are culled as the kernel does
+ * ({@code worker_enter_idle()} arms the idle timer when {@code too_many_workers()};
+ * {@code idle_worker_timeout()} / {@code idle_cull_fn()} cull the longest-idle worker once idle
+ * {@code IDLE_WORKER_TIMEOUT}); simplified: the cull runs in the timer, not in a work item on
+ * {@code system_unbound_wq}. Worker ids come from the lowest free one, as {@code worker_ida}.
  */
 final class PerCpuPool extends WorkerPool {
   final WorkqueueCpu owner;
@@ -34,6 +37,10 @@ final class PerCpuPool extends WorkerPool {
   int nrRunning;
   boolean managerActive;
   private TimerList maydayTimer;
+  private TimerList idleTimer;
+  private TimerBase timerBase;
+  /** {@code pool->worker_ida}: ids in use. */
+  private final java.util.BitSet ids = new java.util.BitSet();
 
   PerCpuPool(WorkqueueCpu owner, int id, int cpu, boolean highpri, int node) {
     super(id, cpu, highpri ? WqConstants.HIGHPRI_NICE_LEVEL : WqConstants.NICE_NORMAL, node,
@@ -90,10 +97,63 @@ final class PerCpuPool extends WorkerPool {
     return true;
   }
 
-  /** {@code worker_enter_idle()}: the most recently idled worker is woken first. */
+  /**
+   * {@code worker_enter_idle()}: the most recently idled worker is woken first; with too many
+   * workers the idle timer is armed (not for the boot workers, made before the run).
+   */
   void enterIdle(Worker w) {
     w.flags |= Worker.WORKER_IDLE;
     idleList.addFirst(w);
+    if (!live) {
+      return;
+    }
+    long now = timerBase().jiffies();
+    w.lastActive = now;
+    if (tooManyWorkers() && (idleTimer == null || !idleTimer.timerPending())) {
+      if (idleTimer == null) {
+        idleTimer = new TimerList(timerBase(), this::idleWorkerTimeout);
+      }
+      idleTimer.modTimer(now + WqConstants.idleWorkerTimeout(owner.system.timerParams().hz()));
+    }
+  }
+
+  /** Set once the run has started (boot workers are made before). */
+  boolean live;
+
+  /** {@code too_many_workers()}; the manager counts as idle. */
+  boolean tooManyWorkers() {
+    int nrIdle = idleList.size() + (managerActive ? 1 : 0);
+    int nrBusy = workers.size() - nrIdle;
+    return nrIdle > 2 && (nrIdle - 2) * WqConstants.MAX_IDLE_WORKERS_RATIO >= nrBusy;
+  }
+
+  /** {@code idle_worker_timeout()} and {@code idle_cull_fn()}. */
+  private void idleWorkerTimeout() {
+    long timeout = WqConstants.idleWorkerTimeout(owner.system.timerParams().hz());
+    while (tooManyWorkers()) {
+      Worker w = idleList.peekLast();
+      long expires = w.lastActive + timeout;
+      if (timerBase().jiffies() < expires) {
+        idleTimer.modTimer(expires);
+        return;
+      }
+      // set_worker_dying(): off the idle list and the pool; its kthread exits when woken.
+      idleList.pollLast();
+      w.flags &= ~Worker.WORKER_IDLE;
+      workers.remove(w);
+      ids.clear(w.workerId);
+      w.dying = true;
+      if (w.spawned) {
+        owner.cpu().wake(w);
+      }
+    }
+  }
+
+  private TimerBase timerBase() {
+    if (timerBase == null) {
+      timerBase = TimerBase.onCpu(owner.cpu(), owner.system.timerParams());
+    }
+    return timerBase;
   }
 
   /** {@code worker_leave_idle()}. */
@@ -105,7 +165,8 @@ final class PerCpuPool extends WorkerPool {
   }
 
   private Worker createWorkerObject() {
-    int n = workers.size();
+    int n = ids.nextClearBit(0);
+    ids.set(n);
     String comm = "kworker/" + cpu + ":" + n + (highpri ? "H" : "");
     Worker w = Worker.perCpu(owner, this, n, comm, nice);
     workers.add(w);
@@ -137,8 +198,7 @@ final class PerCpuPool extends WorkerPool {
 
   private TimerList maydayTimer() {
     if (maydayTimer == null) {
-      TimerBase base = TimerBase.onCpu(owner.cpu(), owner.system.timerParams());
-      maydayTimer = new TimerList(base, this::maydayTimeout);
+      maydayTimer = new TimerList(timerBase(), this::maydayTimeout);
     }
     return maydayTimer;
   }

@@ -26,6 +26,13 @@ import java.util.Map;
  * workers are never outside their pod and {@code REPATRIATED} stays 0. The pool's first worker
  * exists from creation ({@code get_unbound_pool()} creates it), with the spare a used pool keeps
  * ({@link WorkqueueParams#initialWorkers}); their tasks are made on first use.
+ *
+ * <p>Idle workers are culled as the kernel does ({@code worker_enter_idle()},
+ * {@code idle_worker_timeout()}, {@code idle_cull_fn()}): while {@code too_many_workers()}, the
+ * worker idle longest goes once it has been idle {@code IDLE_WORKER_TIMEOUT} (300 s); the idle
+ * timer is armed when a worker goes idle with too many workers. Simplified: the cull runs in the
+ * timer instead of in a work item on {@code system_unbound_wq}, and worker ids are not reused
+ * (the kernel's {@code worker_ida} hands the lowest free one out again).
  */
 final class UnboundPool extends WorkerPool {
   final UnboundPoolHost host;
@@ -39,6 +46,9 @@ final class UnboundPool extends WorkerPool {
   private int nextCpu;
   private int nrReady;
   private TimerList maydayTimer;
+  private TimerList idleTimer;
+  /** Workers culled so far. */
+  private int nrCulled;
 
   /** The host's view of one worker of this pool (or of a rescuer). */
   static final class HostWorker {
@@ -47,6 +57,10 @@ final class UnboundPool extends WorkerPool {
     final long key;
     final ArrayDeque<QueuedWork> scheduled = new ArrayDeque<>();
     QueuedWork current;
+    /** {@code worker->last_active}: jiffies when it last went idle. */
+    long lastActive;
+    /** Culled: its kthread has been told to exit. */
+    boolean dead;
 
     HostWorker(int id, int cpu, long key) {
       this.id = id;
@@ -123,7 +137,7 @@ final class UnboundPool extends WorkerPool {
       next = q;
     }
     if (next == null) {
-      idle.addFirst(w.id);
+      enterIdle(w);
       return false;
     }
     run(w, next, false);
@@ -156,6 +170,7 @@ final class UnboundPool extends WorkerPool {
     nrReady++;
     creating = false;
     disarmMayday();
+    workers.get(workerId).lastActive = host.timerBase().jiffies();
     idle.addFirst(workerId);
     HostWorker m = manager;
     manager = null;
@@ -163,6 +178,53 @@ final class UnboundPool extends WorkerPool {
       assignNext(m);
     }
     kick();
+  }
+
+  /** Workers culled since the run started. */
+  int nrCulled() {
+    return nrCulled;
+  }
+
+  /** {@code worker_enter_idle()}: arms the idle timer if the pool has too many workers. */
+  private void enterIdle(HostWorker w) {
+    long now = host.timerBase().jiffies();
+    w.lastActive = now;
+    idle.addFirst(w.id);
+    if (tooManyWorkers() && (idleTimer == null || !idleTimer.timerPending())) {
+      if (idleTimer == null) {
+        idleTimer = new TimerList(host.timerBase(), this::idleWorkerTimeout);
+      }
+      idleTimer.modTimer(now + WqConstants.idleWorkerTimeout(host.system.timerParams().hz()));
+    }
+  }
+
+  /**
+   * {@code too_many_workers()}: more than 2 idle and at least one idle per
+   * {@code MAX_IDLE_WORKERS_RATIO} busy beyond those 2; the manager counts as idle.
+   */
+  boolean tooManyWorkers() {
+    int nrIdle = idle.size() + (manager != null ? 1 : 0);
+    int nrBusy = nrReady - nrIdle;
+    return nrIdle > 2 && (nrIdle - 2) * WqConstants.MAX_IDLE_WORKERS_RATIO >= nrBusy;
+  }
+
+  /** {@code idle_worker_timeout()} and {@code idle_cull_fn()}: cull the longest idle. */
+  private void idleWorkerTimeout() {
+    long timeout = WqConstants.idleWorkerTimeout(host.system.timerParams().hz());
+    while (tooManyWorkers()) {
+      HostWorker w = workers.get(idle.peekLast());
+      long expires = w.lastActive + timeout;
+      long now = host.timerBase().jiffies();
+      if (now < expires) {
+        idleTimer.modTimer(expires);
+        return;
+      }
+      idle.pollLast();
+      w.dead = true;
+      nrReady--;
+      nrCulled++;
+      host.sendToCpu(w.cpu, new WqMessage.DestroyWorker(id, w.id));
+    }
   }
 
   private void armMayday() {

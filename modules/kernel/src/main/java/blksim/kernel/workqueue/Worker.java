@@ -57,6 +57,7 @@ public final class Worker extends Task {
 
   private enum Phase {
     INIT,
+    INIT_READY,
     WOKE_UP,
     RECHECK,
     MANAGING,
@@ -100,6 +101,10 @@ public final class Worker extends Task {
   /** {@code worker->sleeping}: went through {@code wq_worker_sleeping()}. */
   private boolean sleepingCm;
   boolean spawned;
+  /** A culled worker: exits when it next runs. */
+  boolean dying;
+  /** {@code worker->last_active}: jiffies when it last went idle (per-CPU workers). */
+  long lastActive;
   private Phase phase;
   private Exec cur;
   /** {@code worker->scheduled}: items handed to this worker (per-CPU kinds). */
@@ -224,6 +229,12 @@ public final class Worker extends Task {
   protected void step(TaskCpu cpu) {
     tc = cpu;
     acted = false;
+    if (dying && cur == null) {
+      // A culled worker (set_worker_dying()): its kthread returns.
+      acted = true;
+      tc.exit();
+      return;
+    }
     while (!acted) {
       if (cur != null) {
         stepCallback();
@@ -373,6 +384,17 @@ public final class Worker extends Task {
   /** An unbound worker or host rescuer: run what the host hands over. */
   private void stepPushed() {
     if (phase == Phase.INIT) {
+      // create_worker(): the creation's CPU time (copy_process() in kthreadd, kthread()'s
+      // start), charged to the new worker on its CPU before it joins the pool.
+      phase = Phase.INIT_READY;
+      long cpuNs = owner.system.params().createWorkerCpuNs();
+      if (cpuNs > 0) {
+        acted = true;
+        tc.runFor(blksim.kernel.sched.CpuMode.SYSTEM, cpuNs);
+        return;
+      }
+    }
+    if (phase == Phase.INIT_READY) {
       phase = Phase.PUSH;
       owner.workerReady(this);
       sleep();

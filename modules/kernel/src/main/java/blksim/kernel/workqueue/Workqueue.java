@@ -10,8 +10,10 @@ import java.util.Arrays;
  * no threads and no mutable state: its pwqs live with the components that own their pools (see
  * the package comment). Immutable; made by {@link WorkqueueSystem.Builder}.
  *
- * <p>max_active is clamped to {@code [1, WQ_MAX_ACTIVE]} and 0 means {@code WQ_DFL_ACTIVE}
- * ({@code wq_clamp_max_active()}); {@code __WQ_ORDERED} wqs are unbound with max_active 1 and
+ * <p>max_active is clamped to {@code [1, WQ_MAX_ACTIVE]} (an unbound wq up to 6.4:
+ * {@code [1, WQ_UNBOUND_MAX_ACTIVE]}) and 0 means {@code WQ_DFL_ACTIVE}
+ * ({@code wq_clamp_max_active()}); a scenario's {@code kernel.wq-max-active} replaces the value
+ * passed ({@link MaxActiveOverride}); {@code __WQ_ORDERED} wqs are unbound with max_active 1 and
  * one pwq. min_active is {@code min(max_active, WQ_DFL_MIN_ACTIVE)} (6.9+, unbound only).
  */
 public final class Workqueue {
@@ -83,6 +85,17 @@ public final class Workqueue {
   public static int clampMaxActive(int requested, KernelMode mode) {
     int v = requested == 0 ? mode.wqDflActive() : requested;
     return Math.max(1, Math.min(v, mode.wqMaxActive()));
+  }
+
+  /**
+   * The same for a wq with {@code flags} on {@code possibleCpus} CPUs: an unbound wq of a
+   * {@link KernelMode#perNodeUnbound()} kernel may go up to {@code WQ_UNBOUND_MAX_ACTIVE}
+   * ({@link KernelMode#wqMaxActiveLimit}).
+   */
+  public static int clampMaxActive(int requested, int flags, KernelMode mode, int possibleCpus) {
+    int v = requested == 0 ? mode.wqDflActive() : requested;
+    return Math.max(1, Math.min(v, mode.wqMaxActiveLimit((flags & WQ_UNBOUND) != 0,
+        possibleCpus)));
   }
 
   /** Index of this wq in its system, in allocation order. */

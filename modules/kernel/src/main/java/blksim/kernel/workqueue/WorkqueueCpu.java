@@ -126,6 +126,9 @@ public final class WorkqueueCpu implements Component {
   public void start(Context ctx) {
     this.ctx = ctx;
     cpu.start(ctx);
+    for (PerCpuPool p : pools) {
+      p.live = true;
+    }
     long interval = system.params().monitorIntervalNs();
     if (interval > 0) {
       cpu.callAfter(interval, this::sample);
@@ -158,6 +161,12 @@ public final class WorkqueueCpu implements Component {
         item = system.builtItem(q.itemKey());
       }
       queueAtHome(item, system.workqueue(q.wqId()), q.fromCpu(), q.targetCpu());
+    } else if (m instanceof WqMessage.DestroyWorker d) {
+      Worker w = pushed.remove(((long) d.poolId() << 32) | d.workerId());
+      if (w != null) {
+        w.dying = true;
+        wakeWorker(w);
+      }
     } else if (m instanceof WqMessage.SpawnWorker s) {
       createPushed(((long) s.poolId() << 32) | s.workerId(), true, s.creationDelayNs());
     } else if (m instanceof WqMessage.Flush f) {

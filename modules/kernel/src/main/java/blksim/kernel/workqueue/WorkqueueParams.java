@@ -1,5 +1,7 @@
 package blksim.kernel.workqueue;
 
+import java.util.List;
+
 /**
  * Tunables and costs of the workqueue model.
  *
@@ -15,10 +17,17 @@ package blksim.kernel.workqueue;
  * @param monitorIntervalNs the wq_monitor sampling interval of simulated time, 0 for none
  * @param initialWorkers idle workers each pool has when the run starts (at least 1: the worker
  *     {@code workqueue_init()} / {@code get_unbound_pool()} creates)
+ * @param createWorkerCpuNs [A] CPU time of one unbound worker's creation ({@code copy_process()}
+ *     in kthreadd and the new thread's {@code kthread()} start, charged as system time to the
+ *     new worker on its CPU after {@link #kthreadCreateNs}, before it joins the pool); per-CPU
+ *     pools' workers are created with the latency alone. 0 charges nothing
+ * @param maxActiveOverrides the scenario's {@code kernel.wq-max-active}: max_active passed by
+ *     a changed {@code alloc_workqueue()} call for the workqueues each entry names (the first
+ *     matching entry wins)
  */
 public record WorkqueueParams(KernelMode mode, long kthreadCreateNs, long cpuIntensiveThreshUs,
     AffinityScope defaultAffinityScope, boolean nodeBoundPools, long monitorIntervalNs,
-    int initialWorkers) {
+    int initialWorkers, long createWorkerCpuNs, List<MaxActiveOverride> maxActiveOverrides) {
 
   /** [A] Default {@link #kthreadCreateNs}: 100 us, within kernel-model.md §2's range. */
   public static final long DEFAULT_KTHREAD_CREATE_NS = 100_000L;
@@ -50,6 +59,19 @@ public record WorkqueueParams(KernelMode mode, long kthreadCreateNs, long cpuInt
     if (initialWorkers < 1) {
       throw new IllegalArgumentException("initialWorkers must be >= 1, was " + initialWorkers);
     }
+    if (createWorkerCpuNs < 0) {
+      throw new IllegalArgumentException("createWorkerCpuNs must be >= 0, was "
+          + createWorkerCpuNs);
+    }
+    maxActiveOverrides = List.copyOf(maxActiveOverrides);
+  }
+
+  /** Backwards-compatible form: no creation CPU cost, no max_active overrides. */
+  public WorkqueueParams(KernelMode mode, long kthreadCreateNs, long cpuIntensiveThreshUs,
+      AffinityScope defaultAffinityScope, boolean nodeBoundPools, long monitorIntervalNs,
+      int initialWorkers) {
+    this(mode, kthreadCreateNs, cpuIntensiveThreshUs, defaultAffinityScope, nodeBoundPools,
+        monitorIntervalNs, initialWorkers, 0, List.of());
   }
 
   /** The kernel's defaults for {@code mode}, no monitor. */
@@ -62,36 +84,48 @@ public record WorkqueueParams(KernelMode mode, long kthreadCreateNs, long cpuInt
   /** The same with {@code kthreadCreateNs}. */
   public WorkqueueParams withKthreadCreateNs(long ns) {
     return new WorkqueueParams(mode, ns, cpuIntensiveThreshUs, defaultAffinityScope,
-        nodeBoundPools, monitorIntervalNs, initialWorkers);
+        nodeBoundPools, monitorIntervalNs, initialWorkers, createWorkerCpuNs, maxActiveOverrides);
   }
 
   /** The same with node-bound or node-less unbound pools. */
   public WorkqueueParams withNodeBoundPools(boolean bound) {
     return new WorkqueueParams(mode, kthreadCreateNs, cpuIntensiveThreshUs, defaultAffinityScope,
-        bound, monitorIntervalNs, initialWorkers);
+        bound, monitorIntervalNs, initialWorkers, createWorkerCpuNs, maxActiveOverrides);
   }
 
   /** The same with the default affinity scope {@code scope}. */
   public WorkqueueParams withDefaultAffinityScope(AffinityScope scope) {
     return new WorkqueueParams(mode, kthreadCreateNs, cpuIntensiveThreshUs, scope,
-        nodeBoundPools, monitorIntervalNs, initialWorkers);
+        nodeBoundPools, monitorIntervalNs, initialWorkers, createWorkerCpuNs, maxActiveOverrides);
   }
 
   /** The same with wq_monitor sampling every {@code intervalNs}. */
   public WorkqueueParams withMonitorIntervalNs(long intervalNs) {
     return new WorkqueueParams(mode, kthreadCreateNs, cpuIntensiveThreshUs, defaultAffinityScope,
-        nodeBoundPools, intervalNs, initialWorkers);
+        nodeBoundPools, intervalNs, initialWorkers, createWorkerCpuNs, maxActiveOverrides);
   }
 
   /** The same with {@code n} idle workers per pool at the start. */
   public WorkqueueParams withInitialWorkers(int n) {
     return new WorkqueueParams(mode, kthreadCreateNs, cpuIntensiveThreshUs, defaultAffinityScope,
-        nodeBoundPools, monitorIntervalNs, n);
+        nodeBoundPools, monitorIntervalNs, n, createWorkerCpuNs, maxActiveOverrides);
   }
 
   /** The same with {@code cpu_intensive_thresh_us}. */
   public WorkqueueParams withCpuIntensiveThreshUs(long us) {
     return new WorkqueueParams(mode, kthreadCreateNs, us, defaultAffinityScope, nodeBoundPools,
-        monitorIntervalNs, initialWorkers);
+        monitorIntervalNs, initialWorkers, createWorkerCpuNs, maxActiveOverrides);
+  }
+
+  /** The same with {@code createWorkerCpuNs}. */
+  public WorkqueueParams withCreateWorkerCpuNs(long ns) {
+    return new WorkqueueParams(mode, kthreadCreateNs, cpuIntensiveThreshUs, defaultAffinityScope,
+        nodeBoundPools, monitorIntervalNs, initialWorkers, ns, maxActiveOverrides);
+  }
+
+  /** The same with the {@code kernel.wq-max-active} entries {@code overrides}. */
+  public WorkqueueParams withMaxActiveOverrides(List<MaxActiveOverride> overrides) {
+    return new WorkqueueParams(mode, kthreadCreateNs, cpuIntensiveThreshUs, defaultAffinityScope,
+        nodeBoundPools, monitorIntervalNs, initialWorkers, createWorkerCpuNs, overrides);
   }
 }

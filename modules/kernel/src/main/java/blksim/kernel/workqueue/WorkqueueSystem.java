@@ -107,6 +107,7 @@ public final class WorkqueueSystem {
     private final Map<String, UnboundPoolSpec> poolByAttrs = new HashMap<>();
     private final Map<AffinityScope, WqPodType> podTypes = new EnumMap<>(AffinityScope.class);
     private boolean built;
+    private final java.util.Set<MaxActiveOverride> matchedOverrides = new java.util.HashSet<>();
 
     private Builder(Topology topology, SchedParams sched, TimerParams timerParams,
         WorkqueueParams params) {
@@ -123,7 +124,9 @@ public final class WorkqueueSystem {
       }
       allocWorkqueue(SYSTEM_WQ, 0, 0);
       allocWorkqueue(SYSTEM_HIGHPRI_WQ, Workqueue.WQ_HIGHPRI, 0);
-      allocWorkqueue(SYSTEM_UNBOUND_WQ, Workqueue.WQ_UNBOUND, params.mode().wqMaxActive());
+      // WQ_UNBOUND_MAX_ACTIVE (kernel/workqueue.c, workqueue_init_early()).
+      allocWorkqueue(SYSTEM_UNBOUND_WQ, Workqueue.WQ_UNBOUND,
+          params.mode().wqMaxActiveLimit(true, topology.cpuCount()));
       allocWorkqueue(KBLOCKD, Workqueue.WQ_MEM_RECLAIM | Workqueue.WQ_HIGHPRI, 0);
     }
 
@@ -160,7 +163,15 @@ public final class WorkqueueSystem {
         flags |= Workqueue.WQ_UNBOUND;
       }
       boolean unbound = (flags & Workqueue.WQ_UNBOUND) != 0;
-      int max = ordered ? 1 : Workqueue.clampMaxActive(maxActive, mode);
+      if (!ordered) {
+        MaxActiveOverride o = MaxActiveOverride.first(params.maxActiveOverrides(), name);
+        if (o != null) {
+          maxActive = o.maxActive();
+          matchedOverrides.add(o);
+        }
+      }
+      int max = ordered ? 1
+          : Workqueue.clampMaxActive(maxActive, flags, mode, topology.cpuCount());
       int min = unbound && mode.nodeNrActive() ? Math.min(max, WqConstants.WQ_DFL_MIN_ACTIVE)
           : max;
       int id = wqs.size();
@@ -246,6 +257,20 @@ public final class WorkqueueSystem {
       poolByAttrs.put(key, s);
       unboundPools.add(s);
       return s;
+    }
+
+    /**
+     * The entries of {@code kernel.wq-max-active} that named no workqueue allocated so far
+     * (ordered workqueues keep max_active 1 and are never named), in the scenario's order.
+     */
+    public List<MaxActiveOverride> unmatchedMaxActiveOverrides() {
+      List<MaxActiveOverride> out = new ArrayList<>();
+      for (MaxActiveOverride o : params.maxActiveOverrides()) {
+        if (!matchedOverrides.contains(o)) {
+          out.add(o);
+        }
+      }
+      return out;
     }
 
     /** The system, with every workqueue allocated so far. */

@@ -9,6 +9,8 @@ public final class WqConstants {
   public static final int WQ_MAX_ACTIVE_PRE_6_13 = 512;
   /** {@code WQ_MAX_ACTIVE} from 6.13. */
   public static final int WQ_MAX_ACTIVE_6_13 = 2048;
+  /** {@code WQ_MAX_UNBOUND_PER_CPU} (up to 6.4): unbound max_active may reach 4 x CPUs. */
+  public static final int WQ_MAX_UNBOUND_PER_CPU = 4;
   /** {@code WQ_DFL_MIN_ACTIVE} (6.9+): min_active is min(max_active, 8). */
   public static final int WQ_DFL_MIN_ACTIVE = 8;
   /** {@code MAX_IDLE_WORKERS_RATIO}: one idle worker per 4 busy ones may be kept (reaping). */

@@ -74,6 +74,12 @@ public sealed interface WqMessage extends Message {
   record WorkerReady(int poolId, int workerId) implements WqMessage {}
 
   /**
+   * A host culled an idle unbound worker ({@code idle_cull_fn()}, {@code set_worker_dying()}):
+   * its kthread exits on its CPU.
+   */
+  record DestroyWorker(int poolId, int workerId) implements WqMessage {}
+
+  /**
    * {@code flush_workqueue()} / {@code drain_workqueue()} asking one owner of the wq's pwqs to
    * answer when its items queued before the request (drain: all its items) have finished.
    */

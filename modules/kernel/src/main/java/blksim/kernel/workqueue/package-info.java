@@ -115,10 +115,16 @@
  * <h2>Simplified or left out</h2>
  * Kworkers never migrate (wakeup placement moves only user threads and io-wq workers), so
  * unbound workers stay on the pod CPU they were created on and {@code REPATRIATED} stays 0;
- * one rescuer per (wq, owner) instead of one per wq; idle-worker reaping, CPU hotplug,
- * {@code workqueue_set_max_active()} at run time, freezing, BH workqueues,
+ * one rescuer per (wq, owner) instead of one per wq; CPU hotplug,
+ * {@code workqueue_set_max_active()} at run time (a scenario's {@code kernel.wq-max-active}
+ * changes the value {@code alloc_workqueue()} passes instead, see
+ * {@link blksim.kernel.workqueue.MaxActiveOverride}), freezing, BH workqueues,
  * {@code cancel_work_sync()} of a queued item and the stealing in {@code mod_delayed_work()} are
  * not modelled; worker creation never fails, it can only be slow
- * ({@link blksim.kernel.workqueue.WorkqueueParams#kthreadCreateNs}).
+ * ({@link blksim.kernel.workqueue.WorkqueueParams#kthreadCreateNs}, serial per pool, plus
+ * {@link blksim.kernel.workqueue.WorkqueueParams#createWorkerCpuNs} of system time on a new
+ * unbound worker's CPU). Idle workers are culled after {@code IDLE_WORKER_TIMEOUT} while
+ * {@code too_many_workers()}, in the idle timer itself rather than in the kernel's
+ * {@code idle_cull_work} on {@code system_unbound_wq}.
  */
 package blksim.kernel.workqueue;

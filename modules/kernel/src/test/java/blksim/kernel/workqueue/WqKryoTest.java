@@ -25,6 +25,7 @@ class WqKryoTest {
         new WqMessage.WorkFinished(12L),
         new WqMessage.SpawnWorker(193, 5, 100_000L),
         new WqMessage.WorkerReady(193, 5),
+        new WqMessage.DestroyWorker(193, 5),
         new WqMessage.Flush(1L << 33, 8, 4, true),
         new WqMessage.FlushDone(1L << 33),
         new WqMessage.HostTimer(3),

@@ -52,6 +52,7 @@ import java.util.List;
  * @param filesystems filesystems to make and mount, in scenario order (each on its own device,
  *     each at its own mount point)
  * @param dirtyFiles the volume left dirty at the start ({@code dirty-files}), or null
+ * @param wq workqueue settings: max_active overrides and kworker creation costs
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
@@ -63,7 +64,14 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     List<FioJob> jobs, TimehistParams timehist, String wakePlacement, long kblockdRunNs,
     MmParams mm, List<FilesystemParams> filesystems, List<FsMarkOptions> fsMark,
     FsMarkCosts fsMarkCosts, List<ShellCommand> commands, long shellExecNs,
-    blksim.workload.umount.DirtyFiles dirtyFiles) {
+    blksim.workload.umount.DirtyFiles dirtyFiles, WqSettings wq) {
+
+  /**
+   * The workqueue settings of a scenario: {@code kernel.wq-max-active} and the kworker creation
+   * costs {@code costs.wq.create-worker} and {@code costs.wq.create-worker-cpu}.
+   */
+  public record WqSettings(List<blksim.kernel.workqueue.MaxActiveOverride> maxActive,
+      long createWorkerNs, long createWorkerCpuNs) {}
 
   /** fs_mark's own costs: user time per file and the fork of a child ({@code costs.fs-mark.*}). */
   public record FsMarkCosts(long userPerFileNs, long forkNs) {}

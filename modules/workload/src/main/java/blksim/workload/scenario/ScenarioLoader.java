@@ -659,7 +659,7 @@ public final class ScenarioLoader {
         mm(v, jobs, partitions, topo), fss, fsMark,
         new Scenario.FsMarkCosts(v.getDuration("costs.fs-mark.user-per-file"),
             v.getDuration("costs.fs-mark.fork")), commands, v.getDuration("costs.shell.exec"),
-        dirtyFiles);
+        dirtyFiles, wqSettings(v, topo));
   }
 
   /**
@@ -714,6 +714,42 @@ public final class ScenarioLoader {
           + " partitions = one, not '" + partitions + "'");
     }
     return d;
+  }
+
+  /**
+   * {@code kernel.wq-max-active} and the kworker creation costs. An entry must be NAME=N with
+   * N in [1, the largest wq_clamp_max_active() limit of the mode on this machine], each NAME
+   * once.
+   */
+  private static Scenario.WqSettings wqSettings(Values v, TopologyParams topo) {
+    String key = "kernel.wq-max-active";
+    blksim.kernel.workqueue.KernelMode mode =
+        blksim.kernel.workqueue.KernelMode.valueOf(v.getString("kernel.mode"));
+    int cpus = topo.cpuCount();
+    int limit = mode.wqMaxActiveLimit(true, cpus);
+    List<blksim.kernel.workqueue.MaxActiveOverride> out = new ArrayList<>();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (String e : v.getStringList(key)) {
+      blksim.kernel.workqueue.MaxActiveOverride o;
+      try {
+        o = blksim.kernel.workqueue.MaxActiveOverride.parse(e);
+      } catch (IllegalArgumentException ex) {
+        throw v.error(key, ex.getMessage());
+      }
+      if (o.maxActive() > limit) {
+        throw v.error(key, "entry '" + e + "': max_active " + o.maxActive() + " is above "
+            + limit + ", the most wq_clamp_max_active() allows in " + mode + " on " + cpus
+            + " CPUs (WQ_MAX_ACTIVE" + (mode.perNodeUnbound()
+                ? ", or for an unbound wq WQ_UNBOUND_MAX_ACTIVE = max(512, 4 x CPUs)" : "")
+            + "); the kernel would clamp it to " + limit + " with a warning: write " + limit);
+      }
+      if (!seen.add(o.pattern())) {
+        throw v.error(key, "workqueue '" + o.pattern() + "' is given twice");
+      }
+      out.add(o);
+    }
+    return new Scenario.WqSettings(List.copyOf(out), v.getDuration("costs.wq.create-worker"),
+        v.getDuration("costs.wq.create-worker-cpu"));
   }
 
   /**

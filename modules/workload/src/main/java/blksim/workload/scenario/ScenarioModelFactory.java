@@ -86,7 +86,8 @@ public final class ScenarioModelFactory implements ModelFactory {
    * components' reports back ({@code null} when the scenario uses no workqueue), and the VFS with
    * the mounted filesystems ({@code null} without one), whose state a local run leaves there.
    */
-  public record Machine(Model model, WorkqueueSystem workqueues, Vfs vfs) {}
+  public record Machine(Model model, WorkqueueSystem workqueues, Vfs vfs,
+      List<String> unmatchedWqMaxActive) {}
 
   /**
    * Refuses to split a scenario whose kernel state every CPU shares ({@link
@@ -117,7 +118,10 @@ public final class ScenarioModelFactory implements ModelFactory {
     Topology topo = Topology.of(s.topology());
     TimerParams timers = TimerParams.defaults(s.hz());
     WorkqueueParams wqp = WorkqueueParams.defaults(KernelMode.valueOf(s.kernelMode()))
-        .withMonitorIntervalNs(s.wqMonitorIntervalNs());
+        .withMonitorIntervalNs(s.wqMonitorIntervalNs())
+        .withKthreadCreateNs(s.wq().createWorkerNs())
+        .withCreateWorkerCpuNs(s.wq().createWorkerCpuNs())
+        .withMaxActiveOverrides(s.wq().maxActive());
     WorkqueueSystem.Builder wb = WorkqueueSystem.builder(topo, s.sched(), timers, wqp);
     boolean hasDm = s.devices().stream().anyMatch(d -> d instanceof DmParams);
     boolean pageCacheWrites = s.usesPageCacheWrites();
@@ -350,7 +354,7 @@ public final class ScenarioModelFactory implements ModelFactory {
     long maxTime = s.maxTimeNs() > 0 ? s.maxTimeNs() : Long.MAX_VALUE;
     return new Machine(
         new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed()), wqs,
-        vfs);
+        vfs, wb.unmatchedMaxActiveOverrides().stream().map(Object::toString).toList());
   }
 
   /**

@@ -19,6 +19,7 @@ import blksim.kernel.fs.XfsGeometry;
 import blksim.kernel.fs.XfsParams;
 import blksim.kernel.fs.btrfs.BtrfsParams;
 import blksim.kernel.sched.SchedParams;
+import blksim.kernel.workqueue.WorkqueueParams;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -362,7 +363,27 @@ public final class ScenarioSchema {
       cost("costs.btrfs.finish-tail", "btrfs", BtrfsParams.DEFAULT_FINISH_TAIL_NS,
           "finish_ordered_fn CPU after the tree lock, c_f2 (§15.3.4) [A]"),
       cost("costs.btrfs.fsync-log", "btrfs", BtrfsParams.DEFAULT_FSYNC_LOG_NS,
-          "fsync's tree-log sync after the ordered extents finished, CPU only [A]"));
+          "fsync's tree-log sync after the ordered extents finished, CPU only [A]"),
+      Param.of("kernel.wq-max-active", "workqueue", STRING_LIST, "[]",
+          "models a changed alloc_workqueue() call: the max_active passed for the workqueues"
+              + " named, as \"NAME=N\" (\"btrfs-endio-write=16\"; NAME may end in * as a"
+              + " prefix glob: \"dmz_cwq_*=512\"; the first matching entry wins). Applied when"
+              + " the workqueue is allocated, then clamped as the kernel's wq_clamp_max_active()"
+              + " clamps it (also for workqueue_set_max_active() and btrfs's thread_pool=): to"
+              + " [1, WQ_MAX_ACTIVE = 512] (2048 in V6_13), for an unbound wq in PRE_6_5 and"
+              + " V4_3_RC1 to [1, WQ_UNBOUND_MAX_ACTIVE = max(512, 4 x CPUs)]; N above that"
+              + " limit is refused (the kernel would run it at the limit); ordered workqueues"
+              + " keep 1; a name that matches no workqueue is warned about on stderr"),
+      cost("costs.wq.create-worker", "workqueue", WorkqueueParams.DEFAULT_KTHREAD_CREATE_NS,
+          "create_worker(): time from a pool's manager starting a kworker to the kworker"
+              + " joining the pool (kthread_create_on_node() through kthreadd, attach, first"
+              + " wakeup); creation is serial per pool, so N new workers take N times this [A:"
+              + " kernel-model.md §2, tens to hundreds of us]"),
+      cost("costs.wq.create-worker-cpu", "workqueue", 0,
+          "CPU time of one unbound kworker's creation (copy_process() in kthreadd, kthread()'s"
+              + " start), charged as system time on the new worker's CPU after"
+              + " costs.wq.create-worker's wait, before the worker joins its pool [A: 0 charges nothing; kernel-model.md §15.5 assumes"
+              + " 50 us per kworker creation for thread 2]"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {
     return Param.num(path, component, DURATION, "ns", defaultNs + "ns", 0, 1_000_000_000L,

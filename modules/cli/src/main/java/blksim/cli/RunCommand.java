@@ -286,7 +286,8 @@ final class RunCommand implements Callable<Integer> {
     }
     RunResult r = o.fio();
     o.warnings().forEach(spec.commandLine().getErr()::println);
-    boolean wq = wqMonitor != null;
+    // --wq-monitor, or a scenario that samples its workqueues (kernel.wq-monitor-interval)
+    boolean wq = wqMonitor != null || !o.wqSamples().isEmpty();
     String fioJson = Metrics.json(o, formats.jsonPlus());
     String json = wq ? WqReport.addToJson(fioJson, o) : fioJson;
     if (timehist != null) {

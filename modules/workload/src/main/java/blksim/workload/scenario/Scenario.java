@@ -71,7 +71,7 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
    * costs {@code costs.wq.create-worker} and {@code costs.wq.create-worker-cpu}.
    */
   public record WqSettings(List<blksim.kernel.workqueue.MaxActiveOverride> maxActive,
-      long createWorkerNs, long createWorkerCpuNs) {}
+      long createWorkerNs, long createWorkerCpuNs, boolean nodeBoundPools) {}
 
   /** fs_mark's own costs: user time per file and the fork of a child ({@code costs.fs-mark.*}). */
   public record FsMarkCosts(long userPerFileNs, long forkNs) {}

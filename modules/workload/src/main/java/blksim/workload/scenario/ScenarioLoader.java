@@ -749,7 +749,7 @@ public final class ScenarioLoader {
       out.add(o);
     }
     return new Scenario.WqSettings(List.copyOf(out), v.getDuration("costs.wq.create-worker"),
-        v.getDuration("costs.wq.create-worker-cpu"));
+        v.getDuration("costs.wq.create-worker-cpu"), v.getBoolean("kernel.wq-node-bound-pools"));
   }
 
   /**

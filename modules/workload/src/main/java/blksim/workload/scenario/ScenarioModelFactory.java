@@ -121,7 +121,8 @@ public final class ScenarioModelFactory implements ModelFactory {
         .withMonitorIntervalNs(s.wqMonitorIntervalNs())
         .withKthreadCreateNs(s.wq().createWorkerNs())
         .withCreateWorkerCpuNs(s.wq().createWorkerCpuNs())
-        .withMaxActiveOverrides(s.wq().maxActive());
+        .withMaxActiveOverrides(s.wq().maxActive())
+        .withNodeBoundPools(s.wq().nodeBoundPools());
     WorkqueueSystem.Builder wb = WorkqueueSystem.builder(topo, s.sched(), timers, wqp);
     boolean hasDm = s.devices().stream().anyMatch(d -> d instanceof DmParams);
     boolean pageCacheWrites = s.usesPageCacheWrites();

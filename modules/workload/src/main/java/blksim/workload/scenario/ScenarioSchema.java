@@ -364,6 +364,12 @@ public final class ScenarioSchema {
           "finish_ordered_fn CPU after the tree lock, c_f2 (§15.3.4) [A]"),
       cost("costs.btrfs.fsync-log", "btrfs", BtrfsParams.DEFAULT_FSYNC_LOG_NS,
           "fsync's tree-log sync after the ordered extents finished, CPU only [A]"),
+      Param.of("kernel.wq-node-bound-pools", "workqueue", BOOLEAN, "true",
+          "whether an unbound pool whose pod lies inside one NUMA node is tied to that node, as"
+              + " the kernel does; false makes every unbound pool node-less (NUMA_NO_NODE), so in"
+              + " V6_9_RC its works count against the default wq_node_nr_active, whose cap was"
+              + " min_active = 8 until d40f92020c7a: thread 1's 6.9-rc2 machine, whose pools were"
+              + " not node-bound for a reason not published (kernel-model.md §12.1)"),
       Param.of("kernel.wq-max-active", "workqueue", STRING_LIST, "[]",
           "models a changed alloc_workqueue() call: the max_active passed for the workqueues"
               + " named, as \"NAME=N\" (\"btrfs-endio-write=16\"; NAME may end in * as a"

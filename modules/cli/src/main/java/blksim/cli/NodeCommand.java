@@ -50,6 +50,10 @@ final class NodeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     ActorSystem<Void> system;
+    if (port < 0 || port > 65535) {
+      throw new blksim.engine.InputException(null, 0, "--port", "must be 0 (a free port) to"
+          + " 65535, was " + port);
+    }
     try {
       system = ClusterRunner.startClusterNode(bind, port, seeds);
     } catch (IllegalArgumentException e) {

@@ -155,4 +155,9 @@ class BadInputTest {
     refused(cli("run", s, "--section", "nosuch"), "--section:", "nosuch");
     refused(cli("run", ""), "empty path");
   }
+
+  @Test
+  void nodePortOutOfRange_namesThePort() {
+    refused(cli("node", "--port", "99999"), "--port:", "65535");
+  }
 }

@@ -32,7 +32,21 @@ final class BusyIntervals {
   long book(long readyNs, long durationNs) {
     long start = earliestStart(readyNs, durationNs);
     if (durationNs > 0) {
-      busy.put(start, start + durationNs);
+      // Bookings that touch are held as one interval: no gap of positive length lies between
+      // them, so every later earliestStart() is the same, and a saturated channel is one entry
+      // to step over instead of one per page booked.
+      long s = start;
+      long e = start + durationNs;
+      Map.Entry<Long, Long> before = busy.floorEntry(s);
+      if (before != null && before.getValue() == s) {
+        s = before.getKey();
+      }
+      Long after = busy.get(e);
+      if (after != null) {
+        busy.remove(e);
+        e = after;
+      }
+      busy.put(s, e);
     }
     return start + durationNs;
   }
@@ -44,7 +58,7 @@ final class BusyIntervals {
     }
   }
 
-  /** Bookings held, for tests. */
+  /** Intervals held (touching bookings count as one), for tests. */
   int size() {
     return busy.size();
   }

@@ -126,6 +126,38 @@ class SsdTest {
     assertEquals(40, b.book(12, 10));  // [15, 25) would overlap [20, 30): [30, 40)
     assertEquals(20, b.book(15, 5));   // [15, 20) fits exactly
     b.forgetBefore(25);
-    assertEquals(2, b.size());         // [20, 30) and [30, 40) remain
+    assertEquals(1, b.size());         // touching bookings are one interval: [0, 40)
+    assertEquals(45, b.book(25, 5));   // so the next fits after it: [40, 45)
+  }
+
+  /** Merging touching bookings changes no result: checked against unmerged bookings. */
+  @Test
+  void busyIntervals_mergedGiveTheSameSlotsAsSeparateBookings() {
+    BusyIntervals merged = new BusyIntervals();
+    java.util.List<long[]> plain = new java.util.ArrayList<>();
+    java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+    long now = 0;
+    for (int i = 0; i < 20_000; i++) {
+      now += r.nextInt(3);
+      long ready = now + r.nextInt(40);
+      long d = 1 + r.nextInt(12);
+      // the earliest gap of d at or after ready among separate bookings
+      long start = ready;
+      boolean moved = true;
+      while (moved) {
+        moved = false;
+        for (long[] iv : plain) {
+          if (iv[0] < start + d && iv[1] > start) {
+            start = iv[1];
+            moved = true;
+          }
+        }
+      }
+      plain.add(new long[] {start, start + d});
+      assertEquals(start + d, merged.book(ready, d), "booking " + i);
+      final long t = now;
+      plain.removeIf(iv -> iv[1] <= t);
+      merged.forgetBefore(now);
+    }
   }
 }

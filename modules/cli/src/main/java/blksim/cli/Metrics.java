@@ -21,11 +21,7 @@ final class Metrics {
   static Map<String, Object> runToJson(Scenario s, Simulator.Host host) {
     Simulator.Outcome o = Simulator.runFull(s, Partitioning.parse(s.partitions()), host,
         ProgressListener.NONE);
-    String text = json(o);
-    if (!o.wqSamples().isEmpty()) {
-      // A scenario that samples its workqueues (kernel.wq-monitor-interval) is checked on them.
-      text = WqReport.addToJson(text, o);
-    }
+    String text = withWorkqueues(json(o), o);
     @SuppressWarnings("unchecked")
     Map<String, Object> json = (Map<String, Object>) JsonReader.parse(text);
     return json;
@@ -55,6 +51,14 @@ final class Metrics {
       json = ReplayOutput.addToJson(json, o.fio());
     }
     return json;
+  }
+
+  /**
+   * A scenario that samples its workqueues (kernel.wq-monitor-interval) is measured on them too:
+   * the JSON gets wq_monitor's samples and {@code wq_monitor_summary}, as {@code run} prints it.
+   */
+  static String withWorkqueues(String json, Simulator.Outcome o) {
+    return o.wqSamples().isEmpty() ? json : WqReport.addToJson(json, o);
   }
 
   static double evaluate(Map<String, Object> json, String metric, String file, int line) {

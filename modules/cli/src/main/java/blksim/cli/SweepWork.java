@@ -80,8 +80,9 @@ public final class SweepWork {
   static Values run(String spec, Simulator.Host host, List<String> metrics,
       ActorSystem<Void> node) {
     Scenario s = ScenarioLoader.fromSpec(spec);
-    String text = Metrics.json(Simulator.runFull(s, Partitioning.parse(s.partitions()), host,
-        ProgressListener.NONE, node));
+    Simulator.Outcome o = Simulator.runFull(s, Partitioning.parse(s.partitions()), host,
+        ProgressListener.NONE, node);
+    String text = Metrics.withWorkqueues(Metrics.json(o), o);
     @SuppressWarnings("unchecked")
     Map<String, Object> json = (Map<String, Object>) JsonReader.parse(text);
     double[] values = new double[metrics.size()];

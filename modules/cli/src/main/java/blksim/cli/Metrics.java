@@ -50,6 +50,9 @@ final class Metrics {
     if (ReplayOutput.any(o.fio())) {
       json = ReplayOutput.addToJson(json, o.fio());
     }
+    if (o.dmzSamples() != null && !o.dmzSamples().isEmpty()) {
+      json = dmZoned(json, o.dmzSamples());
+    }
     return json;
   }
 
@@ -59,6 +62,33 @@ final class Metrics {
    */
   static String withWorkqueues(String json, Simulator.Outcome o) {
     return o.wqSamples().isEmpty() ? json : WqReport.addToJson(json, o);
+  }
+
+  /**
+   * {@code dm_zoned}: per dm-zoned target, its zone states and reclaim progress over time, one
+   * sample per second of simulated time with activity ({@code DmzReportTask.SAMPLE_COLUMNS}).
+   */
+  private static String dmZoned(String json, java.util.SortedMap<String, List<long[]>> samples) {
+    blksim.report.json.JsonWriter w = new blksim.report.json.JsonWriter();
+    w.beginObject();
+    w.name("dm_zoned").beginObject();
+    List<String> cols = blksim.kernel.dm.DmzReportTask.SAMPLE_COLUMNS;
+    for (java.util.Map.Entry<String, List<long[]>> e : samples.entrySet()) {
+      w.name(e.getKey()).beginObject();
+      w.name("samples").beginArray();
+      for (long[] r : e.getValue()) {
+        w.beginObject();
+        for (int i = 0; i < r.length && i < cols.size(); i++) {
+          w.name(cols.get(i)).value(r[i]);
+        }
+        w.endObject();
+      }
+      w.endArray();
+      w.endObject();
+    }
+    w.endObject();
+    w.endObject();
+    return WqReport.splice(json, w.toString());
   }
 
   static double evaluate(Map<String, Object> json, String metric, String file, int line) {

@@ -72,7 +72,8 @@ public final class Simulator {
       WqMonitorSnapshot wqFinal, String wqDump, List<SwitchRecord> timehist,
       long timehistDropped, MmReport mm, List<FsMarkRunReport> fsMark, ShellReport shell,
       List<String> dmz, List<blksim.kernel.sched.CpuSamples.Series> samples,
-      java.util.SortedMap<Integer, long[]> irqs, List<String> warnings) {}
+      java.util.SortedMap<Integer, long[]> irqs, List<String> warnings,
+      java.util.SortedMap<String, List<long[]>> dmzSamples) {}
 
   /** Runs {@code s} with the given partitioning. */
   public static RunResult run(Scenario s, Partitioning partitioning, Host host,
@@ -134,6 +135,7 @@ public final class Simulator {
     java.util.TreeMap<Integer, long[]> irqs = new java.util.TreeMap<>(); // run --perfetto
     ShellReport shell = null;
     List<String> dmz = new ArrayList<>();
+    java.util.TreeMap<String, List<long[]>> dmzSamples = new java.util.TreeMap<>();
     for (ComponentReport r : reports) {
       if (r.kind().equals(MmComponent.KIND)) {
         mm = MmReport.decode(r.payload());
@@ -149,6 +151,8 @@ public final class Simulator {
           }
         }
         dmz.addAll(blksim.kernel.dm.DmzReportTask.texts(CpuReport.decode(r.payload()).tasks()));
+        dmzSamples.putAll(blksim.kernel.dm.DmzReportTask.samples(
+            CpuReport.decode(r.payload()).tasks()));
       }
       if (r.kind().equals(CpuReport.KIND)) {
         CpuReport c = CpuReport.decode(r.payload());
@@ -168,12 +172,12 @@ public final class Simulator {
     if (wqs == null) {
       return new Outcome(fio, List.of(), new WqMonitorSnapshot(outcome.stats().simulatedTimeNs(),
           List.of()), "", hist, dropped, mm, List.copyOf(fsMark.values()), shell, dmz,
-          List.copyOf(samples.values()), irqs, List.copyOf(warnings));
+          List.copyOf(samples.values()), irqs, List.copyOf(warnings), dmzSamples);
     }
     return new Outcome(fio, wqs.monitorSamples(reports),
         wqs.fromReports(reports, outcome.stats().simulatedTimeNs()),
         WqDump.render(wqs, WorkqueueSystem.ownerReports(reports)), hist, dropped, mm,
         List.copyOf(fsMark.values()), shell, dmz, List.copyOf(samples.values()), irqs,
-        List.copyOf(warnings));
+        List.copyOf(warnings), dmzSamples);
   }
 }

@@ -39,4 +39,27 @@ class DmZonedWqCapTest {
     assertTrue(inflMax("V6_9", false) > 8, "d40f92020c7a: the default cap is max_active");
     assertTrue(inflMax("V6_9_RC", true) > 8, "a node-bound pool counts per node");
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void json_hasTheZoneStatesOverTime_oneSamplePerSecondWithActivity() {
+    MainTest.Result r = MainTest.cli("run", "../../scenarios/dm-zoned/umount-small.conf",
+        "--host", "local", "--output-format=json");
+    assertEquals(0, r.code(), r.err());
+    Map<String, Object> json = (Map<String, Object>) JsonReader.parse(r.out());
+    Map<String, Object> dev = (Map<String, Object>) ((Map<String, Object>) json.get("dm_zoned"))
+        .get("dmz-sdb");
+    java.util.List<Map<String, Object>> samples =
+        (java.util.List<Map<String, Object>>) dev.get("samples");
+    assertTrue(samples.size() >= 2, samples.toString());
+    long lastSecond = -1;
+    for (Map<String, Object> s : samples) {
+      long sec = ((Number) s.get("t_ns")).longValue() / 1_000_000_000L;
+      assertTrue(sec > lastSecond, "at most one sample per second: " + samples);
+      lastSecond = sec;
+    }
+    long firstFree = ((Number) samples.get(0).get("free_rnd_zones")).longValue();
+    long lastFree = ((Number) samples.get(samples.size() - 1).get("free_rnd_zones")).longValue();
+    assertTrue(lastFree < firstFree, "the unmount's data took random zones: " + samples);
+  }
 }

@@ -243,9 +243,35 @@ public final class DmzDevice {
     return DmMapio.SUBMITTED;
   }
 
+  /** Samples of the zone states over time: one per second of simulated time with activity. */
+  private final List<long[]> samples = new ArrayList<>();
+  private long sampleSecond = -1;
+
+  /**
+   * Records the zone states and reclaim's progress at most once per second of simulated time
+   * (the first event of each second that has one): free random and sequential zones, zones
+   * reclaimed, kcopyd bytes, free-zone waits, bios. Called where they change (a bio queued,
+   * a zone reclaimed); it costs one comparison otherwise.
+   */
+  void sample(long nowNs) {
+    long sec = nowNs / 1_000_000_000L;
+    if (sec == sampleSecond) {
+      return;
+    }
+    sampleSecond = sec;
+    samples.add(new long[] {nowNs, md.nrUnmapRndZones(), md.unmapSeq.size(),
+        stats.reclaimedZones, kcopydBytes, stats.freeZoneWaits, stats.bios});
+  }
+
+  /** The samples of {@link #sample}: time ns, free rnd, free seq, reclaimed, kcopyd bytes, ... */
+  public List<long[]> samples() {
+    return samples;
+  }
+
   /** {@code dmz_queue_chunk_work()}. */
   private void queueChunkWork(CpuComponent cpu, int chunk, Piece p) {
     stats.bios++;
+    sample(cpu.now());
     ChunkWork cw = chunkWorks.get(chunk);
     if (cw == null) {
       cw = new ChunkWork(chunk);

@@ -131,6 +131,7 @@ final class DmzReclaimRun implements WorkRun {
             break;
           }
           dev.stats().reclaimedZones++;
+          dev.sample(cpu.now());
           flush = new DmzMetaFlush(dev);
           st = St.FLUSH;
         }

@@ -36,6 +36,8 @@ import java.util.PriorityQueue;
 public final class Ssd {
   private final SsdParams params;
   private final BusyIntervals[] channels;
+  /** Scratch: each channel's earliest start for the write being booked. */
+  private final long[] earliest;
   private final BusyIntervals link = new BusyIntervals();
   /** Completion times of the commands in flight, earliest first. */
   private final PriorityQueue<Long> inFlight = new PriorityQueue<>();
@@ -44,6 +46,7 @@ public final class Ssd {
   public Ssd(SsdParams params) {
     this.params = params;
     this.channels = new BusyIntervals[params.channels()];
+    this.earliest = new long[params.channels()];
     for (int i = 0; i < channels.length; i++) {
       channels[i] = new BusyIntervals();
     }
@@ -101,8 +104,22 @@ public final class Ssd {
     if (write) {
       long linked = link.book(nowNs, linkNs(bytes));
       done = linked;
+      // Every page of the write is ready at the same time for the same duration, so a
+      // channel's earliest start changes only when a page is booked on it: compute each once,
+      // then only the chosen one again (the same choices as asking every channel per page).
+      long wl = params.writeLatencyNs();
+      for (int i = 0; i < channels.length; i++) {
+        earliest[i] = channels[i].earliestStart(linked, wl);
+      }
       for (long p = firstPage; p <= lastPage; p++) {
-        done = Math.max(done, bookLeastBusy(linked, params.writeLatencyNs()));
+        int best = 0;
+        for (int i = 1; i < channels.length; i++) {
+          if (earliest[i] < earliest[best]) {
+            best = i;
+          }
+        }
+        done = Math.max(done, channels[best].book(linked, wl));
+        earliest[best] = channels[best].earliestStart(linked, wl);
       }
     } else {
       long read = nowNs;
@@ -116,17 +133,4 @@ public final class Ssd {
     return done;
   }
 
-  /** Books {@code durationNs} on the channel that can start it first, the lowest on ties. */
-  private long bookLeastBusy(long readyNs, long durationNs) {
-    int best = 0;
-    long bestStart = Long.MAX_VALUE;
-    for (int i = 0; i < channels.length; i++) {
-      long start = channels[i].earliestStart(readyNs, durationNs);
-      if (start < bestStart) {
-        best = i;
-        bestStart = start;
-      }
-    }
-    return channels[best].book(readyNs, durationNs);
-  }
 }

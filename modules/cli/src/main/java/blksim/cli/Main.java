@@ -20,7 +20,7 @@ import picocli.CommandLine.Command;
     description = {"Discrete-event simulator of the Linux block I/O stack.",
         "Runs fio job files on a simulated machine and prints fio's output."},
     subcommands = {RunCommand.class, SweepCommand.class, ValidateCommand.class,
-        DescribeCommand.class, BenchCommand.class, NodeCommand.class,
+        DescribeCommand.class, BenchCommand.class, NodeCommand.class, TlsKeysCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   /** Exit code of bad input. */

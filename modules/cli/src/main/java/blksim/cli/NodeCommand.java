@@ -33,6 +33,8 @@ import picocli.CommandLine.Spec;
         "  ./blksim run scenarios/quickstart/nullblk-psync.conf --join 127.0.0.1:25520"
             + " --partitions=2"})
 final class NodeCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin TlsOptions tls = new TlsOptions();
+
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--port", defaultValue = "25520",
@@ -55,9 +57,10 @@ final class NodeCommand implements Callable<Integer> {
           + " 65535, was " + port);
     }
     try {
-      system = ClusterRunner.startClusterNode(bind, port, seeds);
+      system = ClusterRunner.startClusterNode(bind, port, seeds, tls.resolve());
     } catch (IllegalArgumentException e) {
-      throw new blksim.engine.InputException(null, 0, "--seed", e.getMessage());
+      throw new blksim.engine.InputException(null, 0, e.getMessage().contains("TLS") ? "--bind"
+          : "--seed", e.getMessage());
     }
     // Runs of distributed sweeps ('blksim sweep --join'), each whole on this node.
     SweepWork.startWorker(system);

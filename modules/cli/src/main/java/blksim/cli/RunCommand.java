@@ -47,6 +47,8 @@ import picocli.CommandLine.Spec;
         "  ./blksim run SCENARIO --report report/   (then open report/index.html)",
         "  ./blksim run SCENARIO --perfetto run.json --perfetto-window 100ms..101ms"})
 final class RunCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin TlsOptions tls = new TlsOptions();
+
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "SCENARIO|JOBFILE", description = "scenario file (HOCON"
@@ -266,7 +268,7 @@ final class RunCommand implements Callable<Integer> {
         }
         ActorSystem<Void> sys;
         try {
-          sys = ClusterRunner.startClusterNode("127.0.0.1", 0, join);
+          sys = ClusterRunner.startClusterNode("127.0.0.1", 0, join, tls.resolve());
         } catch (IllegalArgumentException e) {
           throw new InputException(null, 0, "--join", e.getMessage());
         }

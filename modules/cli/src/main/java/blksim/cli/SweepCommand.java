@@ -47,6 +47,8 @@ import picocli.CommandLine.Spec;
         "      --metric iops=jobs.0.read.iops --metric 'p/io=jobs.0.ctx / jobs.0.read.total_ios'",
         "  ./blksim sweep SCENARIO --vary KEY=1,2,4 --report report/"})
 final class SweepCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin TlsOptions tls = new TlsOptions();
+
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (HOCON), or a fio job file run on run's default machine")
@@ -306,7 +308,7 @@ final class SweepCommand implements Callable<Integer> {
       PrintWriter err) throws Exception {
     ActorSystem<Void> sys;
     try {
-      sys = ClusterRunner.startClusterNode(bind, 0, join);
+      sys = ClusterRunner.startClusterNode(bind, 0, join, tls.resolve());
     } catch (IllegalArgumentException e) {
       throw new InputException(null, 0, "--join", e.getMessage());
     }

@@ -185,6 +185,69 @@ public final class ClusterRunner {
    * node is Up.
    */
   public static ActorSystem<Void> startClusterNode(String host, int port, List<String> seeds) {
+    return startClusterNode(host, port, seeds, null);
+  }
+
+  /**
+   * Artery's TLS transport with mutual authentication ({@code tls-tcp}): every member presents
+   * the certificate of {@code keyStore} (PKCS12) and accepts only peers whose certificate that
+   * same store trusts, so a process without the store cannot join, read or inject cluster
+   * traffic. Hostname verification is off: members authenticate by certificate, not by name.
+   *
+   * @param keyStore the PKCS12 key store (key and trusted certificate)
+   * @param password its password (also the key's)
+   */
+  public record Tls(java.nio.file.Path keyStore, String password) {
+    /** The configuration overlay that turns TLS on. */
+    Config overlay() {
+      String ks = ConfigUtilQuote.quote(keyStore.toAbsolutePath().toString());
+      String pw = ConfigUtilQuote.quote(password);
+      return ConfigFactory.parseString(
+          "pekko.remote.artery.transport = tls-tcp\n"
+              + "pekko.remote.artery.ssl.config-ssl-engine {\n"
+              + "  key-store = " + ks + "\n  trust-store = " + ks + "\n"
+              + "  key-store-password = " + pw + "\n  key-password = " + pw + "\n"
+              + "  trust-store-password = " + pw + "\n"
+              + "  protocol = \"TLSv1.3\"\n"
+              + "  enabled-algorithms = [\"TLS_AES_256_GCM_SHA384\", \"TLS_AES_128_GCM_SHA256\"]\n"
+              + "  require-mutual-authentication = on\n"
+              + "  hostname-verification = off\n"
+              + "}\n");
+    }
+  }
+
+  /** HOCON quoting of a string value. */
+  private static final class ConfigUtilQuote {
+    static String quote(String v) {
+      return com.typesafe.config.ConfigValueFactory.fromAnyRef(v)
+          .render(com.typesafe.config.ConfigRenderOptions.concise());
+    }
+  }
+
+  /**
+   * {@link #startClusterNode(String, int, List)} with TLS when {@code tls} is not null. A bind
+   * address other than loopback is refused without TLS: cluster members instantiate partitions
+   * and run what other members send them, so an open port must authenticate its peers.
+   */
+  public static ActorSystem<Void> startClusterNode(String host, int port, List<String> seeds,
+      Tls tls) {
+    if (tls == null && !isLoopback(host)) {
+      throw new IllegalArgumentException("binding " + host + " (not loopback) needs TLS:"
+          + " give --tls-keystore (make one with 'blksim tls-keys DIR')");
+    }
+    return start(host, port, seeds, tls);
+  }
+
+  /** Whether {@code host} names a loopback address (127.0.0.0/8, ::1, localhost). */
+  static boolean isLoopback(String host) {
+    try {
+      return java.net.InetAddress.getByName(host).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
+  }
+
+  private static ActorSystem<Void> start(String host, int port, List<String> seeds, Tls tls) {
     StringBuilder seedList = new StringBuilder();
     for (String s : seeds) {
       if (!s.matches("[^:\\s]+:\\d+")) {
@@ -198,6 +261,9 @@ public final class ClusterRunner {
             + "pekko.remote.artery.canonical.port = " + port + "\n"
             + "pekko.cluster.seed-nodes = [" + seedList + "]\n"
             + "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on\n");
+    if (tls != null) {
+      overlay = tls.overlay().withFallback(overlay);
+    }
     Config config = overlay.withFallback(embeddedConfig());
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), SYSTEM_NAME, config);
     try {

@@ -138,4 +138,25 @@ class ReplayCliTest {
     assertEquals(2, bad.code(), bad.err());
     assertTrue(bad.err().contains("merge_blktrace_iters(1) != nr_logs(2)"), bad.err());
   }
+
+  @Test
+  void skipMalformed_skipsAndCountsBadLines_withoutItTheFirstStopsTheRun() throws IOException {
+    Path log = tmp.resolve("bad.log");
+    Files.writeString(log, "fio version 2 iolog\n/dev/sdx add\n/dev/sdx read 0 4096\n"
+        + "/dev/sdx read abc 4096\n/dev/sdx write 8192 4096\n/dev/sdx read 4096\n"
+        + "/dev/sdx read 12288 4096\n");
+    Path job = tmp.resolve("s.fio");
+    Files.writeString(job, "[s]\nread_iolog=" + log + "\nreplay_redirect=/dev/nullb0\n"
+        + "replay_no_stall=1\n");
+    MainTest.Result stop = MainTest.cli("run", job.toString(), "--host", "local");
+    assertEquals(2, stop.code(), stop.err());
+    assertTrue(stop.err().contains("bad.log:4"), stop.err());
+    Files.writeString(job, "[s]\nread_iolog=" + log + "\nreplay_redirect=/dev/nullb0\n"
+        + "replay_no_stall=1\nreplay_skip_malformed=1\n");
+    MainTest.Result skip = MainTest.cli("run", job.toString(), "--host", "local");
+    assertEquals(0, skip.code(), skip.err());
+    assertTrue(skip.out().contains("issued rwts: total=2,1,0,0"), skip.out());
+    assertTrue(skip.err().contains("2 malformed record(s) skipped"), skip.err());
+    assertTrue(skip.err().contains("bad.log:4"), "the first are named: " + skip.err());
+  }
 }

@@ -213,6 +213,8 @@ final class FioJobSettings implements Cloneable {
   /** {@code merge_blktrace_scalars} and {@code merge_blktrace_iters} as given (fio floats). */
   List<Double> mergeScalars = List.of();
   List<Double> mergeIters = List.of();
+  /** blksim's {@code replay_skip_malformed}. */
+  boolean replaySkipMalformed;
   long replayAlign;
   long replayScale;
   int replaySkip;
@@ -487,6 +489,7 @@ final class FioJobSettings implements Cloneable {
       case "replay_device" -> replayDevices = deviceList(string(value));
       case "replay_known_devices" -> replayKnownDevices = deviceList(string(value));
       case "merge_blktrace_file" -> mergeBlktraceFile = string(value);
+      case "replay_skip_malformed" -> replaySkipMalformed = bool(value);
       case "merge_blktrace_scalars" -> mergeScalars = floatList(string(value));
       case "merge_blktrace_iters" -> mergeIters = floatList(string(value));
       case "rate_min" -> perDirection(string(value), v -> {
@@ -729,7 +732,7 @@ final class FioJobSettings implements Cloneable {
     }
     replay = new blksim.workload.replay.ReplayOptions(resolved, readIologFormat, replayNoStall,
         replayTimeScale, replayRedirect, replayAlign, replayScale, replaySkip, replayStartNs,
-        replayEndNs, replayDevices, replayKnownDevices, merge);
+        replayEndNs, replayDevices, replayKnownDevices, merge, replaySkipMalformed);
   }
 
   /**

@@ -156,7 +156,7 @@ public final class FioOptions {
    */
   public static final Set<String> EXTENSIONS = Set.of(
       "read_iolog_format", "replay_start", "replay_end", "replay_device",
-      "replay_known_devices");
+      "replay_known_devices", "replay_skip_malformed");
 
   /** The canonical name for a key as written, or {@code null} if fio has no such option. */
   static String canonical(String key) {

@@ -107,7 +107,8 @@ public final class ReplayFeed {
   }
 
   private void open() {
-    TraceOptions opts = TraceOptions.defaults().withNotices(stats::note);
+    TraceOptions opts = TraceOptions.defaults().withNotices(stats::note)
+        .withSkipMalformed(o.skipMalformed());
     if (o.merge() != null) {
       // fio merges when the job is set up (add_job()), before its first I/O.
       ReplayOptions.Merge m = o.merge();

@@ -44,10 +44,12 @@ import java.util.List;
  *     scenario's {@code replay} section sets both, one job per mapped device
  * @param merge fio's {@code merge_blktrace_file} and its lists, or {@code null}: the inputs are
  *     merged into that file when the replay starts and {@code logs} holds the merged file alone
+ * @param skipMalformed blksim's {@code replay_skip_malformed}: skip and count malformed records
+ *     of the line formats instead of stopping the run
  */
 public record ReplayOptions(List<String> logs, TraceFormat format, boolean noStall, int timeScale,
     String redirect, long align, long scale, int skipMask, long startNs, long endNs,
-    List<String> devices, List<String> knownDevices, Merge merge) {
+    List<String> devices, List<String> knownDevices, Merge merge, boolean skipMalformed) {
 
   /**
    * fio's {@code merge_blktrace_file=F} with {@code merge_blktrace_scalars} and
@@ -76,7 +78,7 @@ public record ReplayOptions(List<String> logs, TraceFormat format, boolean noSta
       String redirect, long align, long scale, int skipMask, long startNs, long endNs,
       List<String> devices, List<String> knownDevices) {
     this(logs, format, noStall, timeScale, redirect, align, scale, skipMask, startNs, endNs,
-        devices, knownDevices, null);
+        devices, knownDevices, null, false);
   }
 
   /** Options replaying every device's records (fio's own options only). */

@@ -1085,6 +1085,9 @@ public final class ScenarioLoader {
     if (!allTrace.isEmpty()) {
       b.append("replay_known_devices=").append(String.join(":", allTrace)).append('\n');
     }
+    if (v.getBoolean("replay.skip-malformed")) {
+      b.append("replay_skip_malformed=1\n");
+    }
     for (Map.Entry<String, List<String>> e : bySim.entrySet()) {
       b.append("\n[replay-").append(e.getKey()).append("]\n");
       if (e.getValue().isEmpty()) {

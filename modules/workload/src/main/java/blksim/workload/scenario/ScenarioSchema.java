@@ -312,6 +312,11 @@ public final class ScenarioSchema {
           "replay from this trace time on (from the trace's first record)"),
       Param.num("replay.end", "replay", DURATION, "ns", "0", 0, Long.MAX_VALUE,
           "stop at this trace time (0: the trace's end)"),
+      Param.of("replay.skip-malformed", "replay", BOOLEAN, "false",
+          "skip a malformed record of a line format (MSR, SPC, Alibaba, Tencent, SYSTOR,"
+              + " DiskSim, fio iolog) and count it, instead of stopping with exit 2; the first"
+              + " three and the count are noted on stderr and in the JSON (fio job option"
+              + " replay_skip_malformed=1)"),
       Param.of("fs_mark.command-lines", "fs_mark", STRING_LIST, "[]",
           "fs_mark 3.3 command lines, one per fs_mark instance run at the start"
               + " (\"-d /mnt/test -t 8 -n 10000 -s 4096 -S 0\"); every -d in a filesystem of"

@@ -247,6 +247,18 @@ public enum TraceFormat {
    *     blktrace, which read ahead to choose the arrival event) holds a malformed event early on
    */
   public static TraceReader open(Path path, TraceFormat format, TraceOptions options) {
+    TraceReader r = openReader(path, format, options);
+    if (options.skipMalformed()) {
+      if (r instanceof LineTraceReader l) {
+        return new SkippingTraceReader(l, options);
+      }
+      options.notices().accept(path + ": skip-malformed is for the line formats; a malformed "
+          + r.format().key() + " event still stops the run");
+    }
+    return r;
+  }
+
+  private static TraceReader openReader(Path path, TraceFormat format, TraceOptions options) {
     TraceFormat f = format != null ? format : detect(path);
     return switch (f) {
       case FIO_IOLOG -> new FioIologTraceReader(path);

@@ -13,9 +13,23 @@ import java.util.function.Consumer;
  *     oldest is given up (emitted with no recorded latency); bounds the reader's memory. At least 1
  * @param disksimTimeUnitNs the unit of DiskSim ASCII arrival times in ns: 1,000,000 (ms) is
  *     DiskSim's own definition; MQSim and SSDsim write ns (1). At least 1
+ * @param skipMalformed skip a malformed record of a line format (MSR, SPC, Alibaba, Tencent,
+ *     SYSTOR, DiskSim, fio iolog) and count it instead of stopping the run; blkparse text and
+ *     blktrace binaries still stop at one (their readers look ahead across events)
  */
 public record TraceOptions(BlkArrival arrival, Consumer<String> notices, int maxInFlight,
-    long disksimTimeUnitNs) {
+    long disksimTimeUnitNs, boolean skipMalformed) {
+
+  /** Options that stop at a malformed record. */
+  public TraceOptions(BlkArrival arrival, Consumer<String> notices, int maxInFlight,
+      long disksimTimeUnitNs) {
+    this(arrival, notices, maxInFlight, disksimTimeUnitNs, false);
+  }
+
+  /** These options with {@code skipMalformed} replaced. */
+  public TraceOptions withSkipMalformed(boolean skip) {
+    return new TraceOptions(arrival, notices, maxInFlight, disksimTimeUnitNs, skip);
+  }
 
   /** Default bound on arrivals waiting for their completion. */
   public static final int DEFAULT_MAX_IN_FLIGHT = 65_536;
@@ -43,21 +57,21 @@ public record TraceOptions(BlkArrival arrival, Consumer<String> notices, int max
 
   /** These options with {@code arrival} replaced. */
   public TraceOptions withArrival(BlkArrival newArrival) {
-    return new TraceOptions(newArrival, notices, maxInFlight, disksimTimeUnitNs);
+    return new TraceOptions(newArrival, notices, maxInFlight, disksimTimeUnitNs, skipMalformed);
   }
 
   /** These options with {@code notices} replaced. */
   public TraceOptions withNotices(Consumer<String> newNotices) {
-    return new TraceOptions(arrival, newNotices, maxInFlight, disksimTimeUnitNs);
+    return new TraceOptions(arrival, newNotices, maxInFlight, disksimTimeUnitNs, skipMalformed);
   }
 
   /** These options with {@code maxInFlight} replaced. */
   public TraceOptions withMaxInFlight(int newMaxInFlight) {
-    return new TraceOptions(arrival, notices, newMaxInFlight, disksimTimeUnitNs);
+    return new TraceOptions(arrival, notices, newMaxInFlight, disksimTimeUnitNs, skipMalformed);
   }
 
   /** These options with {@code disksimTimeUnitNs} replaced. */
   public TraceOptions withDisksimTimeUnitNs(long newUnitNs) {
-    return new TraceOptions(arrival, notices, maxInFlight, newUnitNs);
+    return new TraceOptions(arrival, notices, maxInFlight, newUnitNs, skipMalformed);
   }
 }

@@ -92,6 +92,13 @@ final class RunCommand implements Callable<Integer> {
       description = "partitioning (overrides the scenario's blksim.partitions)")
   String partitions;
 
+  @Option(names = "--check-determinism",
+      description = "run the scenario twice, in one partition and with its partitioning"
+          + " (--partitions or blksim.partitions; with --join, over the JVMs), and report the"
+          + " first difference of the JSON results (wall-clock fields aside); exit 0 if they"
+          + " are identical, 1 if not")
+  boolean checkDeterminism;
+
   @Option(names = "--seed", paramLabel = "N", description = "run seed (overrides blksim.seed)")
   Long seed;
 
@@ -248,6 +255,9 @@ final class RunCommand implements Callable<Integer> {
       return 0; // fio --parse-only: the job files parsed, nothing runs, nothing is printed
     }
     Partitioning p = Partitioning.parse(s.partitions());
+    if (checkDeterminism && join.isEmpty()) {
+      return checkDeterminism(s, p, h);
+    }
     Path logBase = output != null ? output : Path.of("");
     FioLogFiles.check(s.jobs(), logBase, output);
     if (perfettoBlktrace != null) {
@@ -416,6 +426,64 @@ final class RunCommand implements Callable<Integer> {
     }
     o.add("blksim.trace.timehist-cpus=\"" + cpus.trim() + "\"");
     return o;
+  }
+
+  /**
+   * {@code --check-determinism}: the scenario in one partition and with {@code p}, their JSON
+   * compared line by line with the wall-clock and partitioning fields removed; the first
+   * difference is printed with its line in both.
+   */
+  private int checkDeterminism(Scenario s, Partitioning p, Simulator.Host h) {
+    PrintWriter out = spec.commandLine().getOut();
+    if (p.equals(Partitioning.ONE)) {
+      throw new InputException(null, 0, "--check-determinism", "compares one partition with"
+          + " another partitioning: give --partitions (node, llc, cpu or N)");
+    }
+    Simulator.Outcome o1 = Simulator.runFull(s, Partitioning.ONE, h, ProgressListener.NONE);
+    String one = Metrics.withWorkqueues(Metrics.json(o1), o1);
+    Simulator.Outcome o2 = Simulator.runFull(s, p, h, ProgressListener.NONE);
+    String other = Metrics.withWorkqueues(Metrics.json(o2), o2);
+    String diff = firstDifference(one, other, "partitions=one", "partitions=" + p);
+    if (diff != null) {
+      out.println(diff);
+      out.flush();
+      return Main.EXIT_FAILED;
+    }
+    out.println("deterministic: partitions=one and partitions=" + p + " give the same JSON ("
+        + one.split("\n").length + " lines; wall-clock and partitioning fields aside)");
+    out.flush();
+    return 0;
+  }
+
+  /** The first differing line of two JSON texts (fields that may differ removed), or null. */
+  static String firstDifference(String jsonA, String jsonB, String nameA, String nameB) {
+    String[] a = comparable(jsonA).split("\n");
+    String[] b = comparable(jsonB).split("\n");
+    for (int i = 0; i < Math.max(a.length, b.length); i++) {
+      String x = i < a.length ? a[i] : "(end)";
+      String y = i < b.length ? b[i] : "(end)";
+      if (!x.equals(y)) {
+        return "NOT deterministic: the JSON differs at line " + (i + 1) + ":\n  " + nameA + ": "
+            + x.strip() + "\n  " + nameB + ": " + y.strip();
+      }
+    }
+    return null;
+  }
+
+  /** The JSON without the fields that may differ between runs or partitionings. */
+  private static String comparable(String json) {
+    StringBuilder b = new StringBuilder();
+    for (String line : json.split("\n")) {
+      String t = line.strip();
+      if (t.startsWith("\"timestamp") || t.startsWith("\"time\"") || t.startsWith("\"wall_time")
+          || t.startsWith("\"events_per_wall") || t.startsWith("\"partitions\"")
+          || t.startsWith("\"windows\"") || t.startsWith("\"coupling_factor\"")
+          || t.startsWith("\"nodes\"")) {
+        continue;
+      }
+      b.append(line).append('\n');
+    }
+    return b.toString();
   }
 
   /**

@@ -268,6 +268,7 @@ final class RunCommand implements Callable<Integer> {
     ProgressListener progress = Progress.forTerminal(expected);
     Simulator.Outcome o;
     AutoCloseable node = () -> { };
+    List<String> clusterNodes = new ArrayList<>();
     try {
       if (!join.isEmpty()) {
         if (h != Simulator.Host.CLUSTER) {
@@ -284,6 +285,15 @@ final class RunCommand implements Callable<Integer> {
         }
         node = Simulator.useNode(sys);
         ClusterRunner.awaitMembers(sys, nodes, java.time.Duration.ofSeconds(60));
+        for (org.apache.pekko.cluster.Member m : org.apache.pekko.cluster.typed.Cluster.get(sys)
+            .state().getMembers()) {
+          clusterNodes.add(m.address().toString());
+        }
+        java.util.Collections.sort(clusterNodes);
+      }
+      if (checkDeterminism && !join.isEmpty()) {
+        o = null;
+        return checkDeterminism(s, p, h);
       }
       o = Simulator.runFull(s, p, h, progress);
     } finally {
@@ -304,6 +314,9 @@ final class RunCommand implements Callable<Integer> {
     String json = wq ? WqReport.addToJson(fioJson, o) : fioJson;
     if (timehist != null) {
       json = TimehistReport.addToJson(json, o);
+    }
+    if (!clusterNodes.isEmpty()) {
+      json = withClusterNodes(json, clusterNodes);
     }
     // fio's lines before the run, then the blank line its run statistics start with
     String preRun = s.jobs().isEmpty() ? "" : FioPreamble.render(s.jobs(), s.seed());
@@ -470,6 +483,25 @@ final class RunCommand implements Callable<Integer> {
     return null;
   }
 
+  /**
+   * {@code blksim.cluster.nodes}: the members of the cluster a {@code --join} run was spread over
+   * (their addresses, sorted). Like the wall-clock fields, not part of the result that must be
+   * identical in every partitioning ({@link #comparable} drops it).
+   */
+  static String withClusterNodes(String json, List<String> nodes) {
+    int at = json.indexOf("\"blksim\" : {");
+    if (at < 0) {
+      return json;
+    }
+    int brace = json.indexOf('{', at) + 1;
+    StringBuilder b = new StringBuilder("\n    \"cluster\" : {\n      \"nodes\" : [ ");
+    for (int i = 0; i < nodes.size(); i++) {
+      b.append(i == 0 ? "" : ", ").append('"').append(nodes.get(i)).append('"');
+    }
+    b.append(" ]\n    },");
+    return json.substring(0, brace) + b + json.substring(brace);
+  }
+
   /** The JSON without the fields that may differ between runs or partitionings. */
   private static String comparable(String json) {
     StringBuilder b = new StringBuilder();
@@ -478,7 +510,7 @@ final class RunCommand implements Callable<Integer> {
       if (t.startsWith("\"timestamp") || t.startsWith("\"time\"") || t.startsWith("\"wall_time")
           || t.startsWith("\"events_per_wall") || t.startsWith("\"partitions\"")
           || t.startsWith("\"windows\"") || t.startsWith("\"coupling_factor\"")
-          || t.startsWith("\"nodes\"")) {
+          || t.startsWith("\"nodes\"") || t.startsWith("\"cluster\"")) {
         continue;
       }
       b.append(line).append('\n');

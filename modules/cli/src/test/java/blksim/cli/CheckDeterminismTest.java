@@ -37,4 +37,19 @@ class CheckDeterminismTest {
     String d = RunCommand.firstDifference(a, c, "one", "cpu");
     assertTrue(d != null && d.contains("\"iops\" : 10") && d.contains("\"iops\" : 11"), d);
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void clusterNodes_goUnderBlksimCluster_andAreNotPartOfTheComparedResult() {
+    String json = "{\n  \"jobs\" : [ ],\n  \"blksim\" : {\n    \"events\" : 7\n  }\n}\n";
+    String with = RunCommand.withClusterNodes(json,
+        java.util.List.of("pekko://blksim@127.0.0.1:1", "pekko://blksim@127.0.0.1:2"));
+    java.util.Map<String, Object> m =
+        (java.util.Map<String, Object>) blksim.report.json.JsonReader.parse(with);
+    java.util.Map<String, Object> cluster = (java.util.Map<String, Object>)
+        ((java.util.Map<String, Object>) m.get("blksim")).get("cluster");
+    assertEquals(2, ((java.util.List<?>) cluster.get("nodes")).size());
+    assertNull(RunCommand.firstDifference(json.replace("    \"events\" : 7\n",
+        "    \"events\" : 7\n"), json, "a", "b"));
+  }
 }

@@ -60,6 +60,8 @@ class MultiJvmTest {
           "--output-format=json");
       assertEquals(withoutRunFields(local.out()), withoutRunFields(multi.out()));
       assertTrue(multi.out().contains("\"partitions\" : 2"), "two partitions, one per JVM");
+      assertTrue(multi.out().contains("\"cluster\" : {") && multi.out().contains(
+          "pekko://blksim@127.0.0.1:" + port), "blksim.cluster.nodes names the JVMs used");
     } finally {
       node.destroy();
       if (!node.waitFor(20, TimeUnit.SECONDS)) {
@@ -70,7 +72,10 @@ class MultiJvmTest {
 
   private static String withoutRunFields(String json) {
     return blksim.report.fio.FioJsonReporter.withoutWallClock(json)
-        .replaceAll("(?m)^\\s*\"(windows|partitions|coupling_factor)\" : [0-9.]+,?\\n", "");
+        .replaceAll("(?m)^\\s*\"(windows|partitions|coupling_factor)\" : [0-9.]+,?\\n", "")
+        // blksim.cluster.nodes: which JVMs a --join run used, like the wall-clock fields
+        .replaceAll("(?m)^\\s*\"cluster\" : \\{\\n\\s*\"nodes\" : \\[[^\\]]*\\]\\n\\s*\\},\\n",
+            "");
   }
 
 }

@@ -45,9 +45,8 @@ public final class Main implements Runnable {
     java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
     Thread hook = new Thread(() -> {
       if (!done.get()) {
-        err.println("blksim: interrupted: " + String.join(" ", args.length > 0
-            ? java.util.List.of(args[0]) : java.util.List.of()) + " stopped before it"
-            + " finished; no result file was written");
+        err.println("blksim: interrupted: " + (args.length > 0 ? args[0] : "blksim")
+            + " stopped before it finished; no result file was written");
       }
     }, "blksim-interrupted");
     Runtime.getRuntime().addShutdownHook(hook);

@@ -1,6 +1,5 @@
 package blksim.cli;
 
-import blksim.engine.InputException;
 import blksim.kernel.sched.CpuSamples;
 import blksim.report.json.JsonWriter;
 import blksim.report.plot.Plot;
@@ -8,7 +7,6 @@ import blksim.report.plot.ReportPage;
 import blksim.workload.fio.stats.JobStats;
 import blksim.workload.fio.stats.RunResult;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,26 +32,8 @@ final class ReportDir {
    * it if missing.
    */
   static void check(Path dir, String option) {
-    Path abs = dir.toAbsolutePath().normalize();
-    if (Files.exists(abs) && !Files.isDirectory(abs)) {
-      throw new InputException(null, 0, option, dir + " exists and is not a directory");
-    }
-    try {
-      Files.createDirectories(abs);
-    } catch (IOException e) {
-      throw new InputException(null, 0, option, "cannot create the report directory " + dir
-          + ": " + e.getMessage());
-    }
-    if (!Files.isWritable(abs)) {
-      throw new InputException(null, 0, option, "the report directory " + dir
-          + " is not writable");
-    }
-    try {
-      Files.delete(Files.createTempFile(abs, ".blksim-report", ".tmp"));
-    } catch (IOException e) {
-      throw new InputException(null, 0, option, "the report directory " + dir
-          + " is not writable: " + e.getMessage());
-    }
+    // The directory itself is made when the report is written (Outputs.writeAll).
+    Outputs.checkDir(dir, option);
   }
 
   /** The sample interval for a run expected to end at {@code expectedEndNs}: whole us, >= 1us. */

@@ -291,9 +291,8 @@ final class RunCommand implements Callable<Integer> {
         }
         java.util.Collections.sort(clusterNodes);
       }
-      if (checkDeterminism && !join.isEmpty()) {
-        o = null;
-        return checkDeterminism(s, p, h);
+      if (checkDeterminism) {
+        return checkDeterminism(s, p, h); // over the joined JVMs (the local case returned above)
       }
       o = Simulator.runFull(s, p, h, progress);
     } finally {

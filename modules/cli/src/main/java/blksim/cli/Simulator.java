@@ -141,7 +141,8 @@ public final class Simulator {
         mm = MmReport.decode(r.payload());
       }
       if (r.kind().equals(CpuReport.KIND)) {
-        for (blksim.kernel.sched.TaskReport t : CpuReport.decode(r.payload()).tasks()) {
+        CpuReport c = CpuReport.decode(r.payload());
+        for (blksim.kernel.sched.TaskReport t : c.tasks()) {
           if (t.kind().equals(FsMarkParent.KIND)) {
             FsMarkRunReport f = FsMarkRunReport.decode(t.payload());
             fsMark.put(f.instance(), f);
@@ -150,12 +151,8 @@ public final class Simulator {
             shell = ShellReport.decode(t.payload());
           }
         }
-        dmz.addAll(blksim.kernel.dm.DmzReportTask.texts(CpuReport.decode(r.payload()).tasks()));
-        dmzSamples.putAll(blksim.kernel.dm.DmzReportTask.samples(
-            CpuReport.decode(r.payload()).tasks()));
-      }
-      if (r.kind().equals(CpuReport.KIND)) {
-        CpuReport c = CpuReport.decode(r.payload());
+        dmz.addAll(blksim.kernel.dm.DmzReportTask.texts(c.tasks()));
+        dmzSamples.putAll(blksim.kernel.dm.DmzReportTask.samples(c.tasks()));
         hist.addAll(c.timehist());
         dropped += c.timehistDropped();
         if (c.samples() != null) {

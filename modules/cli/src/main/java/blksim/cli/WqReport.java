@@ -72,7 +72,7 @@ final class WqReport {
       for (WqMonitorSnapshot.Row r : s.rows()) {
         java.util.List<Long> l = infl.computeIfAbsent(r.name(), k -> new java.util.ArrayList<>());
         if (r.infl() > 0) {
-          l.add((long) r.infl());
+          l.add(r.infl());
         }
       }
     }

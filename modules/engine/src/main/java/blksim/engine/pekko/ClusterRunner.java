@@ -200,8 +200,8 @@ public final class ClusterRunner {
   public record Tls(java.nio.file.Path keyStore, String password) {
     /** The configuration overlay that turns TLS on. */
     Config overlay() {
-      String ks = ConfigUtilQuote.quote(keyStore.toAbsolutePath().toString());
-      String pw = ConfigUtilQuote.quote(password);
+      String ks = quote(keyStore.toAbsolutePath().toString());
+      String pw = quote(password);
       return ConfigFactory.parseString(
           "pekko.remote.artery.transport = tls-tcp\n"
               + "pekko.remote.artery.ssl.config-ssl-engine {\n"
@@ -217,11 +217,9 @@ public final class ClusterRunner {
   }
 
   /** HOCON quoting of a string value. */
-  private static final class ConfigUtilQuote {
-    static String quote(String v) {
-      return com.typesafe.config.ConfigValueFactory.fromAnyRef(v)
-          .render(com.typesafe.config.ConfigRenderOptions.concise());
-    }
+  private static String quote(String v) {
+    return com.typesafe.config.ConfigValueFactory.fromAnyRef(v)
+        .render(com.typesafe.config.ConfigRenderOptions.concise());
   }
 
   /**

@@ -41,9 +41,54 @@ public final class DmzReportTask extends Kthread {
   public TaskReport report(long endNs) {
     String text = "dm-zoned " + dev.name + " at " + endNs / 1_000_000 + " ms\n"
         + dev.fmt.summary() + dev.summary() + "blkzone report (zones in use):\n"
-        + dev.blkzoneReport(MAX_ZONE_LINES) + overTime(dev.samples())
-        + SAMPLES_MARK + dev.name + "\n" + samplesText(dev.samples());
-    return new TaskReport(comm(), KIND, text.getBytes(StandardCharsets.UTF_8));
+        + dev.blkzoneReport(MAX_ZONE_LINES) + overTime(dev.samples());
+    return new TaskReport(comm(), KIND, encode(dev.name, text, dev.samples()));
+  }
+
+  /** The sample columns, as {@link DmzDevice#samples()} holds them. */
+  public static final List<String> SAMPLE_COLUMNS = List.of("t_ns", "free_rnd_zones",
+      "free_seq_zones", "reclaimed_zones", "kcopyd_bytes", "free_zone_waits", "bios");
+
+  /** One target's report: its name, its text and its samples (rows of SAMPLE_COLUMNS). */
+  record Decoded(String name, String text, List<long[]> samples) {}
+
+  private static byte[] encode(String name, String text, List<long[]> samples) {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+      out.writeUTF(name);
+      byte[] t = text.getBytes(StandardCharsets.UTF_8);
+      out.writeInt(t.length);
+      out.write(t);
+      out.writeInt(samples.size());
+      for (long[] r : samples) {
+        for (int j = 0; j < SAMPLE_COLUMNS.size(); j++) {
+          out.writeLong(r[j]);
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  private static Decoded decode(byte[] payload) {
+    try (java.io.DataInputStream in = new java.io.DataInputStream(
+        new java.io.ByteArrayInputStream(payload))) {
+      String name = in.readUTF();
+      byte[] t = in.readNBytes(in.readInt());
+      int n = in.readInt();
+      List<long[]> rows = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        long[] r = new long[SAMPLE_COLUMNS.size()];
+        for (int j = 0; j < r.length; j++) {
+          r[j] = in.readLong();
+        }
+        rows.add(r);
+      }
+      return new Decoded(name, new String(t, StandardCharsets.UTF_8), rows);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** The texts of every dm-zoned report among {@code tasks}, in order. */
@@ -51,20 +96,11 @@ public final class DmzReportTask extends Kthread {
     List<String> out = new ArrayList<>();
     for (TaskReport t : tasks) {
       if (t.kind().equals(KIND)) {
-        String all = new String(t.payload(), StandardCharsets.UTF_8);
-        int m = all.indexOf(SAMPLES_MARK);
-        out.add(m < 0 ? all : all.substring(0, m));
+        out.add(decode(t.payload()).text());
       }
     }
     return out;
   }
-
-  /** Separates the report's text from its samples (one line each) in the payload. */
-  static final String SAMPLES_MARK = "\n#dmz-samples ";
-
-  /** The sample columns, as {@link DmzDevice#samples()} holds them. */
-  public static final List<String> SAMPLE_COLUMNS = List.of("t_ns", "free_rnd_zones",
-      "free_seq_zones", "reclaimed_zones", "kcopyd_bytes", "free_zone_waits", "bios");
 
   /**
    * Each target's samples of its zone states over time (device name to rows of
@@ -73,41 +109,12 @@ public final class DmzReportTask extends Kthread {
   public static java.util.SortedMap<String, List<long[]>> samples(List<TaskReport> tasks) {
     java.util.SortedMap<String, List<long[]>> out = new java.util.TreeMap<>();
     for (TaskReport t : tasks) {
-      if (!t.kind().equals(KIND)) {
-        continue;
+      if (t.kind().equals(KIND)) {
+        Decoded d = decode(t.payload());
+        out.put(d.name(), d.samples());
       }
-      String all = new String(t.payload(), StandardCharsets.UTF_8);
-      int m = all.indexOf(SAMPLES_MARK);
-      if (m < 0) {
-        continue;
-      }
-      String[] lines = all.substring(m + SAMPLES_MARK.length()).split("\n");
-      List<long[]> rows = new ArrayList<>();
-      for (int i = 1; i < lines.length; i++) {
-        if (lines[i].isBlank()) {
-          continue;
-        }
-        String[] f = lines[i].trim().split(" ");
-        long[] r = new long[f.length];
-        for (int j = 0; j < f.length; j++) {
-          r[j] = Long.parseLong(f[j]);
-        }
-        rows.add(r);
-      }
-      out.put(lines[0].trim(), rows);
     }
     return out;
-  }
-
-  private static String samplesText(List<long[]> samples) {
-    StringBuilder b = new StringBuilder();
-    for (long[] r : samples) {
-      for (int j = 0; j < r.length; j++) {
-        b.append(j == 0 ? "" : " ").append(r[j]);
-      }
-      b.append('\n');
-    }
-    return b.toString();
   }
 
   /** At most 20 of the samples, evenly spaced, as a table for the text report. */

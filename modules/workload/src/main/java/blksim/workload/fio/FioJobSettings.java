@@ -287,15 +287,14 @@ final class FioJobSettings implements Cloneable {
       case "io_size" -> ioSizeBytes = zoneUnits(2, value) ? 0 : bytesNoPercent(value);
       case "ioengine" -> ioengine = engine(string(value));
       case "iodepth" -> {
+        iodepth = integer(value, 1, Integer.MAX_VALUE);
         // fio's table sets no upper bound; blksim refuses a depth no kernel path accepts
         // (libaio's io_setup() is bounded by fs.aio-max-nr, 65536 by default) before any
         // memory is spent on it.
-        long d = FioValues.bytes(string(value), kbBase);
-        if (d > MAX_IODEPTH) {
+        if (iodepth > MAX_IODEPTH) {
           throw new BadValue("must be at most " + MAX_IODEPTH + " (blksim's limit, the default"
               + " fs.aio-max-nr), was " + value);
         }
-        iodepth = integer(value, 1, Integer.MAX_VALUE);
       }
       case "iodepth_batch" -> iodepthBatchSubmit = integer(value, 0, Integer.MAX_VALUE);
       case "iodepth_batch_complete_min" ->

@@ -218,31 +218,20 @@ public final class BlktraceMerge {
           continue;
         }
         // Unsigned 64-bit arithmetic, as fio's __u64 time.
-        time = divideUnsigned((t + iter * length) * scalar, 100);
+        time = Long.divideUnsigned((t + iter * length) * scalar, 100);
         lastTime = time;
         return true;
       }
     }
 
-    private static long divideUnsigned(long a, long b) {
-      return Long.divideUnsigned(a, b);
-    }
-
     /** The current event as fio's {@code write_trace()} writes it: pdu_len 0, native order. */
     void writeTo(ByteBuffer w) {
-      for (int off = 0; off < BlktraceTraceReader.EVENT_BYTES; off += 4) {
-        if (off == 8 || off == 16) {
-          w.putLong(off, off == 8 ? time : buf.getLong(16));
-          off += 4;
-          continue;
-        }
-        if (off == 44) {
-          w.putShort(44, buf.getShort(44));
-          w.putShort(46, (short) 0);
-          continue;
-        }
-        w.putInt(off, buf.getInt(off));
-      }
+      w.putInt(0, buf.getInt(0)).putInt(4, buf.getInt(4)) // magic, sequence
+          .putLong(8, time).putLong(16, buf.getLong(16)) // scaled time, sector
+          .putInt(24, buf.getInt(24)).putInt(28, buf.getInt(28)) // bytes, action
+          .putInt(32, buf.getInt(32)).putInt(36, buf.getInt(36)) // pid, device
+          .putInt(40, buf.getInt(40)).putShort(44, buf.getShort(44)) // cpu, error
+          .putShort(46, (short) 0); // pdu_len: the payload is not written
     }
 
     InputException error(String rule) {

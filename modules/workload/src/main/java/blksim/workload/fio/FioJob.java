@@ -632,6 +632,30 @@ public final class FioJob {
     return s.verify;
   }
 
+  /**
+   * {@code verify_interval}: bytes per verify header, as fio's {@code fixup_options()}
+   * ({@code init.c}) settles it: at most the smallest write (or, for a job that reads, read)
+   * block, a factor of the smallest and largest write blocks, else their gcd; unset, the write
+   * block size.
+   */
+  public long verifyInterval() {
+    long minW = s.minBs[1];
+    long maxW = s.maxBs[1];
+    long vi = s.verifyInterval;
+    if (maxW != minW && vi == 0) {
+      vi = minW;
+    }
+    if (vi > minW) {
+      vi = minW;
+    } else if (s.rw.reads() && vi > s.minBs[0]) {
+      vi = s.minBs[0];
+    }
+    if (vi == 0 || minW % vi != 0 || maxW % vi != 0) {
+      vi = java.math.BigInteger.valueOf(minW).gcd(java.math.BigInteger.valueOf(maxW)).longValue();
+    }
+    return vi;
+  }
+
   /** {@code do_verify}: whether the written blocks are read back (fio's default 1). */
   public boolean doVerify() {
     return s.doVerify;

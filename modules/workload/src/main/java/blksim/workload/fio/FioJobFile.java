@@ -328,6 +328,59 @@ public final class FioJobFile {
         }
       }
     }
+    refusedByFioToo(raw, values, s);
+  }
+
+  /**
+   * An option blksim refuses that fio itself would refuse with the section's engine takes the
+   * place of blksim's refusal, so the message says that the file does not run under fio either:
+   * <ul>
+   *   <li>an option of other engines' tables: fio's {@code fio_options_parse()} looks options
+   *       its own table lacks up in the loaded engine's table only, and logs {@code Bad option
+   *       <KEY=VALUE>} for the rest ({@code md_per_io_size} without {@code ioengine=io_uring_cmd}
+   *       or {@code xnvme}, e.g. in fio's {@code examples/xnvme-pi.fio} run without the
+   *       {@code --ioengine} its README gives);
+   *   <li>{@code fdp=1} with an engine that has no {@code fdp_fetch_ruhs} hook (all but
+   *       io_uring_cmd and xnvme): fio's {@code fdp_ruh_info()} ({@code fdp.c}) logs
+   *       {@code FILE: engine (NAME) lacks fetch ruhs} and the job fails at file setup.
+   * </ul>
+   * Only options whose verdict is "refused" are looked at: for a modelled option the job's own
+   * checks ({@code FioJobSettings.finish}) say what is wrong.
+   */
+  private static void refusedByFioToo(List<RawOption> raw, String[] values, FioJobSettings s) {
+    if (s.pendingRefusal == null) {
+      return;
+    }
+    String engine = s.ioengine.fioName();
+    for (int i = 0; i < raw.size(); i++) {
+      RawOption o = raw.get(i);
+      if (o.refusal() == null) {
+        continue;
+      }
+      FioOptions.Option row = FioOptions.option(o.key());
+      String why = null;
+      if (row != null && row.engines() != null && !row.engines().contains(engine)) {
+        String kv = o.value() == null ? o.at().key() : o.at().key() + "=" + o.value();
+        why = "an option of ioengine=" + String.join("/", row.engines()) + ", not of ioengine="
+            + engine + " (fio refuses it too: Bad option <" + kv + ">)";
+      } else if (o.key().equals("fdp") && !engine.equals("io_uring_cmd")
+          && !engine.equals("xnvme") && isTrue(o.value())) {
+        why = "fdp=1 needs an engine that can fetch the device's reclaim unit handles"
+            + " (io_uring_cmd or xnvme); fio fails the same way: engine (" + engine
+            + ") lacks fetch ruhs";
+      }
+      if (why != null) {
+        if (o.refusal() == s.pendingRefusal || o.at().line() <= s.pendingRefusal.line()) {
+          s.pendingRefusal = new InputException(o.at().file(), o.at().line(), o.at().key(), why);
+        }
+        return;
+      }
+    }
+  }
+
+  private static boolean isTrue(String v) {
+    return v == null || !(v.equals("0") || v.equalsIgnoreCase("false")
+        || v.equalsIgnoreCase("no") || v.equalsIgnoreCase("off"));
   }
 
   /**

@@ -129,6 +129,8 @@ final class FioJobSettings implements Cloneable {
   boolean verifyOnly;
   long verifyBacklog;
   int verifyBacklogBatch;
+  /** {@code verify_interval}; 0: the write block size ({@code fixup_options()}). */
+  long verifyInterval;
   /** {@code numa_cpu_nodes}: NUMA nodes whose CPUs the job runs on; {@code {-1}} all; null unset. */
   int[] numaCpuNodes;
   /** {@code disk_util}: fio's "Disk stats" for this job's devices (default 1). */
@@ -510,12 +512,22 @@ final class FioJobSettings implements Cloneable {
       case "verify_backlog_batch" -> verifyBacklogBatch = integer(value, 0, Integer.MAX_VALUE);
       // Checked, without effect: buffer contents are not simulated, so where the header sits,
       // what pattern fills the buffer and whether a mismatch is fatal or dumped change nothing.
-      case "verify_interval", "verify_offset" -> bytesNoPercent(value);
+      case "verify_interval" -> verifyInterval = bytesNoPercent(value);
+      case "verify_offset" -> bytesNoPercent(value);
       case "verify_pattern", "verify_pattern_interval" -> string(value);
       case "verify_fatal", "verify_dump", "verify_write_sequence", "verify_header_seed",
           "verify_state_save" -> bool(value);
       case "verifysort", "verifysort_nr", "flow_watermark" -> { } // FIO_OPT_SOFT_DEPRECATED
       // No I/O error is ever simulated, so there is none to continue on, ignore or dump.
+      // Checked, without effect: buffer contents are not simulated and no device deduplicates;
+      // zram's page mix is a device key (fio-options.tsv says why for each).
+      case "dedupe_mode" -> onlyValue(value, "repeat", "working_set");
+      case "dedupe_global" -> bool(value);
+      case "dedupe_percentage", "dedupe_working_set_percentage", "buffer_compress_percentage" ->
+          integer(value, 0, 100);
+      case "buffer_compress_chunk" -> bytesNoPercent(value);
+      // The files a job names are taken as left by an earlier run: nothing is created.
+      case "allow_file_create" -> bool(value);
       case "continue_on_error" -> onlyValue(value, "none", "read", "write", "io", "verify", "all",
           "0", "1");
       case "ignore_error" -> ignoreError(string(value));

@@ -108,8 +108,17 @@ class FioJobFileErrorTest {
     // An alias of an unmodelled option names the canonical one too.
     rejects("[j]\nfill_fs=1\n", 2, "fill_fs", "fio option 'fill_fs' (fill_device) is not modelled");
     // Options of fio's engines (engines/*.c) are known to fio, so never "unknown".
-    rejects("[j]\nuserspace_reap\n", 2, "userspace_reap", "is not modelled by blksim");
-    rejects("[j]\nhttp_host=x\n", 2, "http_host", "is not modelled by blksim");
+    rejects("[j]\nioengine=libaio\nuserspace_reap\n", 3, "userspace_reap",
+        "is not modelled by blksim");
+    // ... but under an engine whose table lacks them fio itself refuses them (Bad option).
+    rejects("[j]\nuserspace_reap\n", 2, "userspace_reap", "an option of ioengine=libaio, not"
+        + " of ioengine=psync (fio refuses it too: Bad option <userspace_reap>)");
+    rejects("[global]\nmd_per_io_size=64\n[j]\nioengine=libaio\n", 2, "md_per_io_size",
+        "(fio refuses it too: Bad option <md_per_io_size=64>)");
+    // fdp=1 needs an engine with fdp_fetch_ruhs (fdp.c): fio fails the job's file setup.
+    rejects("[j]\nioengine=libaio\nfdp=1\n", 3, "fdp", "fio fails the same way: engine"
+        + " (libaio) lacks fetch ruhs");
+    rejects("[j]\nhttp_host=x\n", 2, "http_host", "Bad option <http_host=x>");
     // Options added to fio after 3.33 are in the generated table as well.
     rejects("[j]\nverify_policy=x\n", 2, "verify_policy", "not modelled");
     rejects("[global]\nunified_rw_reporting=1\n[j]\n", 2, "unified_rw_reporting",

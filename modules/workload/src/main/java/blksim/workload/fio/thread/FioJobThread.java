@@ -768,7 +768,7 @@ public abstract class FioJobThread extends Task {
     }
     boolean checked = ioOp == ReqOp.WRITE ? !job.verifyOnly()
         : ioVerifies || !job.rw().writes();
-    return checked ? v.costNs(ioLen) : 0;
+    return checked ? v.costNs(ioLen, job.verifyInterval()) : 0;
   }
 
   /**

@@ -198,9 +198,11 @@ public final class FioJsonReporter {
             "2000", ">=2000"}, ts.latMsecPercent());
         if (ts.latencyDepth() != 0) {
             w.name("latency_depth").value(ts.latencyDepth());
-            w.name("latency_target").value(0);
-            w.name("latency_percentile").value(100.0);
-            w.name("latency_window").value(0);
+            // fio-3.36's stat.c: latency_target in ns (fixup_options() scales the option's µs),
+            // latency_window in µs (latency_target_ns and latency_window_us came in 3.42).
+            w.name("latency_target").value(ts.latencyTargetNs());
+            w.name("latency_percentile").value(ts.latencyPercentile());
+            w.name("latency_window").value(ts.latencyWindowUs());
         }
         // stat.c's order: "desc", then the "steadystate" block
         String desc = ts.info().description();

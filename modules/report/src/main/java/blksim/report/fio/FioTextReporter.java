@@ -105,7 +105,11 @@ public final class FioTextReporter {
             .append(" dropped=").append(ts.dropIos(0)).append(',').append(ts.dropIos(1)).append(',')
             .append(ts.dropIos(2)).append(",0\n");
         if (ts.latencyDepth() != 0) {
-            out.append("     latency   : target=0, window=0, percentile=100.00%, depth=")
+            // fio-3.36's stat.c: "target=%llu, window=%llu" (ns and µs as stored).
+            out.append("     latency   : target=").append(ts.latencyTargetNs())
+                .append(", window=").append(ts.latencyWindowUs())
+                .append(String.format(java.util.Locale.ROOT, ", percentile=%.2f%%, depth=",
+                    ts.latencyPercentile()))
                 .append(ts.latencyDepth()).append('\n');
         }
     }

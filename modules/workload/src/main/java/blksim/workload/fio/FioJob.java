@@ -756,6 +756,29 @@ public final class FioJob {
     return s.ratePoisson;
   }
 
+  /**
+   * {@code latency_target} in ns (a bare number is µs; 0: none): fio probes the deepest queue
+   * depth up to {@code iodepth} whose I/Os meet it ({@code lat_target_*()} in {@code io_u.c}).
+   */
+  public long latencyTargetNs() {
+    return s.latencyTargetNs;
+  }
+
+  /** {@code latency_window} in ns: how long each probed depth runs before it is judged. */
+  public long latencyWindowNs() {
+    return s.latencyWindowNs;
+  }
+
+  /** {@code latency_percentile}: the share of I/Os (%) that must meet the target (100). */
+  public double latencyPercentile() {
+    return s.latencyPercentile;
+  }
+
+  /** {@code latency_run}: keep adjusting the depth for the whole run (0: stop once found). */
+  public boolean latencyRun() {
+    return s.latencyRun;
+  }
+
   /** {@code thinktime} in ns (a bare number is µs). */
   public long thinktimeNs() {
     return s.thinktimeNs;

@@ -129,6 +129,11 @@ final class FioJobSettings implements Cloneable {
   boolean verifyOnly;
   long verifyBacklog;
   int verifyBacklogBatch;
+  /** {@code latency_target} (ns; 0: none), {@code latency_window} (ns), fio's latency profile. */
+  long latencyTargetNs;
+  long latencyWindowNs;
+  double latencyPercentile = 100;
+  boolean latencyRun;
   /** {@code verify_interval}; 0: the write block size ({@code fixup_options()}). */
   long verifyInterval;
   /** {@code numa_cpu_nodes}: NUMA nodes whose CPUs the job runs on; {@code {-1}} all; null unset. */
@@ -528,6 +533,11 @@ final class FioJobSettings implements Cloneable {
       case "buffer_compress_chunk" -> bytesNoPercent(value);
       // The files a job names are taken as left by an earlier run: nothing is created.
       case "allow_file_create" -> bool(value);
+      // fio's latency profile (io_u.c lat_target_*): a bare number is µs (FIO_OPT_STR_VAL_TIME).
+      case "latency_target" -> latencyTargetNs = FioValues.timeNs(string(value), false);
+      case "latency_window" -> latencyWindowNs = FioValues.timeNs(string(value), false);
+      case "latency_percentile" -> latencyPercentile = percent(value);
+      case "latency_run" -> latencyRun = bool(value);
       case "continue_on_error" -> onlyValue(value, "none", "read", "write", "io", "verify", "all",
           "0", "1");
       case "ignore_error" -> ignoreError(string(value));
@@ -1000,6 +1010,21 @@ final class FioJobSettings implements Cloneable {
   }
 
   /** A fio float in [0, 1] (zone_reset_threshold, zone_reset_frequency). */
+  /** A FIO_OPT_FLOAT_LIST of one value in [0, 100] ({@code latency_percentile}). */
+  private static double percent(String value) {
+    String v = string(value).trim();
+    double d;
+    try {
+      d = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new BadValue("must be a number in [0, 100], was " + v);
+    }
+    if (!(d >= 0 && d <= 100)) {
+      throw new BadValue("must be in [0, 100], was " + v);
+    }
+    return d;
+  }
+
   private static double fraction(String value) {
     String v = string(value).trim();
     double d;

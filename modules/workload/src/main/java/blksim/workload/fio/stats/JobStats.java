@@ -112,6 +112,10 @@ public final class JobStats {
     /** fio's {@code ts->count_zone_resets}: a zonemode=zbd job that writes or trims. */
     private boolean countZoneResets;
     private int latencyDepth;
+    /** fio's latency profile as the job set it ({@code latency_target} ns, window µs, %). */
+    private long latencyTargetNs;
+    private long latencyWindowUs;
+    private double latencyPercentile = 100.0;
     private int windowCount;
     private SteadyStateResult steadyState;
     /** What a {@code read_iolog} job replayed, or null. */
@@ -432,6 +436,33 @@ public final class JobStats {
         this.steadyState = r;
     }
 
+    /** The depth the job's latency profile settled on ({@code td->latency_qd}). */
+    public void setLatencyDepth(int depth) {
+        this.latencyDepth = depth;
+    }
+
+    /** The job's {@code latency_target} (ns), {@code latency_window} (µs) and percentile. */
+    public void setLatencyProfile(long targetNs, long windowUs, double percentile) {
+        this.latencyTargetNs = targetNs;
+        this.latencyWindowUs = windowUs;
+        this.latencyPercentile = percentile;
+    }
+
+    /** fio's {@code ts->latency_target}, ns (0: none). */
+    public long latencyTargetNs() {
+        return latencyTargetNs;
+    }
+
+    /** fio's {@code ts->latency_window}, µs. */
+    public long latencyWindowUs() {
+        return latencyWindowUs;
+    }
+
+    /** fio's {@code ts->latency_percentile}. */
+    public double latencyPercentile() {
+        return latencyPercentile;
+    }
+
     public void setError(int err) {
         this.error = err;
     }
@@ -543,6 +574,9 @@ public final class JobStats {
         zoneResets += src.zoneResets;
         countZoneResets |= src.countZoneResets; // sum_thread_stats()
         latencyDepth = src.latencyDepth;
+        latencyTargetNs = src.latencyTargetNs;
+        latencyWindowUs = src.latencyWindowUs;
+        latencyPercentile = src.latencyPercentile;
     }
 
     // ------------------------------------------------------------------ getters
@@ -894,6 +928,9 @@ public final class JobStats {
             out.writeLong(minf);
             out.writeInt(error);
             out.writeInt(latencyDepth);
+            out.writeLong(latencyTargetNs);
+            out.writeLong(latencyWindowUs);
+            out.writeDouble(latencyPercentile);
             out.writeInt(windowCount);
             for (int d = 0; d < DDIR_COUNT; d++) {
                 for (int w = 0; w < windowCount; w++) {
@@ -971,6 +1008,9 @@ public final class JobStats {
             s.minf = in.readLong();
             s.error = in.readInt();
             s.latencyDepth = in.readInt();
+            s.latencyTargetNs = in.readLong();
+            s.latencyWindowUs = in.readLong();
+            s.latencyPercentile = in.readDouble();
             int windows = in.readInt();
             if (windows < 0) {
                 throw new IllegalArgumentException("corrupt JobStats: negative window count " + windows);

@@ -224,7 +224,20 @@ public final class AsyncFioThread extends FioJobThread {
       }
     }
     long now = cpu.now();
+    latencyCheck(now);
+    if (latencyQuiescing()) {
+      // io_u_quiesce() after a latency_target step: commit what is queued, reap everything.
+      if (!batch.isEmpty()) {
+        startCommit(cpu);
+        return true;
+      }
+      if (inFlight > 0) {
+        return waitFor(cpu, inFlight);
+      }
+      latencyQuiesced();
+    }
     boolean more = mayIssue(now);
+    int depth = latencyLimit(this.depth);
     if (more && inFlight + batch.size() < depth && replaying()) {
       // read_iolog: the next record's delay is slept here, I/Os in flight or not (fio sleeps
       // in get_io_u()). A sync record is libaio's do_io_u_sync(): what is queued is committed,
@@ -409,6 +422,7 @@ public final class AsyncFioThread extends FioJobThread {
         stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(), slat,
             now - done.issueNs(), now, done.bio().sector() << 9);
       }
+      latencySample(now - done.startNs());
       Long rec = recordedLat.isEmpty() ? null : recordedLat.remove(done.tag());
       if (rec != null) {
         replay().stats().latency(rec, now - done.startNs());

@@ -353,6 +353,165 @@ public abstract class FioJobThread extends Task {
     sys0 = stimeNs();
     ctx0 = nvcsw() + nivcsw();
     stats.startMeasurement(now);
+    latTargetReset(now); // reset_all_stats() -> lat_target_reset()
+  }
+
+  // fio's latency profile (io_u.c lat_target_*()), with latency_target set.
+  private boolean latencyStarted;
+  private int latencyQd;
+  private int latencyQdHigh;
+  private int latencyQdLow;
+  private int latencyStableCount;
+  private long latencyTs;
+  private long latencyIos;
+  private long latencyFailed;
+  private boolean latencyEndRun;
+  private boolean latencyQuiesce;
+  private boolean latencyDone;
+  private static final int ETIMEDOUT = 110;
+
+  /** {@code lat_target_init()}: probing starts at depth 1 (without a target: iodepth). */
+  private void latTargetInit(long now) {
+    latencyStarted = true;
+    latencyEndRun = false;
+    if (job.latencyTargetNs() > 0) {
+      latencyTs = now;
+      latencyQd = 1;
+      latencyQdHigh = Math.max(1, job.iodepth());
+      latencyQdLow = 1;
+      latencyIos = completedIos;
+    } else {
+      latencyQd = Math.max(1, job.iodepth());
+    }
+    stats.setLatencyDepth(latencyQd);
+  }
+
+  private void latTargetReset(long now) {
+    if (!latencyEndRun) {
+      latTargetInit(now);
+    }
+  }
+
+  /**
+   * The in-flight limit of an engine with {@code depth} I/Os: fio's {@code queue_full()}, which
+   * with {@code latency_target} is full at {@code td->latency_qd}.
+   */
+  protected final int latencyLimit(int depth) {
+    if (!latencyStarted) {
+      latTargetInit(cpu().now());
+    }
+    return job.latencyTargetNs() > 0 ? Math.min(depth, latencyQd) : depth;
+  }
+
+  /**
+   * Whether the engine must reap everything in flight before it issues again: fio's
+   * {@code io_u_quiesce()} after a step down ({@code __lat_target_failed()}) or before the final
+   * window ({@code lat_target_success()}). The engine calls {@link #latencyQuiesced()} once
+   * nothing is in flight.
+   */
+  protected final boolean latencyQuiescing() {
+    return latencyQuiesce;
+  }
+
+  /** The engine has nothing in flight any more: the quiesce is over. */
+  protected final void latencyQuiesced() {
+    latencyQuiesce = false;
+  }
+
+  /**
+   * One completed I/O's latency (fio's {@code tnsec}, from its start time, in
+   * {@code account_io_completion()}): above the target it counts as a failure, and with
+   * {@code latency_percentile=100} it steps the depth down at once ({@code lat_target_failed()});
+   * at depth 1 the job fails with ETIMEDOUT ({@code lat_fatal()}: "max latency exceeded").
+   */
+  protected final void latencySample(long latNs) {
+    if (job.latencyTargetNs() <= 0 || latNs <= job.latencyTargetNs() || latencyDone) {
+      return;
+    }
+    if (job.latencyPercentile() == 100.0) {
+      if (latTargetFailed(cpu().now())) {
+        stats.setError(ETIMEDOUT);
+        latencyDone = true;
+      }
+    } else {
+      latencyFailed++;
+    }
+  }
+
+  /** {@code __lat_target_failed()}: true at depth 1 (give up), else bisect down and quiesce. */
+  private boolean latTargetFailed(long now) {
+    if (latencyQd == 1) {
+      return true;
+    }
+    latencyQdHigh = latencyQd;
+    if (latencyQd == latencyQdLow) {
+      latencyQdLow--;
+    }
+    latencyQd = (latencyQd + latencyQdLow) / 2;
+    latencyStableCount = 0;
+    stats.setLatencyDepth(latencyQd);
+    latencyQuiesce = true;
+    latNewCycle(now);
+    return false;
+  }
+
+  private void latNewCycle(long now) {
+    latencyTs = now;
+    latencyIos = completedIos;
+    latencyFailed = 0;
+  }
+
+  /**
+   * {@code lat_target_check()}, after each turn of the I/O loop out of the ramp: once a
+   * {@code latency_window} has passed, the window's share of I/Os that met the target decides
+   * whether the depth steps up or down.
+   */
+  protected final void latencyCheck(long now) {
+    if (job.latencyTargetNs() <= 0 || !measuring || latencyDone
+        || now - latencyTs < job.latencyWindowNs()) {
+      return;
+    }
+    long ios = completedIos - latencyIos;
+    double success = (double) (ios - latencyFailed) / (double) ios * 100.0; // 0/0: NaN, fails
+    if (success >= job.latencyPercentile()) {
+      latTargetSuccess(now);
+    } else {
+      latTargetFailed(now);
+    }
+  }
+
+  /** {@code lat_target_success()}: double up until a failure, then bisect upwards. */
+  private void latTargetSuccess(long now) {
+    int qd = latencyQd;
+    int iodepth = Math.max(1, job.iodepth());
+    latencyQdLow = latencyQd;
+    if (latencyQd + 1 == latencyQdHigh) {
+      // fio's heuristic: three successes in a row at a stable depth raise the upper bound.
+      if (++latencyStableCount >= 3) {
+        latencyQdHigh++;
+        latencyStableCount = 0;
+      }
+    }
+    if (latencyQdHigh != iodepth) {
+      latencyQd = (latencyQd + latencyQdHigh) / 2;
+    } else {
+      latencyQd *= 2;
+    }
+    if (latencyQd > iodepth) {
+      latencyQd = iodepth;
+    }
+    stats.setLatencyDepth(latencyQd);
+    if (!job.latencyRun() && latencyQd == qd) {
+      if (latencyEndRun) {
+        latencyDone = true; // td->done = 1
+      } else {
+        // "Quiesce and final run": the statistics start over for one window at this depth.
+        latencyQuiesce = true;
+        latencyEndRun = true;
+        beginMeasuring(now);
+      }
+    }
+    latNewCycle(now);
   }
 
   /** Whether the job may start another I/O now (runtime and size limits). */
@@ -371,7 +530,7 @@ public abstract class FioJobThread extends Task {
       minRateFailed = true;
       stats.setError(EIO); // td_verror(td, EIO, "check_min_rate")
     }
-    told |= minRateFailed;
+    told |= minRateFailed || latencyDone;
     if (steady != null && steady.check(now - startNs,
         stats.totalIos(0) + stats.totalIos(1), stats.ioBytes(0) + stats.ioBytes(1),
         stats.clat(0).mean() * stats.clat(0).samples() + stats.clat(1).mean()

@@ -206,6 +206,7 @@ public final class PsyncThread extends FioJobThread {
       zbd().completed(zbdDdir(op), ioOffset, len);
     }
     completed(1);
+    latencySample(cpu.now() - issueNs); // depth 1: the probe settles there (lat_target_*())
     if (measuring()) {
       long now = cpu.now();
       stats.recordIssue(1);
@@ -216,6 +217,8 @@ public final class PsyncThread extends FioJobThread {
     if (recordedLatNs >= 0) {
       replay().stats().latency(recordedLatNs, cpu.now() - issueNs);
     }
+    latencyCheck(cpu.now());
+    latencyQuiesced(); // one I/O at a time: nothing is in flight to quiesce
     if (op == ReqOp.WRITE) {
       writes++;
       // fsync=N / fdatasync=N: a sync after every N writes (fio's should_fsync()).

@@ -540,6 +540,17 @@ public final class FioJob {
     return new FioJob(sectionName, jobIndex, groupId, file, line, options, globalOptions, c);
   }
 
+  /**
+   * This job with {@code size=bytes}: what fio's {@code get_file_sizes()} finds for a file that
+   * exists when the job names no size (the file's own size). Used for a {@code filename=} file
+   * taken as left by an earlier run ({@code ScenarioLoader}).
+   */
+  public FioJob withExistingFileSize(long bytes) {
+    FioJobSettings c = s.copy();
+    c.sizeBytes = bytes;
+    return new FioJob(sectionName, jobIndex, groupId, file, line, options, globalOptions, c);
+  }
+
   /** {@code zonerange} in bytes (strided: the window I/O stays in). */
   public long zoneRangeBytes() {
     return s.zoneRangeBytes;

@@ -643,6 +643,7 @@ public final class ScenarioLoader {
       }
     }
     List<FsMarkOptions> fsMark = fsMark(cfg, fsMarkLines, fss, partitions, topo);
+    jobs.replaceAll(j -> existingFileSize(j, devices, fss));
     checkDirectoryJobs(jobs, fss, devices);
     checkSequencing(jobs, partitions, v);
     v.getDuration("trace.sample-interval"); // checked here, read by ScenarioModelFactory
@@ -1167,6 +1168,37 @@ public final class ScenarioLoader {
   private static String mountPoints(List<FilesystemParams> fss) {
     return fss.isEmpty() ? "none is declared in blksim.filesystems"
         : String.join(", ", fss.stream().map(FilesystemParams::mountPoint).toList());
+  }
+
+  /**
+   * The size blksim gives a regular file a job names with {@code filename=} and no size:
+   * 1 GiB. fio takes such a file's own size ({@code get_file_sizes()}); the file is taken as left
+   * by an earlier run, so it needs one. Say so on stderr.
+   */
+  static final long EXISTING_FILE_BYTES = 1L << 30;
+
+  /** The jobs already warned about (a job file run loads its scenario more than once). */
+  private static final java.util.Set<String> WARNED_SIZES =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * A job whose {@code filename=} names regular files on a filesystem and that gives neither
+   * {@code size=} nor {@code filesize=}: fio runs it on the files as they are (their own size;
+   * fio refuses only a file it would have to create, "you need to specify size="). The files are
+   * taken as left by an earlier run, of {@link #EXISTING_FILE_BYTES} together, said on stderr.
+   */
+  private static FioJob existingFileSize(FioJob j, List<DeviceParams> devices,
+      List<FilesystemParams> fss) {
+    if (j.filename() == null || j.sizeBytes() > 0 || j.fileSizeLow() > 0 || j.sizePercent() > 0
+        || !regularFiles(j, devices, fss) || filesystemHolding(j.regularFile(0), fss) == null) {
+      return j;
+    }
+    if (WARNED_SIZES.add(j.file() + ":" + j.line() + ":" + j.name())) {
+      LOG.warn("{}:{}: job '{}' names {} with no size= or filesize=: fio would use the existing"
+          + " file's size; blksim takes it as left by an earlier run, {} MiB (give size= to"
+          + " choose)", j.file(), j.line(), j.name(), j.filename(), EXISTING_FILE_BYTES >> 20);
+    }
+    return j.withExistingFileSize(EXISTING_FILE_BYTES);
   }
 
   /**

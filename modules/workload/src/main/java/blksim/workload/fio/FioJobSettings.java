@@ -419,8 +419,9 @@ final class FioJobSettings implements Cloneable {
       case "disk_util" -> diskUtil = bool(value);
       case "io_submit_mode" -> {
         if ("offload".equals(value)) {
-          throw new BadValue("io_submit_mode=offload (fio's submission threads) is not modelled"
-              + " by blksim; inline, fio's default, is");
+          throw new BadValue("io_submit_mode=offload (fio's submit workers, rate-submit.c: iodepth"
+              + " threads per job, each with its own engine at depth 1) is not modelled by blksim;"
+              + " inline, fio's default, is");
         }
         onlyValue(value, "inline");
       }

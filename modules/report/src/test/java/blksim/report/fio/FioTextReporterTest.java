@@ -100,6 +100,24 @@ class FioTextReporterTest {
     }
 
     @Test
+    void render_latencyProfile_printsTargetWindowPercentileAndDepth_asFio336() {
+        JobInfo info = new JobInfo("lp", 0, 0, null, "randread", null, "libaio", 128, false, null, null);
+        JobStats s = new JobStats(info);
+        s.recordIo(JobStats.DDIR_READ, 4096, 100, 500, 0);
+        // latency_target=500000 (µs: 500 ms, kept in ns), latency_window=5000000 (µs).
+        s.setLatencyProfile(500_000_000L, 5_000_000L, 99.9);
+        s.setLatencyDepth(12);
+        s.finish(1_000_000_000);
+        String out = FioTextReporter.render(new RunResult(List.of(s), null, null, 0, "t"));
+        assertTrue(out.contains("     latency   : target=500000000, window=5000000, percentile=99.90%,"
+            + " depth=12\n"), out);
+        String json = FioJsonReporter.render(new RunResult(List.of(s), null, null, 0, "t"));
+        assertTrue(json.contains("\"latency_depth\" : 12"), json);
+        assertTrue(json.contains("\"latency_target\" : 500000000"), json);
+        assertTrue(json.contains("\"latency_window\" : 5000000"), json);
+    }
+
+    @Test
     void render_skipsJobsWithoutIo_andPrintsErrors() {
         JobInfo idle = new JobInfo("idle", 0, 0, null, "read", null, "sync", 1, true, null, null);
         JobStats i = new JobStats(idle);

@@ -328,7 +328,7 @@ public final class FioJobFile {
         }
       }
     }
-    refusedByFioToo(raw, values, s);
+    refusedByFioToo(raw, s);
   }
 
   /**
@@ -347,7 +347,7 @@ public final class FioJobFile {
    * Only options whose verdict is "refused" are looked at: for a modelled option the job's own
    * checks ({@code FioJobSettings.finish}) say what is wrong.
    */
-  private static void refusedByFioToo(List<RawOption> raw, String[] values, FioJobSettings s) {
+  private static void refusedByFioToo(List<RawOption> raw, FioJobSettings s) {
     if (s.pendingRefusal == null) {
       return;
     }

@@ -603,11 +603,15 @@ public final class ScenarioLoader {
       groupBase += maxGroup + 1;
     }
     for (FioJob j : jobs) {
-      if (j.rw().trims() && !j.zonemodeZbd()) {
+      if (j.rw().trims() && !j.zonemodeZbd() && !(j.ioengine() == FioEngine.FALLOC
+          && !j.rw().writes() && !j.rw().reads())) {
+        // (ioengine=falloc makes a trim a FALLOC_FL_PUNCH_HOLE fallocate; a pure trim job's
+        // I/Os are all trims.)
         // IoPattern has no trim direction: such a job would silently issue writes.
         throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim, trimwrite) are"
-            + " modelled only with zonemode=zbd, where they reset zones; blksim does not issue"
-            + " discards from fio jobs yet");
+            + " modelled only with zonemode=zbd, where they reset zones, and with ioengine=falloc"
+            + " (rw=trim or randtrim: hole punches); blksim does not issue discards from fio jobs"
+            + " yet");
       }
     }
     if (jobs.size() > FIO_MAX_JOBS) {

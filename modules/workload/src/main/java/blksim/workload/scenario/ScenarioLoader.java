@@ -1555,9 +1555,9 @@ public final class ScenarioLoader {
   private static void checkSequencing(List<FioJob> jobs, String partitions, Values v) {
     if (blksim.workload.fio.thread.JobSequencer.needed(jobs)
         && !partitions.trim().equalsIgnoreCase("one")) {
-      throw v.error("partitions", "the fio jobs are sequenced (stonewall, wait_for, exitall or"
-          + " several job files), which blksim runs in one partition only: use partitions = one,"
-          + " was " + partitions);
+      throw v.error("partitions", "the fio jobs are sequenced (stonewall, wait_for, exitall,"
+          + " cpuio's exit_on_io_done or several job files), which blksim runs in one partition"
+          + " only: use partitions = one, was " + partitions);
     }
   }
 

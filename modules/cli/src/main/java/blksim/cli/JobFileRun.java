@@ -146,7 +146,7 @@ final class JobFileRun {
     List<String> implicit = new ArrayList<>();
     boolean needFs = false;
     for (FioJob j : jobs) {
-      if (j.ioengine() == FioEngine.NULL) {
+      if (j.ioengine().diskless()) {
         continue; // diskless: its filename= names nothing
       }
       if (j.filename() == null) {

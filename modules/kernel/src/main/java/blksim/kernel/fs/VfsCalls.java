@@ -93,6 +93,8 @@ public final class VfsCalls {
   public static final int O_DIRECT = 040000;
   /** {@code FALLOC_FL_KEEP_SIZE}: preallocate without changing {@code i_size}. */
   public static final int FALLOC_FL_KEEP_SIZE = 0x01;
+  /** {@code FALLOC_FL_PUNCH_HOLE}: deallocate the range (with {@link #FALLOC_FL_KEEP_SIZE}). */
+  public static final int FALLOC_FL_PUNCH_HOLE = 0x02;
   /** {@code EOPNOTSUPP} (95): a fallocate mode the filesystem does not support. */
   public static final int EOPNOTSUPP = 95;
 
@@ -432,6 +434,42 @@ public final class VfsCalls {
   }
 
   /**
+   * {@code open(path, O_CREAT|...)}, {@code unlink}, {@code mkdir} or {@code rmdir} of
+   * {@code path} ({@code op}, one of this object's calls made with that path) under the parent
+   * directory's {@code i_rwsem} held exclusively, as the VFS holds it for them
+   * ({@code open_last_lookups()} with O_CREAT, {@code do_unlinkat()}, {@code filename_create()},
+   * {@code do_rmdir()}): calls in one directory from several tasks serialize on it. The fio
+   * file and directory operation engines make their calls this way. Simplified: the namespace
+   * change and the return value are decided when the call is made, before the lock is taken;
+   * only its cost waits for the lock. When the parent does not resolve the call is returned
+   * unwrapped (it fails at once).
+   */
+  public SystemCall underParentLock(String path, java.util.function.Supplier<SystemCall> op) {
+    if (!lookupParent(path)) {
+      return op.get();
+    }
+    Vfs.Mount m = mount;
+    long parentIno = dir;
+    return inodeLocked.arm(m, parentIno, op.get());
+  }
+
+  /**
+   * {@code rmdir(path)}: 0 or -errno ({@code -ENOENT}, {@code -ENOTDIR}, {@code -ENOTEMPTY},
+   * ...). Costs {@link Filesystem#unlinkCostNs()} (xfs_remove() for a directory).
+   */
+  public SystemCall rmdir(String path) {
+    if (!lookupParent(path)) {
+      return immediate.arm(dir, 0);
+    }
+    Filesystem fs = resolved.fs();
+    if (leaf.isEmpty()) {
+      return immediate.arm(-Filesystem.EBUSY, 0); // a mount point
+    }
+    int res = fs.rmdir(dir, leaf);
+    return immediate.arm(res, res == 0 ? fs.unlinkCostNs() : 0);
+  }
+
+  /**
    * {@code fallocate(fd, mode, offset, len)}: mode 0 or {@link #FALLOC_FL_KEEP_SIZE}; the
    * filesystem allocates the pages covering the range as unwritten extents
    * ({@link Filesystem#fallocate}), mode 0 extends {@code i_size} to {@code offset + len}. 0,
@@ -439,11 +477,29 @@ public final class VfsCalls {
    * {@code -ENOSPC}, {@code -EROFS}. Costs {@link Filesystem#fallocateCostNs()}.
    *
    * <p>{@code posix_fallocate()} is this call with mode 0 (glibc calls it first).
+   *
+   * <p>{@code FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE} ({@code xfs_free_file_space()}; the
+   * punch flag without KEEP_SIZE is -EOPNOTSUPP, as {@code vfs_fallocate()} refuses it) costs
+   * {@link Filesystem#fallocateCostNs()} (one transaction, as an allocation) and returns 0.
+   * Simplified: the XFS-like filesystem keeps a file's blocks as a prefix of extents and cannot
+   * hold a hole inside it, so a punch frees no block and drops no cached page (the range stays
+   * allocated and its data readable).
    */
   public SystemCall fallocate(OpenFile f, int mode, long offset, long len) {
     check(f);
     if (offset < 0 || len <= 0) {
       return immediate.arm(-Filesystem.EINVAL, 0);
+    }
+    if ((mode & FALLOC_FL_PUNCH_HOLE) != 0) {
+      if ((mode & FALLOC_FL_KEEP_SIZE) == 0 || (mode & ~(FALLOC_FL_PUNCH_HOLE
+          | FALLOC_FL_KEEP_SIZE)) != 0) {
+        return immediate.arm(-EOPNOTSUPP, 0);
+      }
+      Filesystem pfs = f.mount.fs;
+      if (pfs.readOnly()) {
+        return immediate.arm(-Filesystem.EROFS, 0);
+      }
+      return immediate.arm(0, pfs.fallocateCostNs());
     }
     if ((mode & ~FALLOC_FL_KEEP_SIZE) != 0) {
       return immediate.arm(-EOPNOTSUPP, 0);
@@ -470,10 +526,16 @@ public final class VfsCalls {
    * {@code ftruncate(fd, length)}: {@link Filesystem#truncate}. 0 or -errno. Simplified: a
    * shrink of a file that is open leaves its cached pages past the new end in the page cache
    * (a later writeback of a dirty one reserves its block again).
+   *
+   * <p>Cost: {@code xfs_setattr_size()} logs the new size (and a shrink's freed extents) in one
+   * transaction, charged as {@link Filesystem#fallocateCostNs()} ([A] one transaction, the
+   * profile's assumption for fallocate; no public per-call figure, and a shrink that frees many
+   * extents costs more in the kernel).
    */
   public SystemCall ftruncate(OpenFile f, long length) {
     check(f);
-    return immediate.arm(f.mount.fs.truncate(f.ino, length), 0);
+    int r = f.mount.fs.truncate(f.ino, length);
+    return immediate.arm(r, r == 0 ? f.mount.fs.fallocateCostNs() : 0);
   }
 
   /**
@@ -712,13 +774,19 @@ public final class VfsCalls {
    * call, {@code up_write()} (the wakeups it makes are paid before the call returns).
    */
   private final class InodeLocked extends SystemCall {
-    private OpenFile file;
+    private Vfs.Mount lockMount;
+    private long lockIno;
     private SystemCall inner;
     private blksim.kernel.locking.RwSemaphore sem;
     private int phase;
 
     SystemCall arm(OpenFile f, SystemCall c) {
-      this.file = f;
+      return arm(f.mount, f.ino, c);
+    }
+
+    SystemCall arm(Vfs.Mount m, long ino, SystemCall c) {
+      this.lockMount = m;
+      this.lockIno = ino;
       this.inner = c;
       this.sem = null;
       this.phase = 0;
@@ -729,7 +797,7 @@ public final class VfsCalls {
     public boolean step(TaskCpu cpu) {
       if (phase == 0) {
         if (sem == null) {
-          sem = file.mount.iRwsem(file.ino,
+          sem = lockMount.iRwsem(lockIno,
               blksim.kernel.locking.LockParams.DEFAULT.withHz(cpu.cpu().params().hz()));
         }
         if (!sem.downWrite(task, cpu)) {
@@ -743,7 +811,7 @@ public final class VfsCalls {
         }
         phase = 2;
         long wakeNs = sem.upWrite(task, cpu.cpu());
-        file.mount.putIRwsem(file.ino, sem);
+        lockMount.putIRwsem(lockIno, sem);
         if (wakeNs > 0) {
           cpu.runFor(CpuMode.SYSTEM, wakeNs);
           return false;

@@ -1,6 +1,8 @@
 package blksim.report.fio;
 
+import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.FioJob;
+import blksim.workload.fio.thread.CpuioThread;
 import blksim.workload.fio.thread.FileFioThread;
 import java.util.List;
 
@@ -27,8 +29,10 @@ import java.util.List;
  * <p>Simplified: fio's ETA lines ({@code Jobs: 1 (f=1): [r(1)]...}), which a terminal shows while
  * fio runs, are not printed; the layout lines assume the run starts with an empty filesystem
  * (no file of an earlier run, which fio would not lay out again); and
- * {@code significant_figures} is fio's default 4. No blksim engine has fio's {@code FIO_NOIO}
- * flag (cpuio, exec), so every job gets its line.
+ * {@code significant_figures} is fio's default 4. A job of an engine with fio's {@code FIO_NOIO}
+ * flag (cpuio) gets no {@code add_job()} line (its clones' {@code ...} line stays); its engine's init line ({@code burn (noop):
+ * ioengine=cpuio, cpuload=50, cpucycle=50000}, {@link CpuioThread#initLine}) follows the
+ * {@code Starting} line for each clone, as fio logs it when the job's thread starts.
  */
 public final class FioPreamble {
 
@@ -70,13 +74,20 @@ public final class FioPreamble {
                 processes++;
             }
             if (j.jobIndex() == 0) {
-                out.append(jobLine(j)).append('\n');
+                if (j.ioengine() != FioEngine.CPUIO) { // FIO_NOIO: add_job() prints no line
+                    out.append(jobLine(j)).append('\n');
+                }
             } else if (j.jobIndex() == 1) {
                 out.append("...\n");
             }
         }
         out.append(FIO_VERSION).append('\n');
         out.append(starting(threads, processes)).append('\n');
+        for (FioJob j : jobs) {
+            if (j.ioengine() == FioEngine.CPUIO) {
+                out.append(CpuioThread.initLine(j)).append('\n');
+            }
+        }
         for (int k = 0; runSeed != null && k < jobs.size(); k++) {
             FioJob j = jobs.get(k);
             if (j.filename() == null && j.directory() != null) { // a FileFioThread job

@@ -53,6 +53,18 @@ class FioPreambleTest {
     }
 
     @Test
+    void cpuio_hasNoAddJobLine_butItsEnginesInitLinePerClone() {
+        // init.c add_job() prints nothing for a FIO_NOIO engine but the clones' "..."; each
+        // thread's fio_cpuio_init() -> noop_init()/qsort_init() logs its line.
+        String out = FioPreamble.render(parse("[global]\nioengine=cpuio\ntime_based\nruntime=1\n"
+            + "[burn]\ncpuload=30\nnumjobs=2\n[q]\ncpuload=60\ncpumode=qsort\ncpuchunks=1000\n"));
+        assertEquals("...\nfio-3.36\nStarting 3 processes\n"
+            + "burn (noop): ioengine=cpuio, cpuload=30, cpucycle=50000\n"
+            + "burn (noop): ioengine=cpuio, cpuload=30, cpucycle=50000\n"
+            + "q (qsort): ioengine=cpuio, cpuload=60, cpucycle=1000\n", out);
+    }
+
+    @Test
     void startingLine_asRunThreadsJoinsThem() {
         assertEquals("Starting 1 thread", FioPreamble.starting(1, 0));
         assertEquals("Starting 2 processes", FioPreamble.starting(0, 2));

@@ -24,7 +24,33 @@ public enum FioEngine {
    * fio's null engine: completes every I/O at once without touching a device. Like fio's
    * {@code null_init()}, it queues up to {@code iodepth} I/Os, so it is not a sync engine.
    */
-  NULL("null", false);
+  NULL("null", false),
+  /**
+   * fio's cpuio engine (engines/cpu.c): no file and no I/O ({@code FIO_DISKLESSIO | FIO_NOIO});
+   * each "I/O" burns {@code cpuchunks} microseconds of user time ({@code cpumode=noop}) or one
+   * qsort round ({@code cpumode=qsort}), then sleeps the thinktime that makes the job's CPU share
+   * {@code cpuload} percent ({@code fio_cpuio_init()}).
+   */
+  CPUIO("cpuio", true),
+  /** engines/fileoperations.c: {@code open(O_CREAT|O_RDWR)} of each file, timed; no data I/O. */
+  FILECREATE("filecreate", true),
+  /** engines/fileoperations.c: {@code stat}/{@code lstat}/{@code statx} of each file, timed. */
+  FILESTAT("filestat", true),
+  /** engines/fileoperations.c: {@code unlink} of each file, timed. */
+  FILEDELETE("filedelete", true),
+  /** engines/fileoperations.c: {@code mkdir} of each "file" (a directory), timed. */
+  DIRCREATE("dircreate", true),
+  /** engines/fileoperations.c: the directories made at set-up, each {@code stat}ed, timed. */
+  DIRSTAT("dirstat", true),
+  /** engines/fileoperations.c: the directories made at set-up, each {@code rmdir}ed, timed. */
+  DIRDELETE("dirdelete", true),
+  /**
+   * engines/falloc.c: each I/O is {@code fallocate(fd, mode, offset, len)}, mode by direction:
+   * read {@code FALLOC_FL_KEEP_SIZE}, write 0, trim {@code PUNCH_HOLE | KEEP_SIZE}.
+   */
+  FALLOC("falloc", true),
+  /** engines/ftruncate.c: each write is {@code ftruncate(fd, offset)}; a read fails EINVAL. */
+  FTRUNCATE("ftruncate", true);
 
   /**
    * Engines fio knows (fio 3.33+ on Linux, {@code fio --enghelp}, and the metadata engines of
@@ -44,12 +70,6 @@ public enum FioEngine {
     for (String e : List.of("sg", "io_uring_cmd", "xnvme", "libzbc", "libblkio", "spdk")) {
       m.put(e, passthrough);
     }
-    String metadata = "a filesystem metadata engine; the XFS-like filesystem has create and"
-        + " unlink, but this engine's loop is not modelled yet";
-    for (String e : List.of("filecreate", "filestat", "filedelete", "dircreate", "dirstat",
-        "dirdelete", "ftruncate", "falloc")) {
-      m.put(e, metadata);
-    }
     String pmem = "persistent memory is not modelled";
     for (String e : List.of("pmemblk", "dev-dax", "libpmem")) {
       m.put(e, pmem);
@@ -57,7 +77,6 @@ public enum FioEngine {
     for (String e : List.of("ime_psync", "ime_psyncv", "ime_aio")) {
       m.put(e, "DDN's IME is not modelled");
     }
-    m.put("cpuio", "a CPU-burning job with no I/O; its report is not modelled yet");
     m.put("vsync", "readv()/writev() of coalesced contiguous I/Os is not modelled yet; psync or"
         + " sync issue the same I/Os one at a time");
     m.put("posixaio", "glibc's POSIX AIO runs each request on a user-space helper thread, which"
@@ -94,6 +113,35 @@ public enum FioEngine {
   /** Whether each submission blocks until it completes (effective depth 1, fio's FIO_SYNCIO). */
   public boolean isSync() {
     return sync;
+  }
+
+  /** Whether the engine touches no file and no device (fio's {@code FIO_DISKLESSIO} jobs). */
+  public boolean diskless() {
+    return this == NULL || this == CPUIO;
+  }
+
+  /**
+   * Whether the engine's unit of work is a file or directory operation made when fio "opens"
+   * the file (engines/fileoperations.c), its data I/O being fake ({@code FIO_FAKEIO}).
+   */
+  public boolean fileOperation() {
+    return switch (this) {
+      case FILECREATE, FILESTAT, FILEDELETE, DIRCREATE, DIRSTAT, DIRDELETE -> true;
+      default -> false;
+    };
+  }
+
+  /** Whether the "files" of the engine are directories (dircreate, dirstat, dirdelete). */
+  public boolean directories() {
+    return this == DIRCREATE || this == DIRSTAT || this == DIRDELETE;
+  }
+
+  /**
+   * Whether the engine works on regular files only (fio's {@code f->filetype != FIO_TYPE_FILE}
+   * check: "only files are supported"): the file-operation engines, falloc and ftruncate.
+   */
+  public boolean filesOnly() {
+    return fileOperation() || this == FALLOC || this == FTRUNCATE;
   }
 
   /** The engine for an {@code ioengine=} value, or {@code null} if blksim does not model it. */

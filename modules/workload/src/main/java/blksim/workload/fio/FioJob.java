@@ -713,6 +713,31 @@ public final class FioJob {
     return s.rateCycleMs;
   }
 
+  /** cpuio's {@code cpuload}: the percent of a CPU the job burns (1 to 100). */
+  public int cpuload() {
+    return s.cpuload;
+  }
+
+  /** cpuio's {@code cpuchunks}: microseconds burnt per I/O with {@code cpumode=noop}. */
+  public int cpuchunksUs() {
+    return s.cpuchunksUs;
+  }
+
+  /** cpuio's {@code cpumode}: {@code noop} (a spin) or {@code qsort}. */
+  public String cpumode() {
+    return s.cpumode;
+  }
+
+  /** cpuio's {@code exit_on_io_done}: the job ends once every I/O job of the run has. */
+  public boolean exitOnIoDone() {
+    return s.exitOnIoDone;
+  }
+
+  /** filestat/dirstat's {@code stat_type}: {@code stat}, {@code lstat} or {@code statx}. */
+  public String statType() {
+    return s.statType;
+  }
+
   /**
    * {@code fadvise_hint}: {@code 0} (no advice), {@code 1} (fio's default: RANDOM for a random
    * job, SEQUENTIAL otherwise), {@code random}, {@code sequential} or {@code noreuse}.

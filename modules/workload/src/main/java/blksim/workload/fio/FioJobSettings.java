@@ -174,6 +174,14 @@ final class FioJobSettings implements Cloneable {
   boolean registerfiles;
   boolean sqthreadPoll;
   boolean nonvectored;
+  /** cpuio's {@code cpuload} (percent, 0: not given), {@code cpuchunks} (us), {@code cpumode}. */
+  int cpuload;
+  int cpuchunksUs = 50_000;
+  String cpumode = "noop";
+  /** cpuio's {@code exit_on_io_done}. */
+  boolean exitOnIoDone;
+  /** filestat/dirstat's {@code stat_type}: stat, lstat or statx. */
+  String statType = "stat";
   /** {@code cpus_allowed} / {@code cpumask}: the CPUs the job may run on, ascending; null: all. */
   int[] cpusAllowed;
   /** {@code cpus_allowed_policy=split}: each job gets one CPU of the set. */
@@ -459,6 +467,11 @@ final class FioJobSettings implements Cloneable {
       case "registerfiles" -> registerfiles = flag(value);
       case "sqthread_poll" -> sqthreadPoll = flag(value);
       case "nonvectored" -> nonvectored = flag(value);
+      case "cpuload" -> cpuload = integer(value, 0, Integer.MAX_VALUE);
+      case "cpuchunks" -> cpuchunksUs = integer(value, 0, Integer.MAX_VALUE);
+      case "cpumode" -> cpumode = onlyValue(value, "noop", "qsort");
+      case "exit_on_io_done" -> exitOnIoDone = bool(value);
+      case "stat_type" -> statType = onlyValue(value, "stat", "lstat", "statx");
       case "cpus_allowed" -> cpusAllowed = cpuList(string(value));
       case "cpumask" -> cpusAllowed = cpuMask(string(value));
       case "cpus_allowed_policy" ->
@@ -654,12 +667,53 @@ final class FioJobSettings implements Cloneable {
     // nr_files files named by make_filename() ($jobname.$jobnum.$filenum by default), relative,
     // so in the working directory (or in directory= when given). A diskless engine has none.
     workingDirectoryFiles = filenames.isEmpty() && directory == null && readIolog == null
-        && ioengine != FioEngine.NULL;
+        && !ioengine.diskless();
+    finishEngine();
     for (String k : List.of("fixedbufs", "registerfiles", "sqthread_poll", "nonvectored")) {
       if (origins.containsKey(k) && ioengine != FioEngine.IO_URING) {
         throw error(k, k + " is an option of ioengine=io_uring, ioengine is "
             + ioengine.fioName());
       }
+    }
+  }
+
+  /**
+   * The engine's own {@code init()}: cpuio's {@code fio_cpuio_init()} (engines/cpu.c) refuses a
+   * job without {@code cpuload} ("cpu thread needs rate (cpuload=)"), caps it at 100, and sets
+   * {@code thinktime = cpuchunks * (100 - cpuload) / cpuload} us after every I/O
+   * ({@code thinktime_blocks=1}, no spin) and one file; the engine options of another engine are
+   * refused as fio refuses them (they are not in its option table).
+   */
+  private void finishEngine() {
+    if (ioengine == FioEngine.CPUIO) {
+      if (cpuload == 0) {
+        throw error(origins.containsKey("cpuload") ? "cpuload" : "ioengine", "ioengine=cpuio"
+            + " needs cpuload=1..100, the share of a CPU to burn (fio: cpu thread needs rate"
+            + " (cpuload=))");
+      }
+      cpuload = Math.min(cpuload, 100);
+      if (cpuchunksUs == 0 && cpumode.equals("noop")) {
+        throw error(origins.containsKey("cpuchunks") ? "cpuchunks" : "ioengine",
+            "cpuchunks=0 burns nothing per I/O: fio's cpuio job would spin in an endless loop"
+                + " of empty I/Os; give it a length in microseconds (default 50000)");
+      }
+      thinktimeNs = (long) cpuchunksUs * (100 - cpuload) / cpuload * 1000L;
+      thinktimeBlocks = 1;
+      thinktimeSpinNs = 0;
+      nrFiles = 1;
+      openFiles = 1;
+    } else {
+      for (String k : List.of("cpuload", "cpuchunks", "cpumode", "exit_on_io_done")) {
+        if (origins.containsKey(k)) {
+          throw error(k, k + " is an option of ioengine=cpuio, ioengine is "
+              + ioengine.fioName());
+        }
+      }
+    }
+    if (origins.containsKey("stat_type") && ioengine != FioEngine.FILESTAT
+        && ioengine != FioEngine.DIRSTAT) {
+      throw error("stat_type", "stat_type is an option of ioengine=filestat or dirstat,"
+          + " ioengine is " + ioengine.fioName());
     }
   }
 
@@ -737,8 +791,9 @@ final class FioJobSettings implements Cloneable {
       throw error(origins.containsKey("replay_end") ? "replay_end" : "replay_start",
           "replay_end must be after replay_start");
     }
-    if (ioengine == FioEngine.NULL) {
-      throw error("read_iolog", "a replay needs a device; ioengine=null has none");
+    if (ioengine.diskless()) {
+      throw error("read_iolog", "a replay needs a device; ioengine=" + ioengine.fioName()
+          + " has none");
     }
     if (replayRedirect != null) {
       filenames = List.of(replayRedirect);
@@ -1060,7 +1115,11 @@ final class FioJobSettings implements Cloneable {
     if (e != null) {
       return e;
     }
-    String modelled = "psync, sync, pvsync, pvsync2, libaio, io_uring, null";
+    StringBuilder names = new StringBuilder();
+    for (FioEngine m : FioEngine.values()) {
+      names.append(names.length() > 0 ? ", " : "").append(m.fioName());
+    }
+    String modelled = names.toString();
     String name = value.startsWith("external:") ? "external" : value;
     String reason = FioEngine.OTHER_FIO_ENGINES.get(name);
     throw new BadValue(reason != null

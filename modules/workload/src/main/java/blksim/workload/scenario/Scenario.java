@@ -88,7 +88,7 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
       // A buffered writer dirties pages; a buffered reader of a device or of files reads
       // through the page cache. Files need the VFS and its page cache even with O_DIRECT
       // (their mappings are invalidated, their layout is written through it).
-      if (j.ioengine() != FioEngine.NULL
+      if (!j.ioengine().diskless()
           && (onFilesystem(j) || !j.direct() && (j.rw().writes() || j.rw().reads()))) {
         return true;
       }

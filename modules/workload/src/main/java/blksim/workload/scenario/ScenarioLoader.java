@@ -521,7 +521,8 @@ public final class ScenarioLoader {
             v.getString("kernel.wake-placement").toUpperCase(java.util.Locale.ROOT)),
         v.getDouble("costs.sched.smt-slowdown"), v.getDuration("costs.sched.cacheline"),
         v.getDuration("costs.sched.cacheline-remote"), v.getDuration("costs.sched.wake-remote")));
-    FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"));
+    FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"),
+        v.getDuration("costs.fio.cpuio-qsort-round"));
     SyscallParams syscalls = new SyscallParams(v.getDuration("costs.fio.syscall"),
         v.getDuration("costs.fio.syscall-return"), v.getDuration("kernel.timer-slack"));
     long nbSubmit = v.getDuration("costs.null-blk.submit");
@@ -602,11 +603,15 @@ public final class ScenarioLoader {
       groupBase += maxGroup + 1;
     }
     for (FioJob j : jobs) {
-      if (j.rw().trims() && !j.zonemodeZbd()) {
+      if (j.rw().trims() && !j.zonemodeZbd() && !(j.ioengine() == FioEngine.FALLOC
+          && !j.rw().writes() && !j.rw().reads())) {
+        // (ioengine=falloc makes a trim a FALLOC_FL_PUNCH_HOLE fallocate; a pure trim job's
+        // I/Os are all trims.)
         // IoPattern has no trim direction: such a job would silently issue writes.
         throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim, trimwrite) are"
-            + " modelled only with zonemode=zbd, where they reset zones; blksim does not issue"
-            + " discards from fio jobs yet");
+            + " modelled only with zonemode=zbd, where they reset zones, and with ioengine=falloc"
+            + " (rw=trim or randtrim: hole punches); blksim does not issue discards from fio jobs"
+            + " yet");
       }
     }
     if (jobs.size() > FIO_MAX_JOBS) {
@@ -822,7 +827,7 @@ public final class ScenarioLoader {
           + memory + " bytes) to the page cache, was " + reserved);
     }
     boolean buffered = jobs.stream().anyMatch(j -> !j.direct()
-        && j.ioengine() != blksim.workload.fio.FioEngine.NULL);
+        && !j.ioengine().diskless());
     if (buffered && !onePartition(partitions, topo)) {
       throw v.error("partitions", "a job reads or writes through the page cache (direct=0),"
           + " which every CPU shares: use partitions = one, not '" + partitions + "'");
@@ -1319,7 +1324,7 @@ public final class ScenarioLoader {
    */
   private static boolean regularFiles(FioJob j, List<DeviceParams> devices,
       List<FilesystemParams> fss) {
-    if (j.filename() == null || j.ioengine() == FioEngine.NULL) {
+    if (j.filename() == null || j.ioengine().diskless()) {
       return false;
     }
     if (j.filename().startsWith("/dev/")) {
@@ -1582,9 +1587,9 @@ public final class ScenarioLoader {
   private static void checkSequencing(List<FioJob> jobs, String partitions, Values v) {
     if (blksim.workload.fio.thread.JobSequencer.needed(jobs)
         && !partitions.trim().equalsIgnoreCase("one")) {
-      throw v.error("partitions", "the fio jobs are sequenced (stonewall, wait_for, exitall or"
-          + " several job files), which blksim runs in one partition only: use partitions = one,"
-          + " was " + partitions);
+      throw v.error("partitions", "the fio jobs are sequenced (stonewall, wait_for, exitall,"
+          + " cpuio's exit_on_io_done or several job files), which blksim runs in one partition"
+          + " only: use partitions = one, was " + partitions);
     }
   }
 
@@ -1844,6 +1849,22 @@ public final class ScenarioLoader {
   }
 
   private static void checkJob(FioJob j, List<DeviceParams> devices, boolean bounded) {
+    if (j.ioengine() == FioEngine.CPUIO) {
+      // engines/cpu.c is FIO_DISKLESSIO | FIO_NOIO: no file, no size; only time ends it.
+      if (!bounded && j.runtimeNs() == 0 && !j.exitOnIoDone()) {
+        throw j.error("ioengine", "job '" + j.name() + "' uses ioengine=cpuio, which does no"
+            + " I/O and so never runs out of data: give it runtime= (fio would burn CPU until"
+            + " killed)");
+      }
+      return;
+    }
+    if (j.ioengine().filesOnly() && j.filename() != null) {
+      // fileoperations.c, falloc.c: "if (f->filetype != FIO_TYPE_FILE) ... only files are
+      // supported".
+      throw j.error("filename", "job '" + j.name() + "': ioengine=" + j.ioengine().fioName()
+          + " works on regular files only (fio: only files are supported); '" + j.filename()
+          + "' is a device");
+    }
     if (j.ioengine() == FioEngine.NULL) {
       // engines/null.c is FIO_DISKLESSIO: filename= names nothing; the size is the job's.
       if (j.sizeBytes() <= 0) {

@@ -303,6 +303,10 @@ public final class ScenarioModelFactory implements ModelFactory {
         Vfs v = vfs;
         t = new FileFioThread(j, k, 1000 + k, task -> new VfsCalls(v, task), s.fioCosts(),
             stats, s.seed(), j.ioengine() == FioEngine.LIBAIO ? s.ioUring() : null, s.syscalls());
+      } else if (j.ioengine() == FioEngine.CPUIO) {
+        // fio's cpuio engine burns CPU and touches no file and no device.
+        t = new blksim.workload.fio.thread.CpuioThread(j, k, 1000 + k, s.fioCosts(), stats,
+            s.seed());
       } else if (j.ioengine() == FioEngine.NULL) {
         // fio's null engine touches no file and no device.
         t = new NullThread(j, k, 1000 + k, j.sizeBytes(), s.fioCosts(), stats, s.seed());

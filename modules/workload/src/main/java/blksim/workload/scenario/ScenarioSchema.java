@@ -180,6 +180,9 @@ public final class ScenarioSchema {
           "system time of a read/write system call up to submit_bio()"),
       Param.num("costs.fio.syscall-return", "fio", DURATION, "ns", "300ns", 0, 1_000_000_000L,
           "system time from the completion wakeup to the return to user space"),
+      Param.num("costs.fio.cpuio-qsort-round", "fio", DURATION, "ns", "100ms", 0,
+          1_000_000_000_000L, "user time of one round of ioengine=cpuio's cpumode=qsort"
+              + " (engines/cpu.c do_qsort(): four qsorts of 1 MiB)"),
       Param.num("costs.null-blk.submit", "null_blk", DURATION, "ns", "600ns", 0,
           1_000_000_000L, "CPU time from submit_bio() through blk-mq to null_queue_rq()"),
       Param.num("costs.null-blk.complete", "null_blk", DURATION, "ns", "500ns", 0,

@@ -239,6 +239,44 @@ public final class JobStats {
         windowCount = Math.max(windowCount, wi + 1);
     }
 
+    /**
+     * Records one completed I/O of an engine with fio's {@code FIO_NOSTATS} flag (the file and
+     * directory operation engines): its bytes and count go into the job's totals and bandwidth
+     * windows ({@code io_completed()}), but {@code account_io_completion()} returns before any
+     * latency sample.
+     */
+    public void recordIoWithoutLatency(int ddir, long bytes, long completionTimeNs) {
+        checkDdir(ddir);
+        if (finished) {
+            return;
+        }
+        ioBytes[ddir] += bytes;
+        totalIos[ddir]++;
+        long w = Math.max(0, completionTimeNs - startNs) / SAMPLE_WINDOW_NS;
+        int wi = (int) Math.min(w, Integer.MAX_VALUE - 1);
+        ensureWindows(wi + 1);
+        windowBytes[ddir][wi] += bytes;
+        windowIos[ddir][wi]++;
+        windowCount = Math.max(windowCount, wi + 1);
+    }
+
+    /**
+     * Records a completion-latency sample alone, as fio's {@code add_clat_sample()} called by an
+     * engine (engines/fileoperations.c times each file operation this way): the clat statistics
+     * and histogram, no I/O, no total latency, no latency bucket.
+     */
+    public void recordClat(int ddir, long clatNs) {
+        checkDdir(ddir);
+        if (clatNs < 0) {
+            throw new IllegalArgumentException("job " + info.jobname() + ": clatNs must be >= 0, was " + clatNs);
+        }
+        if (finished) {
+            return;
+        }
+        clat[ddir].add(clatNs);
+        hist[Latency.CLAT.ordinal()][ddir].recordValue(clatNs);
+    }
+
     /** Mirrors fio's {@code io_u_mark_latency()}: nsec, usec and msec buckets of the clat. */
     private void markLatency(long nsec) {
         if (nsec < 1000) {

@@ -11,6 +11,7 @@ import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
 import blksim.kernel.syscall.SystemCall;
+import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.FioJob;
 import blksim.workload.fio.stats.JobStats;
 import java.util.ArrayDeque;
@@ -64,7 +65,32 @@ import java.util.function.Function;
  * not when fio next looks for work in it; the unlink of a layout ignores its errors as fio ignores ENOENT; an
  * {@code fsync=N} count is over the job's writes, not per file (as fio's
  * {@code io_issues[DDIR_WRITE]}); a failing call is a model error (it throws), except ENOSPC at
- * layout, which also throws.
+ * layout, which also throws, and the failures of the engines below, which end the job with
+ * fio's {@code err=} as {@code td_verror()} does.
+ *
+ * <p>The file and directory operation engines (engines/fileoperations.c: {@code filecreate},
+ * {@code filestat}, {@code filedelete}, {@code dircreate}, {@code dirstat}, {@code dirdelete})
+ * do their work in the engine's {@code open_file} hook, which fio calls where it opens a file
+ * for its first I/O: {@code open(O_CREAT|O_RDWR, 0600)}, {@code stat()} (also for
+ * {@code stat_type=lstat} and {@code statx}, which cost the same path walk here),
+ * {@code unlink()}, {@code mkdir()} or {@code rmdir()} (the four namespace changes under the
+ * parent directory's {@code i_rwsem}, so jobs working in one directory serialize on it, as
+ * they do on Linux), timed from before the call to after it
+ * and recorded as one clat sample of the job's direction (read unless the job only writes);
+ * fio's queue hook then completes each I/O of the file at once ({@code FIO_FAKEIO}): its bytes
+ * count, with no latency sample ({@code FIO_NOSTATS}). filecreate closes the file after its
+ * I/Os; the others have no descriptor. filecreate and the directory engines are
+ * {@code FIO_DISKLESSIO}: nothing is laid out; dirstat and dirdelete make their directories at
+ * set-up ({@code setup_dirs()}); {@code unlink=1} removes directories with {@code rmdir()}. A
+ * failing operation (a second {@code time_based} loop of filedelete: ENOENT; of dircreate:
+ * EEXIST) ends the job with that error, as fio's {@code td_verror()} does.
+ *
+ * <p>{@code ioengine=falloc} (engines/falloc.c) opens each file {@code O_CREAT|O_RDWR} (never
+ * O_DIRECT) and makes each I/O a {@code fallocate(fd, mode, offset, len)}: mode
+ * {@code FALLOC_FL_KEEP_SIZE} for a read, 0 for a write and
+ * {@code FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE} for a trim ({@code rw=trim} or
+ * {@code randtrim}); {@code ioengine=ftruncate} (engines/ftruncate.c) makes each write an
+ * {@code ftruncate(fd, offset)} and fails a read with EINVAL. Their latency is the call's.
  */
 public final class FileFioThread extends FioJobThread {
   private enum Phase {
@@ -80,6 +106,13 @@ public final class FileFioThread extends FioJobThread {
   }
 
   private final Function<Task, VfsCalls> callsFactory;
+  private final FioEngine engine;
+  /** A file or directory operation engine (engines/fileoperations.c). */
+  private final boolean fileOp;
+  /** falloc with a trim pattern: each I/O punches a hole (fio's DDIR_TRIM). */
+  private final boolean punch;
+  /** Files "opened" by a file operation engine that keeps no descriptor. */
+  private final boolean[] opened;
   private final FioFileSet files;
   private final VfsCalls.OpenFile[] fds;
   private VfsCalls calls;
@@ -153,6 +186,10 @@ public final class FileFioThread extends FioJobThread {
     this.callsFactory = calls;
     this.files = files;
     this.fds = new VfsCalls.OpenFile[files.count()];
+    this.engine = job.ioengine();
+    this.fileOp = engine.fileOperation();
+    this.punch = engine == FioEngine.FALLOC && job.rw().trims();
+    this.opened = new boolean[files.count()];
     this.uring = uring;
     this.syscalls = syscalls;
     this.depth = Math.max(1, job.iodepth());
@@ -185,7 +222,7 @@ public final class FileFioThread extends FioJobThread {
    * not known here and are counted as laid out.
    */
   public static String layoutLine(FioJob job, int globalJobNumber, long runSeed) {
-    if (job.createOnOpen()) {
+    if (job.createOnOpen() || !laysOut(job.ioengine())) {
       return null;
     }
     FioFileSet f = fileSet(job, globalJobNumber, runSeed);
@@ -203,6 +240,14 @@ public final class FileFioThread extends FioJobThread {
     String s = n > 1 ? "s" : "";
     return job.name() + ": Laying out IO file" + s + " (" + n + " file" + s + " / "
         + (n > 1 ? "total " : "") + (bytes >> 20) + "MiB)";
+  }
+
+  /**
+   * Whether fio lays the engine's files out ({@code setup_files()} extends no file of a
+   * {@code FIO_DISKLESSIO} engine: filecreate and the directory engines).
+   */
+  static boolean laysOut(FioEngine e) {
+    return !(e == FioEngine.FILECREATE || e.directories());
   }
 
   /** The job's files. */
@@ -227,8 +272,15 @@ public final class FileFioThread extends FioJobThread {
         // mkdir -p: EEXIST (or a mount point) is fine.
         setup.add(() -> calls().mkdir(d));
       }
+      if (engine == FioEngine.DIRSTAT || engine == FioEngine.DIRDELETE) {
+        // setup_dirs(): each "file" is a directory, made now (EEXIST is fine).
+        for (int i = 0; i < files.count(); i++) {
+          String d = files.path(i);
+          setup.add(() -> calls().mkdir(d));
+        }
+      }
       for (int i = 0; i < files.count(); i++) {
-        if (!job.createOnOpen()) {
+        if (!job.createOnOpen() && laysOut(engine)) {
           int f = i;
           setup.add(new Step() {
             @Override
@@ -392,7 +444,7 @@ public final class FileFioThread extends FioJobThread {
           if (job.unlink()) {
             for (int i = 0; i < files.count(); i++) {
               String p = files.path(i);
-              tail.add(() -> calls().unlink(p));
+              tail.add(() -> remove(p));
             }
           }
           phase = Phase.UNLINK;
@@ -449,10 +501,28 @@ public final class FileFioThread extends FioJobThread {
             }
             continue;
           }
+          if (fileOp) {
+            // FIO_FAKEIO: the queue hook completes the I/O at once.
+            phase = Phase.IN_CALL;
+            if (returned(cpu, len)) {
+              return;
+            }
+            continue;
+          }
+          if (engine == FioEngine.FTRUNCATE && op != ReqOp.WRITE) {
+            failJob(-EINVAL); // fio_ftruncate_queue(): io_u->error = EINVAL
+            continue;
+          }
           issueNs = cpu.now();
           phase = Phase.IN_CALL;
-          call = op == ReqOp.READ ? calls().pread(fds[cur], ioOffset, len)
-              : calls().pwrite(fds[cur], ioOffset, len);
+          call = switch (engine) {
+            case FALLOC -> calls().fallocate(fds[cur], punch
+                ? VfsCalls.FALLOC_FL_PUNCH_HOLE | VfsCalls.FALLOC_FL_KEEP_SIZE
+                : op == ReqOp.READ ? VfsCalls.FALLOC_FL_KEEP_SIZE : 0, ioOffset, len);
+            case FTRUNCATE -> calls().ftruncate(fds[cur], ioOffset);
+            default -> op == ReqOp.READ ? calls().pread(fds[cur], ioOffset, len)
+                : calls().pwrite(fds[cur], ioOffset, len);
+          };
           continue;
         default:
           throw new IllegalStateException(job.name() + ": step in phase " + phase);
@@ -464,6 +534,23 @@ public final class FileFioThread extends FioJobThread {
   private boolean returned(TaskCpu cpu, long ret) {
     switch (phase) {
       case OPEN:
+        if (fileOp) {
+          if (ret < 0) {
+            failJob(ret); // td_verror(td, e, "open(...)") / "stat(...)" / "delete(...)"
+            return false;
+          }
+          if (measuring()) {
+            stats.recordClat(statDdir(), cpu.now() - issueNs);
+          }
+          if (engine == FioEngine.FILECREATE) {
+            fds[cur] = calls().lastOpened();
+          } else {
+            opened[cur] = true;
+          }
+          files.opened(cur);
+          issue(cpu);
+          return true;
+        }
         check(ret, "open(" + files.path(cur) + ")");
         fds[cur] = calls().lastOpened();
         files.opened(cur);
@@ -481,22 +568,30 @@ public final class FileFioThread extends FioJobThread {
         issue(cpu);
         return true;
       case IN_CALL: {
+        if (ret < 0 && (engine == FioEngine.FALLOC || engine == FioEngine.FTRUNCATE)) {
+          failJob(ret); // io_u->error = errno: the job ends with it
+          return false;
+        }
         check(ret, (op == ReqOp.READ ? "pread from " : "pwrite to ") + files.path(cur));
         if (measuring()) {
           long now = cpu.now();
           stats.recordIssue(1);
           stats.recordSubmitBatch(1);
           stats.recordCompleteBatch(1);
-          stats.recordIo(ddir(op), len, -1, now - issueNs, now, ioOffset);
+          if (fileOp) {
+            stats.recordIoWithoutLatency(ddir(op), len, now);
+          } else {
+            stats.recordIo(punch ? 2 : ddir(op), len, -1, now - issueNs, now, ioOffset);
+          }
         }
         completed(1);
         int f = cur;
         boolean fileDone = files.issued(f, len);
         phase = Phase.PREP;
-        if (op == ReqOp.WRITE) {
+        if (op == ReqOp.WRITE && !punch && !fileOp) {
           writes++;
         }
-        if (op == ReqOp.WRITE && (job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0
+        if (op == ReqOp.WRITE && fds[f] != null && !punch && !fileOp && (job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0
             || job.fdatasyncBlocks() > 0 && writes % job.fdatasyncBlocks() == 0)) {
           phase = Phase.IN_SYNC;
           call = calls().fsync(fds[f]);
@@ -522,28 +617,55 @@ public final class FileFioThread extends FioJobThread {
     return new Step() {
       @Override
       public SystemCall make() {
-        return calls().close(fds[f]);
+        // A file operation engine other than filecreate holds no descriptor to close.
+        return fds[f] == null ? null : calls().close(fds[f]);
       }
 
       @Override
       public void returned(long ret) {
         fds[f] = null;
+        opened[f] = false;
         files.closed(f);
       }
     };
   }
 
+  /** Whether file {@code f} is open (or, for a file operation engine, operated on). */
+  private boolean isOpen(int f) {
+    return fds[f] != null || opened[f];
+  }
+
+  /** fio's stat_ddir of the file operation engines: read, unless the job only writes. */
+  private int statDdir() {
+    return !job.rw().reads() && job.rw().writes() ? 1 : 0;
+  }
+
+  private static final int EINVAL = 22;
+
+  /** {@code td_verror()}: the job records the error (-{@code ret}) and ends. */
+  private void failJob(long ret) {
+    if (stats.error() == 0) {
+      stats.setError((int) -ret);
+    }
+    startEnd();
+  }
+
+  /** The removal fio's {@code unlink}/{@code unlink_each_loop} makes of file {@code path}. */
+  private SystemCall remove(String path) {
+    return engine.directories() ? calls().rmdir(path) : calls().unlink(path);
+  }
+
   /** Queues the close of file {@code f} (fsynced first with fsync_on_close). */
   private void queueClose(int f) {
-    if (job.fsyncOnClose()) {
-      tail.add(() -> calls().fsync(fds[f]));
+    if (job.fsyncOnClose() && !fileOp) {
+      tail.add(() -> fds[f] == null ? null : calls().fsync(fds[f]));
     }
     tail.add(closeStep(f));
   }
 
   private void queueCloseAll() {
     for (int i = 0; i < files.count(); i++) {
-      if (fds[i] != null) {
+      if (isOpen(i)) {
         int f = i;
         tail.add(closeStep(f));
       }
@@ -577,14 +699,14 @@ public final class FileFioThread extends FioJobThread {
     if (cur < 0) {
       // Every file is done: a new loop (clear_io_state(), then unlink_each_loop).
       for (int i = 0; i < files.count(); i++) {
-        if (fds[i] != null) {
+        if (isOpen(i)) {
           queueClose(i);
         }
       }
       if (job.unlinkEachLoop()) {
         for (int i = 0; i < files.count(); i++) {
           String p = files.path(i);
-          tail.add(() -> calls().unlink(p));
+          tail.add(() -> remove(p));
         }
       }
       files.reset();
@@ -595,9 +717,23 @@ public final class FileFioThread extends FioJobThread {
       phase = Phase.CLOSE_DONE;
       return false;
     }
-    if (fds[cur] == null) {
+    if (!isOpen(cur)) {
       phase = Phase.OPEN;
-      call = calls().open(files.path(cur), openFlags());
+      issueNs = cpu.now();
+      String path = files.path(cur);
+      call = switch (engine) {
+        // fileoperations.c open_file(), falloc.c open_file(): O_CREAT|O_RDWR, mode 0600.
+        // The namespace changes hold the parent directory's i_rwsem (VfsCalls.underParentLock);
+        // a stat walks the path without it.
+        case FILECREATE -> calls().underParentLock(path,
+            () -> calls().open(path, VfsCalls.O_CREAT | VfsCalls.O_RDWR));
+        case FALLOC -> calls().open(path, VfsCalls.O_CREAT | VfsCalls.O_RDWR);
+        case FILESTAT, DIRSTAT -> calls().stat(path);
+        case FILEDELETE -> calls().underParentLock(path, () -> calls().unlink(path));
+        case DIRCREATE -> calls().underParentLock(path, () -> calls().mkdir(path));
+        case DIRDELETE -> calls().underParentLock(path, () -> calls().rmdir(path));
+        default -> calls().open(path, openFlags());
+      };
       return false;
     }
     issue(cpu);
@@ -738,7 +874,7 @@ public final class FileFioThread extends FioJobThread {
   /** The end: end_fsync / fsync_on_close of every file (inside the job's time). */
   private void startEnd() {
     phase = Phase.END_SYNC;
-    if (writes == 0 || !(job.endFsync() || job.fsyncOnClose())) {
+    if (writes == 0 || fileOp || !(job.endFsync() || job.fsyncOnClose())) {
       return;
     }
     for (int i = 0; i < files.count(); i++) {

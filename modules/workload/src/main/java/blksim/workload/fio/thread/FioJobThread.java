@@ -753,7 +753,7 @@ public abstract class FioJobThread extends Task {
    * The engine then quiesces (waits for its I/Os in flight) and calls {@link #think}.
    */
   protected final boolean thinkDue() {
-    return job.thinktimeNs() > 0 && completedIos >= lastThinkIos + job.thinktimeBlocks();
+    return thinktimeNs() > 0 && completedIos >= lastThinkIos + job.thinktimeBlocks();
   }
 
   /**
@@ -771,7 +771,7 @@ public abstract class FioJobThread extends Task {
     }
     thinkSpun = false;
     lastThinkIos = completedIos;
-    long left = job.thinktimeNs() - job.thinktimeSpinNs();
+    long left = thinktimeNs() - job.thinktimeSpinNs();
     if (stopNs != Long.MAX_VALUE) {
       left = Math.min(left, Math.max(0, stopNs - cpu.now()));
     }
@@ -783,6 +783,19 @@ public abstract class FioJobThread extends Task {
     }
     sleeper.hrtimerSleepNs(cpu, left + timerSlackNs);
     return true;
+  }
+
+  /**
+   * The job's {@code thinktime}; an engine that sets its own (cpuio's qsort mode, from the time
+   * of its last round) overrides it.
+   */
+  protected long thinktimeNs() {
+    return job.thinktimeNs();
+  }
+
+  /** The run's job sequencer, or null when the run needs none. */
+  protected final JobSequencer sequencer() {
+    return sequencer;
   }
 
   /** Whether the job has a rate limit in direction {@code op}. */

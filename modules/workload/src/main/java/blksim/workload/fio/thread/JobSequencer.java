@@ -91,7 +91,8 @@ public final class JobSequencer {
   public static boolean needed(List<FioJob> jobs) {
     for (int k = 0; k < jobs.size(); k++) {
       FioJob j = jobs.get(k);
-      if (k > 0 && stonewall(j) || j.waitFor() != null || j.exitall() || j.flow() != 0) {
+      if (k > 0 && stonewall(j) || j.waitFor() != null || j.exitall() || j.flow() != 0
+          || j.exitOnIoDone()) {
         return true;
       }
     }
@@ -113,6 +114,27 @@ public final class JobSequencer {
   boolean tryStart(int k, long now, CpuComponent on) {
     startEligible(now, on, k);
     return state[k] == State.RUNNING;
+  }
+
+  /**
+   * fio's {@code fio_running_or_pending_io_threads()} (libfio.c), which cpuio's
+   * {@code exit_on_io_done} asks before each I/O: 1 while a job that is not cpuio
+   * ({@code FIO_NOIO}) has not exited, -1 when the run has no such job (so a run of cpuio jobs
+   * alone never ends this way: {@code !(-1)} is false), else 0. A job told to stop before it
+   * started counts as exited.
+   */
+  int runningOrPendingIoJobs() {
+    int ioJobs = 0;
+    for (int i = 0; i < jobs.size(); i++) {
+      if (jobs.get(i).ioengine() == blksim.workload.fio.FioEngine.CPUIO) {
+        continue;
+      }
+      ioJobs++;
+      if (state[i] != State.EXITED && !(terminate[i] && state[i] == State.WAITING)) {
+        return 1;
+      }
+    }
+    return ioJobs == 0 ? -1 : 0;
   }
 
   /** Whether job {@code k} was told to stop (exitall) or will never start. */

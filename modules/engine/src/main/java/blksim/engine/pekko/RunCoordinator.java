@@ -47,6 +47,12 @@ import org.apache.pekko.cluster.typed.Subscribe;
  * live components) and completes the run's future with a {@link RunOutcome} equal to
  * LocalRunner's, wall time aside.
  *
+ * <p>With peer windows ({@link Plan#peerWindows()}, see {@link PartitionEntity}) the partitions
+ * plan each window themselves from each other's marks, with the same planner fed the same
+ * summaries; the coordinator sends no {@link PartitionEntity.RunWindow}, keeps summaries of later
+ * windows that arrive early, and completes the windows in order to report progress, keep the
+ * watchdog and end the run, all off the critical path.
+ *
  * <p>The run fails, with the partition's own exception type and message, when a partition
  * reports a {@link Failed}; it fails loudly when no phase completes within the watchdog time
  * (after probing the silent partitions, whose status names a lost message), when a cluster

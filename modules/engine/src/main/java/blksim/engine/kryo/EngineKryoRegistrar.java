@@ -50,6 +50,7 @@ public final class EngineKryoRegistrar implements KryoRegistrar {
     KryoRegistrar.register(kryo, PartitionEntity.GetLiveComponents.class, 145);
     KryoRegistrar.register(kryo, PartitionEntity.CollectReports.class, 146);
     KryoRegistrar.register(kryo, PartitionEntity.Stop.class, 147);
+    KryoRegistrar.register(kryo, PartitionEntity.WindowMark.class, 148);
     // Run coordinator protocol.
     KryoRegistrar.register(kryo, RunCoordinator.Ready.class, 160);
     KryoRegistrar.register(kryo, RunCoordinator.WindowDone.class, 161);

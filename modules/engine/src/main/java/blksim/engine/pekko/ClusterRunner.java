@@ -129,7 +129,8 @@ public final class ClusterRunner {
     String runId = "run" + RUNS.incrementAndGet() + "x" + Long.toHexString(System.nanoTime());
     RunCoordinator.Plan plan = new RunCoordinator.Plan(runId, factoryClass, spec,
         partitioning.toString(), model, partitions, liveTotal,
-        PartitionSharding.typeKey(typeName), settings.watchdog(), progress);
+        PartitionSharding.typeKey(typeName), settings.watchdog(), progress,
+        settings.peerWindows(partitions));
     CompletableFuture<RunOutcome> result = new CompletableFuture<>();
     launcher.systemActorOf(RunCoordinator.create(plan, result), "blksim-" + runId,
         DispatcherSelector.fromConfig(PartitionSharding.DISPATCHER));

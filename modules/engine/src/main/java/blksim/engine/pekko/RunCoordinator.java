@@ -47,6 +47,12 @@ import org.apache.pekko.cluster.typed.Subscribe;
  * live components) and completes the run's future with a {@link RunOutcome} equal to
  * LocalRunner's, wall time aside.
  *
+ * <p>With peer windows ({@link Plan#peerWindows()}, see {@link PartitionEntity}) the partitions
+ * plan each window themselves from each other's marks, with the same planner fed the same
+ * summaries; the coordinator sends no {@link PartitionEntity.RunWindow}, keeps summaries of later
+ * windows that arrive early, and completes the windows in order to report progress, keep the
+ * watchdog and end the run, all off the critical path.
+ *
  * <p>The run fails, with the partition's own exception type and message, when a partition
  * reports a {@link Failed}; it fails loudly when no phase completes within the watchdog time
  * (after probing the silent partitions, whose status names a lost message), when a cluster
@@ -94,10 +100,19 @@ public final class RunCoordinator extends AbstractBehavior<RunCoordinator.Comman
     }
   }
 
-  /** The reports of the components of {@code partition}. */
-  public record Reports(int partition, List<IndexedReport> reports) implements Command {
+  /**
+   * Part {@code seq} (0-based) of {@code parts} of the reports of the components of
+   * {@code partition} (a partition in another JVM cuts them below Artery's frame size).
+   */
+  public record Reports(int partition, int seq, int parts, List<IndexedReport> reports)
+      implements Command {
     public Reports {
       reports = List.copyOf(reports);
+    }
+
+    /** All the reports of {@code partition} in one message. */
+    public Reports(int partition, List<IndexedReport> reports) {
+      this(partition, 0, 1, reports);
     }
   }
 
@@ -122,10 +137,11 @@ public final class RunCoordinator extends AbstractBehavior<RunCoordinator.Comman
    * @param model the model built from {@code spec} (the planner needs its lookahead and end)
    * @param partitions number of partitions of the placement
    * @param liveTotal components that keep the run alive, over all partitions
+   * @param peerWindows the partitions plan windows among themselves (no RunWindow)
    */
   record Plan(String runId, String factoryClass, String spec, String partitioning, Model model,
       int partitions, int liveTotal, EntityTypeKey<PartitionEntity.Command> typeKey,
-      Duration watchdog, ProgressListener progress) {}
+      Duration watchdog, ProgressListener progress, boolean peerWindows) {}
 
   private enum Phase {
     INIT("partition start-up (Init)"),
@@ -164,6 +180,9 @@ public final class RunCoordinator extends AbstractBehavior<RunCoordinator.Comman
   private final int[] liveCounts;
   private final List<List<String>> live;
   private final List<IndexedReport> reports = new ArrayList<>();
+  private final int[] reportParts;
+  /** Peer windows: summaries of windows after the current one, which may arrive early. */
+  private final TreeMap<Long, WindowDone[]> early = new TreeMap<>();
   private int outstanding;
   private Phase phase = Phase.INIT;
   private long window;
@@ -191,6 +210,7 @@ public final class RunCoordinator extends AbstractBehavior<RunCoordinator.Comman
     this.done = new WindowDone[n];
     this.expected = new long[n];
     this.liveCounts = new int[n];
+    this.reportParts = new int[n];
     this.live = new ArrayList<>(Collections.nCopies(n, null));
     Cluster cluster = Cluster.get(ctx.getSystem());
     cluster.subscriptions().tell(Subscribe.create(
@@ -269,7 +289,8 @@ public final class RunCoordinator extends AbstractBehavior<RunCoordinator.Comman
     }
     beginPhase(Phase.WINDOW);
     window = 0;
-    PartitionEntity.Start start = new PartitionEntity.Start(refs);
+    PartitionEntity.Start start =
+        new PartitionEntity.Start(refs, plan.peerWindows(), plan.liveTotal());
     for (ActorRef<PartitionEntity.Command> r : refs) {
       r.tell(start);
     }
@@ -277,11 +298,28 @@ public final class RunCoordinator extends AbstractBehavior<RunCoordinator.Comman
   }
 
   private Behavior<Command> onWindowDone(WindowDone m) {
+    if (plan.peerWindows() && phase == Phase.WINDOW && m.window() > window
+        && m.partition() >= 0 && m.partition() < n) {
+      WindowDone[] later = early.computeIfAbsent(m.window(), w -> new WindowDone[n]);
+      if (later[m.partition()] != null) {
+        return unexpected(m);
+      }
+      later[m.partition()] = m;
+      return this;
+    }
     if (m.window() != window || !take(Phase.WINDOW, m.partition())) {
       return unexpected(m);
     }
     done[m.partition()] = m;
-    return outstanding == 0 ? completeWindow() : this;
+    if (outstanding > 0) {
+      return this;
+    }
+    Behavior<Command> b = completeWindow();
+    // Peer windows: summaries that came early may complete the next windows at once.
+    while (b == this && plan.peerWindows() && phase == Phase.WINDOW && outstanding == 0) {
+      b = completeWindow();
+    }
+    return b;
   }
 
   /** Mirrors one turn of LocalRunner's loop: route, plan, then run or finish. */
@@ -331,8 +369,21 @@ public final class RunCoordinator extends AbstractBehavior<RunCoordinator.Comman
     windowEnd = end;
     windowStopAt = planner.stopAt();
     beginPhase(Phase.WINDOW);
-    for (int i = 0; i < n; i++) {
-      refs.get(i).tell(new PartitionEntity.RunWindow(window, end, windowStopAt, expected[i]));
+    if (!plan.peerWindows()) {
+      for (int i = 0; i < n; i++) {
+        refs.get(i).tell(new PartitionEntity.RunWindow(window, end, windowStopAt, expected[i]));
+      }
+      return this;
+    }
+    // Peer windows: the partitions already run this window; take summaries that came early.
+    WindowDone[] later = early.remove(window);
+    if (later != null) {
+      for (WindowDone d : later) {
+        if (d != null) {
+          take(Phase.WINDOW, d.partition());
+          done[d.partition()] = d;
+        }
+      }
     }
     return this;
   }
@@ -353,10 +404,16 @@ public final class RunCoordinator extends AbstractBehavior<RunCoordinator.Comman
   }
 
   private Behavior<Command> onReports(Reports m) {
-    if (!take(Phase.REPORTS, m.partition())) {
+    int i = m.partition();
+    if (phase != Phase.REPORTS || i < 0 || i >= n || reported[i] || m.parts() < 1
+        || m.seq() != reportParts[i]) {
       return unexpected(m);
     }
     reports.addAll(m.reports());
+    if (++reportParts[i] < m.parts()) {
+      return this;
+    }
+    take(Phase.REPORTS, i);
     if (outstanding > 0) {
       return this;
     }

@@ -68,6 +68,15 @@ class KryoSerializerTest {
     assertEquals(start, trip(start));
     PartitionEntity.Start one = new PartitionEntity.Start(List.of(partition));
     assertEquals(one, trip(one));
+    PartitionEntity.Start peer = new PartitionEntity.Start(List.of(partition, partition), true, 7);
+    assertEquals(peer, trip(peer));
+    PartitionEntity.WindowMark mark = trip(new PartitionEntity.WindowMark(
+        new RunCoordinator.WindowDone(1, 9, 1234, 50_000, 49_500, 2, 40_000, Long.MAX_VALUE,
+            49_000, new long[] {3, 0})));
+    assertEquals(1, mark.done().partition());
+    assertEquals(9, mark.done().window());
+    assertEquals(49_500, mark.done().minSentTime());
+    assertArrayEquals(new long[] {3, 0}, mark.done().sentTo());
     PartitionEntity.RunWindow rw = new PartitionEntity.RunWindow(12, 13_000, Long.MAX_VALUE, 77);
     assertEquals(rw, trip(rw));
     List<Event> ev = events(50);
@@ -126,6 +135,10 @@ class KryoSerializerTest {
     for (int i = 0; i < 2; i++) {
       assertSameReport(reports.reports().get(i), reportsBack.reports().get(i));
     }
+    RunCoordinator.Reports part = trip(new RunCoordinator.Reports(1, 2, 5, reports.reports()));
+    assertEquals(1, part.partition());
+    assertEquals(2, part.seq());
+    assertEquals(5, part.parts());
   }
 
   @Test

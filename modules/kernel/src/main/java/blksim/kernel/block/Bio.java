@@ -30,6 +30,18 @@ public record Bio(ReqOp op, long sector, int sizeBytes, int flags) {
    */
   public static final int REQ_FUA = 1 << 4;
 
+  /** {@code REQ_IDLE}: O_DIRECT writes carry it with REQ_SYNC (blk-wbt does not throttle them). */
+  public static final int REQ_IDLE = 1 << 5;
+  /**
+   * {@code REQ_BACKGROUND}: background or periodic writeback ({@code wbc_to_write_flags()}); blk-wbt
+   * limits it to {@code wb_background}.
+   */
+  public static final int REQ_BACKGROUND = 1 << 6;
+  /** {@code REQ_META}: metadata I/O. */
+  public static final int REQ_META = 1 << 7;
+  /** {@code REQ_PRIO}: boosted priority. */
+  public static final int REQ_PRIO = 1 << 8;
+
   /** {@code PAGE_SIZE} of x86-64: the unit in which brd and zram store data. */
   public static final int PAGE_SIZE = 4096;
 

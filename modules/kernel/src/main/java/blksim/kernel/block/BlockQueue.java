@@ -79,6 +79,11 @@ public interface BlockQueue {
     return false;
   }
 
+  /** The queue's writeback throttling ({@link Wbt}), or null when it has none. */
+  default Wbt wbt() {
+    return null;
+  }
+
   /** This CPU's share of the disk's statistics. */
   DiskCounters counters();
 

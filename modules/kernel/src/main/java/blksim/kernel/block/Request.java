@@ -33,6 +33,8 @@ public final class Request {
   /** Insertion order into the elevator, for stable FIFO ties. */
   long insertSeq;
   private long dispatchNs = -1;
+  /** {@code rq->wbt_flags} ({@link Wbt}). */
+  int wbtFlags;
 
   Request(RequestQueue queue, Bio bio, BioEndIo endIo, DriverCpu submitCpu, long allocNs) {
     this.queue = queue;

@@ -67,6 +67,8 @@ public final class RequestQueue {
   private blksim.kernel.blktrace.BlkTrace blkTrace;
   /** The CPU of the submission being traced (merges are traced from inside it). */
   private DriverCpu traceCpu;
+  /** Writeback throttling ({@code q->rq_qos}, blk-wbt), or null when off. */
+  private Wbt wbt;
 
   private record Waiter(DriverCpu cpu, Runnable wake) {}
 
@@ -151,6 +153,19 @@ public final class RequestQueue {
     return zones == null || to <= from || zones.zoneNo(from) == zones.zoneNo(to - 1);
   }
 
+  /**
+   * Turns writeback throttling on ({@code wbt_init()}, or writing {@code wbt_lat_usec}): before
+   * the queue takes its first bio.
+   */
+  public void enableWbt(Wbt w) {
+    wbt = w;
+  }
+
+  /** The queue's writeback throttling, or null when off. */
+  public Wbt wbt() {
+    return wbt;
+  }
+
   /** Traces this queue's events into {@code t} ({@code blk_trace_setup()}). */
   public void setBlkTrace(blksim.kernel.blktrace.BlkTrace t) {
     blkTrace = t;
@@ -197,13 +212,24 @@ public final class RequestQueue {
       traceCpu = cpu;
       blkTrace.queue(cpu, bio);
     }
+    boolean token = wbt != null && wbt.holdsToken(bio);
     if (Request.mergeableOp(bio.op())) {
       if (plug != null && plug.attemptMerge(this, bio, endIo)) {
+        if (token) {
+          wbt.cleanup(bio, cpu);
+        }
         return true;
       }
       if (elevator.bioMerge(bio, endIo)) {
+        if (token) {
+          wbt.cleanup(bio, cpu);
+        }
         return true;
       }
+    }
+    // rq_qos_throttle(): wbt_wait() after the merge attempts, before a request is allocated.
+    if (wbt != null && !token && !bio.nowait() && !wbt.throttle(bio, cpu, onTagFree)) {
+      return false;
     }
     if (schedTagsInUse == params.nrRequests()) {
       if (bio.nowait()) {
@@ -225,6 +251,9 @@ public final class RequestQueue {
     schedTagsInUse++;
     long now = cpu.now();
     Request rq = new Request(this, bio, endIo, cpu, now);
+    if (wbt != null) {
+      rq.wbtFlags = wbt.track(bio);
+    }
     if (blkTrace != null) {
       blkTrace.getrq(cpu, bio);
     }
@@ -309,6 +338,9 @@ public final class RequestQueue {
 
   /** A request whose bios moved into another one is freed: its tag, its accounting. */
   void freeMerged(Request r) {
+    if (wbt != null) {
+      wbt.requestFreed(r, r.submitCpu());
+    }
     counters.mergedAway();
     schedTagsInUse--;
     wakeTagWaiter(null);
@@ -339,6 +371,9 @@ public final class RequestQueue {
       driverTagsInUse++;
       dispatched++;
       r.dispatched(now);
+      if (wbt != null) {
+        wbt.issue(r, now);
+      }
       if (blkTrace != null) {
         blkTrace.issue(cpu, r);
       }
@@ -380,6 +415,9 @@ public final class RequestQueue {
     }
     counters.done(rq.op(), rq.bytes(), rq.allocNs(), cpu.now());
     elevator.finishRequest(rq);
+    if (wbt != null) {
+      wbt.requestDone(rq, cpu);
+    }
     if (wakeLocalWaiterInline) {
       // Tags are freed before the bios end, so that an end_io that submits again finds them.
       driverTagsInUse--;
@@ -496,6 +534,11 @@ public final class RequestQueue {
     @Override
     public DiskCounters counters() {
       return shown;
+    }
+
+    @Override
+    public Wbt wbt() {
+      return wbt;
     }
 
     @Override

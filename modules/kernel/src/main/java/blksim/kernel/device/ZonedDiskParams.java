@@ -3,6 +3,7 @@ package blksim.kernel.device;
 import blksim.kernel.block.Kblockd;
 import blksim.kernel.block.RequestQueue;
 import blksim.kernel.block.RequestQueueParams;
+import blksim.kernel.block.Wbt;
 
 /**
  * A host-managed zoned (SMR) SATA disk ({@code type = zoned-disk} in a scenario): the
@@ -14,9 +15,21 @@ import blksim.kernel.block.RequestQueueParams;
  * @param queue the request queue's parameters (its capacity is the drive's)
  * @param drive the mechanism
  * @param layout the zones
+ * @param wbtLatNs writeback throttling's latency target ({@code wbt_lat_usec} x 1,000), 0: off
+ * @param hz the kernel's clock rate (wbt's jiffies)
+ * @param dmzadmSeq the reserved sequential zones {@code dmzadm --format --seq} asks for (16)
+ * @param dmzadmLabel the label {@code dmzadm --format --label} gives, or "" for dmzadm's
+ *     default {@code dmz-<dev>}
  */
 public record ZonedDiskParams(RequestQueueParams queue, RotationalDiskParams drive,
-    ZonedLayout layout) implements RequestBasedParams {
+    ZonedLayout layout, long wbtLatNs, int hz, long dmzadmSeq, String dmzadmLabel)
+    implements RequestBasedParams {
+
+  /** Without writeback throttling, formatted with dmzadm's defaults. */
+  public ZonedDiskParams(RequestQueueParams queue, RotationalDiskParams drive,
+      ZonedLayout layout) {
+    this(queue, drive, layout, 0, 250, 16, "");
+  }
 
   public ZonedDiskParams {
     if (queue.capacityBytes() != drive.capacityBytes()
@@ -34,7 +47,13 @@ public record ZonedDiskParams(RequestQueueParams queue, RotationalDiskParams dri
   @Override
   public RequestQueue newRequestQueue(Kblockd kblockd) {
     ZonedDisk zones = new ZonedDisk(layout);
-    return new RequestQueue(queue, new ZonedDiskDriver(new RotationalDisk(drive), zones), kblockd,
-        false, zones);
+    RequestQueue q = new RequestQueue(queue, new ZonedDiskDriver(new RotationalDisk(drive), zones),
+        kblockd, false, zones);
+    if (wbtLatNs > 0) {
+      // wbt_init(): blk_queue_depth() is the driver's queue_depth; the drive model has no
+      // volatile write cache (QUEUE_FLAG_WC clear, see BlockQueue#writeCache).
+      q.enableWbt(new Wbt(wbtLatNs, queue.queueDepth(), false, hz));
+    }
+    return q;
   }
 }

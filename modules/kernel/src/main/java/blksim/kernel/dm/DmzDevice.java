@@ -668,6 +668,13 @@ public final class DmzDevice {
         + " reclaim runs " + stats.reclaimRuns + ", zones reclaimed " + stats.reclaimedZones
         + ", aborted " + stats.reclaimAborts + ", kcopyd MiB " + (kcopydBytes >> 20)
         + ", throttle sleeps " + kcThrottle.sleeps + ", zone resets " + stats.zoneResets
+        + "\n" + wbtLine();
+  }
+
+  /** The disk queue's wbt line, or nothing when wbt is off. */
+  private String wbtLine() {
+    BlockQueue q = queues[home.cpu().id()];
+    return q == null || q.wbt() == null ? "" : "  " + q.diskName() + " " + q.wbt().summary()
         + "\n";
   }
 }

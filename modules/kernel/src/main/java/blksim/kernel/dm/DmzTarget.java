@@ -71,9 +71,13 @@ public final class DmzTarget implements DmTarget {
     }
   }
 
-  /** {@code dmzadm --format} of zoned disk {@code d} named {@code name}, default options. */
+  /**
+   * {@code dmzadm --format} of zoned disk {@code d} named {@code name}, with the disk's
+   * {@code --seq} and {@code --label} (defaults: 16, {@code dmz-<name>}).
+   */
   public static DmzFormat format(ZonedDiskParams d, String name) {
-    return DmzFormat.of(d.layout(), DmzFormat.DEFAULT_RESERVED_SEQ, DmzFormat.defaultLabel(name));
+    String label = d.dmzadmLabel().isEmpty() ? DmzFormat.defaultLabel(name) : d.dmzadmLabel();
+    return DmzFormat.of(d.layout(), d.dmzadmSeq(), label);
   }
 
   /** The shared target. */

@@ -443,7 +443,9 @@ final class Flusher implements WorkRun {
 
   /** Builds the bio of the collected pages and pays its cost; {@link #issue} follows. */
   private boolean submit(WorkerCpu cpu, Phase then) {
-    int flags = work.syncAll ? Bio.REQ_SYNC : 0;
+    // wbc_to_write_flags(): REQ_SYNC for WB_SYNC_ALL, REQ_BACKGROUND for background/kupdate.
+    int flags = work.syncAll ? Bio.REQ_SYNC
+        : work.forBackground || work.forKupdate ? Bio.REQ_BACKGROUND : 0;
     bio = new Bio(ReqOp.WRITE, bioSector, bioPages * 4096, flags);
     afterIssue = then;
     phase = Phase.ISSUE;

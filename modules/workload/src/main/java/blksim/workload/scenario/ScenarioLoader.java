@@ -911,7 +911,15 @@ public final class ScenarioLoader {
             dv.getDuration("command-overhead"),
             dv.getString("ncq-policy").equals("fifo") ? NcqPolicy.FIFO : NcqPolicy.SPTF);
         if (type.equals("zoned-disk")) {
-          return new ZonedDiskParams(q, drive, zonedLayout(size, dv));
+          long wbtLat = dv.getString("wbt").equals("on") ? dv.getInt("wbt-lat-usec") * 1000L : 0;
+          String label = dv.getString("dmzadm-label");
+          if (!label.isEmpty() && !label.matches("[A-Za-z0-9_.-]{1,31}")) {
+            throw dv.error("dmzadm-label", "dmzadm-label must be 1 to 31 characters of A-Z a-z"
+                + " 0-9 _ . - (the superblock's 32-byte label; it names workqueues), was '"
+                + label + "'");
+          }
+          return new ZonedDiskParams(q, drive, zonedLayout(size, dv), wbtLat,
+              v.getInt("kernel.hz"), dv.getLong("dmzadm-seq"), label);
         }
         return new DiskParams(q, drive);
       } catch (IllegalArgumentException e) {

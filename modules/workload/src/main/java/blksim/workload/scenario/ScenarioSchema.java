@@ -527,6 +527,18 @@ public final class ScenarioSchema {
         String.valueOf(ZonedLayout.DEFAULT_MAX_OPEN_ZONES), 1, 1 << 20,
         "open-zone limit (max_open_zones): a write opening one more zone closes an implicitly"
             + " open one"));
+    l.add(Param.choice("wbt", "zoned-disk", "off", List.of("off", "on"),
+        "writeback throttling on the disk's queue (blk-wbt; the kernel enables it by default"
+            + " under mq-deadline, blksim keeps it off unless asked)"));
+    l.add(Param.num("wbt-lat-usec", "zoned-disk", INT, "us", "75000", 1, 1_000_000_000,
+        "wbt's latency target (queue/wbt_lat_usec); the kernel's default for a rotational disk"
+            + " is 75000"));
+    l.add(Param.num("dmzadm-seq", "zoned-disk", LONG, "", "16", 1, Long.MAX_VALUE,
+        "sequential zones dmzadm --format --seq reserves for dm-zoned's reclaim (at most the"
+            + " conventional zones minus one are kept, as dmz_locate_metadata() does)"));
+    l.add(Param.of("dmzadm-label", "zoned-disk", STRING, "",
+        "dm-zoned label dmzadm --format --label writes (1 to 31 of A-Z a-z 0-9 _ . -); empty:"
+            + " dmzadm's default dmz-<disk>. It names the target's workqueues (dmz_cwq_<label>)"));
     return List.copyOf(l);
   }
 

@@ -1,6 +1,7 @@
 package blksim.workload.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -122,5 +123,59 @@ class DmZonedRunTest {
         "[w]\nrw=write\nsize=1m\n"), List.of(), Map.of()));
     assertTrue(e.getMessage().contains("len"), e.getMessage());
     assertTrue(e.getMessage().contains("must be 1884160"), e.getMessage());
+  }
+
+  /** The run of {@code devices} with fio's 4 KiB random libaio writes for {@code runtime}. */
+  RunOutcome randwrite(String devices, String runtime, int threads) throws IOException {
+    Scenario s = ScenarioLoader.load(write(devices, "[w]\nrw=randwrite\nbs=4k\n"
+        + "ioengine=libaio\niodepth=16\nsize=96m\ntime_based\nruntime=" + runtime + "\n"),
+        List.of(), Map.of());
+    return LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE, threads,
+        ProgressListener.NONE);
+  }
+
+  @Test
+  void wbtOnTheZonedDisk_throttlesTheChunkWorksWritesAndIsDeterministic() throws IOException {
+    String wbt = DISK.replace("max-open-zones = 16", "max-open-zones = 16, wbt = on");
+    RunOutcome a = randwrite(wbt + ", " + DMZ, "600ms", 1);
+    String rep = report(a);
+    assertTrue(rep.contains("sdb wbt: min_lat 75000 us"), rep);
+    assertTrue(counter(rep, "throttled writes") > 0, rep);
+    assertEquals(0, ScenarioResults.toRunResult(a, 0).jobs().get(0).error());
+    RunOutcome b = randwrite(wbt + ", " + DMZ, "600ms", 2);
+    assertEquals(rep, report(b), "the same run on two threads");
+    assertEquals(ScenarioResults.toRunResult(a, 0).jobs().get(0).totalIos(1),
+        ScenarioResults.toRunResult(b, 0).jobs().get(0).totalIos(1));
+    String off = report(randwrite(DISK + ", " + DMZ, "600ms", 1));
+    assertFalse(off.contains("wbt:"), "wbt is off unless asked: " + off);
+  }
+
+  @Test
+  void dmzadmSeqAndLabel_changeTheFormatAndTheWorkqueueNames() throws IOException {
+    // --seq=4: 128 - (2 metadata + 4 reserved) = 122 chunks of 16384 sectors.
+    String seq4 = DISK.replace("max-open-zones = 16", "max-open-zones = 16, dmzadm-seq = 4,"
+        + " dmzadm-label = \"archive.1\"");
+    InputException e = assertThrows(InputException.class, () -> ScenarioLoader.load(write(
+        seq4 + ", " + DMZ, "[w]\nrw=write\nsize=1m\n"), List.of(), Map.of()));
+    assertTrue(e.getMessage().contains("must be 1998848"), e.getMessage());
+    RunOutcome out = randwrite(seq4 + ", { type = dm, name = dmz, table = \"0 1998848 zoned"
+        + " /dev/sdb\" }", "200ms", 1);
+    String rep = report(out);
+    assertTrue(rep.contains("DM-Zoned Label archive.1"), rep);
+    assertTrue(rep.contains("122 data chunks capacity"), rep);
+    assertTrue(rep.contains("dmz (archive.1)"), rep);
+  }
+
+  @Test
+  void badDmzadmLabelOrWbtValue_exitsWithTheKeyAndTheRule() throws IOException {
+    InputException e = assertThrows(InputException.class, () -> ScenarioLoader.load(write(
+        DISK.replace("max-open-zones = 16", "max-open-zones = 16, dmzadm-label = \"a b\"")
+        + ", " + DMZ, "[w]\nrw=write\nsize=1m\n"), List.of(), Map.of()));
+    assertTrue(e.getMessage().contains("dmzadm-label"), e.getMessage());
+    assertTrue(e.getMessage().contains("1 to 31 characters"), e.getMessage());
+    InputException w = assertThrows(InputException.class, () -> ScenarioLoader.load(write(
+        DISK.replace("max-open-zones = 16", "max-open-zones = 16, wbt = yes")
+        + ", " + DMZ, "[w]\nrw=write\nsize=1m\n"), List.of(), Map.of()));
+    assertTrue(w.getMessage().contains("wbt"), w.getMessage());
   }
 }

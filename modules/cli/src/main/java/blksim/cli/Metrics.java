@@ -98,6 +98,10 @@ final class Metrics {
       double b = evaluate(json, metric.substring(slash + 3).trim(), file, line);
       return b == 0 ? Double.NaN : a / b;
     }
+    if (metric.matches("[0-9]+(\\.[0-9]+)?")) {
+      // a constant operand: "jobs.0.write.bw / 1024" is MiB/s
+      return Double.parseDouble(metric);
+    }
     Object cur = json;
     String[] parts = metric.split("\\.");
     for (int i = 0; i < parts.length; i++) {

@@ -129,6 +129,18 @@ class ValidateCommandTest {
     assertEquals(table.get(0).indexOf("verdict"), table.get(2).indexOf("PREDICTION"));
   }
 
+  /** A number operand is a constant: bw in KiB/s over 1024 is MiB/s; a bare path still fails. */
+  @Test
+  void metric_constantOperand_dividesByTheNumber() {
+    java.util.Map<String, Object> json = java.util.Map.of("jobs", List.of(java.util.Map.of(
+        "write", java.util.Map.of("bw", 2_355_857, "runtime", 2024))));
+    assertEquals(2_355_857 / 1024.0, Metrics.evaluate(json, "jobs.0.write.bw / 1024", "p", 1));
+    assertEquals(1.012, Metrics.evaluate(json, "jobs.0.write.runtime / 2000", "p", 1), 1e-12);
+    assertEquals(2.5, Metrics.evaluate(json, "5 / 2.0", "p", 1));
+    org.junit.jupiter.api.Assertions.assertThrows(blksim.engine.InputException.class,
+        () -> Metrics.evaluate(json, "jobs.0.write.bw2 / 1024", "p", 1));
+  }
+
   @Test
   void textTable_sizesColumnsFromTheirContents() {
     TextTable t = new TextTable(List.of("a", "n", "v"), false, true, false);

@@ -58,6 +58,11 @@ final class BusyIntervals {
     }
   }
 
+  /** The end of the last booking, {@link Long#MIN_VALUE} if none is held. */
+  long lastEnd() {
+    return busy.isEmpty() ? Long.MIN_VALUE : busy.lastEntry().getValue();
+  }
+
   /** Intervals held (touching bookings count as one), for tests. */
   int size() {
     return busy.size();

@@ -30,6 +30,8 @@ final class FioIologTraceReader extends LineTraceReader {
   static final String HEADER_V3 = "fio version 3 iolog";
 
   private int version;
+  /** The last file name read: every record of a log names the same few files. */
+  private String lastFile;
 
   FioIologTraceReader(Path path) {
     super(path, null);
@@ -63,8 +65,17 @@ final class FioIologTraceReader extends LineTraceReader {
   }
 
   @Override
+  protected TraceRecord parseLine(long lineNo) {
+    // The replay's hot path: the line's bytes, split and converted without a String per line.
+    return parse(fields.splitBlanks(lines.bytes(), lines.start(), lines.end(), lineNo), lineNo);
+  }
+
+  @Override
   protected TraceRecord parse(String line, long lineNo) {
-    Fields f = fields.splitBlanks(line, lineNo);
+    return parse(fields.splitBlanks(line, lineNo), lineNo);
+  }
+
+  private TraceRecord parse(Fields f, long lineNo) {
     int base = 0;
     long timeNs = TraceRecord.NO_TIME;
     if (version == 3) {
@@ -78,38 +89,38 @@ final class FioIologTraceReader extends LineTraceReader {
       throw f.error(null, "expected '<file> add|open|close' or '<file> <action> <offset> "
           + "<length>', found " + f.count() + " field");
     }
-    String file = f.get(base);
-    String action = f.get(base + 1);
+    String file = f.getOr(base, lastFile);
+    lastFile = file;
+    int a = base + 1;
     int rest = f.count() - base - 2;
-    TraceOp fileOp = switch (action) {
-      case "add" -> TraceOp.ADD;
-      case "open" -> TraceOp.OPEN;
-      case "close" -> TraceOp.CLOSE;
-      default -> null;
-    };
+    TraceOp fileOp = f.equalsAscii(a, "add") ? TraceOp.ADD
+        : f.equalsAscii(a, "open") ? TraceOp.OPEN
+        : f.equalsAscii(a, "close") ? TraceOp.CLOSE
+        : null;
     if (fileOp != null) {
       if (rest != 0) {
         // fio's sscanf matches 4 (v2) or 5 (v3) fields and then treats "add" as a bad I/O action.
-        throw f.error("action", "file action '" + action + "' takes no offset or length");
+        throw f.error("action", "file action '" + f.get(a) + "' takes no offset or length");
       }
       return new TraceRecord(timeNs, file, fileOp, file, 0, 0, TraceRecord.NO_LATENCY, lineNo);
     }
-    TraceOp op = switch (action) {
-      case "read" -> TraceOp.READ;
-      case "write" -> TraceOp.WRITE;
-      case "trim" -> TraceOp.TRIM;
-      case "sync" -> TraceOp.SYNC;
-      case "datasync" -> TraceOp.DATASYNC;
-      case "wait" -> TraceOp.WAIT;
-      default -> throw f.error("action", "action must be one of read, write, trim, sync, "
-          + "datasync, wait, add, open, close, was '" + action + "'");
-    };
+    TraceOp op = f.equalsAscii(a, "read") ? TraceOp.READ
+        : f.equalsAscii(a, "write") ? TraceOp.WRITE
+        : f.equalsAscii(a, "trim") ? TraceOp.TRIM
+        : f.equalsAscii(a, "sync") ? TraceOp.SYNC
+        : f.equalsAscii(a, "datasync") ? TraceOp.DATASYNC
+        : f.equalsAscii(a, "wait") ? TraceOp.WAIT
+        : null;
+    if (op == null) {
+      throw f.error("action", "action must be one of read, write, trim, sync, "
+          + "datasync, wait, add, open, close, was '" + f.get(a) + "'");
+    }
     if (op == TraceOp.WAIT && version == 3) {
       throw f.error("action", "'wait' is not allowed in a version 3 iolog (the timestamps give "
           + "the timing)");
     }
     if (rest < 2) {
-      throw f.error(null, "action '" + action + "' needs an offset and a length");
+      throw f.error(null, "action '" + f.get(a) + "' needs an offset and a length");
     }
     long offset = f.nonNegativeLong(base + 2, "offset");
     long length = f.nonNegativeLong(base + 3, "length");

@@ -122,6 +122,51 @@ class LineSourceTest {
   }
 
   @Test
+  void fioIolog_onePassShape_sameRecordsAsFieldByField(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path dir) throws IOException {
+    String[] shapes = {"%d /dev/sdb read %d 4096", "%d /dev/sdb write %d 4096",
+        "%d  /dev/sdb read %d 4096", "%d\t/dev/sdb write %d 4096", "%d /dev/sdb read %d 4096 ",
+        "%d /dev/sdb read %d 4096 extra", "%d /dev/sdc read %d 4096", "%d /dev/sdb trim %d 512",
+        "%d /dev/sdb read 0000000000000000000%d 8", "%d /dev/sdb write %d 1234567890123456",
+        "%d /dev/sd read %d 1", "%d /dev/sdbx read %d 1", "%d /dev/sdb sync %d 0",
+        "0%d /dev/sdb read %d 4096", "%d /dev/sdb read %d 4096\r", " %d /dev/sdb read %d 1",
+        "%d /dev/sdb readx %d 1", "%d /dev/sdb close", "%d /dev/sdb open"};
+    for (int version : new int[] {2, 3}) {
+      SplittableRandom rnd = new SplittableRandom(version);
+      StringBuilder text = new StringBuilder("fio version " + version + " iolog\n");
+      text.append(version == 3 ? "0 " : "").append("/dev/sdb add\n");
+      for (int i = 0; i < 3_000; i++) {
+        String line = String.format(java.util.Locale.ROOT, shapes[rnd.nextInt(shapes.length)],
+            rnd.nextLong(1L << 40), rnd.nextLong(1L << 45));
+        if (version == 2) {
+          line = line.substring(line.indexOf(' ') + 1).stripLeading(); // no time
+        }
+        text.append(line).append('\n');
+      }
+      java.nio.file.Path f = dir.resolve("v" + version + ".log");
+      java.nio.file.Files.writeString(f, text);
+      List<String> lines = referenceLines(text.toString().getBytes(StandardCharsets.UTF_8));
+      try (FioIologTraceReader fast = new FioIologTraceReader(f);
+          FioIologTraceReader slow = new FioIologTraceReader(f)) {
+        assertEquals(fast.next(), slow.next()); // the header and the add
+        for (int i = 2; i < lines.size(); i++) {
+          String line = lines.get(i);
+          assertEquals(recordOrError(() -> slow.parse(line, 0)),
+              recordOrError(fast::next).replaceAll(", line=[0-9]+\\]", ", line=0]"), line);
+        }
+      }
+    }
+  }
+
+  private static String recordOrError(java.util.function.Supplier<TraceRecord> s) {
+    try {
+      return String.valueOf(s.get());
+    } catch (InputException e) {
+      return "error " + e.rule();
+    }
+  }
+
+  @Test
   void parseUnsigned_bytesLikeText() {
     for (String s : new String[] {"", "0", "9223372036854775807", "9223372036854775808",
         "00000000000000000000000000009223372036854775807", "000000000000000000000000",

@@ -343,7 +343,9 @@ public final class CpuComponent implements Component, DriverCpu {
 
   @Override
   public void handle(Message message, Context ctx) {
-    this.ctx = ctx;
+    if (this.ctx != ctx) {
+      this.ctx = ctx; // once: a reference store per event would cost a GC write barrier
+    }
     if (message instanceof CpuTimer t) {
       Runnable r = slots[t.slot()];
       slots[t.slot()] = null;

@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
  *   <li>writeback: Dave's fs_mark configuration (1.12e7 files), one run: simulated files per wall
  *       second, wall against simulated time, peak heap;
  *   <li>replay: a written 10-million-record iolog replayed as fast as possible onto a null_blk at
- *       QD 32: records per wall second and the peak heap;
+ *       QD 32: records per wall second and per CPU second, the trace read alone as the reference,
+ *       and the heap peaks at a tenth of the records and at all of them;
  *   <li>scaling (only with {@code --only=scaling}): wall ns per simulated I/O and heap per CPU
  *       from 64 to 4,096 CPUs, one job per CPU, the same number of I/Os at every size
  *       ({@link #scaling}).
@@ -173,8 +174,12 @@ final class BenchCommand implements Callable<Integer> {
    * 1 µs apart (written here from a fixed seed, in a temporary directory deleted afterwards),
    * replayed as fast as possible onto a null_blk at QD 32
    * ({@code scenarios/bench/replay-nullb-qd32.conf}): records per wall second, median of
-   * {@code --repeat} runs after a warm-up on a tenth of it, and the peak heap, which stays flat
-   * because records are streamed (one ahead).
+   * {@code --repeat} runs after a warm-up on a tenth of it. The machine is shared and noisy, so
+   * each run also gives its records per second of the process's CPU time (all its threads: the
+   * simulation, GC, JIT), and the reference measured in the same run is the trace read alone
+   * (the reader, no simulation). Memory: the heap pools' peaks (the largest pool, and the old
+   * generation, which holds what survives) of the warm-up (a tenth of the records) and of the
+   * full runs: they stay flat because records are streamed (one ahead).
    */
   private void replay(PrintWriter out) {
     if (replayRecords < 10) {
@@ -191,30 +196,39 @@ final class BenchCommand implements Callable<Integer> {
       Path warm = writeIolog(dir.resolve("warm.iolog"), replayRecords / 10);
       Path big = writeIolog(dir.resolve("trace.iolog"), replayRecords);
       Path file = Home.scenarios().resolve("bench/replay-nullb-qd32.conf");
+      long[] warmPeak = new long[2];
+      resetPeaks();
       replayRun(file, warm);
+      peaks(warmPeak);
       double[] rps = new double[repeat];
-      long peak = 0;
+      double[] cpuRps = new double[repeat];
+      double[] readRps = new double[repeat];
+      long[] peak = new long[2];
       for (int i = 0; i < repeat; i++) {
-        for (java.lang.management.MemoryPoolMXBean p
-            : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
-          p.resetPeakUsage();
-        }
+        readRps[i] = readOnly(big);
+        resetPeaks();
+        long cpu0 = processCpuNs();
         RunResult r = replayRun(file, big);
+        long cpuNs = processCpuNs() - cpu0;
         long records = 0;
         for (JobStats j : r.jobs()) {
           records += j.replay() == null ? 0 : j.replay().recordsRead();
         }
         rps[i] = records * 1e9 / r.engine().wallTimeNs();
-        for (java.lang.management.MemoryPoolMXBean p
-            : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
-          if (p.getType() == java.lang.management.MemoryType.HEAP && p.getPeakUsage() != null) {
-            peak = Math.max(peak, p.getPeakUsage().getUsed());
-          }
-        }
+        cpuRps[i] = cpuNs > 0 ? records * 1e9 / cpuNs : Double.NaN;
+        peaks(peak);
       }
       out.printf(Locale.ROOT, "replay %s, %,d records: %,.0f records per wall second (median of"
           + " %d: %s), largest heap pool peak %,d MiB%n", "replay-nullb-qd32.conf",
-          replayRecords, median(rps), repeat, list(rps), peak >> 20);
+          replayRecords, median(rps), repeat, list(rps), peak[0] >> 20);
+      out.printf(Locale.ROOT, "  per second of process CPU time: %,.0f records (median of %d:"
+          + " %s)%n", median(cpuRps), repeat, list(cpuRps));
+      out.printf(Locale.ROOT, "  reference, the trace read alone: %,.0f records per wall second"
+          + " (median of %d: %s); the replay runs at %.2f of it%n", median(readRps), repeat,
+          list(readRps), median(rps) / median(readRps));
+      out.printf(Locale.ROOT, "  heap peaks, largest pool / old generation: %,d / %,d MiB at"
+          + " %,d records (warm-up), %,d / %,d MiB at %,d%n", warmPeak[0] >> 20,
+          warmPeak[1] >> 20, replayRecords / 10, peak[0] >> 20, peak[1] >> 20, replayRecords);
       out.flush();
     } finally {
       try (java.util.stream.Stream<Path> w = java.nio.file.Files.list(dir)) {
@@ -224,6 +238,49 @@ final class BenchCommand implements Callable<Integer> {
         java.nio.file.Files.deleteIfExists(dir);
       } catch (java.io.IOException e) {
         // a temporary directory left behind is not worth failing the benchmark for
+      }
+    }
+  }
+
+  /** Records per wall second of reading {@code trace} alone, the replay's reference. */
+  private static double readOnly(Path trace) {
+    long t0 = System.nanoTime();
+    long n = 0;
+    try (blksim.workload.trace.TraceReader r = blksim.workload.trace.TraceFormat.open(trace,
+        blksim.workload.trace.TraceFormat.FIO_IOLOG)) {
+      while (r.next() != null) {
+        n++;
+      }
+    }
+    return n * 1e9 / (System.nanoTime() - t0);
+  }
+
+  /** CPU time of this process (every thread), ns, or 0 when the JVM does not tell. */
+  private static long processCpuNs() {
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return Math.max(0, os.getProcessCpuTime());
+    }
+    return 0;
+  }
+
+  private static void resetPeaks() {
+    for (java.lang.management.MemoryPoolMXBean p
+        : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+      p.resetPeakUsage();
+    }
+  }
+
+  /** Raises {@code peak[0]} to the largest heap pool's peak, {@code peak[1]} to the old gen's. */
+  private static void peaks(long[] peak) {
+    for (java.lang.management.MemoryPoolMXBean p
+        : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == java.lang.management.MemoryType.HEAP && p.getPeakUsage() != null) {
+        long used = p.getPeakUsage().getUsed();
+        peak[0] = Math.max(peak[0], used);
+        if (p.getName().contains("Old") || p.getName().contains("Tenured")) {
+          peak[1] = Math.max(peak[1], used);
+        }
       }
     }
   }

@@ -62,7 +62,6 @@ public final class EventQueue {
   private long polledTime;
   private long polledTie;
   private int polledTarget;
-  private Message polledMessage;
 
   /** Number of pending events. */
   public int size() {
@@ -204,10 +203,11 @@ public final class EventQueue {
   }
 
   /**
-   * Removes the earliest event (the queue must not be empty); its time, target and message are
-   * then {@link #polledTime()}, {@link #polledTarget()} and {@link #polledMessage()}.
+   * Removes the earliest event (the queue must not be empty) and returns its message; its time
+   * and target are then {@link #polledTime()} and {@link #polledTarget()}. (The message is
+   * returned, not kept in a field: a reference store per event costs a GC write barrier.)
    */
-  public void pollNext() {
+  public Message pollNext() {
     if (zSize == 0) {
       refill();
     }
@@ -217,7 +217,7 @@ public final class EventQueue {
     polledTime = last;
     polledTie = h[0];
     polledTarget = sTarget[slot];
-    polledMessage = sMessage[slot];
+    Message polledMessage = sMessage[slot];
     sMessage[slot] = null;
     free[freeCount++] = slot;
     size--;
@@ -245,6 +245,7 @@ public final class EventQueue {
       h[i] = lt;
       s[i] = ls;
     }
+    return polledMessage;
   }
 
   /** Bucket 0 is empty: the lowest bucket's earliest time becomes the base, its events move down. */
@@ -274,15 +275,10 @@ public final class EventQueue {
     return polledTarget;
   }
 
-  /** Message of the event last removed by {@link #pollNext()}. */
-  public Message polledMessage() {
-    return polledMessage;
-  }
-
   /** Removes and returns the earliest event as an {@link Event}; the queue must not be empty. */
   public Event poll() {
-    pollNext();
+    Message m = pollNext();
     return new Event(polledTime, polledTarget, (int) (polledTie >>> SEQ_BITS),
-        polledTie & (SEQ_LIMIT - 1), polledMessage);
+        polledTie & (SEQ_LIMIT - 1), m);
   }
 }

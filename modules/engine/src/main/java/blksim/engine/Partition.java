@@ -155,12 +155,12 @@ public final class Partition implements Context {
     long events = 0;
     EventQueue q = queue;
     while (q.peekTime() < end) {
-      q.pollNext();
+      Message m = q.pollNext();
       int t = q.polledTarget();
       now = q.polledTime();
       current = t;
       try {
-        all[t].handle(q.polledMessage(), this);
+        all[t].handle(m, this);
       } catch (RuntimeException ex) {
         throw failure(t, ex);
       }

@@ -58,6 +58,8 @@ public final class SubmitCall extends SystemCall {
   private boolean inIssue;
   private boolean inlineDone;
   private int inlineResult;
+  private TaskCpu wakeFrom;
+  private Runnable wakeTask;
 
   /**
    * @param queues the device's queue on each CPU, by CPU id (issued on the caller's CPU)
@@ -148,8 +150,11 @@ public final class SubmitCall extends SystemCall {
     IoRequest r = req;
     inIssue = true;
     inlineDone = false;
-    boolean issued = queue(cpu).issue(issuedBio, (b, err) -> ended(r, err),
-        () -> cpu.cpu().wake(task));
+    if (cpu != wakeFrom) {
+      wakeFrom = cpu;
+      wakeTask = () -> cpu.cpu().wake(task); // the same waker for every request from this cpu
+    }
+    boolean issued = queue(cpu).issue(issuedBio, (b, err) -> ended(r, err), wakeTask);
     inIssue = false;
     if (!issued) {
       // No free tag and the bio may block: the call sleeps in the block layer.

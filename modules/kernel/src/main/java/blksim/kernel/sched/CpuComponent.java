@@ -94,6 +94,11 @@ public final class CpuComponent implements Component, DriverCpu {
   private Context ctx;
   private Runnable[] slots = new Runnable[64];
   private int[] freeSlots = new int[64];
+  /**
+   * The timer message of each slot, made once: a slot's message is in the queue only while the
+   * slot is armed, so it is reused rather than allocated per timer (the replay's hot path).
+   */
+  private CpuTimer[] slotMessages = new CpuTimer[64];
   private int freeTop;
   private int slotHigh;
 
@@ -338,7 +343,9 @@ public final class CpuComponent implements Component, DriverCpu {
 
   @Override
   public void handle(Message message, Context ctx) {
-    this.ctx = ctx;
+    if (this.ctx != ctx) {
+      this.ctx = ctx; // once: a reference store per event would cost a GC write barrier
+    }
     if (message instanceof CpuTimer t) {
       Runnable r = slots[t.slot()];
       slots[t.slot()] = null;
@@ -382,12 +389,14 @@ public final class CpuComponent implements Component, DriverCpu {
       if (slotHigh == slots.length) {
         slots = Arrays.copyOf(slots, slotHigh * 2);
         freeSlots = Arrays.copyOf(freeSlots, slotHigh * 2);
+        slotMessages = Arrays.copyOf(slotMessages, slotHigh * 2);
       }
       slot = slotHigh++;
+      slotMessages[slot] = new CpuTimer(slot);
     }
     slots[slot] = callback;
     // To this CPU, not to the component running: a task that migrated may arm timers here.
-    ctx.send(index(), new CpuTimer(slot), delayNs);
+    ctx.send(index(), slotMessages[slot], delayNs);
     return slot;
   }
 

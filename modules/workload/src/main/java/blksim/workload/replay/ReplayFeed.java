@@ -84,6 +84,13 @@ public final class ReplayFeed {
   private long recordedLatNs;
   private boolean delayDone;
   private String curDev;
+  /**
+   * Records read and the furthest trace time not yet told to {@link ReplayProgress}: its shared
+   * counters are updated every {@value #PROGRESS_BATCH} records, not on every one.
+   */
+  private long progressRecords;
+  private long progressNs;
+  private static final int PROGRESS_BATCH = 4096;
 
   /**
    * @param o the job's replay options
@@ -148,7 +155,16 @@ public final class ReplayFeed {
 
   private void end() {
     ended = true;
+    flushProgress();
     reader.close();
+  }
+
+  /** Hands the records read since the last call to the progress line. */
+  private void flushProgress() {
+    if (progressRecords > 0) {
+      ReplayProgress.record(progressRecords, progressNs);
+      progressRecords = 0;
+    }
   }
 
   private void load(TraceRecord r) {
@@ -178,7 +194,11 @@ public final class ReplayFeed {
       }
     }
     stats.read(dev, rel);
-    ReplayProgress.record(rel);
+    progressRecords++;
+    progressNs = Math.max(progressNs, rel);
+    if (progressRecords == PROGRESS_BATCH) {
+      flushProgress();
+    }
     long delay = delay(t);
     if (t != TraceRecord.NO_TIME) {
       if (rel < o.startNs()) {
@@ -366,5 +386,6 @@ public final class ReplayFeed {
     if (reader != null && !ended) {
       end();
     }
+    flushProgress();
   }
 }

@@ -23,8 +23,9 @@ public final class ReplayProgress {
     END_NS.set(0);
   }
 
-  static void record(long traceNs) {
-    RECORDS.increment();
+  /** {@code records} more records read, the furthest at {@code traceNs}. */
+  static void record(long records, long traceNs) {
+    RECORDS.add(records);
     if (traceNs > TRACE_NS.get()) {
       TRACE_NS.accumulateAndGet(traceNs, Math::max);
     }

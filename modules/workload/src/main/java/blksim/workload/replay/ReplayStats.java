@@ -44,6 +44,8 @@ public final class ReplayStats {
   private long waits;
   private long lastTraceNs;
   private final LinkedHashMap<String, long[]> devices = new LinkedHashMap<>();
+  private String lastDevName;
+  private long[] lastDev;
   private final List<String> notes = new ArrayList<>();
   private Histogram recorded = new Histogram(DIGITS);
   private Histogram simulated = new Histogram(DIGITS);
@@ -56,7 +58,15 @@ public final class ReplayStats {
   }
 
   long[] dev(String name) {
-    return devices.computeIfAbsent(name == null ? "-" : name, k -> new long[4]);
+    // Every record counts here: the last device (the same String object, as the readers keep
+    // one per repeated name) is found without hashing.
+    if (name == lastDevName && lastDev != null) {
+      return lastDev;
+    }
+    long[] c = devices.computeIfAbsent(name == null ? "-" : name, k -> new long[4]);
+    lastDevName = name;
+    lastDev = c;
+    return c;
   }
 
   void read(String dev, long traceNs) {

@@ -19,6 +19,10 @@ final class Fields {
   private String[] fields = new String[8];
   private int count;
   private long line;
+  /** The line's bytes when split by {@link #splitBlanks(byte[], int, int, long)}, else null. */
+  private byte[] bytes;
+  private int[] starts = new int[8];
+  private int[] ends = new int[8];
 
   Fields(String file) {
     this.file = file;
@@ -27,6 +31,7 @@ final class Fields {
   /** Splits {@code text} at every {@code sep}, trimming blanks around each field. */
   Fields split(String text, char sep, long lineNo) {
     line = lineNo;
+    bytes = null;
     count = 0;
     int start = 0;
     int n = text.length();
@@ -42,6 +47,7 @@ final class Fields {
   /** Splits {@code text} at runs of blanks (spaces, tabs). */
   Fields splitBlanks(String text, long lineNo) {
     line = lineNo;
+    bytes = null;
     count = 0;
     int n = text.length();
     int i = 0;
@@ -60,8 +66,81 @@ final class Fields {
     return this;
   }
 
+  /**
+   * {@link #splitBlanks(String, long)} of the UTF-8 line {@code b[from, to)} without decoding it:
+   * the blanks are ASCII, so they split the bytes where they split the text. A field becomes a
+   * {@code String} only when {@link #get} asks for it; {@link #nonNegativeLong} and
+   * {@link #equalsAscii} read the bytes.
+   */
+  Fields splitBlanks(byte[] b, int from, int to, long lineNo) {
+    line = lineNo;
+    bytes = b;
+    count = 0;
+    int i = from;
+    while (i < to) {
+      while (i < to && isBlank((char) b[i])) {
+        i++;
+      }
+      int start = i;
+      while (i < to && !isBlank((char) b[i])) {
+        i++;
+      }
+      if (i > start) {
+        if (count == starts.length) {
+          starts = java.util.Arrays.copyOf(starts, count * 2);
+          ends = java.util.Arrays.copyOf(ends, count * 2);
+          fields = java.util.Arrays.copyOf(fields, count * 2);
+        }
+        starts[count] = start;
+        ends[count] = i;
+        fields[count++] = null;
+      }
+    }
+    return this;
+  }
+
   private static boolean isBlank(char c) {
     return c == ' ' || c == '\t' || c == '\f' || c == 0x0b;
+  }
+
+  /** Whether field {@code i} is exactly the ASCII text {@code s}. */
+  boolean equalsAscii(int i, String s) {
+    if (bytes == null) {
+      return fields[i].equals(s);
+    }
+    int from = starts[i];
+    int n = s.length();
+    if (ends[i] - from != n) {
+      return false;
+    }
+    for (int k = 0; k < n; k++) {
+      if (bytes[from + k] != s.charAt(k)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Field {@code i}, or {@code last} when the field's text is {@code last}'s (so that a reader can
+   * keep one {@code String} for a value that repeats on every line, such as a file name).
+   */
+  String getOr(int i, String last) {
+    if (bytes == null || last == null) {
+      return get(i);
+    }
+    int from = starts[i];
+    int n = ends[i] - from;
+    if (n != last.length()) {
+      return get(i);
+    }
+    for (int k = 0; k < n; k++) {
+      byte c = bytes[from + k];
+      if (c < 0 || c != last.charAt(k)) {
+        return get(i); // not ASCII, or another text: decoded
+      }
+    }
+    return last;
   }
 
   private void add(String s) {
@@ -78,7 +157,12 @@ final class Fields {
 
   /** Field {@code i} (0-based). */
   String get(int i) {
-    return fields[i];
+    String f = fields[i];
+    if (f == null) {
+      f = new String(bytes, starts[i], ends[i] - starts[i], java.nio.charset.StandardCharsets.UTF_8);
+      fields[i] = f;
+    }
+    return f;
   }
 
   /** The line these fields came from. */
@@ -101,10 +185,9 @@ final class Fields {
 
   /** Field {@code i} as a non-negative decimal integer. */
   long nonNegativeLong(int i, String name) {
-    String s = fields[i];
-    long v = parseUnsigned(s);
+    long v = bytes == null ? parseUnsigned(fields[i]) : parseUnsigned(bytes, starts[i], ends[i]);
     if (v < 0) {
-      throw error(name, name + " must be a non-negative integer, was '" + s + "'");
+      throw error(name, name + " must be a non-negative integer, was '" + get(i) + "'");
     }
     return v;
   }
@@ -115,15 +198,15 @@ final class Fields {
     try {
       return Math.multiplyExact(v, unit);
     } catch (ArithmeticException e) {
-      throw error(name, name + " is too large: " + fields[i] + " x " + unit + " overflows");
+      throw error(name, name + " is too large: " + get(i) + " x " + unit + " overflows");
     }
   }
 
   /** Field {@code i} as a non-negative decimal number of units of {@code unitNs}, in ns. */
   long decimalNs(int i, String name, long unitNs) {
-    long v = parseDecimalNs(fields[i], unitNs);
+    long v = parseDecimalNs(get(i), unitNs);
     if (v < 0) {
-      throw error(name, name + " must be a non-negative decimal number, was '" + fields[i] + "'");
+      throw error(name, name + " must be a non-negative decimal number, was '" + get(i) + "'");
     }
     return v;
   }
@@ -140,6 +223,34 @@ final class Fields {
     long v = 0;
     for (int k = 0; k < n; k++) {
       char c = s.charAt(k);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      v = v * 10 + (c - '0');
+      if (v < 0) {
+        return -1;
+      }
+    }
+    return v;
+  }
+
+  /** {@link #parseUnsigned(String)} of the bytes {@code b[from, to)}. */
+  static long parseUnsigned(byte[] b, int from, int to) {
+    int n = to - from;
+    if (n == 0 || n > 19) {
+      if (n == 0) {
+        return -1;
+      }
+      while (from < to - 1 && b[from] == '0') {
+        from++; // leading zeros are harmless (tooLong)
+      }
+      if (to - from > 19) {
+        return -1;
+      }
+    }
+    long v = 0;
+    for (int k = from; k < to; k++) {
+      int c = b[k];
       if (c < '0' || c > '9') {
         return -1;
       }

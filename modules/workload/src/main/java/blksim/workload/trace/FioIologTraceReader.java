@@ -30,6 +30,8 @@ final class FioIologTraceReader extends LineTraceReader {
   static final String HEADER_V3 = "fio version 3 iolog";
 
   private int version;
+  /** The last file name read: every record of a log names the same few files. */
+  private String lastFile;
 
   FioIologTraceReader(Path path) {
     super(path, null);
@@ -63,8 +65,99 @@ final class FioIologTraceReader extends LineTraceReader {
   }
 
   @Override
+  protected TraceRecord parseLine(long lineNo) {
+    // The replay's hot path: the usual line in one pass over its bytes, anything else split and
+    // converted field by field (still without a String per line).
+    TraceRecord r = fastReadWrite(lineNo);
+    if (r != null) {
+      return r;
+    }
+    return parse(fields.splitBlanks(lines.bytes(), lines.start(), lines.end(), lineNo), lineNo);
+  }
+
+  /** Digits of a field {@link #fastReadWrite} converts itself (no overflow, even in ns). */
+  private static final int FAST_DIGITS = 15;
+
+  /**
+   * The line in its most common shape, {@code [<time_us> ]<file> read|write <offset> <length>}
+   * with single spaces, decimal digits only ({@value #FAST_DIGITS} at most per number) and the
+   * same (ASCII) file name as the line before, read in one pass; {@code null} for any other
+   * shape, which {@link #parse} then reads (to the same record when it is valid, as this shape
+   * is a special case of its rules).
+   */
+  private TraceRecord fastReadWrite(long lineNo) {
+    String file = lastFile;
+    if (file == null) {
+      return null;
+    }
+    byte[] b = lines.bytes();
+    int i = lines.start();
+    int e = lines.end();
+    long timeNs = TraceRecord.NO_TIME;
+    if (version == 3) {
+      int s = i;
+      long t = 0;
+      int d;
+      while (i < e && (d = b[i] - '0') >= 0 && d <= 9) {
+        t = t * 10 + d;
+        i++;
+      }
+      if (i == s || i - s > FAST_DIGITS || i == e || b[i] != ' ') {
+        return null;
+      }
+      timeNs = t * 1_000;
+      i++;
+    }
+    int n = file.length();
+    if (e - i <= n || b[i + n] != ' ') {
+      return null;
+    }
+    for (int k = 0; k < n; k++) {
+      if (b[i + k] != file.charAt(k)) {
+        return null; // another file, or not ASCII
+      }
+    }
+    i += n + 1;
+    TraceOp op;
+    if (e - i > 5 && b[i] == 'r' && b[i + 1] == 'e' && b[i + 2] == 'a' && b[i + 3] == 'd'
+        && b[i + 4] == ' ') {
+      op = TraceOp.READ;
+      i += 5;
+    } else if (e - i > 6 && b[i] == 'w' && b[i + 1] == 'r' && b[i + 2] == 'i' && b[i + 3] == 't'
+        && b[i + 4] == 'e' && b[i + 5] == ' ') {
+      op = TraceOp.WRITE;
+      i += 6;
+    } else {
+      return null;
+    }
+    int s = i;
+    long offset = 0;
+    int d;
+    while (i < e && (d = b[i] - '0') >= 0 && d <= 9) {
+      offset = offset * 10 + d;
+      i++;
+    }
+    if (i == s || i - s > FAST_DIGITS || i == e || b[i] != ' ') {
+      return null;
+    }
+    s = ++i;
+    long length = 0;
+    while (i < e && (d = b[i] - '0') >= 0 && d <= 9) {
+      length = length * 10 + d;
+      i++;
+    }
+    if (i == s || i - s > FAST_DIGITS || i != e) {
+      return null;
+    }
+    return new TraceRecord(timeNs, file, op, file, offset, length, TraceRecord.NO_LATENCY, lineNo);
+  }
+
+  @Override
   protected TraceRecord parse(String line, long lineNo) {
-    Fields f = fields.splitBlanks(line, lineNo);
+    return parse(fields.splitBlanks(line, lineNo), lineNo);
+  }
+
+  private TraceRecord parse(Fields f, long lineNo) {
     int base = 0;
     long timeNs = TraceRecord.NO_TIME;
     if (version == 3) {
@@ -78,38 +171,38 @@ final class FioIologTraceReader extends LineTraceReader {
       throw f.error(null, "expected '<file> add|open|close' or '<file> <action> <offset> "
           + "<length>', found " + f.count() + " field");
     }
-    String file = f.get(base);
-    String action = f.get(base + 1);
+    String file = f.getOr(base, lastFile);
+    lastFile = file;
+    int a = base + 1;
     int rest = f.count() - base - 2;
-    TraceOp fileOp = switch (action) {
-      case "add" -> TraceOp.ADD;
-      case "open" -> TraceOp.OPEN;
-      case "close" -> TraceOp.CLOSE;
-      default -> null;
-    };
+    TraceOp fileOp = f.equalsAscii(a, "add") ? TraceOp.ADD
+        : f.equalsAscii(a, "open") ? TraceOp.OPEN
+        : f.equalsAscii(a, "close") ? TraceOp.CLOSE
+        : null;
     if (fileOp != null) {
       if (rest != 0) {
         // fio's sscanf matches 4 (v2) or 5 (v3) fields and then treats "add" as a bad I/O action.
-        throw f.error("action", "file action '" + action + "' takes no offset or length");
+        throw f.error("action", "file action '" + f.get(a) + "' takes no offset or length");
       }
       return new TraceRecord(timeNs, file, fileOp, file, 0, 0, TraceRecord.NO_LATENCY, lineNo);
     }
-    TraceOp op = switch (action) {
-      case "read" -> TraceOp.READ;
-      case "write" -> TraceOp.WRITE;
-      case "trim" -> TraceOp.TRIM;
-      case "sync" -> TraceOp.SYNC;
-      case "datasync" -> TraceOp.DATASYNC;
-      case "wait" -> TraceOp.WAIT;
-      default -> throw f.error("action", "action must be one of read, write, trim, sync, "
-          + "datasync, wait, add, open, close, was '" + action + "'");
-    };
+    TraceOp op = f.equalsAscii(a, "read") ? TraceOp.READ
+        : f.equalsAscii(a, "write") ? TraceOp.WRITE
+        : f.equalsAscii(a, "trim") ? TraceOp.TRIM
+        : f.equalsAscii(a, "sync") ? TraceOp.SYNC
+        : f.equalsAscii(a, "datasync") ? TraceOp.DATASYNC
+        : f.equalsAscii(a, "wait") ? TraceOp.WAIT
+        : null;
+    if (op == null) {
+      throw f.error("action", "action must be one of read, write, trim, sync, "
+          + "datasync, wait, add, open, close, was '" + f.get(a) + "'");
+    }
     if (op == TraceOp.WAIT && version == 3) {
       throw f.error("action", "'wait' is not allowed in a version 3 iolog (the timestamps give "
           + "the timing)");
     }
     if (rest < 2) {
-      throw f.error(null, "action '" + action + "' needs an offset and a length");
+      throw f.error(null, "action '" + f.get(a) + "' needs an offset and a length");
     }
     long offset = f.nonNegativeLong(base + 2, "offset");
     long length = f.nonNegativeLong(base + 3, "length");

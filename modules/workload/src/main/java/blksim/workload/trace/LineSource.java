@@ -3,8 +3,6 @@ package blksim.workload.trace;
 import blksim.engine.InputException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -15,18 +13,34 @@ import java.nio.file.Path;
  * so a binary or newline-free file cannot make a reader hold the whole file. {@code \n},
  * {@code \r\n} and a final line without newline are accepted; text is UTF-8 (invalid bytes become
  * U+FFFD, which then fails the field checks).
+ *
+ * <p>Lines are found in the bytes ({@code \n} and {@code \r} never occur inside a UTF-8
+ * sequence): {@link #nextLine()} leaves the line as a byte range ({@link #bytes()},
+ * {@link #start()}, {@link #end()}) for readers that parse bytes without making a {@code String}
+ * per line (the replay's hot path, {@link Fields#splitBlanks(byte[], int, int, long)});
+ * {@link #next()} decodes it.
  */
 final class LineSource implements AutoCloseable {
   /** The longest line accepted. */
   static final int MAX_LINE_CHARS = 1 << 16;
+  /**
+   * A line of more bytes than this has more than {@link #MAX_LINE_CHARS} chars whatever its
+   * content: UTF-8 decoding gives at least one char per 3 bytes (a malformed sequence is at most
+   * 3 bytes for one U+FFFD).
+   */
+  private static final int MAX_LINE_BYTES = 3 * (MAX_LINE_CHARS + 1);
 
   private final String file;
-  private final Reader in;
-  private final char[] buf = new char[1 << 16];
-  private final StringBuilder line = new StringBuilder(256);
+  private final InputStream in;
+  private final byte[] buf = new byte[1 << 16];
+  /** A line that crosses the end of {@link #buf} is gathered here. */
+  private byte[] join = new byte[256];
   private int pos;
   private int end;
   private long lineNo;
+  private byte[] lineBytes;
+  private int lineStart;
+  private int lineEnd;
 
   LineSource(Path path) {
     this(path.toString(), TraceInput.open(path));
@@ -34,7 +48,7 @@ final class LineSource implements AutoCloseable {
 
   LineSource(String file, InputStream in) {
     this.file = file;
-    this.in = new InputStreamReader(in, StandardCharsets.UTF_8);
+    this.in = in;
   }
 
   /** The file name used in errors. */
@@ -42,14 +56,36 @@ final class LineSource implements AutoCloseable {
     return file;
   }
 
-  /** The number of the line last returned by {@link #next()}. */
+  /** The number of the line last returned by {@link #next()} or {@link #nextLine()}. */
   long lineNo() {
     return lineNo;
   }
 
   /** The next line without its terminator, or {@code null} at the end. */
   String next() {
-    line.setLength(0);
+    return nextLine() ? string() : null;
+  }
+
+  /**
+   * Moves to the next line, leaving it in {@link #bytes()} from {@link #start()} to
+   * {@link #end()} (without its terminator) until the next call; false at the end.
+   */
+  boolean nextLine() {
+    int i = pos;
+    byte[] b = buf;
+    int e = end;
+    while (i < e && b[i] != '\n') {
+      i++;
+    }
+    if (i < e) {
+      // The common case: the whole line is in the buffer.
+      if (i - pos > MAX_LINE_CHARS) {
+        checkLength(b, pos, i, true);
+      }
+      return found(b, pos, i, i + 1);
+    }
+    // The line crosses the end of the buffer (or the file ends): gather it.
+    int n = 0;
     boolean any = false;
     try {
       while (true) {
@@ -59,9 +95,10 @@ final class LineSource implements AutoCloseable {
           if (end <= 0) {
             end = 0;
             if (!any) {
-              return null;
+              return false;
             }
-            break;
+            checkLength(join, 0, n, true);
+            return found(join, 0, n, 0);
           }
         }
         any = true;
@@ -69,25 +106,89 @@ final class LineSource implements AutoCloseable {
         while (pos < end && buf[pos] != '\n') {
           pos++;
         }
-        line.append(buf, start, pos - start);
-        if (line.length() > MAX_LINE_CHARS) {
-          throw error(lineNo + 1, null, "line is longer than " + MAX_LINE_CHARS
-              + " characters: this is not a text trace");
+        int len = pos - start;
+        if (n + len > join.length) {
+          join = java.util.Arrays.copyOf(join, Math.max(n + len, 2 * join.length));
         }
+        System.arraycopy(buf, start, join, n, len);
+        n += len;
+        checkLength(join, 0, n, false);
         if (pos < end) {
           pos++;
-          break;
+          checkLength(join, 0, n, true);
+          return found(join, 0, n, pos);
         }
       }
-    } catch (IOException e) {
-      throw TraceInput.readError(file, e);
+    } catch (IOException ex) {
+      throw TraceInput.readError(file, ex);
+    }
+  }
+
+  /**
+   * Fails when {@code b[from, to)}, a line ({@code whole}) or its beginning, is longer than
+   * {@link #MAX_LINE_CHARS} chars once decoded (the {@code \r} of a {@code \r\n} counts, as
+   * before the line is cut).
+   */
+  private void checkLength(byte[] b, int from, int to, boolean whole) {
+    int n = to - from;
+    if (n <= MAX_LINE_CHARS) {
+      return;
+    }
+    // A line's beginning may end inside a UTF-8 sequence: only the bound is exact for it.
+    if (n > MAX_LINE_BYTES || whole
+        && new String(b, from, n, StandardCharsets.UTF_8).length() > MAX_LINE_CHARS) {
+      throw error(lineNo + 1, null, "line is longer than " + MAX_LINE_CHARS
+          + " characters: this is not a text trace");
+    }
+  }
+
+  private boolean found(byte[] b, int from, int to, int next) {
+    if (b == buf) {
+      pos = next;
     }
     lineNo++;
-    int n = line.length();
-    if (n > 0 && line.charAt(n - 1) == '\r') {
-      line.setLength(n - 1);
+    if (to > from && b[to - 1] == '\r') {
+      to--;
     }
-    return line.toString();
+    lineBytes = b;
+    lineStart = from;
+    lineEnd = to;
+    return true;
+  }
+
+  /** The current line's bytes (valid until the next call of {@link #nextLine()}). */
+  byte[] bytes() {
+    return lineBytes;
+  }
+
+  /** Where the current line starts in {@link #bytes()}. */
+  int start() {
+    return lineStart;
+  }
+
+  /** Where the current line ends in {@link #bytes()} (exclusive, without its terminator). */
+  int end() {
+    return lineEnd;
+  }
+
+  /** The current line, decoded. */
+  String string() {
+    return new String(lineBytes, lineStart, lineEnd - lineStart, StandardCharsets.UTF_8);
+  }
+
+  /** Whether the current line is blank ({@link String#isBlank()} of its text). */
+  boolean blank() {
+    byte[] b = lineBytes;
+    for (int i = lineStart; i < lineEnd; i++) {
+      int c = b[i];
+      if (c < 0) {
+        return string().isBlank(); // not ASCII: Unicode's white space, decoded
+      }
+      if (!Character.isWhitespace(c)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** An {@link InputException} for {@code line}, which may exceed an int. */

@@ -24,23 +24,30 @@ abstract class LineTraceReader implements TraceReader {
 
   @Override
   public TraceRecord next() {
-    String s;
-    while ((s = lines.next()) != null) {
-      if (s.isBlank()) {
+    while (lines.nextLine()) {
+      if (lines.blank()) {
         continue;
       }
       if (!firstSeen) {
         firstSeen = true;
-        if (headerFirstField != null && isHeader(s, headerFirstField)) {
+        if (headerFirstField != null && isHeader(lines.string(), headerFirstField)) {
           continue;
         }
       }
-      TraceRecord r = parse(s, lines.lineNo());
+      TraceRecord r = parseLine(lines.lineNo());
       if (r != null) {
         return r;
       }
     }
     return null;
+  }
+
+  /**
+   * The record of the current non-blank line of {@link #lines}, or {@code null} when it holds
+   * none: {@link #parse} of its text, unless a reader parses the bytes.
+   */
+  protected TraceRecord parseLine(long lineNo) {
+    return parse(lines.string(), lineNo);
   }
 
   /** Whether {@code line} starts with the column name {@code first} followed by a comma. */

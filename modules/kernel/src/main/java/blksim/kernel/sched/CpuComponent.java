@@ -1192,6 +1192,9 @@ public final class CpuComponent implements Component, DriverCpu {
         return;
       }
     }
+    // No idle CPU (nohz.idle_cpus_mask empty): the next look is a jiffy later, so a saturated
+    // LLC scans itself at most once per tick, not once per overloaded CPU's tick.
+    lbLlc.nohzNextBalanceNs = now + tickNs;
   }
 
   /**

@@ -53,7 +53,44 @@ final class Metrics {
     if (o.dmzSamples() != null && !o.dmzSamples().isEmpty()) {
       json = dmZoned(json, o.dmzSamples());
     }
+    if (o.samples() != null && !o.samples().isEmpty()) {
+      json = schedSamples(json, o.samples());
+    }
     return json;
+  }
+
+  /**
+   * {@code sched_samples} ({@code trace.sample-interval}): per CPU in CPU order, the mean run
+   * queue length ({@code nr_running}, the running task included) and the tasks that migrated
+   * to it, per interval.
+   */
+  static String schedSamples(String json, List<blksim.kernel.sched.CpuSamples.Series> samples) {
+    blksim.report.json.JsonWriter w = new blksim.report.json.JsonWriter();
+    w.beginObject();
+    w.name("sched_samples").beginObject();
+    long interval = samples.get(0).intervalNs();
+    w.name("interval_ns").value(interval);
+    w.name("nr_running").beginArray();
+    for (blksim.kernel.sched.CpuSamples.Series s : samples) {
+      w.beginArray();
+      for (long v : s.nrRunningNs()) {
+        w.value(Math.round(v * 1000.0 / interval) / 1000.0);
+      }
+      w.endArray();
+    }
+    w.endArray();
+    w.name("migrations").beginArray();
+    for (blksim.kernel.sched.CpuSamples.Series s : samples) {
+      w.beginArray();
+      for (long v : s.migrations()) {
+        w.value(v);
+      }
+      w.endArray();
+    }
+    w.endArray();
+    w.endObject();
+    w.endObject();
+    return WqReport.splice(json, w.toString());
   }
 
   /**

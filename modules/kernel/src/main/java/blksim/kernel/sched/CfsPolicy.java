@@ -147,6 +147,33 @@ public final class CfsPolicy implements SchedPolicy {
   }
 
   @Override
+  public java.util.List<Task> queued() {
+    return new java.util.ArrayList<>(timeline);
+  }
+
+  @Override
+  public void dequeueQueued(Task t, long now) {
+    if (t == curr || !timeline.remove(t)) {
+      throw new IllegalStateException("dequeue of " + t.comm() + ", which is not queued");
+    }
+    updateCurr(now);
+    clearBuddies(t);
+    t.se.onRq = false;
+    loadWeight -= t.se.weight;
+    nrRunning--;
+    updateMinVruntime();
+  }
+
+  @Override
+  public void enqueueMigrated(Task t, long srcMinVruntime, long now) {
+    updateCurr(now);
+    // dequeue_entity() made the vruntime relative to the source's min_vruntime,
+    // enqueue_entity() adds this queue's.
+    t.se.vruntime = t.se.vruntime - srcMinVruntime + minVruntime;
+    enqueue(t);
+  }
+
+  @Override
   public void updateCurr(long now) {
     Task t = curr;
     if (t == null) {

@@ -61,10 +61,19 @@ import java.util.function.LongSupplier;
  * it, so on a CPU that holds one job's threads the group level changes no decision (see
  * scenarios/nowait/README.md).
  *
- * <p>Simplified: no load balancing (periodic, idle or new-idle: the kernel skips new-idle
- * balancing while a CPU's average idle period is below {@code sysctl_sched_migration_cost}, 0.5
- * ms, as in the microsecond-scale I/O workloads here, and its periodic balancing moves only tasks
- * that have not run for that long), under the §1.3 rule no {@code wake_affine()} pull towards the waker's
+ * <p>Load balancing ({@code kernel.load-balance}, kernel/sched/fair.c as of 6.4; see {@link
+ * #loadBalance}): each CPU of an LLC whose tasks may move has its {@link SchedDomain}s (SMT,
+ * MC); {@code load_balance()} pulls runnable tasks that are not cache hot and whose affinity
+ * allows it, from the busiest queue of the busiest group, periodically from a busy CPU at its
+ * {@code rq->next_balance}, from the nohz idle-balance CPU kicked by an overloaded CPU's tick
+ * for the idle CPUs, and when a CPU goes idle (new-idle). Simplified: loads are the runnable
+ * tasks' weights, not PELT averages; group types are has-spare, fully-busy and overloaded only
+ * (no misfit, asymmetric or imbalanced groups); no active balancing (a queue's only, running task
+ * is never pushed); {@code rd->overload} is exact rather than sticky; no domain above the LLC,
+ * because a movable task here stays in its LLC (its wakeups are placed there and the LLC is one
+ * partition's), so tasks of different LLCs are never balanced against each other.
+ *
+ * <p>Simplified also: under the §1.3 rule no {@code wake_affine()} pull towards the waker's
  * CPU and no SMT or cache-hotness preference in the idle scan (rule SIS has the first two); new tasks
  * start on the CPU that creates them (io-wq workers on their submitter's first CPU); a task
  * submits to the device queues of the CPU it runs on, a migrated one to its new CPU's (its home
@@ -160,6 +169,27 @@ public final class CpuComponent implements Component, DriverCpu {
   private final Runnable onDispatch = this::dispatch;
   private final Runnable onTick = this::tick;
   private final Runnable onCut = this::cut;
+  private final Runnable onBalance = this::balanceTimer;
+
+  // Load balancing (null / empty when off).
+  private LoadBalanceParams lb;
+  private LlcBalance lbLlc;
+  private SchedDomain[] domains = new SchedDomain[0];
+  /** {@code rq->next_balance}. */
+  private long nextBalanceNs;
+  private boolean balanceArmed;
+  /** Counted in {@link LlcBalance#nrOverloaded} ({@code nr_running >= 2}). */
+  private boolean overloadCounted;
+  /** {@code rq->avg_idle}, {@code rq->idle_stamp} (-1: none), {@code max_idle_balance_cost}. */
+  private long avgIdleNs;
+  private long idleStampNs = -1;
+  private long maxIdleBalanceCostNs;
+  /** CPU time the balancing passes run by this CPU charged it (the scan's reads, migrations). */
+  private long lbChargedNs;
+  /** Tasks load balancing pulled to this CPU, and balancing passes this CPU ran. */
+  private long lbPulled;
+  private long lbPasses;
+  private boolean lbContinue;
 
   /** A CPU with no tasks yet; add them with {@link #addTask} before the run starts. */
   public CpuComponent(Cpu cpu, SchedParams params) {
@@ -278,6 +308,7 @@ public final class CpuComponent implements Component, DriverCpu {
     long now = ctx.now();
     t.lastQueuedNs = now;
     policy.enqueueNew(t, current, now);
+    nrChanged();
     checkPreemptCurr(t, now);
   }
 
@@ -335,6 +366,7 @@ public final class CpuComponent implements Component, DriverCpu {
   @Override
   public void start(Context ctx) {
     this.ctx = ctx;
+    nrChanged();
     if (policy.nrRunning() > 0) {
       scheduleDispatch();
     }
@@ -359,6 +391,8 @@ public final class CpuComponent implements Component, DriverCpu {
       liveTaskGone();
     } else if (message instanceof SpinStop s) {
       endSpin(s.token());
+    } else if (message instanceof BalanceKick) {
+      nohzIdleBalance();
     } else {
       throw new IllegalStateException(id + ": unexpected message " + message);
     }
@@ -463,6 +497,10 @@ public final class CpuComponent implements Component, DriverCpu {
       long now = ctx.now();
       t.lastQueuedNs = now;
       policy.enqueueWakeup(t, now);
+      nrChanged();
+      if (idleStampNs >= 0) {
+        updateAvgIdle(now);
+      }
       checkPreemptCurr(t, now);
     } else if (t == current) {
       wakePending = true;
@@ -902,6 +940,7 @@ public final class CpuComponent implements Component, DriverCpu {
     if (ns <= 0) {
       return;
     }
+    lbChargedNs += ns;
     if (samples != null) {
       samples.busy(Math.max(ctx.now(), irqBusyUntil) + ns, ns);
     }
@@ -962,6 +1001,9 @@ public final class CpuComponent implements Component, DriverCpu {
     t.rq = this;
     t.migrations++;
     migrationsIn++;
+    if (samples != null) {
+      samples.migration(ctx.now());
+    }
   }
 
   /** A wakeup of an unbound task on its way to this CPU. */
@@ -974,6 +1016,637 @@ public final class CpuComponent implements Component, DriverCpu {
     if (--liveTasks == 0) {
       ctx.done();
     }
+  }
+
+  // ---- load balancing (kernel/sched/fair.c, issue 15 item 3) --------------------------------
+
+  /** {@code enum cpu_idle_type}. */
+  private static final int CPU_IDLE = 0;
+  private static final int CPU_NOT_IDLE = 1;
+  private static final int CPU_NEWLY_IDLE = 2;
+  /** {@code enum group_type} (the three modelled). */
+  private static final int GROUP_HAS_SPARE = 0;
+  private static final int GROUP_FULLY_BUSY = 1;
+  private static final int GROUP_OVERLOADED = 2;
+  /** {@code NICE_0_LOAD} as a group's capacity per CPU ({@code SCHED_CAPACITY_SCALE}). */
+  private static final long CAPACITY_PER_CPU = SCHED_CAPACITY_SCALE;
+  /** {@code update_newidle_cost()}'s decay period: 1 s. */
+  private static final long NEWIDLE_DECAY_NS = 1_000_000_000L;
+
+  /** State the CPUs of one LLC share for balancing ({@code rd->overload}, {@code nohz}). */
+  static final class LlcBalance {
+    /** CPUs of the LLC with {@code nr_running >= 2} ({@code rd->overload} when non-zero). */
+    int nrOverloaded;
+    /** {@code nohz.next_balance}. */
+    long nohzNextBalanceNs;
+    /** An idle-balance kick is on its way ({@code NOHZ_BALANCE_KICK} set). */
+    boolean kickPending;
+  }
+
+  /** "Run the nohz idle balance" ({@code kick_ilb()}'s IPI), within the LLC only. */
+  public record BalanceKick() implements Message {}
+
+  /**
+   * Turns load balancing on for the CPUs of one LLC ({@code llc}: all of them, in CPU order,
+   * already joined with {@link #joinLlc}); only before the run starts. Builds each CPU's
+   * {@link SchedDomain}s from the topology. Off ({@code p.enabled()} false) does nothing.
+   */
+  public static void loadBalance(List<CpuComponent> llc, LoadBalanceParams p) {
+    if (!p.enabled()) {
+      return;
+    }
+    LlcBalance shared = new LlcBalance();
+    for (CpuComponent c : llc) {
+      if (c.ctx != null) {
+        throw new IllegalStateException(c.id + ": load balancing is set before the run starts");
+      }
+      if (!c.llc.equals(llc)) {
+        throw new IllegalArgumentException(c.id + ": joinLlc with the same CPUs first");
+      }
+    }
+    for (CpuComponent c : llc) {
+      c.lb = p;
+      c.lbLlc = shared;
+      c.avgIdleNs = 2 * p.migrationCostNs();
+      c.maxIdleBalanceCostNs = p.migrationCostNs();
+      c.domains = c.buildDomains();
+    }
+  }
+
+  /** {@code build_sched_domains()} for this CPU within its LLC: SMT, then MC. */
+  private SchedDomain[] buildDomains() {
+    List<SchedDomain> d = new ArrayList<>();
+    List<CpuComponent> core = smtMask();
+    if (core.size() > 1) {
+      List<List<CpuComponent>> g = new ArrayList<>();
+      for (CpuComponent c : core) {
+        g.add(List.of(c));
+      }
+      d.add(new SchedDomain("SMT", core, g, core.indexOf(this), true, false));
+    }
+    if (llc.size() > core.size()) {
+      List<List<CpuComponent>> g = new ArrayList<>();
+      int local = -1;
+      for (CpuComponent c : llc) {
+        List<CpuComponent> m = c.smtMask();
+        if (m.get(0) == c) {
+          if (m.contains(this)) {
+            local = g.size();
+          }
+          g.add(List.copyOf(m));
+        }
+      }
+      d.add(new SchedDomain("MC", llc, g, local, false, core.size() > 1));
+    }
+    return d.toArray(new SchedDomain[0]);
+  }
+
+  /** The scheduling domains of this CPU, lowest first (names and spans, for tests and reports). */
+  public List<String> schedDomains() {
+    List<String> r = new ArrayList<>();
+    for (SchedDomain sd : domains) {
+      StringBuilder b = new StringBuilder(sd.name).append(':');
+      for (List<CpuComponent> g : sd.groups) {
+        b.append(" {");
+        for (int i = 0; i < g.size(); i++) {
+          b.append(i == 0 ? "" : ",").append(g.get(i).cpu.id());
+        }
+        b.append('}');
+      }
+      r.add(b.toString());
+    }
+    return r;
+  }
+
+  /** Tasks load balancing pulled to this CPU, and the balancing passes it ran. */
+  public long[] loadBalanceStats() {
+    return new long[] {lbPulled, lbPasses};
+  }
+
+  /** After any change of {@code nr_running}: the samples and {@code rd->overload}. */
+  private void nrChanged() {
+    int nr = policy.nrRunning();
+    if (samples != null) {
+      samples.nrRunning(ctx.now(), nr);
+    }
+    if (lbLlc != null) {
+      boolean o = nr >= 2;
+      if (o != overloadCounted) {
+        overloadCounted = o;
+        lbLlc.nrOverloaded += o ? 1 : -1;
+      }
+    }
+  }
+
+  /** {@code ttwu_do_activate()}: the idle period that ends feeds {@code rq->avg_idle}. */
+  private void updateAvgIdle(long now) {
+    long delta = now - idleStampNs;
+    idleStampNs = -1;
+    if (lb == null) {
+      return;
+    }
+    avgIdleNs += (delta - avgIdleNs) / 8;
+    long max = 2 * maxIdleBalanceCostNs;
+    if (avgIdleNs > max) {
+      avgIdleNs = max;
+    }
+  }
+
+  private long maxBalanceJiffies() {
+    // max_load_balance_interval = HZ * num_online_cpus() / 10, over the LLC's CPUs here.
+    return Math.max(1, (long) params.hz() * llc.size() / 10);
+  }
+
+  /** The busy CPU's balancing at the first tick at or after {@code rq->next_balance}. */
+  private void armBalance() {
+    if (domains.length == 0) {
+      return;
+    }
+    balanceArmed = true;
+    long now = ctx.now();
+    long at = Math.max(nextBalanceNs, now);
+    at = (at + tickNs - 1) / tickNs * tickNs;
+    callAfter(at - now, onBalance);
+  }
+
+  /**
+   * {@code trigger_load_balance()} → {@code run_rebalance_domains()} on a busy CPU; an idle CPU
+   * does not tick (nohz) and is balanced by the idle-balance CPU instead.
+   */
+  private void balanceTimer() {
+    balanceArmed = false;
+    if (current == null) {
+      return;
+    }
+    if (ctx.now() >= nextBalanceNs) {
+      rebalanceDomains(this, true);
+    }
+    armBalance();
+  }
+
+  /**
+   * {@code nohz_balancer_kick()} from the tick of a CPU with {@code nr_running >= 2}: at most
+   * once per {@code nohz.next_balance}, the first idle CPU of the LLC gets an IPI to balance for
+   * the idle CPUs.
+   */
+  private void nohzBalancerKick() {
+    long now = ctx.now();
+    if (lbLlc.kickPending || now < lbLlc.nohzNextBalanceNs || policy.nrRunning() < 2) {
+      return;
+    }
+    for (CpuComponent c : llc) {
+      if (c != this && c.idleForPlacement()) {
+        lbLlc.kickPending = true;
+        ctx.send(c.index(), new BalanceKick(), params.wakeupLatencyNs());
+        return;
+      }
+    }
+    // No idle CPU (nohz.idle_cpus_mask empty): the next look is a jiffy later, so a saturated
+    // LLC scans itself at most once per tick, not once per overloaded CPU's tick.
+    lbLlc.nohzNextBalanceNs = now + tickNs;
+  }
+
+  /**
+   * {@code _nohz_idle_balance()} on the kicked CPU: {@code rebalance_domains(CPU_IDLE)} for each
+   * idle CPU of the LLC whose {@code next_balance} is due, paid by this CPU; then
+   * {@code nohz.next_balance} is the earliest of theirs.
+   */
+  private void nohzIdleBalance() {
+    lbLlc.kickPending = false;
+    long now = ctx.now();
+    long next = Long.MAX_VALUE;
+    // The other idle CPUs first, this one last (as _nohz_idle_balance() does).
+    for (int i = 0; i <= llc.size(); i++) {
+      CpuComponent c = i < llc.size() ? llc.get(i) : this;
+      if ((c == this) != (i == llc.size()) || !c.idleForPlacement()) {
+        continue;
+      }
+      if (!idleForPlacement()) {
+        break; // this CPU got work: need_resched() ends the pass
+      }
+      if (now >= c.nextBalanceNs) {
+        c.rebalanceDomains(this, false);
+      }
+      next = Math.min(next, c.nextBalanceNs);
+    }
+    lbLlc.nohzNextBalanceNs = next == Long.MAX_VALUE ? now + tickNs : Math.max(next, now + 1);
+  }
+
+  /**
+   * {@code rebalance_domains()}: each domain whose interval has passed is balanced, lowest
+   * first, until a level where this CPU is not the one to balance; sets {@code
+   * rq->next_balance}. {@code payer} runs the pass and pays its CPU time.
+   */
+  private void rebalanceDomains(CpuComponent payer, boolean busy) {
+    long now = ctx.now();
+    // Balancing times are jiffies: on the tick grid.
+    long next = now + 60L * params.hz() * tickNs;
+    int idle = busy ? CPU_NOT_IDLE : CPU_IDLE;
+    lbContinue = true;
+    for (SchedDomain sd : domains) {
+      long interval = sd.intervalNs(busy, tickNs, maxBalanceJiffies());
+      if (now >= sd.lastBalanceNs + interval) {
+        if (loadBalance(sd, idle, payer) > 0) {
+          idle = idleForPlacement() ? CPU_IDLE : CPU_NOT_IDLE;
+          busy = idle != CPU_IDLE;
+        }
+        sd.lastBalanceNs = now / tickNs * tickNs; // jiffies
+        interval = sd.intervalNs(busy, tickNs, maxBalanceJiffies());
+      }
+      next = Math.min(next, sd.lastBalanceNs + interval);
+      if (!lbContinue) {
+        break;
+      }
+    }
+    nextBalanceNs = next;
+  }
+
+  /**
+   * {@code newidle_balance()} as this CPU goes idle: skipped when no CPU of the LLC is
+   * overloaded or the average idle period is shorter than the domain's balancing cost; else the
+   * domains are balanced lowest first until a task is pulled.
+   */
+  private void newidleBalance() {
+    long now = ctx.now();
+    idleStampNs = now;
+    if (domains.length == 0) {
+      return;
+    }
+    long next = now + (long) params.hz() * tickNs;
+    SchedDomain first = domains[0];
+    if (lbLlc.nrOverloaded == 0 || avgIdleNs < first.maxNewidleLbCostNs) {
+      nextBalanceNs = Math.min(nextBalanceNs,
+          first.lastBalanceNs + first.intervalNs(false, tickNs, maxBalanceJiffies()));
+      return;
+    }
+    long currCost = 0;
+    boolean pulled = false;
+    lbContinue = true;
+    for (SchedDomain sd : domains) {
+      next = Math.min(next, sd.lastBalanceNs + sd.intervalNs(false, tickNs,
+          maxBalanceJiffies()));
+      if (avgIdleNs < currCost + sd.maxNewidleLbCostNs) {
+        break;
+      }
+      long before = lbChargedNs;
+      pulled = loadBalance(sd, CPU_NEWLY_IDLE, this) > 0;
+      long cost = lbChargedNs - before;
+      // update_newidle_cost(): the model's CPU time of the pass stands for its sched_clock time.
+      if (cost > sd.maxNewidleLbCostNs) {
+        sd.maxNewidleLbCostNs = Math.min(cost, lb.migrationCostNs() + 200);
+        sd.lastDecayNs = now;
+      } else if (now > sd.lastDecayNs + NEWIDLE_DECAY_NS) {
+        sd.maxNewidleLbCostNs = sd.maxNewidleLbCostNs * 253 / 256;
+        sd.lastDecayNs = now;
+      }
+      currCost += cost;
+      if (pulled || policy.nrRunning() > 0 || incoming > 0) {
+        break;
+      }
+    }
+    if (currCost > maxIdleBalanceCostNs) {
+      maxIdleBalanceCostNs = currCost;
+    }
+    nextBalanceNs = Math.min(nextBalanceNs, next);
+    if (pulled) {
+      idleStampNs = -1;
+    }
+  }
+
+  /** {@code should_we_balance()}. */
+  private boolean shouldWeBalance(SchedDomain sd, int idle) {
+    if (idle == CPU_NEWLY_IDLE) {
+      return policy.nrRunning() == 0 && incoming == 0;
+    }
+    List<CpuComponent> g = sd.groups.get(sd.local);
+    for (CpuComponent c : g) {
+      if (c.idleForPlacement()) {
+        return c == this;
+      }
+    }
+    return g.get(0) == this;
+  }
+
+  /** {@code struct sg_lb_stats}, the fields modelled. */
+  private static final class GroupStats {
+    long load;
+    int nr;
+    int idle;
+    int weight;
+    int type;
+    long avgLoad;
+  }
+
+  /** {@code update_sg_lb_stats()}: CPUs in {@code excluded} are left out ({@code env->cpus}). */
+  private GroupStats groupStats(List<CpuComponent> g, List<CpuComponent> excluded,
+      CpuComponent payer, long[] reads) {
+    GroupStats s = new GroupStats();
+    for (CpuComponent c : g) {
+      if (excluded != null && excluded.contains(c)) {
+        continue;
+      }
+      if (c != payer) {
+        reads[0] += payer.lineTransferNs(c.cpu, 1);
+      }
+      s.weight++;
+      s.nr += c.policy.nrRunning();
+      s.load += c.policy.loadWeight();
+      if (c.idleForPlacement()) {
+        s.idle++;
+      }
+    }
+    if (s.nr > s.weight) {
+      s.type = GROUP_OVERLOADED;
+      s.avgLoad = s.load * SCHED_CAPACITY_SCALE / (s.weight * CAPACITY_PER_CPU);
+    } else if (s.idle == 0) {
+      s.type = GROUP_FULLY_BUSY;
+    } else {
+      s.type = GROUP_HAS_SPARE;
+    }
+    return s;
+  }
+
+  /** {@code update_sd_pick_busiest()}. */
+  private static boolean pickBusiest(GroupStats sg, GroupStats busiest) {
+    if (sg.nr == 0) {
+      return false;
+    }
+    if (busiest == null || sg.type > busiest.type) {
+      return true;
+    }
+    if (sg.type < busiest.type) {
+      return false;
+    }
+    switch (sg.type) {
+      case GROUP_OVERLOADED:
+      case GROUP_FULLY_BUSY:
+        return sg.avgLoad > busiest.avgLoad;
+      default:
+        if (sg.idle > busiest.idle) {
+          return false;
+        }
+        return sg.idle != busiest.idle || sg.nr > busiest.nr;
+    }
+  }
+
+  /**
+   * {@code load_balance()} of {@code sd} into this CPU ({@code env->dst_cpu}): find the busiest
+   * group and queue, compute the imbalance, detach up to that many (or that much load of)
+   * migratable tasks and attach them here. Returns the number of tasks moved.
+   */
+  int loadBalance(SchedDomain sd, int idle, CpuComponent payer) {
+    lbPasses++;
+
+    if (!shouldWeBalance(sd, idle)) {
+      lbContinue = false;
+      return balanced(sd, idle, false);
+    }
+    long now = ctx.now();
+    long[] reads = new long[1];
+    List<CpuComponent> excluded = null;
+    boolean allPinned = false;
+    int moved = 0;
+    boolean found = false;
+    try {
+      while (true) {
+        // find_busiest_group()
+        GroupStats local = null;
+        GroupStats busiest = null;
+        List<CpuComponent> busiestGroup = null;
+        long totalLoad = 0;
+        long totalCap = 0;
+        for (int i = 0; i < sd.groups.size(); i++) {
+          GroupStats s = groupStats(sd.groups.get(i), excluded, payer, reads);
+          totalLoad += s.load;
+          totalCap += s.weight * CAPACITY_PER_CPU;
+          if (i == sd.local) {
+            local = s;
+          } else if (s.weight > 0 && pickBusiest(s, busiest)) {
+            busiest = s;
+            busiestGroup = sd.groups.get(i);
+          }
+        }
+        if (busiest == null || local.type > busiest.type) {
+          return balanced(sd, idle, allPinned);
+        }
+        long sdsAvg = totalCap == 0 ? 0 : totalLoad * SCHED_CAPACITY_SCALE / totalCap;
+        if (local.type == GROUP_OVERLOADED) {
+          if (local.avgLoad >= busiest.avgLoad || local.avgLoad >= sdsAvg
+              || 100 * busiest.avgLoad <= sd.imbalancePct * local.avgLoad) {
+            return balanced(sd, idle, allPinned);
+          }
+        }
+        boolean force = sd.preferSibling && local.type == GROUP_HAS_SPARE
+            && busiest.nr > local.nr + 1;
+        if (!force && busiest.type != GROUP_OVERLOADED) {
+          if (idle == CPU_NOT_IDLE || busiest.weight > 1 && local.idle <= busiest.idle + 1
+              || busiest.nr == 1) {
+            return balanced(sd, idle, allPinned);
+          }
+        }
+        // calculate_imbalance()
+        boolean migrateLoad;
+        long imbalance;
+        if (local.type == GROUP_HAS_SPARE) {
+          migrateLoad = false;
+          if (busiest.weight == 1 || sd.preferSibling) {
+            imbalance = Math.max(0, busiest.nr - local.nr);
+          } else {
+            imbalance = Math.max(0, local.idle - busiest.idle);
+          }
+          imbalance >>= 1;
+        } else {
+          if (local.type < GROUP_OVERLOADED) {
+            local.avgLoad = local.load * SCHED_CAPACITY_SCALE / (local.weight * CAPACITY_PER_CPU);
+            if (local.avgLoad >= busiest.avgLoad) {
+              return balanced(sd, idle, allPinned);
+            }
+          }
+          migrateLoad = true;
+          imbalance = Math.min((busiest.avgLoad - sdsAvg) * busiest.weight * CAPACITY_PER_CPU,
+              (sdsAvg - local.avgLoad) * local.weight * CAPACITY_PER_CPU) / SCHED_CAPACITY_SCALE;
+        }
+        if (imbalance <= 0) {
+          return balanced(sd, idle, allPinned);
+        }
+        found = true;
+        // find_busiest_queue()
+        CpuComponent src = null;
+        long best = 0;
+        for (CpuComponent c : busiestGroup) {
+          if (excluded != null && excluded.contains(c)) {
+            continue;
+          }
+          int nr = c.policy.nrRunning();
+          if (nr == 0) {
+            continue;
+          }
+          long v;
+          if (migrateLoad) {
+            v = c.policy.loadWeight();
+            if (nr == 1 && v > imbalance) {
+              continue;
+            }
+          } else {
+            v = nr;
+          }
+          if (v > best) {
+            best = v;
+            src = c;
+          }
+        }
+        if (src == null) {
+          return balanced(sd, idle, allPinned);
+        }
+        if (src.policy.nrRunning() <= 1) {
+          break; // the running task only: active balancing is not modelled
+        }
+        allPinned = true;
+        int[] pinned = new int[1];
+        moved = detachAttach(sd, idle, src, migrateLoad, imbalance, payer, now, pinned);
+        allPinned = pinned[0] != 0;
+        if (moved == 0 && allPinned) {
+          // LBF_ALL_PINNED: try the other queues, unless only the local group is left.
+          if (excluded == null) {
+            excluded = new ArrayList<>();
+          }
+          excluded.add(src);
+          boolean outside = false;
+          for (CpuComponent c : sd.span) {
+            if (!excluded.contains(c) && !sd.groups.get(sd.local).contains(c)) {
+              outside = true;
+              break;
+            }
+          }
+          if (outside) {
+            found = false;
+            continue;
+          }
+          return balanced(sd, idle, true);
+        }
+        break;
+      }
+    } finally {
+      payer.chargeWakeup(reads[0]);
+    }
+    if (moved == 0) {
+      if (idle != CPU_NEWLY_IDLE) {
+        sd.nrBalanceFailed++;
+      }
+    } else {
+      sd.nrBalanceFailed = 0;
+    }
+    if (found) {
+      sd.balanceIntervalMs = sd.minIntervalMs;
+    }
+    return moved;
+  }
+
+  /** {@code out_balanced} / {@code out_all_pinned}: the interval backs off. */
+  private static int balanced(SchedDomain sd, int idle, boolean allPinned) {
+    sd.nrBalanceFailed = 0;
+    if (idle != CPU_NEWLY_IDLE && (allPinned
+        && sd.balanceIntervalMs < SchedDomain.MAX_PINNED_INTERVAL_MS
+        || sd.balanceIntervalMs < sd.maxIntervalMs)) {
+      sd.balanceIntervalMs *= 2;
+    }
+    return 0;
+  }
+
+  /**
+   * {@code detach_tasks()} + {@code attach_tasks()}: the source's tasks from the least recently
+   * run on ({@code cfs_tasks}' tail; simplified to the later of the last enqueue and the last
+   * switch-in), each tested by {@code can_migrate_task()}. {@code pinned[0]} ends non-zero if
+   * every task examined was pinned away from this CPU ({@code LBF_ALL_PINNED}).
+   */
+  private int detachAttach(SchedDomain sd, int idle, CpuComponent src, boolean migrateLoad,
+      long imbalance, CpuComponent payer, long now, int[] pinned) {
+    List<Task> tasks = src.policy.queued();
+    if (src.current != null && src.current.state == TaskState.RUNNING) {
+      tasks.add(src.current);
+    }
+    tasks.sort((a, b) -> {
+      int c = Long.compare(recency(a), recency(b));
+      return c != 0 ? c : Long.compare(a.orderKey, b.orderKey);
+    });
+    int loopMax = Math.min(lb.nrMigrate(), src.policy.nrRunning());
+    int loop = 0;
+    int moved = 0;
+    pinned[0] = 1;
+    for (Task p : tasks) {
+      if (idle != CPU_NOT_IDLE && src.policy.nrRunning() <= 1) {
+        break;
+      }
+      if (++loop > loopMax) {
+        break;
+      }
+      if (!canMigrate(p, sd, src, now, pinned)) {
+        continue;
+      }
+      if (migrateLoad) {
+        long load = Math.max(1, p.weight());
+        if ((load >> Math.min(sd.nrBalanceFailed, 62)) > imbalance) {
+          continue;
+        }
+        imbalance -= load;
+      } else {
+        imbalance--;
+      }
+      pull(p, src, payer, now);
+      moved++;
+      if (idle == CPU_NEWLY_IDLE || imbalance <= 0) {
+        break;
+      }
+    }
+    return moved;
+  }
+
+  private static long recency(Task t) {
+    return Math.max(t.lastQueuedNs, t.lastSwitchInNs);
+  }
+
+  /**
+   * {@code can_migrate_task()}: not a per-CPU (bound) task, allowed on this CPU, not running,
+   * and not cache hot ({@code task_hot()}: ran less than {@code sysctl_sched_migration_cost}
+   * ago; SMT siblings share the caches) unless the domain failed more than its
+   * {@code cache_nice_tries} times.
+   */
+  private boolean canMigrate(Task p, SchedDomain sd, CpuComponent src, long now, int[] pinned) {
+    if (!p.unbound) {
+      return false;
+    }
+    if (!p.allowedOn(cpu.id())) {
+      return false;
+    }
+    pinned[0] = 0;
+    if (p == src.current) {
+      return false;
+    }
+    boolean hot = !sd.shareCpuCapacity && lb.migrationCostNs() > 0
+        && now - p.se.execStart < lb.migrationCostNs();
+    return !hot || sd.nrBalanceFailed > sd.cacheNiceTries;
+  }
+
+  /**
+   * {@code detach_task()} on {@code src} and {@code attach_task()} here: the task keeps its
+   * place relative to the queue ({@link SchedPolicy#enqueueMigrated}), may preempt this CPU's
+   * task, and {@code payer} pays the migration's remote cache lines.
+   */
+  private void pull(Task p, CpuComponent src, CpuComponent payer, long now) {
+    long srcMin = src.policy.minVruntime();
+    src.policy.dequeueQueued(p, now);
+    src.nrChanged();
+    p.rq = this;
+    p.migrations++;
+    migrationsIn++;
+    lbPulled++;
+    if (samples != null) {
+      samples.migration(now);
+    }
+    policy.enqueueMigrated(p, srcMin, now);
+    nrChanged();
+    payer.chargeWakeup(payer.lineTransferNs(src.cpu, LoadBalanceParams.MIGRATE_LINES));
+    checkPreemptCurr(p, now);
   }
 
   /** {@code check_preempt_curr()} after {@code t} became runnable, or leave idle. */
@@ -1044,6 +1717,9 @@ public final class CpuComponent implements Component, DriverCpu {
       return;
     }
     ticks++;
+    if (lbLlc != null) {
+      nohzBalancerKick();
+    }
     if (current != null && policy.taskTick(ctx.now())) {
       reschedCurr();
     }
@@ -1124,6 +1800,9 @@ public final class CpuComponent implements Component, DriverCpu {
     next.pcount++;
     next.lastSwitchInNs = now;
     contextSwitches++;
+    if (lb != null && !balanceArmed) {
+      armBalance();
+    }
     if (params.ctxSwitchNs() == 0 && inEvent) {
       switchedIn();
       return;
@@ -1284,6 +1963,7 @@ public final class CpuComponent implements Component, DriverCpu {
   private void block() {
     Task t = current;
     policy.dequeueCurr(ctx.now());
+    nrChanged();
     t.state = TaskState.BLOCKED;
     t.slept = true;
     t.nvcsw++;
@@ -1325,6 +2005,8 @@ public final class CpuComponent implements Component, DriverCpu {
     needResched = false;
     if (policy.nrRunning() > 0) {
       scheduleDispatch();
+    } else if (lb != null) {
+      newidleBalance();
     }
   }
 
@@ -1506,6 +2188,7 @@ public final class CpuComponent implements Component, DriverCpu {
       Task t = current;
       t.exited();
       policy.dequeueCurr(ctx.now());
+      nrChanged();
       t.state = TaskState.DEAD;
       switchedOut(t, 'X');
       if (t.keepsRunAlive()) {

@@ -24,6 +24,11 @@ public final class CpuSamples {
   private long[] busyNs = new long[0];
   private final List<String> disks = new ArrayList<>();
   private final List<long[]> ios = new ArrayList<>();
+  /** Run-queue length integrated over time (task-ns) per interval. */
+  private long[] nrRunningNs = new long[0];
+  private long[] migrations = new long[0];
+  private int lastNr;
+  private long lastNrNs;
 
   /** Samples every {@code intervalNs} (> 0) of simulated time. */
   public CpuSamples(long intervalNs) {
@@ -53,6 +58,36 @@ public final class CpuSamples {
       busyNs[k] += part;
       t += part;
     }
+  }
+
+  /**
+   * The run queue's length ({@code rq->nr_running}) became {@code nr} at {@code now}: the
+   * previous length is booked up to {@code now}.
+   */
+  public void nrRunning(long now, int nr) {
+    bookNr(now);
+    lastNr = nr;
+  }
+
+  private void bookNr(long now) {
+    long t = lastNrNs;
+    if (lastNr > 0) {
+      while (t < now) {
+        int k = (int) (t / intervalNs);
+        long part = Math.min(now, (k + 1) * intervalNs) - t;
+        nrRunningNs = grow(nrRunningNs, k);
+        nrRunningNs[k] += part * lastNr;
+        t += part;
+      }
+    }
+    lastNrNs = Math.max(lastNrNs, now);
+  }
+
+  /** A task migrated to this CPU at {@code now} (load balancing or wakeup placement). */
+  public void migration(long now) {
+    int k = (int) (now / intervalNs);
+    migrations = grow(migrations, k);
+    migrations[k]++;
   }
 
   /** A device share whose completions are counted; returns its index for {@link #io}. */
@@ -107,8 +142,12 @@ public final class CpuSamples {
    * @param busyNs busy ns per interval
    * @param disks device shares mapped to the CPU
    * @param ios completions per interval, one array per entry of {@code disks}
+   * @param nrRunningNs the run queue's length integrated over each interval (task-ns: divide
+   *     by the interval for the mean length)
+   * @param migrations tasks that migrated to the CPU in each interval
    */
-  public record Series(long intervalNs, long[] busyNs, List<String> disks, List<long[]> ios) {
+  public record Series(long intervalNs, long[] busyNs, List<String> disks, List<long[]> ios,
+      long[] nrRunningNs, long[] migrations) {
 
     /** Copies the lists. */
     public Series {
@@ -124,6 +163,8 @@ public final class CpuSamples {
         out.writeUTF(disks.get(i));
         writeArray(out, ios.get(i));
       }
+      writeArray(out, nrRunningNs);
+      writeArray(out, migrations);
     }
 
     static Series read(DataInputStream in) throws IOException {
@@ -136,7 +177,9 @@ public final class CpuSamples {
         d.add(in.readUTF());
         io.add(readArray(in));
       }
-      return new Series(interval, busy, d, io);
+      long[] nr = readArray(in);
+      long[] mig = readArray(in);
+      return new Series(interval, busy, d, io, nr, mig);
     }
 
     private static void writeArray(DataOutputStream out, long[] a) throws IOException {
@@ -161,6 +204,9 @@ public final class CpuSamples {
     for (int i = 0; i < disks.size(); i++) {
       io.add(ios(i, endNs));
     }
-    return new Series(intervalNs, busyNs(endNs), disks, io);
+    bookNr(endNs);
+    int n = intervals(endNs);
+    return new Series(intervalNs, busyNs(endNs), disks, io, Arrays.copyOf(nrRunningNs, n),
+        Arrays.copyOf(migrations, n));
   }
 }

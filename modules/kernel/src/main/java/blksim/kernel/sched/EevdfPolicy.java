@@ -301,6 +301,37 @@ public final class EevdfPolicy implements SchedPolicy {
   }
 
   @Override
+  public java.util.List<Task> queued() {
+    return new java.util.ArrayList<>(timeline);
+  }
+
+  @Override
+  public void dequeueQueued(Task t, long now) {
+    if (t == curr || !timeline.contains(t)) {
+      throw new IllegalStateException("dequeue of " + t.comm() + ", which is not queued");
+    }
+    updateCurr(now);
+    // update_entity_lag() with the task still counted in V, then out of the tree.
+    long lag = avgVruntime() - t.se.vruntime;
+    long limit = LoadWeight.calcDeltaFair(Math.max(2 * baseSliceNs, tickNs), t.se.weight);
+    t.se.vlag = Math.max(-limit, Math.min(limit, lag));
+    timeline.remove(t);
+    avgSub(t);
+    t.se.onRq = false;
+    loadWeight -= t.se.weight;
+    nrRunning--;
+    updateMinVruntime();
+  }
+
+  @Override
+  public void enqueueMigrated(Task t, long srcMinVruntime, long now) {
+    updateCurr(now);
+    // place_entity() from the lag kept at the dequeue (EEVDF has no min_vruntime renormalising).
+    placeEntity(t, false);
+    enqueue(t);
+  }
+
+  @Override
   public boolean taskTick(long now) {
     updateCurr(now);
     boolean r = reschedPending && curr != null && nrRunning > 1;

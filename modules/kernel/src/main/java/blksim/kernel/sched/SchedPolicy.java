@@ -66,4 +66,26 @@ public interface SchedPolicy {
 
   /** The current task, or {@code null}. */
   Task curr();
+
+  /** {@code cfs_rq->load.weight}: the runnable tasks' weights, the current one included. */
+  long loadWeight();
+
+  /**
+   * The runnable tasks waiting in the timeline (not the current one), in timeline order: the
+   * candidates of {@code detach_tasks()}.
+   */
+  java.util.List<Task> queued();
+
+  /**
+   * {@code dequeue_task_fair()} without {@code DEQUEUE_SLEEP} of a runnable task that is not
+   * current: load balancing detaches it ({@code detach_task()}).
+   */
+  void dequeueQueued(Task t, long now);
+
+  /**
+   * {@code enqueue_task_fair()} of a task that load balancing moved here ({@code ENQUEUE_MIGRATED}):
+   * it keeps its distance to {@code min_vruntime} ({@code srcMinVruntime} is the source queue's),
+   * or under EEVDF its lag.
+   */
+  void enqueueMigrated(Task t, long srcMinVruntime, long now);
 }

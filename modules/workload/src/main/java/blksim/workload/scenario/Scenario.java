@@ -53,6 +53,7 @@ import java.util.List;
  *     each at its own mount point)
  * @param dirtyFiles the volume left dirty at the start ({@code dirty-files}), or null
  * @param wq workqueue settings: max_active overrides and kworker creation costs
+ * @param loadBalance {@code kernel.load-balance} and {@code kernel.sched-migration-cost}
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
@@ -64,7 +65,8 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     List<FioJob> jobs, TimehistParams timehist, String wakePlacement, long kblockdRunNs,
     MmParams mm, List<FilesystemParams> filesystems, List<FsMarkOptions> fsMark,
     FsMarkCosts fsMarkCosts, List<ShellCommand> commands, long shellExecNs,
-    blksim.workload.umount.DirtyFiles dirtyFiles, WqSettings wq) {
+    blksim.workload.umount.DirtyFiles dirtyFiles, WqSettings wq,
+    blksim.kernel.sched.LoadBalanceParams loadBalance) {
 
   /**
    * The workqueue settings of a scenario: {@code kernel.wq-max-active} and the kworker creation

@@ -665,7 +665,15 @@ public final class ScenarioLoader {
         mm(v, jobs, partitions, topo), fss, fsMark,
         new Scenario.FsMarkCosts(v.getDuration("costs.fs-mark.user-per-file"),
             v.getDuration("costs.fs-mark.fork")), commands, v.getDuration("costs.shell.exec"),
-        dirtyFiles, wqSettings(v, topo));
+        dirtyFiles, wqSettings(v, topo), loadBalance(v));
+  }
+
+  /** {@code kernel.load-balance} and its tunables. */
+  private static blksim.kernel.sched.LoadBalanceParams loadBalance(Values v) {
+    return new blksim.kernel.sched.LoadBalanceParams(
+        v.getString("kernel.load-balance").equals("on"),
+        v.getDuration("kernel.sched-migration-cost"),
+        blksim.kernel.sched.LoadBalanceParams.DEFAULT_NR_MIGRATE);
   }
 
   /**

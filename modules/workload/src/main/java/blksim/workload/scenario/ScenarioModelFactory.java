@@ -230,6 +230,12 @@ public final class ScenarioModelFactory implements ModelFactory {
       for (CpuComponent c : cpus) {
         c.joinLlc(byLlc.get(c.cpu().llc()));
       }
+      if (s.migratesInLlc()) {
+        // Load balancing moves the tasks that may move, within their LLC (issue 15 item 3).
+        for (List<CpuComponent> l : byLlc.values()) {
+          CpuComponent.loadBalance(l, s.loadBalance());
+        }
+      }
     }
     PageCache pc = null;
     Vfs vfs = null;

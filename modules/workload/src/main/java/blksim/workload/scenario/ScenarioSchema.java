@@ -144,6 +144,17 @@ public final class ScenarioSchema {
               + " prev, recent_used_cpu, SMT sibling, SIS_UTIL-bounded LLC scan), the waker paying"
               + " costs.sched.cacheline per CPU tested and costs.sched.wake-remote; llc and sis"
               + " need partitions one, node or llc"),
+      Param.choice("kernel.load-balance", "cpu", "on", List.of("on", "off"),
+          "CFS load balancing (kernel/sched/fair.c): scheduling domains SMT and MC (the LLC) from"
+              + " the topology, periodic balancing of busy CPUs at their balance interval, nohz"
+              + " idle balancing kicked by an overloaded CPU's tick, new-idle balancing; pulls"
+              + " runnable tasks that are not cache hot (kernel.sched-migration-cost) and whose"
+              + " affinity allows it, paying costs.sched.cacheline per run queue read and 6 lines"
+              + " per migration; acts on tasks that may move (kernel.wake-placement llc or sis),"
+              + " within their LLC; off: tasks move only at wakeup"),
+      Param.num("kernel.sched-migration-cost", "cpu", DURATION, "ns", "500us", 0,
+          1_000_000_000L, "sysctl_sched_migration_cost (debugfs sched/migration_cost_ns): a task"
+              + " that ran less than this long ago is cache hot and load balancing leaves it"),
       Param.num("kernel.io-wq-idle-timeout", "io_uring", DURATION, "ns", "5s", 0,
           1_000_000_000_000L, "an idle io-wq worker exits after sleeping this long, unless it"
               + " is the last of its class (WORKER_IDLE_TIMEOUT, 5 s; 0: never)"),

@@ -1,0 +1,78 @@
+package blksim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.Partitioning;
+import blksim.engine.ProgressListener;
+import blksim.workload.scenario.Scenario;
+import blksim.workload.scenario.ScenarioLoader;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code kernel.load-balance} (issue 15 items 3 and 8): balancing reads and moves between the
+ * CPUs of an LLC directly, so a run must not depend on any partitioning that keeps each LLC
+ * whole; the JSON carries each CPU's run-queue length and migrations over time.
+ */
+@Timeout(180)
+class LoadBalanceDeterminismTest {
+  static final String SCEN = "det/placement.conf";
+  static final List<String> SAMPLED = List.of("trace.sample-interval=500us");
+
+  static String json(List<String> sets, String partitioning) {
+    Scenario s = ScenarioLoader.load(MainTest.resource(SCEN), sets);
+    Simulator.Outcome o = Simulator.runFull(s, Partitioning.parse(partitioning),
+        Simulator.Host.LOCAL, ProgressListener.NONE);
+    return Metrics.json(o);
+  }
+
+  @Test
+  void loadBalancing_givesIdenticalJson_forPartitioningsThatKeepLlcsWhole() {
+    String one = json(SAMPLED, "one");
+    for (String p : new String[] {"node", "llc"}) {
+      assertEquals(null, RunCommand.firstDifference(one, json(SAMPLED, p), "one", p),
+          "partitioning " + p);
+    }
+    List<String> off = List.of("trace.sample-interval=500us", "kernel.load-balance=off");
+    assertNotEquals(null, RunCommand.firstDifference(one, json(off, "one"), "on", "off"),
+        "load balancing moved something in this scenario");
+  }
+
+  @Test
+  void json_hasPerCpuRunQueueLengthAndMigrationsOverTime() {
+    String j = json(SAMPLED, "one");
+    assertTrue(j.contains("\"sched_samples\""), j);
+    Matcher m = Pattern.compile("\"interval_ns\" : 500000").matcher(j);
+    assertTrue(m.find(), "the interval");
+    int i = j.indexOf("\"sched_samples\"");
+    String sched = j.substring(i);
+    // 8 CPUs, 10 whole intervals of 500 us in 5 ms each
+    int nr = sched.indexOf("\"nr_running\"");
+    int mig = sched.indexOf("\"migrations\"");
+    String nrPart = sched.substring(nr, mig);
+    assertEquals(8, countArrays(nrPart), nrPart);
+    String migPart = sched.substring(mig);
+    long total = 0;
+    Matcher n = Pattern.compile("(?<![\\d.])(\\d+)(?![\\d.])").matcher(migPart);
+    while (n.find()) {
+      total += Long.parseLong(n.group(1));
+    }
+    assertTrue(total > 0, "tasks migrated: " + migPart);
+    assertTrue(nrPart.matches("(?s).*[1-9]\\.\\d+.*"), "CPUs had runnable tasks: " + nrPart);
+  }
+
+  static int countArrays(String s) {
+    int n = 0;
+    for (int k = s.indexOf('[') + 1; k < s.length(); k++) {
+      if (s.charAt(k) == '[') {
+        n++;
+      }
+    }
+    return n;
+  }
+}

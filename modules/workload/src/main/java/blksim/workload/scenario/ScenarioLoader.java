@@ -638,6 +638,7 @@ public final class ScenarioLoader {
     List<FilesystemParams> fss = filesystems(cfg, v, devices);
     jobs.replaceAll(j -> zbdZoneUnits(j, devices));
     for (FioJob j : jobs) {
+      checkOffload(j, devices, fss);
       if (!regularFiles(j, devices, fss)) {
         checkJob(j, devices, bounded);
       }
@@ -1840,6 +1841,25 @@ public final class ScenarioLoader {
             v.getDuration("costs.zram.copy"));
       default:
         throw new IllegalStateException("device type " + type);
+    }
+  }
+
+  /**
+   * {@code io_submit_mode=offload} is modelled for libaio on files ({@code FileFioThread} with
+   * {@code OffloadWorker}s); elsewhere it is refused.
+   */
+  private static void checkOffload(FioJob j, List<DeviceParams> devices,
+      List<FilesystemParams> fss) {
+    if (!j.offload()) {
+      return;
+    }
+    if (j.ioengine() != FioEngine.LIBAIO) {
+      throw j.error("io_submit_mode", "io_submit_mode=offload is modelled by blksim for"
+          + " ioengine=libaio only, not " + j.ioengine().fioName());
+    }
+    if (j.filename() != null && j.directory() == null && !regularFiles(j, devices, fss)) {
+      throw j.error("io_submit_mode", "io_submit_mode=offload is modelled by blksim for jobs"
+          + " on files only, not on a block device (" + j.filename() + ") yet");
     }
   }
 

@@ -54,6 +54,12 @@ import java.util.function.Function;
  *       unlinked.
  * </ol>
  *
+ * <p>{@code io_submit_mode=offload} (libaio only): the thread prepares and paces the I/Os and
+ * hands each to one of {@code iodepth} {@link OffloadWorker}s, which submits and reaps it; when
+ * all io_us are out it waits for one to be freed, and an I/O early for its rate sleeps without
+ * quiescing (fio's {@code rate_ddir()} quiesces only inline). Simplified as {@link OffloadWorker}
+ * says.
+ *
  * <p>{@code thinktime} and {@code rate} work as on a device: with libaio the job first
  * quiesces ({@code io_u_quiesce()}: what is queued is submitted, everything in flight reaped).
  * With libaio, a file's close, an {@code fsync=N} and the end also quiesce first.
@@ -221,6 +227,11 @@ public final class FileFioThread extends FioJobThread {
         pool.freed(cpu);
       }
     };
+  }
+
+  @Override
+  protected long[] helperCpu() {
+    return pool == null ? super.helperCpu() : pool.cpu();
   }
 
   /**

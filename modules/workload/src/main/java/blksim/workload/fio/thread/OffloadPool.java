@@ -73,6 +73,17 @@ final class OffloadPool {
     }
   }
 
+  /** The workers' user time, system time and context switches so far. */
+  long[] cpu() {
+    long[] a = new long[3];
+    for (OffloadWorker w : workers) {
+      a[0] += w.utimeNs();
+      a[1] += w.stimeNs();
+      a[2] += w.nvcsw() + w.nivcsw();
+    }
+    return a;
+  }
+
   int size() {
     return workers.length;
   }

@@ -68,12 +68,20 @@ class FioOffloadTest {
   }
 
   @Test
-  void offload_onADevice_orWithASyncEngine_isRefusedNamingTheLine() throws IOException {
+  void offload_onADevice_withIoUring_runsFromWorkers_andASyncEngineIsRefused() throws IOException {
     Path job = tmp.resolve("dev.fio");
-    Files.writeString(job, "[j]\nfilename=/dev/nullb0\nioengine=libaio\ndirect=1\n"
+    Files.writeString(job, "[j]\nfilename=/dev/nullb0\nioengine=io_uring\ndirect=1\n"
+        + "iodepth=8\nio_submit_mode=offload\nsize=4m\nrate_iops=5000\nrw=randread\n");
+    MainTest.Result r = MainTest.cli("run", job.toString(), "--set", "max-time=100ms",
+        "--threads");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(1 + 8, threads(r.out()), r.out());
+    int rate = iops(r.out());
+    assertTrue(rate >= 4900 && rate <= 5100, "offload IOPS " + rate);
+    Files.writeString(job, "[j]\nfilename=/dev/nullb0\nioengine=psync\ndirect=1\n"
         + "io_submit_mode=offload\nsize=4m\n");
-    MainTest.Result r = MainTest.cli("run", job.toString());
+    r = MainTest.cli("run", job.toString());
     assertEquals(2, r.code(), r.err());
-    assertTrue(r.err().contains("dev.fio:5:") && r.err().contains("block device"), r.err());
+    assertTrue(r.err().contains("dev.fio:5:") && r.err().contains("psync"), r.err());
   }
 }

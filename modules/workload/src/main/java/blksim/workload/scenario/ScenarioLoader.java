@@ -1845,21 +1845,21 @@ public final class ScenarioLoader {
   }
 
   /**
-   * {@code io_submit_mode=offload} is modelled for libaio on files ({@code FileFioThread} with
-   * {@code OffloadWorker}s); elsewhere it is refused.
+   * {@code io_submit_mode=offload} is modelled for libaio (on files and devices) and io_uring (on
+   * devices) with {@code OffloadWorker}s; elsewhere it is refused.
    */
   private static void checkOffload(FioJob j, List<DeviceParams> devices,
       List<FilesystemParams> fss) {
     if (!j.offload()) {
       return;
     }
-    if (j.ioengine() != FioEngine.LIBAIO) {
+    boolean onDevice = j.filename() != null && j.directory() == null
+        && !regularFiles(j, devices, fss);
+    if (j.ioengine() != FioEngine.LIBAIO
+        && !(onDevice && j.ioengine() == FioEngine.IO_URING)) {
       throw j.error("io_submit_mode", "io_submit_mode=offload is modelled by blksim for"
-          + " ioengine=libaio only, not " + j.ioengine().fioName());
-    }
-    if (j.filename() != null && j.directory() == null && !regularFiles(j, devices, fss)) {
-      throw j.error("io_submit_mode", "io_submit_mode=offload is modelled by blksim for jobs"
-          + " on files only, not on a block device (" + j.filename() + ") yet");
+          + " ioengine=libaio, and io_uring on a block device, not " + j.ioengine().fioName()
+          + (onDevice ? "" : " on files"));
     }
   }
 

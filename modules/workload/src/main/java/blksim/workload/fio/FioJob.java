@@ -771,6 +771,15 @@ public final class FioJob {
   }
 
   /** {@code disk_util}: whether fio reports the disk statistics of this job's devices. */
+  /**
+   * {@code io_submit_mode=offload}: the job thread only prepares I/Os and paces them; a pool of
+   * {@code iodepth} submit workers, each with its own engine at depth 1, submits them
+   * (fio's rate-submit.c).
+   */
+  public boolean offload() {
+    return s.offload;
+  }
+
   public boolean diskUtil() {
     return s.diskUtil;
   }

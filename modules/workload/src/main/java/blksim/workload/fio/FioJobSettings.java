@@ -140,6 +140,8 @@ final class FioJobSettings implements Cloneable {
   int[] numaCpuNodes;
   /** {@code disk_util}: fio's "Disk stats" for this job's devices (default 1). */
   boolean diskUtil = true;
+  /** {@code io_submit_mode=offload}: fio's submit workers (rate-submit.c). */
+  boolean offload;
   /** {@code fadvise_hint}: 0 none, 1 by the pattern (fio's default), random, sequential. */
   String fadviseHint = "1";
   /**
@@ -425,14 +427,7 @@ final class FioJobSettings implements Cloneable {
       case "numa_mem_policy" -> memPolicy(string(value));
       case "clocksource" -> onlyValue(value, "gettimeofday", "clock_gettime", "cpu");
       case "disk_util" -> diskUtil = bool(value);
-      case "io_submit_mode" -> {
-        if ("offload".equals(value)) {
-          throw new BadValue("io_submit_mode=offload (fio's submit workers, rate-submit.c: iodepth"
-              + " threads per job, each with its own engine at depth 1) is not modelled by blksim;"
-              + " inline, fio's default, is");
-        }
-        onlyValue(value, "inline");
-      }
+      case "io_submit_mode" -> offload = "offload".equals(onlyValue(value, "inline", "offload"));
       case "fadvise_hint" -> fadviseHint = onlyValue(value, "0", "1", "random", "sequential",
           "noreuse");
       case "write_iolog" -> writeIolog = string(value);

@@ -643,6 +643,7 @@ public final class ScenarioLoader {
     List<FilesystemParams> fss = filesystems(cfg, v, devices);
     jobs.replaceAll(j -> zbdZoneUnits(j, devices));
     for (FioJob j : jobs) {
+      checkOffload(j, devices, fss);
       if (!regularFiles(j, devices, fss)) {
         checkJob(j, devices, bounded);
       }
@@ -1861,6 +1862,25 @@ public final class ScenarioLoader {
             v.getDuration("costs.zram.copy"));
       default:
         throw new IllegalStateException("device type " + type);
+    }
+  }
+
+  /**
+   * {@code io_submit_mode=offload} is modelled for libaio (on files and devices) and io_uring (on
+   * devices) with {@code OffloadWorker}s; elsewhere it is refused.
+   */
+  private static void checkOffload(FioJob j, List<DeviceParams> devices,
+      List<FilesystemParams> fss) {
+    if (!j.offload()) {
+      return;
+    }
+    boolean onDevice = j.filename() != null && j.directory() == null
+        && !regularFiles(j, devices, fss);
+    if (j.ioengine() != FioEngine.LIBAIO
+        && !(onDevice && j.ioengine() == FioEngine.IO_URING)) {
+      throw j.error("io_submit_mode", "io_submit_mode=offload is modelled by blksim for"
+          + " ioengine=libaio, and io_uring on a block device, not " + j.ioengine().fioName()
+          + (onDevice ? "" : " on files"));
     }
   }
 

@@ -35,6 +35,11 @@ import java.util.function.IntFunction;
  * already in the CQ ring are reaped in user space without a call) and libaio's
  * {@code io_submit()} / {@code io_getevents()} ({@link KioCtx}; reaping is always a call).
  *
+ * <p>{@code io_submit_mode=offload}: the thread prepares and paces the I/Os and hands each to one
+ * of {@code iodepth} {@link OffloadWorker}s (each its own ring or aio context at depth 1), which
+ * submits and reaps it; an I/O early for its rate sleeps without quiescing. Simplified as
+ * {@link OffloadWorker} says.
+ *
  * <p>{@code iodepth_batch_submit} I/Os are queued before one submit call commits them (fio also
  * commits what is queued before it waits for completions); {@code iodepth_batch_complete_max}
  * completions at most are reaped at once.
@@ -78,6 +83,8 @@ public final class AsyncFioThread extends FioJobThread {
   private boolean resetInstead;
   /** Recorded latency of replayed I/Os in flight, by tag (looked up, never iterated). */
   private final java.util.HashMap<Integer, Long> recordedLat = new java.util.HashMap<>();
+  /** {@code io_submit_mode=offload}: the job's submit workers, or null. */
+  private final OffloadPool pool;
 
   /**
    * @param uring io_uring costs (libaio uses {@code enterNs} for its system calls and
@@ -95,6 +102,85 @@ public final class AsyncFioThread extends FioJobThread {
     this.depth = Math.max(1, job.iodepth());
     this.completeMin = Math.max(1, Math.min(job.iodepthBatchCompleteMin(), depth));
     this.batchSubmit = Math.max(1, Math.min(job.iodepthBatchSubmit(), depth));
+    this.pool = job.offload() ? new OffloadPool(this, depth, offloadJob()) : null;
+  }
+
+  /** What this job gives its submit workers: each sets up its own engine at depth 1. */
+  private OffloadWorker.Job offloadJob() {
+    return new OffloadWorker.Job() {
+      @Override
+      public OffloadWorker.Engine setUp(OffloadWorker w, TaskCpu cpu) {
+        IoRing ur = engine == Engine.IO_URING
+            ? IoRing.setup(w, cpu.cpu(), file, uring, syscalls, 1, onlineCpus) : null;
+        KioCtx k = ur == null ? KioCtx.setup(w, cpu.cpu(), file, uring, syscalls) : null;
+        return new OffloadWorker.Engine() {
+          @Override
+          public SystemCall submit(IoRequest r, Object f) {
+            return ur != null ? ur.submit(java.util.List.of(r))
+                : k.ioSubmit(java.util.List.of(r));
+          }
+
+          @Override
+          public WaitCall getevents(int min) {
+            return ur != null ? ur.waitFor(min) : k.ioGetevents(min);
+          }
+
+          @Override
+          public CompletionRing ring() {
+            return ur != null ? ur.ring() : k.ring();
+          }
+
+          @Override
+          public boolean reapsInUserSpace() {
+            return ur != null;
+          }
+        };
+      }
+
+      @Override
+      public long userNsPerIo() {
+        return costs.userNsPerIo() - costs.userNsPerIo() / 2;
+      }
+
+      @Override
+      public void issued(IoRequest r, long now) {
+        r.issueNs(now);
+        if (measuring()) {
+          stats.recordIssue(inFlight);
+          stats.recordSubmitBatch(1);
+        }
+      }
+
+      @Override
+      public void reaped(IoRequest done, TaskCpu cpu) {
+        inFlight--;
+        long now = cpu.now();
+        if (!fatalIoError(done.result())) {
+          if (zbd() != null) {
+            zbd().completed(zbdDdir(done.bio().op()), done.bio().sector() << 9,
+                done.bio().sizeBytes());
+          }
+          if (measuring()) {
+            stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(),
+                done.issueNs() - done.startNs(), now - done.issueNs(), now,
+                done.bio().sector() << 9);
+            stats.recordCompleteBatch(1);
+          }
+          latencySample(now - done.startNs());
+          Long rec = recordedLat.isEmpty() ? null : recordedLat.remove(done.tag());
+          if (rec != null) {
+            replay().stats().latency(rec, now - done.startNs());
+          }
+        }
+        completed(1);
+        pool.freed(cpu);
+      }
+    };
+  }
+
+  @Override
+  protected long[] helperCpu() {
+    return pool == null ? super.helperCpu() : pool.cpu();
   }
 
   @Override
@@ -102,7 +188,9 @@ public final class AsyncFioThread extends FioJobThread {
     if (starting(cpu) || continueThink(cpu)) {
       return;
     }
-    if (ring == null) {
+    if (pool != null) {
+      pool.start(this, cpu); // rate_submit_init(): the workers set up their own engines
+    } else if (ring == null) {
       // fio's engine init: io_uring_setup(iodepth) or io_setup(iodepth).
       if (engine == Engine.IO_URING) {
         ioRing = IoRing.setup(this, cpu.cpu(), file, uring, syscalls, depth, onlineCpus);
@@ -132,6 +220,14 @@ public final class AsyncFioThread extends FioJobThread {
           }
           // fio's start_time: the prepared I/O is queued to the engine [A].
           req.startNs(cpu.now());
+          if (pool != null) {
+            // workqueue_enqueue(): a submit worker queues and commits it.
+            inFlight++;
+            pool.hand(req, null, cpu);
+            req = null;
+            phase = Phase.LOOP;
+            continue;
+          }
           batch.add(req);
           req = null;
           if (batch.size() >= batchSubmit) {
@@ -191,11 +287,12 @@ public final class AsyncFioThread extends FioJobThread {
       // rate_ddir(): io_u_quiesce(), then usec_sleep() until the held I/O is due.
       long wait = rateWaitNs(rateHeld.bio().op(), cpu.now());
       if (wait > 0 && !outOfTime(cpu.now())) {
-        if (!batch.isEmpty()) {
+        // rate_ddir() quiesces only with io_submit_mode=inline.
+        if (pool == null && !batch.isEmpty()) {
           startCommit(cpu);
           return true;
         }
-        if (inFlight > 0) {
+        if (pool == null && inFlight > 0) {
           return waitFor(cpu, inFlight);
         }
         rateSleep(cpu, wait);
@@ -333,6 +430,9 @@ public final class AsyncFioThread extends FioJobThread {
         }
         return true;
       }
+      if (pool != null) {
+        pool.exit(cpu);
+      }
       finish(cpu);
       return true;
     }
@@ -353,6 +453,15 @@ public final class AsyncFioThread extends FioJobThread {
    * action was taken.
    */
   private boolean waitFor(TaskCpu cpu, int min) {
+    if (pool != null) {
+      // Offload: wait for a worker to free an io_u (__get_io_u() on free_cond); the caller
+      // looks again when one was freed.
+      if (pool.tryWaitFree(this)) {
+        return false;
+      }
+      cpu.sleep();
+      return true;
+    }
     if (engine == Engine.IO_URING && ring.ready() >= Math.min(min, inFlight)) {
       reap(cpu);
       return false;

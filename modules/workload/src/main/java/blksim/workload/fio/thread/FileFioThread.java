@@ -55,6 +55,12 @@ import java.util.function.Function;
  *       unlinked.
  * </ol>
  *
+ * <p>{@code io_submit_mode=offload} (libaio only): the thread prepares and paces the I/Os and
+ * hands each to one of {@code iodepth} {@link OffloadWorker}s, which submits and reaps it; when
+ * all io_us are out it waits for one to be freed, and an I/O early for its rate sleeps without
+ * quiescing (fio's {@code rate_ddir()} quiesces only inline). Simplified as {@link OffloadWorker}
+ * says.
+ *
  * <p>{@code thinktime} and {@code rate} work as on a device: with libaio the job first
  * quiesces ({@code io_u_quiesce()}: what is queued is submitted, everything in flight reaped).
  * With libaio, a file's close, an {@code fsync=N} and the end also quiesce first.
@@ -148,6 +154,8 @@ public final class FileFioThread extends FioJobThread {
   private boolean aioSubmitting;
   /** An fsync=N / fdatasync=N is due once the I/Os in flight are reaped. */
   private boolean syncDue;
+  /** {@code io_submit_mode=offload}: the job's submit workers, or null. */
+  private final OffloadPool pool;
 
   /** One call of a queued sequence, with what to do with its return value. */
   private interface Step {
@@ -195,6 +203,84 @@ public final class FileFioThread extends FioJobThread {
     this.depth = Math.max(1, job.iodepth());
     this.completeMin = Math.max(1, Math.min(job.iodepthBatchCompleteMin(), depth));
     this.batchSubmit = Math.max(1, Math.min(job.iodepthBatchSubmit(), depth));
+    this.pool = job.offload() && uring != null ? new OffloadPool(this, depth, offloadJob()) : null;
+  }
+
+  /** What this job gives its submit workers: each opens its own libaio context at depth 1. */
+  private OffloadWorker.Job offloadJob() {
+    return new OffloadWorker.Job() {
+      @Override
+      public OffloadWorker.Engine setUp(OffloadWorker w, TaskCpu cpu) {
+        FileAio a = new FileAio(w, cpu.cpu(), callsFactory.apply(w), uring, syscalls);
+        return new OffloadWorker.Engine() {
+          @Override
+          public SystemCall submit(IoRequest r, Object file) {
+            return a.ioSubmit((VfsCalls.OpenFile) file, java.util.List.of(r));
+          }
+
+          @Override
+          public blksim.kernel.iouring.WaitCall getevents(int min) {
+            return a.ioGetevents(min);
+          }
+
+          @Override
+          public blksim.kernel.iouring.CompletionRing ring() {
+            return a.ring();
+          }
+
+          @Override
+          public boolean reapsInUserSpace() {
+            return false;
+          }
+        };
+      }
+
+      @Override
+      public long userNsPerIo() {
+        return costs.userNsPerIo() - costs.userNsPerIo() / 2;
+      }
+
+      @Override
+      public void issued(IoRequest r, long now) {
+        r.issueNs(now);
+        if (measuring()) {
+          stats.recordIssue(inFlight);
+          stats.recordSubmitBatch(1);
+        }
+      }
+
+      @Override
+      public void reaped(IoRequest done, TaskCpu cpu) {
+        inFlight--;
+        check(done.result(), (done.bio().op() == ReqOp.READ ? "read" : "write") + " iocb");
+        long now = cpu.now();
+        if (measuring()) {
+          stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(),
+              done.issueNs() - done.startNs(), now - done.issueNs(), now,
+              done.bio().sector() << 9);
+          stats.recordCompleteBatch(1);
+        }
+        completed(1);
+        pool.freed(cpu);
+      }
+    };
+  }
+
+  @Override
+  protected long[] helperCpu() {
+    return pool == null ? super.helperCpu() : pool.cpu();
+  }
+
+  /**
+   * Offload: the job thread waits for a freed io_u ({@code __get_io_u()} on
+   * {@code free_cond}). True if it now sleeps; false if one was freed and it goes on.
+   */
+  private boolean waitFree(TaskCpu cpu) {
+    if (pool.tryWaitFree(this)) {
+      return false;
+    }
+    cpu.sleep();
+    return true;
   }
 
   /** Whether the job's engine is asynchronous (libaio). */
@@ -409,7 +495,9 @@ public final class FileFioThread extends FioJobThread {
     if (starting(cpu) || continueThink(cpu)) {
       return;
     }
-    if (async() && aio == null) {
+    if (pool != null) {
+      pool.start(this, cpu); // rate_submit_init(): the workers load their own engines
+    } else if (async() && aio == null) {
       // fio's engine init: io_setup(iodepth).
       aio = new FileAio(this, cpu.cpu(), calls(), uring, syscalls);
     }
@@ -451,6 +539,9 @@ public final class FileFioThread extends FioJobThread {
           continue;
         }
         if (phase == Phase.UNLINK) {
+          if (pool != null) {
+            pool.exit(cpu);
+          }
           finish(cpu);
           return;
         }
@@ -487,7 +578,8 @@ public final class FileFioThread extends FioJobThread {
                 startEnd(); // the runtime ended while the I/O waited for its rate
                 continue;
               }
-              if (quiesce(cpu)) {
+              // rate_ddir() quiesces only with io_submit_mode=inline.
+              if (pool == null && quiesce(cpu)) {
                 return;
               }
               rateSleep(cpu, wait);
@@ -687,6 +779,10 @@ public final class FileFioThread extends FioJobThread {
       startEnd();
       return false;
     }
+    if (pool != null && inFlight >= depth) {
+      // Every io_u is with a worker: wait until one is freed.
+      return waitFree(cpu);
+    }
     if (async() && inFlight + batch.size() >= depth) {
       // The queue is full: commit what is queued, else reap.
       if (!batch.isEmpty()) {
@@ -753,11 +849,16 @@ public final class FileFioThread extends FioJobThread {
    */
   private boolean queueIo(TaskCpu cpu) {
     IoRequest r = IoRequest.prep(op, ioOffset, len, nextTag++);
-    // fio's start_time: the prepared I/O is queued to the engine.
+    // fio's start_time: the prepared I/O is queued to the engine (offload: to a worker).
     r.startNs(cpu.now());
-    batch.add(r);
-    batchFile = cur;
     int f = cur;
+    if (pool != null) {
+      inFlight++;
+      pool.hand(r, fds[cur], cpu);
+    } else {
+      batch.add(r);
+      batchFile = cur;
+    }
     boolean fileDone = files.issued(f, len);
     phase = Phase.PREP;
     if (op == ReqOp.WRITE) {
@@ -773,7 +874,7 @@ public final class FileFioThread extends FioJobThread {
       queueClose(f);
       phase = Phase.CLOSE_DONE;
     }
-    if (batch.size() >= batchSubmit) {
+    if (pool == null && batch.size() >= batchSubmit) {
       commit(cpu);
       return true;
     }
@@ -787,6 +888,15 @@ public final class FileFioThread extends FioJobThread {
    */
   private boolean quiesce(TaskCpu cpu) {
     if (!async()) {
+      return false;
+    }
+    if (pool != null) {
+      // Offload: wait until the workers have freed every io_u.
+      while (inFlight > 0) {
+        if (waitFree(cpu)) {
+          return true;
+        }
+      }
       return false;
     }
     if (!batch.isEmpty()) {

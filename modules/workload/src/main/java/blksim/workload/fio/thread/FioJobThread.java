@@ -349,9 +349,10 @@ public abstract class FioJobThread extends Task {
     java.util.Arrays.fill(rateIssueBytes, 0);
     java.util.Arrays.fill(rateNextNs, 0);
     measuring = true;
-    usr0 = utimeNs();
-    sys0 = stimeNs();
-    ctx0 = nvcsw() + nivcsw();
+    long[] h = helperCpu();
+    usr0 = utimeNs() + h[0];
+    sys0 = stimeNs() + h[1];
+    ctx0 = nvcsw() + nivcsw() + h[2];
     stats.startMeasurement(now);
     latTargetReset(now); // reset_all_stats() -> lat_target_reset()
   }
@@ -1088,7 +1089,9 @@ public abstract class FioJobThread extends Task {
     if (steady != null) {
       stats.setSteadyState(steady.result());
     }
-    stats.setCpu(utimeNs() - usr0, stimeNs() - sys0, nvcsw() + nivcsw() - ctx0);
+    long[] h = helperCpu();
+    stats.setCpu(utimeNs() + h[0] - usr0, stimeNs() + h[1] - sys0,
+        nvcsw() + nivcsw() + h[2] - ctx0);
     if (zbd != null) {
       stats.setZoneResets(zbd.resets());
       stats.setCountZoneResets(job.rw().writes() || job.rw().trims());
@@ -1123,6 +1126,15 @@ public abstract class FioJobThread extends Task {
   /** The job number from a task-report name made by {@link #reportName}. */
   public static int jobNumber(String reportName) {
     return Integer.parseInt(reportName.substring(4));
+  }
+
+  /**
+   * The user time, system time and context switches so far of the job's helper threads (the
+   * submit workers of {@code io_submit_mode=offload}), which fio sums into the job's
+   * ({@code sum_thread_stats()} from {@code io_workqueue_exit_worker_fn()}); none by default.
+   */
+  protected long[] helperCpu() {
+    return new long[3];
   }
 
   /** The statistics this thread records into. */

@@ -7,8 +7,39 @@ package blksim.kernel.block;
  * @param sector first 512-byte sector ({@code bi_iter.bi_sector})
  * @param sizeBytes length in bytes ({@code bi_iter.bi_size})
  * @param flags request flags ({@code REQ_*} bits, see the constants)
+ * @param ioprio the I/O priority ({@code bi_ioprio}: class {@code << IOPRIO_CLASS_SHIFT} | level,
+ *     include/uapi/linux/ioprio.h); 0 is {@code IOPRIO_CLASS_NONE}, which mq-deadline treats as
+ *     best effort
  */
-public record Bio(ReqOp op, long sector, int sizeBytes, int flags) {
+public record Bio(ReqOp op, long sector, int sizeBytes, int flags, int ioprio) {
+  /** {@code IOPRIO_CLASS_SHIFT}. */
+  public static final int IOPRIO_CLASS_SHIFT = 13;
+  /** {@code IOPRIO_CLASS_NONE}, {@code _RT}, {@code _BE}, {@code _IDLE}. */
+  public static final int IOPRIO_CLASS_NONE = 0;
+  public static final int IOPRIO_CLASS_RT = 1;
+  public static final int IOPRIO_CLASS_BE = 2;
+  public static final int IOPRIO_CLASS_IDLE = 3;
+
+  /** A bio without an I/O priority ({@code IOPRIO_CLASS_NONE}). */
+  public Bio(ReqOp op, long sector, int sizeBytes, int flags) {
+    this(op, sector, sizeBytes, flags, 0);
+  }
+
+  /** {@code IOPRIO_PRIO_VALUE(class, level)}. */
+  public static int ioprioValue(int ioClass, int level) {
+    return (ioClass << IOPRIO_CLASS_SHIFT) | level;
+  }
+
+  /** {@code IOPRIO_PRIO_CLASS(ioprio)}. */
+  public static int ioprioClass(int ioprio) {
+    return ioprio >>> IOPRIO_CLASS_SHIFT;
+  }
+
+  /** This bio with {@code flags} in place of its own, same priority. */
+  public Bio withFlags(int newFlags) {
+    return new Bio(op, sector, sizeBytes, newFlags, ioprio);
+  }
+
   /** {@code REQ_SYNC}. */
   public static final int REQ_SYNC = 1;
   /**

@@ -11,6 +11,8 @@ package blksim.kernel.block;
  * <tr><td>{@code fifoBatch}</td><td>16</td><td>[S] {@code fifo_batch}</td></tr>
  * <tr><td>{@code writesStarved}</td><td>2</td><td>[S] {@code writes_starved}</td></tr>
  * <tr><td>{@code frontMerges}</td><td>true</td><td>[S] {@code front_merges = 1}</td></tr>
+ * <tr><td>{@code prioAgingExpireNs}</td><td>10 s</td><td>[S] {@code prio_aging_expire = 10 * HZ}
+ *     (Linux 5.17+)</td></tr>
  * </table>
  *
  * @param readExpireNs a read waits at most this long before it is served out of sector order
@@ -18,13 +20,24 @@ package blksim.kernel.block;
  * @param fifoBatch requests dispatched in sector order before the deadlines are checked again
  * @param writesStarved read batches that may pass waiting writes before a write batch
  * @param frontMerges whether bios may merge at the front of a queued request
+ * @param prioAgingExpireNs a BE or IDLE request waiting this long goes before higher classes
  */
 public record MqDeadlineParams(long readExpireNs, long writeExpireNs, int fifoBatch,
-    int writesStarved, boolean frontMerges) {
+    int writesStarved, boolean frontMerges, long prioAgingExpireNs) {
+
+  /** {@code prio_aging_expire}'s default, ns. */
+  public static final long PRIO_AGING_EXPIRE_NS = 10_000_000_000L;
 
   /** The defaults above. */
   public static final MqDeadlineParams DEFAULTS =
       new MqDeadlineParams(500_000_000L, 5_000_000_000L, 16, 2, true);
+
+  /** With the default {@code prio_aging_expire}. */
+  public MqDeadlineParams(long readExpireNs, long writeExpireNs, int fifoBatch,
+      int writesStarved, boolean frontMerges) {
+    this(readExpireNs, writeExpireNs, fifoBatch, writesStarved, frontMerges,
+        PRIO_AGING_EXPIRE_NS);
+  }
 
   public MqDeadlineParams {
     if (readExpireNs < 0 || writeExpireNs < 0) {
@@ -32,6 +45,9 @@ public record MqDeadlineParams(long readExpireNs, long writeExpireNs, int fifoBa
     }
     if (fifoBatch < 1) {
       throw new IllegalArgumentException("fifo_batch must be >= 1, was " + fifoBatch);
+    }
+    if (prioAgingExpireNs < 0) {
+      throw new IllegalArgumentException("prio_aging_expire must be >= 0");
     }
     if (writesStarved < 0) {
       throw new IllegalArgumentException("writes_starved must be >= 0, was " + writesStarved);

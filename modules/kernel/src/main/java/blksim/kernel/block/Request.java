@@ -23,6 +23,8 @@ public final class Request {
   private final ReqOp op;
   private final DriverCpu submitCpu;
   private final long allocNs;
+  /** {@code rq->ioprio}, from the first bio; bios of another priority do not merge in. */
+  private final int ioprio;
   private final List<Bio> bios = new ArrayList<>(4);
   private final List<BioEndIo> endIos = new ArrayList<>(4);
   private long sector;
@@ -30,6 +32,8 @@ public final class Request {
   private int segments;
   /** mq-deadline's FIFO deadline ({@code rq->fifo_time}), ns. */
   long fifoTimeNs;
+  /** mq-deadline's class index while it counts the request as queued ({@code dd_queued()}), or -1. */
+  int ddPrio = -1;
   /** Insertion order into the elevator, for stable FIFO ties. */
   long insertSeq;
   private long dispatchNs = -1;
@@ -41,11 +45,17 @@ public final class Request {
     this.op = bio.op();
     this.submitCpu = submitCpu;
     this.allocNs = allocNs;
+    this.ioprio = bio.ioprio();
     this.sector = bio.sector();
     this.bytes = bio.sizeBytes();
     this.segments = (int) Math.max(1, bio.pageCount());
     bios.add(bio);
     endIos.add(endIo);
+  }
+
+  /** Its I/O priority ({@code req_get_ioprio()}). */
+  public int ioprio() {
+    return ioprio;
   }
 
   /** The queue the request belongs to ({@code rq->q}). */
@@ -118,7 +128,7 @@ public final class Request {
    * {@code maxBytes} and {@code maxSegments} ({@code ll_back_merge_fn()}).
    */
   boolean mergeOk(Bio bio, long maxBytes, int maxSegments) {
-    return !started() && bio.op() == op && mergeableOp(op)
+    return !started() && bio.op() == op && mergeableOp(op) && bio.ioprio() == ioprio
         && (queue == null || queue.withinChunk(Math.min(sector, bio.sector()),
             Math.max(endSector(), bio.sector() + bio.sectors())))
         && bytes + bio.sizeBytes() <= maxBytes
@@ -158,6 +168,7 @@ public final class Request {
    */
   boolean requestMergeOk(Request next, long maxBytes, int maxSegments) {
     return !started() && !next.started() && next.op == op && mergeableOp(op)
+        && next.ioprio == ioprio
         && next.sector == endSector() && bytes + next.bytes <= maxBytes
         && (queue == null || queue.withinChunk(sector, next.endSector()))
         && segments + next.segments <= maxSegments;

@@ -330,7 +330,7 @@ public final class DmQueue implements BlockQueue {
       long to = Math.min(endByte, tEnd);
       if (from < to || (bio.sizeBytes() == 0 && startByte >= tStart && startByte < tEnd)) {
         plan.add(new Clone(t, from == startByte && to == endByte ? bio
-            : new Bio(bio.op(), from >>> DmTable.SECTOR_SHIFT, (int) (to - from), bio.flags())));
+            : new Bio(bio.op(), from >>> DmTable.SECTOR_SHIFT, (int) (to - from), bio.flags(), bio.ioprio())));
       }
     }
     return plan;

@@ -51,7 +51,7 @@ public final class DmTargetIo implements BioEndIo {
   public void remap(BlockQueue device, long sector) {
     this.fromSector = clone.sector();
     this.dev = device;
-    this.clone = new Bio(clone.op(), sector, clone.sizeBytes(), clone.flags());
+    this.clone = new Bio(clone.op(), sector, clone.sizeBytes(), clone.flags(), clone.ioprio());
   }
 
   /**

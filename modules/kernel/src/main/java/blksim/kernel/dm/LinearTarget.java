@@ -73,7 +73,7 @@ public final class LinearTarget implements DmTarget {
   /** {@link DmCostParams#linearMapNs} and the remapped clone's submission to the device. */
   @Override
   public long mapCostNs(Bio clone) {
-    Bio remapped = new Bio(clone.op(), target(clone), clone.sizeBytes(), clone.flags());
+    Bio remapped = new Bio(clone.op(), target(clone), clone.sizeBytes(), clone.flags(), clone.ioprio());
     return costs.linearMapNs() + dev.submitCostNs(remapped);
   }
 

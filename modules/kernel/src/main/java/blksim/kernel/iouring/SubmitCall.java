@@ -139,7 +139,7 @@ public final class SubmitCall extends SystemCall {
     req = batch.get(idx++);
     Bio bio = req.bio();
     issuedBio = ioWq != null
-        ? new Bio(bio.op(), bio.sector(), bio.sizeBytes(), bio.flags() | Bio.REQ_NOWAIT)
+        ? bio.withFlags(bio.flags() | Bio.REQ_NOWAIT)
         : bio;
     phase = ISSUE;
     cpu.runFor(CpuMode.SYSTEM, costs.sqeIssueNs() + queue(cpu).submitCostNs(issuedBio));

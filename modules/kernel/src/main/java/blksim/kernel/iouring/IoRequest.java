@@ -49,6 +49,11 @@ public final class IoRequest {
     return new IoRequest(new Bio(op, offsetBytes >>> 9, len, Bio.REQ_SYNC), tag);
   }
 
+  /** {@link #prep(ReqOp, long, int, int)} with an I/O priority ({@code sqe->ioprio}, {@code aio_reqprio} with IOCB_FLAG_IOPRIO). */
+  public static IoRequest prep(ReqOp op, long offsetBytes, int len, int ioprio, int tag) {
+    return new IoRequest(new Bio(op, offsetBytes >>> 9, len, Bio.REQ_SYNC, ioprio), tag);
+  }
+
   /** The I/O. */
   public Bio bio() {
     return bio;

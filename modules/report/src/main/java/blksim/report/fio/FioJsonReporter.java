@@ -252,6 +252,21 @@ public final class FioJsonReporter {
             plus ? FioLatencyBins.of(ts.histogram(JobStats.Latency.CLAT, d)) : null);
         w.name("lat_ns");
         lat(w, ts.lat(d), null, null, null);
+        java.util.List<JobStats.PrioStat> prios = FioTextReporter.prioStats(ts, d);
+        if (!prios.isEmpty()) {
+            // stat.c add_ddir_status_json(): "prios", one object per priority with samples.
+            w.name("prios").beginArray();
+            for (JobStats.PrioStat p : prios) {
+                w.beginObject();
+                w.name("prioclass").value(blksim.workload.fio.CmdPrio.ioClass(p.ioprio()));
+                w.name("prio").value(blksim.workload.fio.CmdPrio.level(p.ioprio()));
+                w.name("priohint").value(blksim.workload.fio.CmdPrio.hint(p.ioprio()));
+                w.name("clat_ns");
+                lat(w, p.clat(), ts.percentileList(), p.percentiles(ts.percentileList()), null);
+                w.endObject();
+            }
+            w.endArray();
+        }
 
         StatSummary b = ts.bw(d);
         double pOfAgg = b.present() ? FioReportModel.aggPercent(rs, d, b.mean()) : 0.0;

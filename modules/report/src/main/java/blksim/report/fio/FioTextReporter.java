@@ -146,8 +146,19 @@ public final class FioTextReporter {
         displayLat(out, "slat", ts.slat(ddir));
         displayLat(out, "clat", ts.clat(ddir));
         displayLat(out, " lat", ts.lat(ddir));
+        // stat.c: per-priority lines only when two priorities or more have samples.
+        java.util.List<JobStats.PrioStat> prios = prioStats(ts, ddir);
+        for (JobStats.PrioStat p : prios) {
+            displayLat(out, "clat prio " + prioName(p.ioprio()), p.clat());
+        }
         if (ts.clat(ddir).present()) {
             showClatPercentiles(out, ts.clatPercentiles(ddir), ts.percentileList(), "clat");
+            long samples = ts.clat(ddir).samples();
+            for (JobStats.PrioStat p : prios) {
+                showClatPercentiles(out, p.percentiles(ts.percentileList()), ts.percentileList(),
+                    "clat prio " + prioName(p.ioprio()) + " ("
+                    + fixed(100.0 * p.samples() / samples, 0, 2) + "% of IOs)");
+            }
         }
 
         StatSummary b = ts.bw(ddir);
@@ -177,6 +188,24 @@ public final class FioTextReporter {
                 .append(", stdev=").append(fixed(i.stddev(), 5, 2)).append(", samples=")
                 .append(i.samples()).append('\n');
         }
+    }
+
+    /** fio's per-priority statistics of {@code ddir} with samples, or none unless two have. */
+    static java.util.List<JobStats.PrioStat> prioStats(JobStats ts, int ddir) {
+        java.util.List<JobStats.PrioStat> out = new java.util.ArrayList<>();
+        for (JobStats.PrioStat p : ts.prios(ddir)) {
+            if (p.samples() > 0) {
+                out.add(p);
+            }
+        }
+        return out.size() >= 2 ? out : java.util.List.of();
+    }
+
+    /** {@code class/level/hint} of an ioprio value ({@code "%u/%u/%u"}). */
+    static String prioName(int ioprio) {
+        return blksim.workload.fio.CmdPrio.ioClass(ioprio) + "/"
+            + blksim.workload.fio.CmdPrio.level(ioprio) + "/"
+            + blksim.workload.fio.CmdPrio.hint(ioprio);
     }
 
     /** Mirrors fio's {@code display_lat()}. */

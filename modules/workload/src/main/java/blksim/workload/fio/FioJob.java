@@ -463,6 +463,11 @@ public final class FioJob {
   /** One entry of {@code bssplit}: a block size in bytes and its share of I/Os in percent. */
   public record BsSplit(long bs, int perc) {}
 
+  /** The job's I/O priorities (prio/prioclass, cmdprio_*), or null when it sets none. */
+  public CmdPrio cmdPrio() {
+    return CmdPrio.of(s);
+  }
+
   /** {@code bssplit} of direction {@code ddir}, sorted by share; empty when not given. */
   public List<BsSplit> bssplit(int ddir) {
     return s.bssplit[ddir];

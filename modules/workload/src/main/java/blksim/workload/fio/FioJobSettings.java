@@ -112,6 +112,18 @@ final class FioJobSettings implements Cloneable {
   long thinktimeNs;
   /** {@code rate} in bytes/s and {@code rate_iops} per direction (0: none). */
   long[] rateBytes = new long[3];
+  /** {@code prioclass}, {@code prio}, {@code priohint} (td->ioprio); -1 class: not set. */
+  int ioprioClass;
+  int ioprioLevel;
+  int ioprioHint;
+  boolean ioprioSet;
+  /** cmdprio options of the libaio/io_uring engines, per direction (read, write). */
+  int[] cmdprioPercentage = new int[3];
+  int[] cmdprioClass = new int[3];
+  int[] cmdprioLevel = new int[3];
+  int[] cmdprioHint = new int[3];
+  /** {@code cmdprio_bssplit} per direction, or null. */
+  List<CmdPrio.Entry>[] cmdprioBssplit;
   long[] rateIops = new long[3];
   boolean ratePoisson;
   /** {@code rate_min} in bytes/s and {@code rate_iops_min} per direction (0: none). */
@@ -258,6 +270,11 @@ final class FioJobSettings implements Cloneable {
     c.maxBs = maxBs.clone();
     c.ba = ba.clone();
     c.rateBytes = rateBytes.clone();
+    c.cmdprioPercentage = cmdprioPercentage.clone();
+    c.cmdprioClass = cmdprioClass.clone();
+    c.cmdprioLevel = cmdprioLevel.clone();
+    c.cmdprioHint = cmdprioHint.clone();
+    c.cmdprioBssplit = cmdprioBssplit == null ? null : cmdprioBssplit.clone();
     c.rateIops = rateIops.clone();
     c.rateMinBytes = rateMinBytes.clone();
     c.rateMinIops = rateMinIops.clone();
@@ -377,6 +394,43 @@ final class FioJobSettings implements Cloneable {
           maxBs[d] = max;
         };
       });
+      case "prio" -> {
+        ioprioLevel = integer(value, 0, CmdPrio.IOPRIO_MAX_PRIO);
+        ioprioSet = true;
+      }
+      case "prioclass" -> {
+        ioprioClass = integer(value, 0, 3);
+        ioprioSet = true;
+      }
+      case "priohint" -> {
+        ioprioHint = integer(value, 0, CmdPrio.IOPRIO_MAX_PRIO_HINT);
+        ioprioSet = true;
+      }
+      case "cmdprio_percentage" -> perDirection(string(value), v -> {
+        int p = integer(v, 0, 100);
+        return d -> cmdprioPercentage[d] = p;
+      });
+      case "cmdprio_class" -> perDirection(string(value), v -> {
+        int c = integer(v, 1, 3);
+        return d -> cmdprioClass[d] = c;
+      });
+      case "cmdprio" -> perDirection(string(value), v -> {
+        int l = integer(v, 0, CmdPrio.IOPRIO_MAX_PRIO);
+        return d -> cmdprioLevel[d] = l;
+      });
+      case "cmdprio_hint" -> perDirection(string(value), v -> {
+        int h = integer(v, 0, CmdPrio.IOPRIO_MAX_PRIO_HINT);
+        return d -> cmdprioHint[d] = h;
+      });
+      case "cmdprio_bssplit" -> {
+        @SuppressWarnings("unchecked")
+        List<CmdPrio.Entry>[] sp = new List[] {List.of(), List.of(), List.of()};
+        perDirection(string(value), v -> {
+          List<CmdPrio.Entry> e = CmdPrio.parseBssplit(v, this::blockSize, this::intIn);
+          return d -> sp[d] = e;
+        });
+        cmdprioBssplit = sp;
+      }
       case "ba" -> perDirection(string(value), v -> {
         long b = FioValues.bytes(v, kbBase);
         if (b <= 0 || b % 512 != 0) {
@@ -610,6 +664,17 @@ final class FioJobSettings implements Cloneable {
       if (ba[d] == 0 || !rw.isRandom()) {
         ba[d] = minBs[d];
       }
+    }
+    boolean cmdprioPerc = cmdprioPercentage[0] > 0 || cmdprioPercentage[1] > 0;
+    if (cmdprioPerc && cmdprioBssplit != null) {
+      // fio_cmdprio_init(): the two ways of choosing the I/Os are exclusive.
+      throw error("cmdprio_bssplit", "cmdprio_percentage and cmdprio_bssplit are mutually"
+          + " exclusive (fio refuses both)");
+    }
+    if (ioprioSet && ioengine != FioEngine.LIBAIO && ioengine != FioEngine.IO_URING) {
+      throw error(origins.containsKey("prioclass") ? "prioclass" : "prio", "I/O priorities are"
+          + " modelled for ioengine=libaio and io_uring only (the bios of blksim's other engines"
+          + " carry no ioprio yet), was ioengine=" + ioengine.fioName());
     }
     if (ssDurNs > 0 && steadyState == null) {
       throw error("steadystate_duration", "steadystate_duration needs steadystate=CRITERION:LIMIT");
@@ -1385,6 +1450,10 @@ final class FioJobSettings implements Cloneable {
       throw new BadValue("must be in [" + min + ", " + max + "], was " + v);
     }
     return n;
+  }
+
+  private int intIn(String value, int min, int max) {
+    return integer(value, min, max);
   }
 
   private int integer(String value, int min, int max) {

@@ -123,6 +123,91 @@ public final class JobStats {
     private long[][] windowBytes = new long[DDIR_COUNT][0];
     private long[][] windowIos = new long[DDIR_COUNT][0];
     private IoSamples samples;
+    /**
+     * fio's per-priority completion latencies ({@code ts->clat_prio[ddir]}), kept only for a job
+     * with cmdprio in use: entries in fio's order (the job's own priority first).
+     */
+    @SuppressWarnings("unchecked")
+    private final java.util.ArrayList<PrioStat>[] prioStats = new java.util.ArrayList[] {
+        new java.util.ArrayList<>(), new java.util.ArrayList<>(), new java.util.ArrayList<>()};
+
+    /** One priority's completion latencies ({@code struct clat_prio_stat}). */
+    public static final class PrioStat {
+        private final int ioprio;
+        private RunningStat clat = new RunningStat();
+        private Histogram hist = new Histogram(HISTOGRAM_DIGITS);
+
+        PrioStat(int ioprio) {
+            this.ioprio = ioprio;
+        }
+
+        /** The priority ({@code ioprio_value(class, level, hint)}). */
+        public int ioprio() {
+            return ioprio;
+        }
+
+        /** Its completion latencies, ns. */
+        public StatSummary clat() {
+            return clat.summary();
+        }
+
+        /** Its samples. */
+        public long samples() {
+            return hist.getTotalCount();
+        }
+
+        /** Completion latency at each of {@code list} (fio's bucket middles, clamped to min/max). */
+        public long[] percentiles(double[] list) {
+            long[] out = new long[list.length];
+            if (hist.getTotalCount() == 0) {
+                return out;
+            }
+            StatSummary c = clat();
+            for (int i = 0; i < list.length; i++) {
+                long v = hist.medianEquivalentValue(hist.getValueAtPercentile(list[i]));
+                out[i] = Math.max(c.min(), Math.min(c.max(), v));
+            }
+            return out;
+        }
+    }
+
+    /** Declares fio's per-priority statistics of {@code ddir}, in fio's order (cmdprio in use). */
+    public void initPrios(int ddir, List<Integer> ioprios) {
+        checkDdir(ddir);
+        if (prioStats[ddir].isEmpty()) {
+            for (int p : ioprios) {
+                prioStats[ddir].add(new PrioStat(p));
+            }
+        }
+    }
+
+    /** One completion of priority {@code ioprio}; ignored unless {@link #initPrios} declared them. */
+    public void recordPrio(int ddir, int ioprio, long clatNs) {
+        checkDdir(ddir);
+        if (finished || prioStats[ddir].isEmpty()) {
+            return;
+        }
+        PrioStat p = prioStat(ddir, ioprio);
+        p.clat.add(clatNs);
+        p.hist.recordValue(clatNs);
+    }
+
+    private PrioStat prioStat(int ddir, int ioprio) {
+        for (PrioStat p : prioStats[ddir]) {
+            if (p.ioprio == ioprio) {
+                return p;
+            }
+        }
+        PrioStat p = new PrioStat(ioprio); // grow_clat_prio_stat()
+        prioStats[ddir].add(p);
+        return p;
+    }
+
+    /** fio's per-priority statistics of {@code ddir} (empty without cmdprio). */
+    public List<PrioStat> prios(int ddir) {
+        checkDdir(ddir);
+        return List.copyOf(prioStats[ddir]);
+    }
 
     /** Creates empty statistics for the job described by {@code info}. */
     public JobStats(JobInfo info) {
@@ -161,6 +246,10 @@ public final class JobStats {
             }
             windowBytes[d] = new long[0];
             windowIos[d] = new long[0];
+            for (PrioStat p : prioStats[d]) {
+                p.clat = new RunningStat();
+                p.hist = new Histogram(HISTOGRAM_DIGITS);
+            }
         }
         Arrays.fill(ioDepth, 0);
         Arrays.fill(submit, 0);
@@ -586,6 +675,12 @@ public final class JobStats {
             for (Latency k : Latency.values()) {
                 hist[k.ordinal()][d].add(src.hist[k.ordinal()][d]);
             }
+            for (PrioStat p : src.prioStats[d]) {
+                // sum_thread_stats(): by priority value, growing the array for a new one.
+                PrioStat q = prioStat(d, p.ioprio);
+                q.clat.merge(p.clat, false);
+                q.hist.add(p.hist);
+            }
         }
         for (int i = 0; i < 7; i++) {
             ioDepth[i] += src.ioDepth[i];
@@ -990,6 +1085,17 @@ public final class JobStats {
             }
             out.writeLong(zoneResets);
             out.writeBoolean(countZoneResets);
+            if (prioStats[0].size() + prioStats[1].size() + prioStats[2].size() > 0) {
+                // Appended: stats without priorities encode as before.
+                for (int d = 0; d < DDIR_COUNT; d++) {
+                    out.writeInt(prioStats[d].size());
+                    for (PrioStat p : prioStats[d]) {
+                        out.writeInt(p.ioprio);
+                        p.clat.write(out);
+                        writeHistogram(out, p.hist);
+                    }
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -1072,6 +1178,17 @@ public final class JobStats {
             }
             s.zoneResets = in.readLong();
             s.countZoneResets = in.readBoolean();
+            if (in.available() > 0) {
+                for (int d = 0; d < DDIR_COUNT; d++) {
+                    int n = in.readInt();
+                    for (int i = 0; i < n; i++) {
+                        PrioStat p = new PrioStat(in.readInt());
+                        p.clat = RunningStat.read(in);
+                        p.hist = readHistogram(in);
+                        s.prioStats[d].add(p);
+                    }
+                }
+            }
             if (in.available() != 0) {
                 throw new IllegalArgumentException("corrupt JobStats: " + in.available() + " trailing bytes");
             }

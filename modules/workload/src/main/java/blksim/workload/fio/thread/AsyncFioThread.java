@@ -164,6 +164,7 @@ public final class AsyncFioThread extends FioJobThread {
             stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(),
                 done.issueNs() - done.startNs(), now - done.issueNs(), now,
                 done.bio().sector() << 9);
+            stats.recordPrio(ddir(done.bio().op()), done.bio().ioprio(), now - done.issueNs());
             stats.recordCompleteBatch(1);
           }
           latencySample(now - done.startNs());
@@ -405,7 +406,7 @@ public final class AsyncFioThread extends FioJobThread {
     }
     if (more && inFlight + batch.size() < depth) {
       nextIo();
-      req = IoRequest.prep(ioOp, ioOffset, ioLen, nextTag++);
+      req = IoRequest.prep(ioOp, ioOffset, ioLen, ioPrio(), nextTag++);
       if (ioRecordedLatNs >= 0) {
         recordedLat.put(req.tag(), ioRecordedLatNs);
       }
@@ -442,7 +443,7 @@ public final class AsyncFioThread extends FioJobThread {
 
   /** The I/O prepared in {@link #ioOp}, {@link #ioOffset}, {@link #ioLen} is queued. */
   private void queuePrepared(TaskCpu cpu) {
-    req = IoRequest.prep(ioOp, ioOffset, ioLen, nextTag++);
+    req = IoRequest.prep(ioOp, ioOffset, ioLen, ioPrio(), nextTag++);
     phase = Phase.QUEUED;
     cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2);
   }
@@ -530,6 +531,7 @@ public final class AsyncFioThread extends FioJobThread {
         long slat = done.issueNs() - done.startNs();
         stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(), slat,
             now - done.issueNs(), now, done.bio().sector() << 9);
+        stats.recordPrio(ddir(done.bio().op()), done.bio().ioprio(), now - done.issueNs());
       }
       latencySample(now - done.startNs());
       Long rec = recordedLat.isEmpty() ? null : recordedLat.remove(done.tag());

@@ -95,6 +95,10 @@ public abstract class FioJobThread extends Task {
   protected ReqOp ioOp;
   protected long ioOffset;
   protected int ioLen;
+  /** The job's I/O priorities, or null ({@code prio}/{@code prioclass}/{@code cmdprio_*}). */
+  protected final blksim.workload.fio.CmdPrio cmdPrio;
+  /** fio's {@code td->prio_state}: the cmdprio draws, a stream of their own. */
+  private final SplittableRandom prioRandom;
   private long usr0;
   private long sys0;
   private long ctx0;
@@ -213,6 +217,14 @@ public abstract class FioJobThread extends Task {
     for (int d = 0; d < 2; d++) {
       rateBps[d] = job.rateBytesPerSec(d);
     }
+    this.cmdPrio = job.cmdPrio();
+    for (int d = 0; d < 2 && cmdPrio != null; d++) {
+      if (cmdPrio.perPrioStats(d)) {
+        stats.initPrios(d, cmdPrio.prios(d));
+      }
+    }
+    this.prioRandom = cmdPrio == null ? null : new SplittableRandom(
+        Seeds.forComponent(seed, "fio-prio/" + job.name() + "/" + globalJobNumber));
     this.poisson = job.ratePoisson() ? new SplittableRandom(
         Seeds.forComponent(seed, "fio-rate/" + job.name() + "/" + globalJobNumber)) : null;
     this.steady = blksim.workload.fio.SteadyState.of(job);
@@ -919,6 +931,11 @@ public abstract class FioJobThread extends Task {
       }
     }
     logIo();
+  }
+
+  /** The priority of the I/O {@link #nextIo} prepared ({@code fio_cmdprio_set_ioprio()}), 0 if none. */
+  protected final int ioPrio() {
+    return cmdPrio == null ? 0 : cmdPrio.pick(ioOp == ReqOp.READ ? 0 : 1, ioLen, prioRandom);
   }
 
   /** write_iolog: fio logs each io_u as it is queued ({@code log_io_u()}). */

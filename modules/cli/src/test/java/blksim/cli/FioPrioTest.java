@@ -69,4 +69,13 @@ class FioPrioTest {
     double ratio = b.get(1)[1] / b.get(0)[1];
     assertTrue(ratio > 0.85 && ratio < 1.15, "none: RT/IDLE clat " + ratio + "\n" + none.out());
   }
+
+  @Test
+  void prioOnAFile_isRefusedWithFileLineAndOption() throws IOException {
+    Path job = tmp.resolve("file.fio");
+    Files.writeString(job, "[j]\nrw=randread\nsize=16m\nioengine=libaio\ndirect=1\nprio=2\n");
+    MainTest.Result r = MainTest.cli("run", job.toString(), "--set", "max-time=100ms");
+    assertEquals(2, r.code(), r.out() + r.err());
+    assertTrue(r.err().contains("file.fio:6: prio"), r.err());
+  }
 }

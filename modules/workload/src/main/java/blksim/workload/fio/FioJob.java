@@ -463,6 +463,16 @@ public final class FioJob {
   /** One entry of {@code bssplit}: a block size in bytes and its share of I/Os in percent. */
   public record BsSplit(long bs, int perc) {}
 
+  /** The first priority option the job sets (prio, prioclass, priohint, cmdprio_*), or null. */
+  public String prioOption() {
+    for (String k : s.origins.keySet()) {
+      if (k.startsWith("prio") || k.startsWith("cmdprio")) {
+        return k;
+      }
+    }
+    return null;
+  }
+
   /** The job's I/O priorities (prio/prioclass, cmdprio_*), or null when it sets none. */
   public CmdPrio cmdPrio() {
     return CmdPrio.of(s);

@@ -644,6 +644,7 @@ public final class ScenarioLoader {
     jobs.replaceAll(j -> zbdZoneUnits(j, devices));
     for (FioJob j : jobs) {
       checkOffload(j, devices, fss);
+      checkPrio(j, devices, fss);
       if (!regularFiles(j, devices, fss)) {
         checkJob(j, devices, bounded);
       }
@@ -1881,6 +1882,17 @@ public final class ScenarioLoader {
       throw j.error("io_submit_mode", "io_submit_mode=offload is modelled by blksim for"
           + " ioengine=libaio, and io_uring on a block device, not " + j.ioengine().fioName()
           + (onDevice ? "" : " on files"));
+    }
+  }
+
+  /** I/O priorities reach the bios of libaio/io_uring on a block device only (DEVELOPERS.md). */
+  private static void checkPrio(FioJob j, List<DeviceParams> devices,
+      List<FilesystemParams> fss) {
+    String key = j.prioOption();
+    if (key != null && (j.filename() == null || j.directory() != null
+        || regularFiles(j, devices, fss))) {
+      throw j.error(key, "I/O priorities are modelled by blksim on block devices only (the"
+          + " filesystem direct I/O path builds bios without an ioprio yet), not on files");
     }
   }
 

@@ -1772,7 +1772,7 @@ public final class ScenarioLoader {
         : BlkMqRules.V6;
     try {
       return new NullBlkParams(name, dv.getSize("size"), bs, depth,
-          IrqMode.parse(dv.getString("irqmode")), dv.getDuration("completion-nsec"), nbSubmit,
+          IrqMode.parse(dv.getString("irqmode")), dv.getCost("completion-nsec"), nbSubmit,
           nbComplete, submitQueues, sched, nrRequests, maxBytes, rules);
     } catch (IllegalArgumentException e) {
       String m = e.getMessage();

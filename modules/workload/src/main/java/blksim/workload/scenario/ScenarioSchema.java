@@ -435,7 +435,9 @@ public final class ScenarioSchema {
             "completion mode: inline, softirq on the submitting CPU, or hrtimer"),
         Param.num("completion-nsec", "null_blk", DURATION, "ns",
             NullBlkParams.DEFAULT_COMPLETION_NS + "ns", 0,
-            1_000_000_000_000L, "completion time in timer mode (completion_nsec)"),
+            1_000_000_000_000L, "completion time in timer mode (completion_nsec); a duration or a"
+                + " distribution such as \"lognormal(mean=10us, sd=2us)\" (README, Costs as"
+                + " distributions)"),
         Param.of("queue-mode", "null_blk", STRING, "2",
             "queue_mode: 2 (or mq), blk-mq, the only one modelled (0, bio-based, is not; 1 was"
                 + " removed from the kernel)"),

@@ -317,6 +317,17 @@ public final class CostDistribution {
     }
   }
 
+  /** Equal when the canonical text (kind and parameters in ns) is equal. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof CostDistribution d && d.text.equals(text);
+  }
+
+  @Override
+  public int hashCode() {
+    return text.hashCode();
+  }
+
   /** The scenario syntax of this distribution, in ns. */
   @Override
   public String toString() {

@@ -85,6 +85,44 @@ class DistributionCostTest {
   }
 
   @Test
+  void brdPerPageRead_asADistribution_spreadsClat_andASeedFixesTheRun() throws IOException {
+    Path p = tmp.resolve("brd.conf");
+    Files.writeString(p, """
+        blksim {
+          seed = 9
+          machine { cores-per-llc = 1, threads-per-core = 1 }
+          costs.brd.per-page-read = "uniform(2us, 20us)"
+          devices = [ { type = brd, name = ram0, size = 64M } ]
+          fio.jobs = [\"\"\"
+        [r]
+        ioengine=psync
+        filename=/dev/ram0
+        direct=1
+        bs=4k
+        rw=randread
+        runtime=20ms
+        time_based
+        \"\"\"]
+        }
+        """);
+    MainTest.Result r1 = MainTest.cli("run", p.toString(), "--host", "local",
+        "--output-format=json");
+    MainTest.Result r2 = MainTest.cli("run", p.toString(), "--host", "local",
+        "--output-format=json");
+    assertEquals(0, r1.code(), r1.err());
+    String a = r1.out().lines().filter(l -> !l.contains("\"timestamp") && !l.contains("\"time\"")
+        && !l.contains("wall")).collect(Collectors.joining("\n"));
+    String b = r2.out().lines().filter(l -> !l.contains("\"timestamp") && !l.contains("\"time\"")
+        && !l.contains("wall")).collect(Collectors.joining("\n"));
+    assertEquals(a, b, "same seed, same JSON");
+    Map<String, Object> pct = percentiles(a);
+    long p5 = p(pct, "5.000000");
+    long p95 = p(pct, "95.000000");
+    assertTrue(p95 - p5 > 12_000, "uniform 2..20 us per page spreads p5..p95: " + p5 + ".."
+        + p95);
+  }
+
+  @Test
   void badDistribution_exits2_namingTheKeyAndRule() throws IOException {
     MainTest.Result r = MainTest.cli("run", scenario("\"lognormal(mean=20us)\"").toString(),
         "--host", "local");

@@ -1851,8 +1851,8 @@ public final class ScenarioLoader {
         return nullBlk(name, dv, v, nbSubmit, nbComplete);
       case "brd":
         return new BrdParams(name, dv.getSize("size"), dv.getBoolean("nowait"),
-            v.getDuration("costs.brd.fixed"), v.getDuration("costs.brd.per-page-read"),
-            v.getDuration("costs.brd.per-page-write"),
+            v.getDuration("costs.brd.fixed"), v.getCost("costs.brd.per-page-read"),
+            v.getCost("costs.brd.per-page-write"),
             v.getDuration("costs.brd.first-write-alloc"), dv.getBoolean("prefilled"));
       case "zram":
         return new ZramParams(name, dv.getSize("size"), dv.getBoolean("nowait"),

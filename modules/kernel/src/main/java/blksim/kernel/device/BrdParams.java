@@ -2,6 +2,8 @@ package blksim.kernel.device;
 
 import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.block.DriverCpu;
+import blksim.engine.CostDistribution;
+import blksim.engine.Seeds;
 import java.util.SplittableRandom;
 
 /**
@@ -42,15 +44,38 @@ import java.util.SplittableRandom;
  * @param sizeBytes capacity (brd's {@code rd_size}, which is in KiB, here in bytes)
  * @param nowait whether the driver declares QUEUE_FLAG_NOWAIT (a per-device switch)
  * @param fixedCostNs CPU time per bio independent of its size
- * @param perPageReadNs CPU time per 4 KiB page read: page lookup and copy
- * @param perPageWriteNs CPU time per 4 KiB page written: page lookup and copy
+ * @param perPageRead CPU time per 4 KiB page read: page lookup and copy; a constant, or a
+ *     distribution drawn per page (issue 10 item 9)
+ * @param perPageWrite CPU time per 4 KiB page written: page lookup and copy; likewise
  * @param firstWriteAllocNs extra CPU time to allocate a backing page on the first write to it
  * @param prefilled whether every page already has its backing page (then no write allocates); if
  *     false, every written page pays {@code firstWriteAllocNs}
  */
 public record BrdParams(String name, long sizeBytes, boolean nowait, long fixedCostNs,
-    long perPageReadNs, long perPageWriteNs, long firstWriteAllocNs, boolean prefilled)
-    implements DeviceParams {
+    CostDistribution perPageRead, CostDistribution perPageWrite, long firstWriteAllocNs,
+    boolean prefilled) implements DeviceParams {
+
+  /** The device with constant per-page costs. */
+  public BrdParams(String name, long sizeBytes, boolean nowait, long fixedCostNs,
+      long perPageReadNs, long perPageWriteNs, long firstWriteAllocNs, boolean prefilled) {
+    this(name, sizeBytes, nowait, fixedCostNs, constant("perPageReadNs", perPageReadNs),
+        constant("perPageWriteNs", perPageWriteNs), firstWriteAllocNs, prefilled);
+  }
+
+  private static CostDistribution constant(String field, long ns) {
+    DeviceChecks.cost(field, ns);
+    return CostDistribution.constant(ns);
+  }
+
+  /** Mean CPU time per 4 KiB page read, ns (the constant when it is one). */
+  public long perPageReadNs() {
+    return Math.round(perPageRead.meanNs());
+  }
+
+  /** Mean CPU time per 4 KiB page written, ns (the constant when it is one). */
+  public long perPageWriteNs() {
+    return Math.round(perPageWrite.meanNs());
+  }
 
   /** Default of {@link #nowait}, [S] thread 5's brd. */
   public static final boolean DEFAULT_NOWAIT = false;
@@ -72,8 +97,8 @@ public record BrdParams(String name, long sizeBytes, boolean nowait, long fixedC
           + " rd_size is in KiB), was " + sizeBytes);
     }
     DeviceChecks.cost("fixedCostNs", fixedCostNs);
-    DeviceChecks.cost("perPageReadNs", perPageReadNs);
-    DeviceChecks.cost("perPageWriteNs", perPageWriteNs);
+    DeviceChecks.cost("perPageReadNs", Math.round(perPageRead.meanNs()));
+    DeviceChecks.cost("perPageWriteNs", Math.round(perPageWrite.meanNs()));
     DeviceChecks.cost("firstWriteAllocNs", firstWriteAllocNs);
   }
 
@@ -83,11 +108,17 @@ public record BrdParams(String name, long sizeBytes, boolean nowait, long fixedC
     return BrdQueue.LOGICAL_BLOCK_SIZE;
   }
 
-  /** A {@link BrdQueue} on {@code cpu}; brd draws no random numbers. */
+  /**
+   * A {@link BrdQueue} on {@code cpu}. With constant per-page costs brd draws no random numbers;
+   * a distribution is drawn per page from a stream of this queue's own, seeded from one value of
+   * {@code random} and the CPU id (the queue is touched by its CPU alone).
+   */
   @Override
   public BrdQueue newQueue(DriverCpu cpu, BlockLayerParams blockLayer,
       SplittableRandom random) {
-    return new BrdQueue(this, blockLayer, cpu);
+    SplittableRandom own = perPageRead.isConstant() && perPageWrite.isConstant() ? null
+        : new SplittableRandom(Seeds.forComponent(random.nextLong(), "cpu" + cpu.cpuId()));
+    return new BrdQueue(this, blockLayer, cpu, own);
   }
 
   /** A brd device with every other value at its default. */
@@ -99,7 +130,7 @@ public record BrdParams(String name, long sizeBytes, boolean nowait, long fixedC
 
   /** These parameters with the nowait switch set to {@code on}. */
   public BrdParams withNowait(boolean on) {
-    return new BrdParams(name, sizeBytes, on, fixedCostNs, perPageReadNs, perPageWriteNs,
+    return new BrdParams(name, sizeBytes, on, fixedCostNs, perPageRead, perPageWrite,
         firstWriteAllocNs, prefilled);
   }
 }

@@ -1,9 +1,11 @@
 package blksim.kernel.device;
 
+import blksim.engine.CostDistribution;
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.BioBasedQueue;
 import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.block.DriverCpu;
+import java.util.SplittableRandom;
 
 /**
  * A brd RAM disk as one CPU submits to it: mirrors {@code brd_submit_bio()}, which walks the
@@ -44,10 +46,34 @@ public final class BrdQueue extends BioBasedQueue {
   /** brd's logical block size: the block layer's default of 512 bytes (the physical is 4 KiB). */
   public static final int LOGICAL_BLOCK_SIZE = 512;
 
+  private final SplittableRandom random;
+
   public BrdQueue(BrdParams params, BlockLayerParams blockLayer, DriverCpu cpu) {
+    this(params, blockLayer, cpu, null);
+  }
+
+  /**
+   * The queue on {@code cpu}; {@code random} (this queue's own stream) is drawn from only when a
+   * per-page cost is a distribution, and may be null when both are constants.
+   */
+  public BrdQueue(BrdParams params, BlockLayerParams blockLayer, DriverCpu cpu,
+      SplittableRandom random) {
     super(params.name(), params.sizeBytes(), LOGICAL_BLOCK_SIZE, params.nowait(), blockLayer,
         cpu);
     this.params = params;
+    this.random = random;
+  }
+
+  /** {@code pages} draws of {@code c} (one multiplication for a constant). */
+  private long pagesNs(CostDistribution c, long pages) {
+    if (c.isConstant()) {
+      return pages * c.sampleNs(null);
+    }
+    long sum = 0;
+    for (long i = 0; i < pages; i++) {
+      sum += c.sampleNs(random);
+    }
+    return sum;
   }
 
   /** The device's parameters. */
@@ -61,10 +87,10 @@ public final class BrdQueue extends BioBasedQueue {
     long pages = bio.pageCount();
     switch (bio.op()) {
       case READ:
-        return params.fixedCostNs() + pages * params.perPageReadNs();
+        return params.fixedCostNs() + pagesNs(params.perPageRead(), pages);
       case WRITE:
         long alloc = params.prefilled() ? 0 : params.firstWriteAllocNs();
-        return params.fixedCostNs() + pages * (params.perPageWriteNs() + alloc);
+        return params.fixedCostNs() + pagesNs(params.perPageWrite(), pages) + pages * alloc;
       default:
         return params.fixedCostNs();
     }

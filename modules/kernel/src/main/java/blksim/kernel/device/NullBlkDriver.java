@@ -1,5 +1,7 @@
 package blksim.kernel.device;
 
+import blksim.engine.CostDistribution;
+import blksim.engine.Seeds;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.DriverCpu;
 import blksim.kernel.block.HwCtx;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * null_blk in {@code queue_mode=2}: a blk-mq driver ({@code null_mq_ops}) below the shared
@@ -49,6 +52,9 @@ public final class NullBlkDriver implements MqDriver {
   private final NullBlkParams params;
   private final HwCtx[] hctxs;
   private final int[] cpuToHctx;
+  private long runSeed;
+  /** One stream per CPU, each created and drawn by its CPU alone. */
+  private final SplittableRandom[] streams;
 
   /** The device on a machine of {@code cpus}, with its {@code submit_queues} mapped to them. */
   public NullBlkDriver(NullBlkParams params, List<Cpu> cpus, Kblockd kblockd) {
@@ -63,6 +69,7 @@ public final class NullBlkDriver implements MqDriver {
   public NullBlkDriver(NullBlkParams params, int[] cpuToHctx, int nrHctx, Kblockd kblockd) {
     this.params = params;
     this.cpuToHctx = cpuToHctx.clone();
+    this.streams = new SplittableRandom[cpuToHctx.length];
     RequestQueueParams qp = params.queueParams(nrHctx);
     this.hctxs = new HwCtx[nrHctx];
     for (int h = 0; h < nrHctx; h++) {
@@ -129,6 +136,33 @@ public final class NullBlkDriver implements MqDriver {
     return hctx(cpu.cpuId()).queue().attach(cpu);
   }
 
+  /**
+   * Seeds the per-CPU streams a non-constant {@code completion_nsec} is drawn from: CPU
+   * {@code c}'s stream is {@code Seeds.forComponent(runSeed, "dev/NAME/cpuC")}, drawn only by
+   * requests whose {@code queue_rq} runs on CPU {@code c}, so draws do not depend on the
+   * partitioning. Without it (tests) the streams are seeded from 0. A constant draws nothing.
+   */
+  public NullBlkDriver seed(long runSeed) {
+    this.runSeed = runSeed;
+    Arrays.fill(streams, null);
+    return this;
+  }
+
+  private long completionNs(DriverCpu cpu) {
+    CostDistribution c = params.completion();
+    if (c.isConstant()) {
+      return c.sampleNs(null);
+    }
+    int id = cpu.cpuId();
+    SplittableRandom r = streams[id];
+    if (r == null) {
+      r = new SplittableRandom(Seeds.forComponent(runSeed, "dev/" + params.name() + "/cpu"
+          + id));
+      streams[id] = r;
+    }
+    return c.sampleNs(r);
+  }
+
   /** {@code null_queue_rq()}: completes {@code rq} as {@code irqmode} says. */
   @Override
   public void queueRq(Request rq, DriverCpu cpu) {
@@ -141,7 +175,7 @@ public final class NullBlkDriver implements MqDriver {
         q.hardwareDone(rq);
         break;
       case TIMER:
-        cpu.callAfter(params.completionNs(), () -> cpu.interrupt(params.completionCostNs(),
+        cpu.callAfter(completionNs(cpu), () -> cpu.interrupt(params.completionCostNs(),
             () -> q.endRequestInline(rq, cpu)));
         break;
       default:

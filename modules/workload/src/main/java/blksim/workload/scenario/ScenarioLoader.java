@@ -1773,7 +1773,7 @@ public final class ScenarioLoader {
         : BlkMqRules.V6;
     try {
       return new NullBlkParams(name, dv.getSize("size"), bs, depth,
-          IrqMode.parse(dv.getString("irqmode")), dv.getDuration("completion-nsec"), nbSubmit,
+          IrqMode.parse(dv.getString("irqmode")), dv.getCost("completion-nsec"), nbSubmit,
           nbComplete, submitQueues, sched, nrRequests, maxBytes, rules);
     } catch (IllegalArgumentException e) {
       String m = e.getMessage();
@@ -1852,8 +1852,8 @@ public final class ScenarioLoader {
         return nullBlk(name, dv, v, nbSubmit, nbComplete);
       case "brd":
         return new BrdParams(name, dv.getSize("size"), dv.getBoolean("nowait"),
-            v.getDuration("costs.brd.fixed"), v.getDuration("costs.brd.per-page-read"),
-            v.getDuration("costs.brd.per-page-write"),
+            v.getDuration("costs.brd.fixed"), v.getCost("costs.brd.per-page-read"),
+            v.getCost("costs.brd.per-page-write"),
             v.getDuration("costs.brd.first-write-alloc"), dv.getBoolean("prefilled"));
       case "zram":
         return new ZramParams(name, dv.getSize("size"), dv.getBoolean("nowait"),

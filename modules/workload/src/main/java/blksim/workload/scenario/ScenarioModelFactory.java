@@ -187,7 +187,7 @@ public final class ScenarioModelFactory implements ModelFactory {
     Map<String, NullBlkDriver> nullBlk = new LinkedHashMap<>();
     for (DeviceParams d : s.devices()) {
       if (d instanceof NullBlkParams nb) {
-        nullBlk.put(d.name(), new NullBlkDriver(nb, topo.cpus(), kblockd));
+        nullBlk.put(d.name(), new NullBlkDriver(nb, topo.cpus(), kblockd).seed(s.seed()));
       }
     }
     List<CpuComponent> cpus = new ArrayList<>();

@@ -214,9 +214,9 @@ public final class ScenarioSchema {
       cost("costs.brd.fixed", "brd", BrdParams.DEFAULT_FIXED_COST_NS,
           "per bio: brd_submit_bio() entry and bio_endio()"),
       cost("costs.brd.per-page-read", "brd", BrdParams.DEFAULT_PER_PAGE_READ_NS,
-          "per 4 KiB page read: page lookup and memcpy"),
+          "per 4 KiB page read: page lookup and memcpy; may be a distribution, drawn per page"),
       cost("costs.brd.per-page-write", "brd", BrdParams.DEFAULT_PER_PAGE_WRITE_NS,
-          "per 4 KiB page written: page lookup and memcpy"),
+          "per 4 KiB page written: page lookup and memcpy; may be a distribution"),
       cost("costs.brd.first-write-alloc", "brd", BrdParams.DEFAULT_FIRST_WRITE_ALLOC_NS,
           "allocating a backing page on its first write (prefilled = false)"),
       cost("costs.zram.fixed", "zram", ZramParams.DEFAULT_FIXED_COST_NS,
@@ -435,7 +435,9 @@ public final class ScenarioSchema {
             "completion mode: inline, softirq on the submitting CPU, or hrtimer"),
         Param.num("completion-nsec", "null_blk", DURATION, "ns",
             NullBlkParams.DEFAULT_COMPLETION_NS + "ns", 0,
-            1_000_000_000_000L, "completion time in timer mode (completion_nsec)"),
+            1_000_000_000_000L, "completion time in timer mode (completion_nsec); a duration or a"
+                + " distribution such as \"lognormal(mean=10us, sd=2us)\" (README, Costs as"
+                + " distributions)"),
         Param.of("queue-mode", "null_blk", STRING, "2",
             "queue_mode: 2 (or mq), blk-mq, the only one modelled (0, bio-based, is not; 1 was"
                 + " removed from the kernel)"),

@@ -1,5 +1,6 @@
 package blksim.workload.scenario;
 
+import blksim.engine.CostDistribution;
 import blksim.engine.InputException;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
@@ -151,6 +152,31 @@ final class Values {
         break;
     }
     return checkRange(key, Math.round(num * scale));
+  }
+
+  /**
+   * A cost: a duration ({@link #getDuration}, a constant, range-checked as before) or a
+   * distribution such as {@code "lognormal(mean=10us, sd=2us)"} ({@link CostDistribution#parse};
+   * HOCON needs the quotes), whose mean and smallest value must lie in the key's range.
+   */
+  CostDistribution getCost(String key) {
+    ConfigValue v = raw(key);
+    String s = String.valueOf(v.unwrapped());
+    if (v.valueType() != ConfigValueType.STRING || !CostDistribution.isDistribution(s)) {
+      return CostDistribution.constant(getDuration(key));
+    }
+    CostDistribution d;
+    try {
+      d = CostDistribution.parse(s, key.endsWith("-nsec"));
+    } catch (IllegalArgumentException e) {
+      throw error(key, displayPrefix + key + ": " + e.getMessage());
+    }
+    Param p = param(key);
+    if (d.minNs() < p.min() || d.meanNs() > p.max()) {
+      throw error(key, displayPrefix + key + " must lie in [" + p.min() + ", " + p.max() + "]"
+          + (p.unit().isEmpty() ? "" : " " + p.unit()) + ", was " + d);
+    }
+    return d;
   }
 
   /** {@link #getDuration}, or -1 when the value is {@code auto}. */

@@ -1215,6 +1215,19 @@ public final class ScenarioLoader {
         || !regularFiles(j, devices, fss) || filesystemHolding(j.regularFile(0), fss) == null) {
       return j;
     }
+    if (j.fillDevice()) {
+      // fill_device: fio's size is -1 and the job writes until ENOSPC; its ETA uses the
+      // filesystem's free space (get_fs_free_counts()). Simplified: the size is the bytes of the
+      // filesystem's devices, and the filesystem's ENOSPC ends the job before that.
+      FilesystemParams fs = filesystemHolding(j.regularFile(0), fss);
+      long have = 0;
+      for (DeviceParams d : devices) {
+        if (fs.devices().contains(d.name())) {
+          have += d.sizeBytes();
+        }
+      }
+      return j.withExistingFileSize(have);
+    }
     if (WARNED_SIZES.add(j.file() + ":" + j.line() + ":" + j.name())) {
       LOG.warn("{}:{}: job '{}' names {} with no size= or filesize=: fio would use the existing"
           + " file's size; blksim takes it as left by an earlier run, {} MiB (give size= to"

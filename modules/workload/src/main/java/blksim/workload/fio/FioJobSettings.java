@@ -500,6 +500,7 @@ final class FioJobSettings implements Cloneable {
       case "fsync_on_close" -> fsyncOnClose = bool(value);
       case "overwrite" -> overwrite = bool(value);
       case "fill_device" -> fillDevice = bool(value);
+      case "atomic" -> atomic = bool(value);
       case "filename_format" -> filenameFormat = string(value);
       case "read_iolog" -> readIolog = iologs(string(value));
       case "read_iolog_chunked" -> bool(value); // blksim always reads traces lazily

@@ -217,6 +217,7 @@ class FioJobFileErrorTest {
     rejects("[j]\ndirect=2\n", 2, "direct", "0 or 1");
     rejects("[j]\ngroup_reporting=yes\n", 2, "group_reporting", "0 or 1");
     rejects("[j]\nrw=write\nfill_device=maybe\n", 3, "fill_device", "0 or 1");
+    rejects("[j]\nrw=write\natomic=2\n", 3, "atomic", "0 or 1");
   }
 
   @Test

@@ -253,6 +253,11 @@ public final class FileFioThread extends FioJobThread {
       @Override
       public void reaped(IoRequest done, TaskCpu cpu) {
         inFlight--;
+        if (deviceFilled(done.result())) {
+          completed(1);
+          pool.freed(cpu);
+          return;
+        }
         check(done.result(), (done.bio().op() == ReqOp.READ ? "read" : "write") + " iocb");
         long now = cpu.now();
         if (measuring()) {
@@ -970,6 +975,9 @@ public final class FileFioThread extends FioJobThread {
     while (n < max && (done = aio.ring().reap()) != null) {
       inFlight--;
       n++;
+      if (deviceFilled(done.result())) {
+        continue; // fill_device: the full filesystem ends the job, without an error
+      }
       check(done.result(), (done.bio().op() == ReqOp.READ ? "read" : "write") + " iocb");
       if (measuring()) {
         stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(),

@@ -249,7 +249,12 @@ final class JobFileRun {
       // zonemode=zbd: a host-managed SMR disk, the 15 TB layout of kernel-model.md §15.1.1.
       d = "{ type = zoned-disk, name = " + quote(name) + " }";
     } else {
-      d = "{ type = ssd, name = " + quote(name) + ", size = 1T }";
+      d = "{ type = ssd, name = " + quote(name) + ", size = 1T" + (j.atomic()
+          // atomic=1 (fio's examples/atomic-verify.fio names /dev/XXX): the default SSD then has
+          // atomic writes of up to 4 KiB, what an NVMe drive reporting AWUPF=0 on a 4 KiB LBA
+          // format gives (nvme_configure_atomic_write(): (1 + awupf) * block size); a SATA SSD,
+          // the ssd model's default, has none.
+          ? ", atomic-write-unit-max = 4k" : "") + " }";
     }
     devices.put(name, d);
   }

@@ -251,6 +251,25 @@ public final class FioJob {
     return s.overwrite;
   }
 
+  /**
+   * {@code fill_device}/{@code fill_fs}: write until the target is full. With no {@code size=}
+   * the job's size is what its device or filesystem holds ({@code ScenarioLoader}), and ENOSPC
+   * ends the job without an error, as fio's {@code td_io_queue()} clears it.
+   */
+  public boolean fillDevice() {
+    return s.fillDevice;
+  }
+
+  /** {@code atomic=1}: the job's writes carry RWF_ATOMIC (fio's {@code oatomic}). */
+  public boolean atomic() {
+    return s.atomic;
+  }
+
+  /** {@code verify_async=N}: N fio verify threads checksum the verify reads (0: none). */
+  public int verifyAsync() {
+    return s.verifyAsync;
+  }
+
   /** {@code filename_format} as given, or null. */
   public String filenameFormat() {
     return s.filenameFormat;

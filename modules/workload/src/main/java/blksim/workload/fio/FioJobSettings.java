@@ -221,6 +221,16 @@ final class FioJobSettings implements Cloneable {
   boolean unlinkEachLoop;
   boolean fsyncOnClose;
   boolean overwrite;
+  /**
+   * {@code fill_device} (alias {@code fill_fs}): with no {@code size=}, fio's
+   * {@code fixup_options()} sets size to -1 and {@code setup_files()} caps it at what the target
+   * holds; writes end the job cleanly at ENOSPC ({@code backend.c}).
+   */
+  boolean fillDevice;
+  /** {@code atomic}: writes carry RWF_ATOMIC (fio's {@code oatomic}; ScenarioLoader checks them). */
+  boolean atomic;
+  /** {@code verify_async}: fio's verify threads (0: the job's thread checksums). */
+  int verifyAsync;
   /** {@code filename_format}; null: {@code $jobname.$jobnum.$filenum}. */
   String filenameFormat;
   /**
@@ -543,6 +553,8 @@ final class FioJobSettings implements Cloneable {
       case "unlink_each_loop" -> unlinkEachLoop = bool(value);
       case "fsync_on_close" -> fsyncOnClose = bool(value);
       case "overwrite" -> overwrite = bool(value);
+      case "fill_device" -> fillDevice = bool(value);
+      case "atomic" -> atomic = bool(value);
       case "filename_format" -> filenameFormat = string(value);
       case "read_iolog" -> readIolog = iologs(string(value));
       case "read_iolog_chunked" -> bool(value); // blksim always reads traces lazily
@@ -596,6 +608,9 @@ final class FioJobSettings implements Cloneable {
       case "buffer_compress_chunk" -> bytesNoPercent(value);
       // The files a job names are taken as left by an earlier run: nothing is created.
       case "allow_file_create" -> bool(value);
+      // Files are laid out in each job's own thread before its I/O phase (create_serialize=0);
+      // fio's serial layout in the main thread changes only when layout I/O happens.
+      case "create_serialize" -> bool(value);
       // fio's latency profile (io_u.c lat_target_*): a bare number is µs (FIO_OPT_STR_VAL_TIME).
       case "latency_target" -> latencyTargetNs = FioValues.timeNs(string(value), false);
       case "latency_window" -> latencyWindowNs = FioValues.timeNs(string(value), false);

@@ -528,6 +528,8 @@ public final class ScenarioLoader {
     long nbSubmit = v.getDuration("costs.null-blk.submit");
     long nbComplete = v.getDuration("costs.null-blk.complete");
     List<DeviceParams> devices = new ArrayList<>();
+    // queue/atomic_write_unit_max_bytes per device name (absent: 0, no atomic writes).
+    Map<String, Long> atomicUnitMax = new java.util.TreeMap<>();
     if (cfg.hasPath("blksim.devices")) {
       ConfigList list = cfg.getList("blksim.devices");
       for (int i = 0; i < list.size(); i++) {
@@ -548,6 +550,15 @@ public final class ScenarioLoader {
         if (type.equals("dm")) {
           devices.add(dmDevice(name, dv, v, d, devices));
           continue;
+        }
+        if (type.equals("ssd")) {
+          long unit = dv.getSize("atomic-write-unit-max");
+          if (unit != 0 && Long.bitCount(unit) != 1) {
+            throw dv.error("atomic-write-unit-max", "atomic-write-unit-max must be 0 or a power"
+                + " of two (the kernel's atomic_write_hw_unit_max is rounded down to one), was "
+                + unit);
+          }
+          atomicUnitMax.put(name, unit);
         }
         if (type.equals("disk") || type.equals("ssd") || type.equals("zoned-disk")) {
           devices.add(requestBasedDevice(type, name, dv, v));
@@ -643,6 +654,7 @@ public final class ScenarioLoader {
     List<FilesystemParams> fss = filesystems(cfg, v, devices);
     jobs.replaceAll(j -> zbdZoneUnits(j, devices));
     for (FioJob j : jobs) {
+      checkAtomic(j, devices, fss, atomicUnitMax);
       checkOffload(j, devices, fss);
       checkPrio(j, devices, fss);
       if (!regularFiles(j, devices, fss)) {
@@ -1215,6 +1227,19 @@ public final class ScenarioLoader {
     if (j.filename() == null || j.sizeBytes() > 0 || j.fileSizeLow() > 0 || j.sizePercent() > 0
         || !regularFiles(j, devices, fss) || filesystemHolding(j.regularFile(0), fss) == null) {
       return j;
+    }
+    if (j.fillDevice()) {
+      // fill_device: fio's size is -1 and the job writes until ENOSPC; its ETA uses the
+      // filesystem's free space (get_fs_free_counts()). Simplified: the size is the bytes of the
+      // filesystem's devices, and the filesystem's ENOSPC ends the job before that.
+      FilesystemParams fs = filesystemHolding(j.regularFile(0), fss);
+      long have = 0;
+      for (DeviceParams d : devices) {
+        if (fs.devices().contains(d.name())) {
+          have += d.sizeBytes();
+        }
+      }
+      return j.withExistingFileSize(have);
     }
     if (WARNED_SIZES.add(j.file() + ":" + j.line() + ":" + j.name())) {
       LOG.warn("{}:{}: job '{}' names {} with no size= or filesize=: fio would use the existing"
@@ -1863,6 +1888,77 @@ public final class ScenarioLoader {
             v.getDuration("costs.zram.copy"));
       default:
         throw new IllegalStateException("device type " + type);
+    }
+  }
+
+  /**
+   * {@code atomic=1}: fio sets RWF_ATOMIC on every write (engines/libaio.c, io_uring.c, sync.c's
+   * pvsync2) and refuses the option with any other engine ("engine does not support atomic
+   * writes", init.c); a job that does not write ignores it. The kernel takes an atomic write
+   * only on a device whose queue has atomic write limits (blkdev_open() sets
+   * FMODE_CAN_ATOMIC_WRITE only then; else EOPNOTSUPP), only with O_DIRECT
+   * (generic_atomic_write_valid(): EOPNOTSUPP), and only of a power-of-two length between the
+   * logical block size and atomic_write_unit_max_bytes at an offset aligned to that length
+   * (generic_atomic_write_valid(), blkdev_atomic_write_valid(): EINVAL). As no I/O error is
+   * simulated, a job whose writes would fail so is refused here, as the misaligned O_DIRECT
+   * check on files is. An accepted atomic write costs what a plain write costs: the device
+   * model has no separate atomic path.
+   *
+   * <p>Simplified: one write block size (bs; bsrange and bssplit for writes are refused with
+   * atomic=1, though some mixes would stay aligned); atomic writes on regular files (XFS and
+   * ext4 support them on some configurations) and on device-mapper devices are refused.
+   */
+  private static void checkAtomic(FioJob j, List<DeviceParams> devices,
+      List<FilesystemParams> fss, Map<String, Long> atomicUnitMax) {
+    if (!j.atomic() || !j.rw().writes()) {
+      return; // fio's fixup_options(): oatomic = 0 for a job that does not write
+    }
+    FioEngine e = j.ioengine();
+    if (e != FioEngine.LIBAIO && e != FioEngine.IO_URING && e != FioEngine.PVSYNC2) {
+      throw j.error("atomic", "job '" + j.name() + "': atomic=1 needs ioengine=libaio, io_uring"
+          + " or pvsync2 (fio refuses it too: engine does not support atomic writes), was "
+          + e.fioName());
+    }
+    if (j.filename() == null || regularFiles(j, devices, fss)) {
+      throw j.error("atomic", "job '" + j.name() + "': atomic writes on regular files are not"
+          + " modelled by blksim; name a device with filename=");
+    }
+    if (!j.direct()) {
+      throw j.error("atomic", "job '" + j.name() + "': atomic=1 needs direct=1: the kernel"
+          + " fails a buffered RWF_ATOMIC write with EOPNOTSUPP (generic_atomic_write_valid())");
+    }
+    for (DeviceParams dev : devices) {
+      boolean named = false;
+      for (String f : j.filenames()) {
+        named |= DmTable.deviceName(f).equals(dev.name());
+      }
+      if (!named) {
+        continue;
+      }
+      long max = atomicUnitMax.getOrDefault(dev.name(), 0L);
+      if (max == 0) {
+        throw j.error("atomic", "job '" + j.name() + "': " + dev.name() + " has no atomic"
+            + " writes (atomic_write_unit_max_bytes 0; an ssd's atomic-write-unit-max key sets"
+            + " it): the kernel fails RWF_ATOMIC writes to it with EOPNOTSUPP");
+      }
+      long bs = j.bs()[1];
+      if (j.minBs()[1] != j.maxBs()[1] || !j.bssplit(1).isEmpty()) {
+        throw j.error("atomic", "job '" + j.name() + "': atomic=1 with several write block"
+            + " sizes (bsrange/bssplit) is not modelled by blksim; give one bs");
+      }
+      if (Long.bitCount(bs) != 1 || bs < dev.blockSize() || bs > max) {
+        throw j.error("atomic", "job '" + j.name() + "': atomic writes of bs=" + bs + " to "
+            + dev.name() + " fail with EINVAL: the length must be a power of two from the"
+            + " logical block size " + dev.blockSize() + " to atomic_write_unit_max_bytes "
+            + max + " (blkdev_atomic_write_valid())");
+      }
+      long start = j.offsetBytes() + j.jobIndex() * j.offsetIncrementBytes();
+      if (start % bs != 0 || (j.rw().isRandom() && j.blockAlign()[1] % bs != 0)) {
+        throw j.error("atomic", "job '" + j.name() + "': atomic writes of " + bs + " bytes at"
+            + " offsets that are not multiples of " + bs + " fail with EINVAL (the kernel"
+            + " wants the offset aligned to the length; check offset, offset_increment and"
+            + " blockalign)");
+      }
     }
   }
 

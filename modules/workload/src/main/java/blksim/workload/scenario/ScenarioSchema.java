@@ -517,7 +517,12 @@ public final class ScenarioSchema {
         Param.num("write-latency", "ssd", DURATION, "ns", "40us", 0, 1_000_000_000L,
             "channel time to take one written page"),
         Param.num("page-size", "ssd", SIZE, "bytes", "4k", 512, 1 << 20,
-            "flash page: the striping unit, a power of two"))));
+            "flash page: the striping unit, a power of two"),
+        // 0 for SATA: sd_config_atomic() takes the limits from the Block Limits VPD page's
+        // atomic fields, which libata's SCSI translation (ata_scsiop_inq_b0()) leaves zero.
+        Param.num("atomic-write-unit-max", "ssd", SIZE, "bytes", "0", 0, 1 << 30,
+            "queue/atomic_write_unit_max_bytes: the largest RWF_ATOMIC write (a power of two;"
+                + " 0: no atomic writes, as a SATA SSD)"))));
     return m;
   }
 

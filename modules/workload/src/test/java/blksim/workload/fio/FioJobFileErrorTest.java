@@ -103,10 +103,11 @@ class FioJobFileErrorTest {
 
   @Test
   void realFioOptionNotModelled_isRejected() {
-    rejects("[j]\nverify_async=2\n", 2, "verify_async",
-        "fio option 'verify_async' is not modelled by blksim");
+    rejects("[j]\ncreate_fsync=1\n", 2, "create_fsync",
+        "fio option 'create_fsync' is not modelled by blksim");
     // An alias of an unmodelled option names the canonical one too.
-    rejects("[j]\nfill_fs=1\n", 2, "fill_fs", "fio option 'fill_fs' (fill_device) is not modelled");
+    rejects("[j]\nblocksize_unaligned=1\n", 2, "blocksize_unaligned",
+        "fio option 'blocksize_unaligned' (bs_unaligned) is not modelled");
     // Options of fio's engines (engines/*.c) are known to fio, so never "unknown".
     rejects("[j]\nioengine=libaio\nuserspace_reap\n", 3, "userspace_reap",
         "is not modelled by blksim");
@@ -215,6 +216,8 @@ class FioJobFileErrorTest {
     rejects("[j]\ndirect\n", 2, "direct", "needs a value");
     rejects("[j]\ndirect=2\n", 2, "direct", "0 or 1");
     rejects("[j]\ngroup_reporting=yes\n", 2, "group_reporting", "0 or 1");
+    rejects("[j]\nrw=write\nfill_device=maybe\n", 3, "fill_device", "0 or 1");
+    rejects("[j]\nrw=write\natomic=2\n", 3, "atomic", "0 or 1");
   }
 
   @Test

@@ -93,9 +93,9 @@ class FioOptionsTableTest {
       }
     }
     InputException alias = assertThrows(InputException.class, () -> FioJobFile.parse("t.fio",
-        "[j]\nfill_fs=1\n", null, FioJobFileTest.ENV, Map.of()));
-    assertTrue(alias.getMessage().contains("fio option 'fill_fs' (fill_device) is not modelled by"
-        + " blksim (not modelled yet"), alias.getMessage());
+        "[j]\nblocksize_unaligned=1\n", null, FioJobFileTest.ENV, Map.of()));
+    assertTrue(alias.getMessage().contains("fio option 'blocksize_unaligned' (bs_unaligned) is not"
+        + " modelled by blksim (not modelled yet"), alias.getMessage());
   }
 
   /** Whether FioJobSettings.apply() has a case for the option (any value error counts as one). */

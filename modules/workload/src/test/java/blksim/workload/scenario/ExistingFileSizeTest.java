@@ -51,4 +51,19 @@ class ExistingFileSizeTest {
         () -> load("[j]\ndirectory=/mnt/t\nrw=read\n"));
     assertTrue(e.getMessage().contains("give it size="), e.getMessage());
   }
+
+  @Test
+  void fillDevice_withoutSize_takesTheFilesystemsCapacity_aSizeGivenStands() throws IOException {
+    // fio's fixup_options(): fill_device with no size sets size to -1, capped by what the
+    // target holds; on files that is the filesystem (get_fs_free_counts()), here its 4 GiB disk.
+    assertEquals(4L << 30, load("[j]\nfilename=/mnt/t/f\nrw=write\nfill_fs=1\n")
+        .jobs().get(0).sizeBytes());
+    assertTrue(load("[j]\nfilename=/mnt/t/f\nrw=write\nfill_device=1\n").jobs().get(0)
+        .fillDevice());
+    assertEquals(1 << 20, load("[j]\nfilename=/mnt/t/f\nrw=write\nfill_device=1\nsize=1m\n")
+        .jobs().get(0).sizeBytes());
+    // Without fill_device a file with no size is the default existing file.
+    assertEquals(ScenarioLoader.EXISTING_FILE_BYTES,
+        load("[j]\nfilename=/mnt/t/f\nrw=write\n").jobs().get(0).sizeBytes());
+  }
 }

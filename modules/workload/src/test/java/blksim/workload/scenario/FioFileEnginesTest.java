@@ -312,4 +312,19 @@ class FioFileEnginesTest {
     assertEquals(22, read.job(0).error(), "EINVAL");
     assertEquals(0, read.job(0).totalIos(0));
   }
+
+  @Test
+  void fillDevice_writesUntilTheFilesystemIsFull_andEndsWithoutAnError() throws IOException {
+    // fio's backend.c: with fill_device an ENOSPC write clears the error and ends the job; the
+    // size is the target's (4 GiB device), so only the full filesystem stops it, short of it.
+    for (String engine : List.of("psync", "libaio\niodepth=4")) {
+      Run r = run("[j]\nfilename=/mnt/t/fill\nrw=write\nbs=1m\ndirect=1\nioengine=" + engine
+          + "\nfill_device=1\n");
+      JobStats j = r.job(0);
+      assertEquals(0, j.error(), engine);
+      long written = j.ioBytes(1);
+      assertTrue(written > 3L << 30 && written < 4L << 30, engine + ": " + written);
+      assertEquals(0, r.fs().freeBlocks() * 4096 / (1 << 20), engine + ": the filesystem is full");
+    }
+  }
 }

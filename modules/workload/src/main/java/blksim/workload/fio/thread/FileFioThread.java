@@ -3,6 +3,7 @@ package blksim.workload.fio.thread;
 import blksim.engine.Seeds;
 import blksim.kernel.block.ReqOp;
 import blksim.kernel.fs.FileAio;
+import blksim.kernel.fs.Filesystem;
 import blksim.kernel.fs.VfsCalls;
 import blksim.kernel.iouring.IoRequest;
 import blksim.kernel.iouring.IoUringParams;
@@ -252,6 +253,11 @@ public final class FileFioThread extends FioJobThread {
       @Override
       public void reaped(IoRequest done, TaskCpu cpu) {
         inFlight--;
+        if (deviceFilled(done.result())) {
+          completed(1);
+          pool.freed(cpu);
+          return;
+        }
         check(done.result(), (done.bio().op() == ReqOp.READ ? "read" : "write") + " iocb");
         long now = cpu.now();
         if (measuring()) {
@@ -409,7 +415,9 @@ public final class FileFioThread extends FioJobThread {
         fds[f] = calls().lastOpened();
       }
     });
-    switch (job.fallocate()) {
+    // fill_device: fio's fallocate_file() returns at once and extend_file() does not truncate
+    // (the size is -1 there), so the file only grows by the job's writes.
+    switch (job.fillDevice() ? "none" : job.fallocate()) {
       case "native", "posix" -> steps.add(checked(() -> calls().fallocate(fds[f], 0, 0, size),
           "fallocate(" + path + ")"));
       case "keep" -> steps.add(checked(() -> calls().fallocate(fds[f],
@@ -420,7 +428,10 @@ public final class FileFioThread extends FioJobThread {
     }
     if (newLayout) {
       steps.add(() -> {
-        check(calls().assumeWrittenByEarlierRun(fds[f], size), "laying out " + path);
+        long r = calls().assumeWrittenByEarlierRun(fds[f], size);
+        if (!(r == -Filesystem.ENOSPC && job.fillDevice())) { // fio's layout stops at ENOSPC
+          check(r, "laying out " + path);
+        }
         return null;
       });
     }
@@ -660,6 +671,12 @@ public final class FileFioThread extends FioJobThread {
         issue(cpu);
         return true;
       case IN_CALL: {
+        if (ret == -Filesystem.ENOSPC && op == ReqOp.WRITE && job.fillDevice()) {
+          // fill_device: ENOSPC is the expected end (backend.c td_clear_error() and
+          // fio_mark_td_terminate()): the job ends without an error.
+          startEnd();
+          return false;
+        }
         if (ret < 0 && (engine == FioEngine.FALLOC || engine == FioEngine.FTRUNCATE)) {
           failJob(ret); // io_u->error = errno: the job ends with it
           return false;
@@ -958,6 +975,9 @@ public final class FileFioThread extends FioJobThread {
     while (n < max && (done = aio.ring().reap()) != null) {
       inFlight--;
       n++;
+      if (deviceFilled(done.result())) {
+        continue; // fill_device: the full filesystem ends the job, without an error
+      }
       check(done.result(), (done.bio().op() == ReqOp.READ ? "read" : "write") + " iocb");
       if (measuring()) {
         stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(),

@@ -557,7 +557,7 @@ public abstract class FioJobThread extends Task {
         stats.setError(EINVAL); // td_verror(td, EINVAL, "sequence block out of bounds")
       }
     }
-    return !(outOfTime || outOfData || outOfIos || told || zbdEof || ioErrored
+    return !(outOfTime || outOfData || outOfIos || told || zbdEof || ioErrored || filled
         || (replay == null && regionBytes <= 0));
   }
 
@@ -1011,6 +1011,21 @@ public abstract class FioJobThread extends Task {
   }
 
   private boolean ioErrored;
+
+  /**
+   * Whether a reaped write's {@code ret} is fill_device's expected ENOSPC (28): fio clears the
+   * error and ends the job ({@code td_io_queue()}/{@code thread_main()} in backend.c: no more
+   * I/O is issued, what is in flight drains, err= stays 0). False for anything else.
+   */
+  protected final boolean deviceFilled(long ret) {
+    if (ret != -28 || !job.fillDevice()) {
+      return false;
+    }
+    filled = true;
+    return true;
+  }
+
+  private boolean filled;
 
   /** The job's zonemode=zbd state, or null without zonemode=zbd. */
   protected final blksim.workload.fio.FioZbd zbd() {

@@ -1326,9 +1326,13 @@ public final class ScenarioLoader {
             + " synchronous engines (psync/sync/pvsync/pvsync2) and libaio so far; ioengine="
             + j.ioengine().fioName() + " on files is not; use filename= on a device for it");
       }
-      if (j.verify().enabled()) {
-        throw j.error("verify", "job '" + j.name() + "': verify is modelled for jobs on a device"
-            + " (filename=/dev/...) so far, not for regular files");
+      if (j.verify().enabled() && (j.verifyOnly() || j.rw().writes() && j.doVerify())) {
+        // Files: the checksum CPU cost of writes and of a reading job's checks is modelled
+        // (FileFioThread.issue()); do_verify()'s read-back phase and verify_only are not yet.
+        throw j.error("verify", "job '" + j.name() + "': on regular files blksim models verify"
+            + " for reading jobs and for writers with do_verify=0 (the checksum cost); the"
+            + " verify read phase of a writer (do_verify=1, fio's default) and verify_only are"
+            + " modelled for jobs on a device (filename=/dev/...) only so far");
       }
       if (j.direct()) {
         // O_DIRECT needs offsets and lengths in logical blocks: the kernel fails the I/O with

@@ -998,7 +998,9 @@ public final class FileFioThread extends FioJobThread {
     op = ioOp;
     phase = Phase.CALL;
     // An asynchronous engine spends the other half after io_submit() returns (submitted()).
-    cpu.runFor(CpuMode.USER, async() ? costs.userNsPerIo() / 2 : costs.userNsPerIo());
+    // verify: a write's checksum or a reading job's check (verifyNs()), as on a device.
+    cpu.runFor(CpuMode.USER,
+        (async() ? costs.userNsPerIo() / 2 : costs.userNsPerIo()) + verifyNs());
   }
 
   /** The end: end_fsync / fsync_on_close of every file (inside the job's time). */

@@ -111,16 +111,20 @@ class FioExamplesTest {
     return m;
   }
 
+  private static String are(long n) {
+    return n == 1 ? " is" : " are";
+  }
+
   static String readmeTable(List<Outcome> all) {
     long runs = all.stream().filter(o -> o.result().equals("runs")).count();
     long engine = all.stream().filter(o -> o.result().equals("refused-engine")).count();
     long byFio = all.stream().filter(o -> o.result().equals("refused-by-fio")).count();
     StringBuilder b = new StringBuilder(BEGIN).append('\n');
     b.append(all.size()).append(" job files: ").append(runs).append(" run unchanged, ")
-        .append(engine).append(" are refused for an engine blksim does not model, ")
-        .append(byFio).append(" are refused as fio itself refuses them, ")
-        .append(all.size() - runs - engine - byFio)
-        .append(" are refused for another reason.\n\n");
+        .append(engine).append(are(engine)).append(" refused for an engine blksim does not model, ")
+        .append(byFio).append(are(byFio)).append(" refused as fio itself refuses them, ")
+        .append(all.size() - runs - engine - byFio).append(are(all.size() - runs - engine - byFio))
+        .append(" refused for another reason.\n\n");
     b.append("| file | result |\n|---|---|\n");
     for (Outcome o : all) {
       String r = switch (o.result()) {

@@ -238,16 +238,12 @@ public final class FileFioThread extends FioJobThread {
 
       @Override
       public long userNsPerIo() {
-        return costs.userNsPerIo() - costs.userNsPerIo() / 2;
+        return offloadWorkerUserNsPerIo();
       }
 
       @Override
       public void issued(IoRequest r, long now) {
-        r.issueNs(now);
-        if (measuring()) {
-          stats.recordIssue(inFlight);
-          stats.recordSubmitBatch(1);
-        }
+        offloadIssued(r, now, inFlight);
       }
 
       @Override

@@ -1,5 +1,6 @@
 package blksim.workload.fio.thread;
 
+import blksim.kernel.iouring.IoRequest;
 import blksim.engine.Seeds;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.ReqOp;
@@ -878,6 +879,23 @@ public abstract class FioJobThread extends Task {
   }
 
   /** Whether statistics are being recorded (ramp time is over). */
+  /**
+   * An offload submit worker's share of fio's per-I/O user time: the worker does the engine's
+   * half, the job thread keeps the generating half (rate-submit.c splits the io_u's life so).
+   */
+  protected final long offloadWorkerUserNsPerIo() {
+    return costs.userNsPerIo() - costs.userNsPerIo() / 2;
+  }
+
+  /** An offload worker submitted {@code r}: one I/O per submit call, at the job's depth. */
+  protected final void offloadIssued(IoRequest r, long now, int inFlight) {
+    r.issueNs(now);
+    if (measuring()) {
+      stats.recordIssue(inFlight);
+      stats.recordSubmitBatch(1);
+    }
+  }
+
   protected final boolean measuring() {
     return measuring;
   }

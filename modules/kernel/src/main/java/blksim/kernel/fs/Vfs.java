@@ -347,7 +347,7 @@ public final class Vfs {
     return faultCosts;
   }
 
-  PageCache pageCache() {
+  public PageCache pageCache() {
     return pc;
   }
 

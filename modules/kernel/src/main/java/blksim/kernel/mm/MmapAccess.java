@@ -231,19 +231,7 @@ public final class MmapAccess extends SystemCall {
           return; // I/O or a wait: the fault is retried after it
         }
       } else if (!faultRetried && m.advice != FileMapping.MADV_RANDOM && !m.pt.present(p)) {
-        // filemap_fault() found the page: do_async_mmap_readahead().
-        boolean marked = as.readaheadMark(idx);
-        if (marked) {
-          pc.clearReadahead(as, idx);
-          if (as.underWriteback(idx)) {
-            marked = false;
-          }
-        }
-        if (marked) {
-          sysNs += missNs;
-        }
-        m.ra.mmapAsyncRa(pages, idx, marked);
-        pages.flush();
+        asyncRa(idx);
         m.minorFaults++;
         if (!toIssue.isEmpty()) {
           // The async window's bios go out before the page is mapped.
@@ -291,6 +279,22 @@ public final class MmapAccess extends SystemCall {
     faultPage = -1;
     userNs += copy.copyNs(4096);
     next = p + 1;
+  }
+
+  /** {@code filemap_fault()} found page {@code idx}: {@code do_async_mmap_readahead()}. */
+  private void asyncRa(long idx) {
+    boolean marked = as.readaheadMark(idx);
+    if (marked) {
+      pc.clearReadahead(as, idx);
+      if (as.underWriteback(idx)) {
+        marked = false;
+      }
+    }
+    if (marked) {
+      sysNs += missNs;
+    }
+    m.ra.mmapAsyncRa(pages, idx, marked);
+    pages.flush();
   }
 
   /**
@@ -347,6 +351,9 @@ public final class MmapAccess extends SystemCall {
     } else {
       if (!faultRetried) {
         m.minorFaults++;
+        if (m.advice != FileMapping.MADV_RANDOM) {
+          asyncRa(idx); // before the wait for the page's lock
+        }
       }
       faultRetried = true;
     }

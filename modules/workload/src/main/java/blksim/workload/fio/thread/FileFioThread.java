@@ -98,6 +98,18 @@ import java.util.function.Function;
  * {@code FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE} for a trim ({@code rw=trim} or
  * {@code randtrim}); {@code ioengine=ftruncate} (engines/ftruncate.c) makes each write an
  * {@code ftruncate(fd, offset)} and fails a read with EINVAL. Their latency is the call's.
+ *
+ * <p>{@code ioengine=mmap} (engines/mmap.c): at a file's first I/O, and whenever an I/O falls
+ * outside its mapping, {@code fio_mmapio_prep()} unmaps the old mapping and maps the file's
+ * region {@code MAP_SHARED} ({@link VfsCalls#mmap}; PROT_WRITE for a writer), then madvises it
+ * by {@code fadvise_hint} ({@code fio_madvise_file()}); these calls are outside the I/O's
+ * latency. The I/O is a {@code memcpy()} through the mapping ({@link VfsCalls#access}:
+ * {@link blksim.kernel.mm.MmapAccess}, the page faults included); {@code fsync=N} is
+ * {@code msync(MS_SYNC)} of the mapping; with {@code direct=1} each I/O is followed by an
+ * msync of its range ("not really direct"; glibc's {@code posix_madvise(POSIX_MADV_DONTNEED)}
+ * after it does nothing). A close frees fio's record of the mapping without a munmap, as
+ * {@code fio_mmapio_close_file()} does; the job's {@code majf}/{@code minf} are its mappings'
+ * faults. Simplified: a mapping's offset is the job's start offset rounded down to a page.
  */
 public final class FileFioThread extends FioJobThread {
   private enum Phase {

@@ -112,6 +112,20 @@ class FioMmapEngineTest {
   }
 
   @Test
+  void mappedWritesPastTheDirtyLimitAreThrottledByBalanceDirtyPages() throws IOException {
+    // 1 GiB machine: the dirty threshold is a few hundred MiB of dirtyable memory at most;
+    // 512 MiB written through the mapping must meet balance_dirty_pages() pauses.
+    Run r = run("[w]\nioengine=mmap\ndirectory=/mnt/t\nsize=512m\nbs=64k\nrw=write");
+    JobStats j = r.jobs().get(0);
+    assertEquals(0, j.error());
+    assertEquals(512L << 20, j.ioBytes(1));
+    assertTrue(r.pc().bdpStats().iterations() > 0, "balance_dirty_pages() ran");
+    assertTrue(r.pc().bdpStats().sleeps() > 0, "and paused the writer: "
+        + r.pc().bdpStats().sleeps());
+    assertTrue(r.pc().nrWritten() > 0, "the flusher wrote pages meanwhile");
+  }
+
+  @Test
   void theSameSeedGivesTheSameRun() throws IOException {
     String job = "[m]\nioengine=mmap\ndirectory=/mnt/t\nsize=8m\nbs=4k\nrw=randrw\nfsync=32";
     JobStats a = run(job).jobs().get(0);

@@ -14,7 +14,8 @@ package blksim.kernel.mm;
  * (writeback's {@code folio_mkclean()} write-protects it, so the next write faults again and
  * {@code ->page_mkwrite()} dirties the page again).
  *
- * <p>Counters: minor faults, major faults (the page was not in the cache: PGMAJFAULT), pages
+ * <p>Counters: minor and major faults as the task's {@code min_flt}/{@code maj_flt} count them
+ * (major: no page in the cache, or a retry after waiting for one; see {@link MmapAccess}), pages
  * mapped by fault-around, and {@code ->page_mkwrite()} calls.
  */
 public final class FileMapping {
@@ -102,7 +103,7 @@ public final class FileMapping {
     return minorFaults;
   }
 
-  /** Faults that found their page absent from the page cache (PGMAJFAULT). */
+  /** Major faults: no page in the cache, or retried after waiting for one ({@code maj_flt}). */
   public long majorFaults() {
     return majorFaults;
   }

@@ -45,7 +45,10 @@ import java.util.ArrayDeque;
  *       {@code balance_dirty_pages_ratelimited()}: a throttled task sleeps the pause
  *       {@link BalanceDirtyPages} computes, as {@link BufferedWrite} does.
  * </ul>
- * The copy costs {@link PageCacheParams#copyNs} per page touched, user time.
+ * The copy costs {@link PageCacheParams#copyNs} per page touched, user time. Faults are counted
+ * as {@code mm_account_fault()} counts the task's {@code maj_flt}/{@code min_flt}: once, when
+ * the fault completes; major if it found no page or was retried after a sleep or an I/O
+ * submission (FAULT_FLAG_TRIED), minor otherwise; a fault ending in SIGBUS is not counted.
  *
  * <p>Simplified: the faults' system time and the copies' user time between two sleeps are
  * charged as two bursts (system first) instead of interleaved page by page; a retried fault costs
@@ -88,6 +91,8 @@ public final class MmapAccess extends SystemCall {
   /** The fault in progress (mapping page), or -1. */
   private long faultPage = -1;
   private boolean faultRetried;
+  /** The fault found no page, or slept and is retried: {@code maj_flt} when it completes. */
+  private boolean faultMajor;
   private boolean readFailed;
   private BlockQueue queue;
   private long pagesDirtied;
@@ -218,6 +223,7 @@ public final class MmapAccess extends SystemCall {
         }
         faultPage = p;
         faultRetried = false;
+        faultMajor = false;
         readFailed = false;
         sysNs += costs.faultNs();
       }
@@ -232,15 +238,13 @@ public final class MmapAccess extends SystemCall {
         }
       } else if (!faultRetried && m.advice != FileMapping.MADV_RANDOM && !m.pt.present(p)) {
         asyncRa(idx);
-        m.minorFaults++;
         if (!toIssue.isEmpty()) {
-          // The async window's bios go out before the page is mapped.
+          // The async window's bios go out (the mmap lock dropped) before the retry maps it.
           faultRetried = true;
+          faultMajor = true;
           phase = ISSUE;
           return;
         }
-      } else if (!faultRetried) {
-        m.minorFaults++;
       }
       if (!write) {
         m.pt.map(p, false);
@@ -276,6 +280,11 @@ public final class MmapAccess extends SystemCall {
   }
 
   private void endFault(long p) {
+    if (faultMajor) {
+      m.majorFaults++;
+    } else {
+      m.minorFaults++;
+    }
     faultPage = -1;
     userNs += copy.copyNs(4096);
     next = p + 1;
@@ -322,9 +331,6 @@ public final class MmapAccess extends SystemCall {
       }
     }
     if (self) {
-      if (!faultRetried) {
-        m.minorFaults++;
-      }
       pc.accessed(as);
     }
     return self;
@@ -335,10 +341,8 @@ public final class MmapAccess extends SystemCall {
    * {@code ->read_folio()}, then the wait. False when the task must issue bios or sleep.
    */
   private boolean getPage(TaskCpu cpu, long p, long idx) {
+    faultMajor = true; // no page (PGMAJFAULT), or a wait for one: VM_FAULT_RETRY either way
     if (!as.cached(idx)) {
-      if (!faultRetried) {
-        m.majorFaults++;
-      }
       faultRetried = true;
       if (m.advice != FileMapping.MADV_RANDOM) {
         sysNs += missNs;
@@ -350,7 +354,6 @@ public final class MmapAccess extends SystemCall {
       }
     } else {
       if (!faultRetried) {
-        m.minorFaults++;
         if (m.advice != FileMapping.MADV_RANDOM) {
           asyncRa(idx); // before the wait for the page's lock
         }

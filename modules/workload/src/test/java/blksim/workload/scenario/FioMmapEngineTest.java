@@ -78,7 +78,9 @@ class FioMmapEngineTest {
     // Fault-around maps 16 pages per fault; the markers' pages fault on their own.
     long faults = j.majf() + j.minf();
     assertTrue(faults < pages / 8 && faults >= pages / 16, "faults " + faults);
-    assertTrue(j.majf() <= 2, "async readahead keeps ahead: majf " + j.majf());
+    // A fault that submitted the next window (PG_readahead) or waited for its page is retried
+    // and counts as major (mm_account_fault()); the others are minor.
+    assertTrue(j.majf() >= 1 && j.minf() > j.majf(), "majf " + j.majf() + " minf " + j.minf());
   }
 
   @Test

@@ -128,6 +128,26 @@ class FioMmapEngineTest {
   }
 
   @Test
+  void aWriteToAPageCleanedByWritebackFaultsAndDirtiesItAgain() throws IOException {
+    // norandommap: offsets repeat. Without a sync a repeated page stays dirty and writable; with
+    // msync every 16 writes, writeback cleans (and write-protects) the pages, so a repeat faults
+    // again and ->page_mkwrite() dirties the page again.
+    String job = "[w]\nioengine=mmap\ndirectory=/mnt/t\nsize=1m\nbs=4k\nrw=randwrite\n"
+        + "norandommap\nend_fsync=1\n";
+    Run plain = run(job);
+    Run synced = run(job + "fsync=16");
+    JobStats p = plain.jobs().get(0);
+    JobStats s = synced.jobs().get(0);
+    assertEquals(p.totalIos(1), s.totalIos(1));
+    // Every write fault dirties a clean page, and only faults do.
+    assertEquals(p.majf() + p.minf(), plain.pc().nrDirtied());
+    assertEquals(s.majf() + s.minf(), synced.pc().nrDirtied());
+    assertTrue(s.majf() + s.minf() > p.majf() + p.minf(), "re-faults after writeback: "
+        + (s.majf() + s.minf()) + " vs " + (p.majf() + p.minf()));
+    assertEquals(synced.pc().nrDirtied(), synced.pc().nrWritten());
+  }
+
+  @Test
   void theSameSeedGivesTheSameRun() throws IOException {
     String job = "[m]\nioengine=mmap\ndirectory=/mnt/t\nsize=8m\nbs=4k\nrw=randrw\nfsync=32";
     JobStats a = run(job).jobs().get(0);

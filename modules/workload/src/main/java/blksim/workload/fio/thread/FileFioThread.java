@@ -109,7 +109,9 @@ import java.util.function.Function;
  * msync of its range ("not really direct"; glibc's {@code posix_madvise(POSIX_MADV_DONTNEED)}
  * after it does nothing). A close frees fio's record of the mapping without a munmap, as
  * {@code fio_mmapio_close_file()} does; the job's {@code majf}/{@code minf} are its mappings'
- * faults. Simplified: a mapping's offset is the job's start offset rounded down to a page.
+ * faults. fio's {@code mmap_map_size} chunks ({@code fio_mmapio_prep_limited()}) are the
+ * fallback of a 32-bit build only; a 64-bit fio always maps the whole region. Simplified: a
+ * mapping's offset is the job's start offset rounded down to a page.
  */
 public final class FileFioThread extends FioJobThread {
   private enum Phase {

@@ -26,9 +26,13 @@ import java.util.List;
  *       released (it takes it), the owner leaves its CPU or the spinner's need-resched is set
  *       (it gives up and sleeps). Spinners queue in order ({@code osq_lock()}): the first takes
  *       the lock. A lock held by readers is spun on for at most {@code (20 + readers) / 2} µs
- *       ({@code rwsem_rspin_threshold()}). A writer steals a free lock even when sleepers are
- *       queued ({@code rwsem_try_write_lock_unqueued()}) unless the hand-off flag is set. The
- *       spin is one event at its start and one at its end.
+ *       ({@code rwsem_rspin_threshold()}); a spin that passes that bound sets
+ *       {@code RWSEM_NONSPINNABLE}, and no writer spins until a writer takes the lock. A writer
+ *       spins once per acquisition ({@code rwsem_down_write_slowpath()} calls
+ *       {@code rwsem_optimistic_spin()} once): when the spin fails it queues and sleeps. A writer
+ *       steals a free lock even when sleepers are queued
+ *       ({@code rwsem_try_write_lock_unqueued()}) unless the hand-off flag is set. The spin is
+ *       one event at its start and one at its end.
  *   <li>Sleepers ({@code TASK_UNINTERRUPTIBLE}, D state) queue FIFO. A release wakes the first:
  *       a writer is only woken and takes the lock when it runs, unless a spinner stole it first
  *       (it then sleeps again); readers at the front are granted the lock at once, every
@@ -41,7 +45,7 @@ import java.util.List;
  *       steals the lock: the release gives it to the first waiter, and a writer holding the flag
  *       spins on a running owner instead of sleeping.
  * </ul>
- * Left out: the {@code RWSEM_NONSPINNABLE} flag, real-time waiters, killable and interruptible
+ * Left out: real-time waiters, killable and interruptible
  * waits, lock debugging. The hand-off time t_wake of kernel-model.md §15.3.4 is the releaser's
  * {@link LockParams#wakeCostNs} plus the scheduler's wakeup latency and context switch.
  *

@@ -26,9 +26,13 @@ import java.util.List;
  *       released (it takes it), the owner leaves its CPU or the spinner's need-resched is set
  *       (it gives up and sleeps). Spinners queue in order ({@code osq_lock()}): the first takes
  *       the lock. A lock held by readers is spun on for at most {@code (20 + readers) / 2} µs
- *       ({@code rwsem_rspin_threshold()}). A writer steals a free lock even when sleepers are
- *       queued ({@code rwsem_try_write_lock_unqueued()}) unless the hand-off flag is set. The
- *       spin is one event at its start and one at its end.
+ *       ({@code rwsem_rspin_threshold()}); a spin that passes that bound sets
+ *       {@code RWSEM_NONSPINNABLE}, and no writer spins until a writer takes the lock. A writer
+ *       spins once per acquisition ({@code rwsem_down_write_slowpath()} calls
+ *       {@code rwsem_optimistic_spin()} once): when the spin fails it queues and sleeps. A writer
+ *       steals a free lock even when sleepers are queued
+ *       ({@code rwsem_try_write_lock_unqueued()}) unless the hand-off flag is set. The spin is
+ *       one event at its start and one at its end.
  *   <li>Sleepers ({@code TASK_UNINTERRUPTIBLE}, D state) queue FIFO. A release wakes the first:
  *       a writer is only woken and takes the lock when it runs, unless a spinner stole it first
  *       (it then sleeps again); readers at the front are granted the lock at once, every
@@ -41,7 +45,7 @@ import java.util.List;
  *       steals the lock: the release gives it to the first waiter, and a writer holding the flag
  *       spins on a running owner instead of sleeping.
  * </ul>
- * Left out: the {@code RWSEM_NONSPINNABLE} flag, real-time waiters, killable and interruptible
+ * Left out: real-time waiters, killable and interruptible
  * waits, lock debugging. The hand-off time t_wake of kernel-model.md §15.3.4 is the releaser's
  * {@link LockParams#wakeCostNs} plus the scheduler's wakeup latency and context switch.
  *
@@ -69,6 +73,10 @@ public abstract class SleepingLock {
     long phaseStartNs;
     long spinNs;
     boolean queued;
+    /** It has been through {@code rwsem_optimistic_spin()} once: a failed spin queues it. */
+    boolean spun;
+    /** Its current spin is on a reader-owned lock (bounded by {@code rwsem_rspin_threshold()}). */
+    boolean readerSpin;
     boolean slept;
     boolean woken;
     boolean handoffSet;
@@ -96,6 +104,15 @@ public abstract class SleepingLock {
   int readers;
   /** {@code RWSEM_FLAG_HANDOFF} / {@code MUTEX_FLAG_HANDOFF}. */
   boolean handoff;
+  /**
+   * {@code RWSEM_NONSPINNABLE} in {@code sem->owner}: set when a writer's spin on a reader-owned
+   * lock ran past {@code rwsem_rspin_threshold()} ({@code rwsem_set_nonspinnable()}); no writer
+   * spins until a writer takes the lock ({@code rwsem_set_owner()} rewrites the owner word) or a
+   * queueing task finds it free ({@code clear_nonspinnable()} in
+   * {@code rwsem_cond_wake_waiter()}). Readers taking the lock keep it.
+   */
+  boolean nonSpinnable;
+  private long nonSpinnableSet;
   /** Sleepers, FIFO ({@code sem->wait_list}). */
   final ArrayDeque<Waiter> waitList = new ArrayDeque<>();
   /** Spinners in {@code osq} order. */
@@ -142,6 +159,11 @@ public abstract class SleepingLock {
   /** Hand-offs made (the flag set and the lock given to the first waiter). */
   public long handoffs() {
     return handoffs;
+  }
+
+  /** Times a writer's spin on a reader-owned lock timed out and made it non-spinnable. */
+  public long nonSpinnableSet() {
+    return nonSpinnableSet;
   }
 
   /** Acquisitions so far. */
@@ -198,6 +220,14 @@ public abstract class SleepingLock {
         // on a reader-owned lock.
         w.spinNs += now - w.phaseStartNs;
         spinners.remove(w);
+        if (w.readerSpin && writer == null && readers > 0 && !w.queued) {
+          // rwsem_optimistic_spin(): the reader-owned spin passed its threshold.
+          if (!nonSpinnable) {
+            nonSpinnable = true;
+            nonSpinnableSet++;
+          }
+        }
+        w.readerSpin = false;
         if (w.queued) {
           return sleep(w, cpu, now);
         }
@@ -228,8 +258,14 @@ public abstract class SleepingLock {
       take(w.task, true);
       return finish(w, now);
     }
-    if (!w.queued && canSpin(cpu)) {
+    if (!w.queued && !w.spun && canSpin(cpu)) {
+      // rwsem_down_write_slowpath(): one optimistic spin; once it fails, the writer queues.
+      w.spun = true;
       return spin(w, cpu, now);
+    }
+    if (writer == null && readers == 0) {
+      // rwsem_cond_wake_waiter() → clear_nonspinnable(): the lock is free as it queues.
+      nonSpinnable = false;
     }
     queue(w, now);
     return writeTryQueued(w, cpu, now);
@@ -237,7 +273,7 @@ public abstract class SleepingLock {
 
   /** Whether a writer may spin now ({@code rwsem_can_spin_on_owner()}). */
   private boolean canSpin(TaskCpu cpu) {
-    if (!params.spinOnOwner() || handoff || cpu.needResched()) {
+    if (!params.spinOnOwner() || handoff || nonSpinnable || cpu.needResched()) {
       return false;
     }
     return writer != null ? writer.onCpu() : readers > 0;
@@ -249,6 +285,7 @@ public abstract class SleepingLock {
     spinners.addLast(w);
     cpu.spin();
     if (writer == null && readers > 0) {
+      w.readerSpin = true;
       // rwsem_rspin_threshold(): (20 + readers) / 2 µs on a reader-owned lock.
       long bound = (20 + Math.min(readers, 30)) * 1_000L / 2;
       cpu.cpu().stopSpin(w.task, bound);
@@ -328,6 +365,7 @@ public abstract class SleepingLock {
   private void take(Task t, boolean write) {
     if (write) {
       writer = t;
+      nonSpinnable = false;
       OwnerWatch.of(t).held.add(this);
     } else {
       readers++;

@@ -135,6 +135,27 @@ class RwSemaphoreTest {
   }
 
   @Test
+  void writerOnAReaderOwnedLock_spinsOnceThenQueues_andTheLockBecomesNonSpinnable() {
+    RwSemaphore l = new RwSemaphore("L", LockParams.DEFAULT);
+    task("R").downRead(l).run(300_000).upRead(l);
+    LockTask b = task("B").sleepFor(10_000).op(ask()).downWrite(l).run(1_000).upWrite(l);
+    LockTask c = task("C").sleepFor(100_000).op(ask()).downWrite(l).run(1_000).upWrite(l);
+    run();
+    LockWaitStat sb = stat(b, "L");
+    // rwsem_rspin_threshold() with one reader: (20 + 1) / 2 µs, then rwsem_set_nonspinnable()
+    // and the writer queues (rwsem_down_write_slowpath() spins once); before the fix it spun
+    // again and again for the whole 300 µs.
+    assertEquals(10_500, sb.spinNs(), log.toString());
+    assertEquals(1, sb.slept(), log.toString());
+    LockWaitStat sc = stat(c, "L");
+    assertEquals(0, sc.spinNs(), "RWSEM_NONSPINNABLE: C does not spin on the reader: " + log);
+    assertEquals(1, sc.slept());
+    assertEquals(1, l.nonSpinnableSet());
+    assertTrue(when("B", "W+") > when("R", "R-"));
+    assertTrue(when("C", "W+") > when("B", "W-"), "FIFO: " + log);
+  }
+
+  @Test
   void spinnerSleepsOnceTheOwnerBlocks() {
     RwSemaphore l = new RwSemaphore("L", LockParams.DEFAULT);
     // A holds L, runs 30 µs, then blocks 100 µs still holding it.

@@ -657,6 +657,7 @@ public final class ScenarioLoader {
       checkAtomic(j, devices, fss, atomicUnitMax);
       checkOffload(j, devices, fss);
       checkPrio(j, devices, fss);
+      checkVerifyAsync(j, devices, fss);
       if (!regularFiles(j, devices, fss)) {
         checkJob(j, devices, bounded);
       }
@@ -1326,13 +1327,14 @@ public final class ScenarioLoader {
             + " synchronous engines (psync/sync/pvsync/pvsync2) and libaio so far; ioengine="
             + j.ioengine().fioName() + " on files is not; use filename= on a device for it");
       }
-      if (j.verify().enabled() && (j.verifyOnly() || j.rw().writes() && j.doVerify())) {
-        // Files: the checksum CPU cost of writes and of a reading job's checks is modelled
-        // (FileFioThread.issue()); do_verify()'s read-back phase and verify_only are not yet.
-        throw j.error("verify", "job '" + j.name() + "': on regular files blksim models verify"
-            + " for reading jobs and for writers with do_verify=0 (the checksum cost); the"
-            + " verify read phase of a writer (do_verify=1, fio's default) and verify_only are"
-            + " modelled for jobs on a device (filename=/dev/...) only so far");
+      if (j.verify().enabled() && (j.verifyOnly() || j.rw().writes() && j.doVerify())
+          && (j.ioengine().fileOperation() || j.ioengine() == FioEngine.FALLOC
+          || j.ioengine() == FioEngine.FTRUNCATE)) {
+        // Files: the verify reads (do_verify(), verify_backlog, verify_only) are pread()s or
+        // iocbs (FileFioThread); these engines make no data I/O to read back.
+        throw j.error("verify", "job '" + j.name() + "': verify reads back data, which"
+            + " ioengine=" + j.ioengine().fioName() + " does not write; blksim models the verify"
+            + " read phase on files with the synchronous engines and libaio");
       }
       if (j.direct()) {
         // O_DIRECT needs offsets and lengths in logical blocks: the kernel fails the I/O with
@@ -1982,6 +1984,26 @@ public final class ScenarioLoader {
       throw j.error("io_submit_mode", "io_submit_mode=offload is modelled by blksim for"
           + " ioengine=libaio, and io_uring on a block device, not " + j.ioengine().fioName()
           + (onDevice ? "" : " on files"));
+    }
+  }
+
+  /**
+   * {@code verify_async}: the verify threads ({@code VerifyPool}) are modelled for jobs on
+   * regular files ({@code FileFioThread}), inline or not offloaded; refused elsewhere.
+   */
+  private static void checkVerifyAsync(FioJob j, List<DeviceParams> devices,
+      List<FilesystemParams> fss) {
+    if (j.verifyAsync() == 0 || !j.verify().enabled()) {
+      return;
+    }
+    boolean onFiles = (j.directory() != null || j.filename() == null
+        || regularFiles(j, devices, fss))
+        && j.ioengine() != FioEngine.NULL && j.ioengine() != FioEngine.CPUIO;
+    if (!onFiles || j.offload()) {
+      throw j.error("verify_async", "verify_async (fio's verify threads) is modelled by blksim"
+          + " for jobs on regular files without io_submit_mode=offload, not "
+          + (onFiles ? "with offload" : "on a block device or with ioengine="
+          + j.ioengine().fioName()) + " yet");
     }
   }
 

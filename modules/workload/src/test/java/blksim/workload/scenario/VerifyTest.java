@@ -160,10 +160,72 @@ class VerifyTest {
     assertEquals(256, checked.totalIos(0));
     assertEquals(VerifyAlgorithm.MD5.costNs(4096) * 256, checked.usrNs() - read.usrNs(),
         256.0);
-    // The read-back phase of a writer on a file is not modelled yet: refused, not ignored.
-    InputException e = assertThrows(InputException.class,
-        () -> runOnFile("rw=write\nsize=1m\nverify=crc32c"));
-    assertTrue(e.getMessage().contains("do_verify=0"), e.getMessage());
+  }
+
+  /** The measured I/Os of direction {@code ddir}, {offset...} in completion order. */
+  private static List<Long> offsets(JobStats st, int ddir) {
+    List<Long> out = new java.util.ArrayList<>();
+    for (int i = 0; i < st.samples().size(); i++) {
+      if (st.samples().ddir(i) == ddir) {
+        out.add(st.samples().offset(i));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void fileWriter_doVerify_readsBackTheLoggedBlocks_afterItsWrites() throws IOException {
+    // write_lat_log keeps every I/O's sample (offsets included); no log is written here.
+    JobStats v = runOnFile("rw=randwrite\nsize=1m\nverify=crc32c\nwrite_lat_log=lat");
+    assertEquals(256, v.totalIos(1));
+    assertEquals(256, v.totalIos(0), "each written block is read back once");
+    assertEquals(1 << 20, v.ioBytes(0));
+    assertEquals(0, v.error());
+    List<Long> w = offsets(v, 1);
+    List<Long> r = offsets(v, 0);
+    // Without an overlap risk fio verifies in write order (io_hist_list, a FIFO).
+    assertEquals(w, r);
+    // ... and only after the last write (do_verify() follows do_io()).
+    long lastWrite = 0;
+    long firstRead = Long.MAX_VALUE;
+    for (int i = 0; i < v.samples().size(); i++) {
+      long t = v.samples().completionNs(i) - v.samples().clatNs(i);
+      if (v.samples().ddir(i) == 1) {
+        lastWrite = Math.max(lastWrite, v.samples().completionNs(i));
+      } else {
+        firstRead = Math.min(firstRead, t);
+      }
+    }
+    assertTrue(firstRead >= lastWrite, firstRead + " < " + lastWrite);
+    // libaio: the writes drain, then the reads go at the job's depth.
+    JobStats aio = runOnFile("rw=write\nsize=1m\nverify=md5\nioengine=libaio\niodepth=8\n"
+        + "write_lat_log=lat");
+    assertEquals(256, aio.totalIos(0));
+    assertEquals(new java.util.TreeSet<>(offsets(aio, 1)),
+        new java.util.TreeSet<>(offsets(aio, 0)));
+    // do_verify=0 reads nothing (fileJobs_payTheChecksum...); verify_only reads without writing.
+    JobStats only = runOnFile("rw=write\nsize=1m\nverify=crc32c\nverify_only");
+    assertEquals(0, only.totalIos(1));
+    assertEquals(256, only.totalIos(0));
+  }
+
+  @Test
+  void fileWriter_severalFiles_verifiesEachFilesBlocks_reopeningClosedFiles() throws IOException {
+    Path p = dir.resolve("d.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  filesystems = [ { type = xfs, device = ram0, mount = /mnt/t } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\ndirectory=/mnt/t\nnrfiles=4\nsize=1m\nbs=4k\n"
+        + "direct=1\nrw=randwrite\nnorandommap\nverify=crc32c\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()),
+        Partitioning.ONE, 1, ProgressListener.NONE);
+    JobStats v = ScenarioResults.toRunResult(out, 0).jobs().get(0);
+    assertEquals(256, v.totalIos(1));
+    // norandommap: fio's tree keeps one block per (file, offset), so rewritten blocks of a
+    // file are read once; blocks of different files never drop each other.
+    assertTrue(v.totalIos(0) < 256 && v.totalIos(0) > 150, "reads " + v.totalIos(0));
+    assertEquals(0, v.error());
   }
 
   @Test

@@ -157,6 +157,16 @@ public final class FileFioThread extends FioJobThread {
   private boolean syncDue;
   /** {@code io_submit_mode=offload}: the job's submit workers, or null. */
   private final OffloadPool pool;
+  /** {@code verify_async}: the job's verify threads, or null. */
+  private final VerifyPool verifyPool;
+  /** A verify read is due for file {@link #cur}, taken once the file is open. */
+  private boolean verifyPicked;
+  /** The I/O in {@link #op} etc. is a verify read (it does not count against its file). */
+  private boolean curVerifies;
+  /** With verify_async, the read check of the synchronous I/O in progress, ns (0: none). */
+  private long curCheckNs;
+  /** With verify_async and libaio: the read check of each iocb in flight by tag, ns. */
+  private final java.util.HashMap<Integer, Long> checkNs = new java.util.HashMap<>();
 
   /** One call of a queued sequence, with what to do with its return value. */
   private interface Step {
@@ -205,6 +215,8 @@ public final class FileFioThread extends FioJobThread {
     this.completeMin = Math.max(1, Math.min(job.iodepthBatchCompleteMin(), depth));
     this.batchSubmit = Math.max(1, Math.min(job.iodepthBatchSubmit(), depth));
     this.pool = job.offload() && uring != null ? new OffloadPool(this, depth, offloadJob()) : null;
+    this.verifyPool = job.verifyAsync() > 0 && job.verify().enabled()
+        ? new VerifyPool(this, job.verifyAsync()) : null;
   }
 
   /** What this job gives its submit workers: each opens its own libaio context at depth 1. */
@@ -397,7 +409,10 @@ public final class FileFioThread extends FioJobThread {
     steps.add(() -> calls().unlink(path));
     // extend_file(): a job that reads, or writes with overwrite, needs the data there (a new
     // layout: O_TRUNC, then the file written in full); a plain writer only needs the file.
-    boolean newLayout = job.rw().reads() || job.overwrite();
+    // verify_only reads back what an earlier run wrote: its files are taken as left by that run
+    // (fio would lay a missing file out unwritten, and every block would fail to verify).
+    boolean newLayout = job.rw().reads() || job.overwrite()
+        || job.verifyOnly() && job.verify().enabled();
     int flags = VfsCalls.O_WRONLY | VfsCalls.O_CREAT | (newLayout ? VfsCalls.O_TRUNC : 0);
     steps.add(new Step() {
       @Override
@@ -502,6 +517,9 @@ public final class FileFioThread extends FioJobThread {
     if (starting(cpu) || continueThink(cpu)) {
       return;
     }
+    if (verifyPool != null) {
+      verifyPool.start(this, cpu); // verify_async_init(), in thread_main() before the I/O
+    }
     if (pool != null) {
       pool.start(this, cpu); // rate_submit_init(): the workers load their own engines
     } else if (async() && aio == null) {
@@ -532,6 +550,18 @@ public final class FileFioThread extends FioJobThread {
         if (runQueue(cpu, tail)) {
           return;
         }
+        if (phase == Phase.END_SYNC && beginVerify(cpu.now())) {
+          // thread_main(): clear_io_state() closes every open file (put_file(): with
+          // fsync_on_close, its fsync first); do_verify()'s fio_io_sync() of each open file then
+          // finds none, and get_next_verify() reopens a file for its first verify read.
+          for (int i = 0; i < files.count(); i++) {
+            if (isOpen(i)) {
+              queueClose(i);
+            }
+          }
+          phase = Phase.CLOSE_DONE;
+          continue;
+        }
         if (phase == Phase.END_SYNC) {
           // The job's clock stops after its end fsync, before fio closes and unlinks files.
           stopStats(cpu);
@@ -546,6 +576,17 @@ public final class FileFioThread extends FioJobThread {
           continue;
         }
         if (phase == Phase.UNLINK) {
+          if (verifyPool != null) {
+            // verify_async_exit(): the verify threads give back every io_u they hold.
+            if (verifyPool.held() > 0) {
+              if (!verifyPool.tryWaitFree(this)) {
+                cpu.sleep();
+                return;
+              }
+              continue;
+            }
+            verifyPool.exit(cpu);
+          }
           if (pool != null) {
             pool.exit(cpu);
           }
@@ -691,7 +732,11 @@ public final class FileFioThread extends FioJobThread {
         }
         completed(1);
         int f = cur;
-        boolean fileDone = files.issued(f, len);
+        boolean fileDone = !curVerifies && files.issued(f, len);
+        if (curCheckNs > 0) {
+          verifyPool.hand(curCheckNs, cpu); // verify_io_u_async()
+          curCheckNs = 0;
+        }
         phase = Phase.PREP;
         if (op == ReqOp.WRITE && !punch && !fileOp) {
           writes++;
@@ -804,6 +849,28 @@ public final class FileFioThread extends FioJobThread {
       }
       return waitFor(cpu, completeMin);
     }
+    if (verifyPool != null && verifyPool.held() > 0
+        && inFlight + batch.size() + verifyPool.held() >= depth) {
+      // __get_io_u(): every io_u is in flight or with a verify thread: wait on free_cond.
+      if (verifyPool.tryWaitFree(this)) {
+        return false;
+      }
+      cpu.sleep();
+      return true;
+    }
+    if (verifyReadDue()) {
+      // get_next_verify(): the logged block's file, reopened if it is closed.
+      cur = verifyReadFile();
+      verifyPicked = true;
+      if (!isOpen(cur)) {
+        phase = Phase.OPEN;
+        issueNs = cpu.now();
+        call = calls().open(files.path(cur), openFlags());
+        return false;
+      }
+      issue(cpu);
+      return true;
+    }
     cur = files.pick();
     if (cur < 0) {
       // Every file is done: a new loop (clear_io_state(), then unlink_each_loop).
@@ -862,6 +929,10 @@ public final class FileFioThread extends FioJobThread {
    */
   private boolean queueIo(TaskCpu cpu) {
     IoRequest r = IoRequest.prep(op, ioOffset, len, nextTag++);
+    if (curCheckNs > 0) {
+      checkNs.put(r.tag(), curCheckNs); // handed to a verify thread when reaped
+      curCheckNs = 0;
+    }
     // fio's start_time: the prepared I/O is queued to the engine (offload: to a worker).
     r.startNs(cpu.now());
     int f = cur;
@@ -872,7 +943,7 @@ public final class FileFioThread extends FioJobThread {
       batch.add(r);
       batchFile = cur;
     }
-    boolean fileDone = files.issued(f, len);
+    boolean fileDone = !curVerifies && files.issued(f, len);
     phase = Phase.PREP;
     if (op == ReqOp.WRITE) {
       writes++;
@@ -980,6 +1051,10 @@ public final class FileFioThread extends FioJobThread {
             done.issueNs() - done.startNs(), now - done.issueNs(), now,
             done.bio().sector() << 9);
       }
+      Long check = checkNs.isEmpty() ? null : checkNs.remove(done.tag());
+      if (check != null) {
+        verifyPool.hand(check, cpu); // verify_io_u_async()
+      }
     }
     completed(n);
     if (n > 0 && measuring()) {
@@ -989,20 +1064,30 @@ public final class FileFioThread extends FioJobThread {
 
   /** Takes the next I/O of the current file and spends fio's user time on it. */
   private void issue(TaskCpu cpu) {
-    nextIo(files.pattern(cur));
+    if (verifyPicked) {
+      verifyPicked = false;
+      nextVerifyIo();
+    } else {
+      nextIo(files.pattern(cur), cur);
+    }
+    curVerifies = ioVerifies();
     len = ioLen;
     op = ioOp;
     phase = Phase.CALL;
     // An asynchronous engine spends the other half after io_submit() returns (submitted()).
-    // verify: a write's checksum or a reading job's check (verifyNs()), as on a device.
+    // verify: a write's checksum or a read's check (verifyNs()), as on a device; with
+    // verify_async a read's check is a verify thread's, once the read completes.
+    long verify = verifyNs();
+    curCheckNs = verifyPool != null ? verifyReadNs() : 0;
     cpu.runFor(CpuMode.USER,
-        (async() ? costs.userNsPerIo() / 2 : costs.userNsPerIo()) + verifyNs());
+        (async() ? costs.userNsPerIo() / 2 : costs.userNsPerIo()) + verify - curCheckNs);
   }
 
   /** The end: end_fsync / fsync_on_close of every file (inside the job's time). */
   private void startEnd() {
     phase = Phase.END_SYNC;
-    if (writes == 0 || fileOp || !(job.endFsync() || job.fsyncOnClose())) {
+    // do_verify() ends without an end fsync (do_io()'s was before it).
+    if (writes == 0 || fileOp || verifying() || !(job.endFsync() || job.fsyncOnClose())) {
       return;
     }
     for (int i = 0; i < files.count(); i++) {

@@ -615,9 +615,9 @@ public final class ScenarioLoader {
     }
     for (FioJob j : jobs) {
       if (j.rw().trims() && !j.zonemodeZbd() && !(j.ioengine() == FioEngine.FALLOC
-          && !j.rw().writes() && !j.rw().reads())) {
+          && !j.rw().writes() && !j.rw().reads()) && !fileTrims(j)) {
         // (ioengine=falloc makes a trim a FALLOC_FL_PUNCH_HOLE fallocate; a pure trim job's
-        // I/Os are all trims.)
+        // I/Os are all trims. On regular files, see fileTrims().)
         // IoPattern has no trim direction: such a job would silently issue writes.
         throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim, trimwrite) are"
             + " modelled only with zonemode=zbd, where they reset zones, and with ioengine=falloc"
@@ -658,6 +658,12 @@ public final class ScenarioLoader {
       checkOffload(j, devices, fss);
       checkPrio(j, devices, fss);
       checkVerifyAsync(j, devices, fss);
+      if (fileTrims(j) && j.filename() != null && j.directory() == null
+          && !regularFiles(j, devices, fss)) {
+        throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim) on a block device"
+            + " are not modelled (blksim does not issue discards from fio jobs yet); on regular"
+            + " files they are, with zonemode=zbd, and with ioengine=falloc");
+      }
       if (!regularFiles(j, devices, fss)) {
         checkJob(j, devices, bounded);
       }
@@ -1985,6 +1991,21 @@ public final class ScenarioLoader {
           + " ioengine=libaio, and io_uring on a block device, not " + j.ioengine().fioName()
           + (onDevice ? "" : " on files"));
     }
+  }
+
+  /**
+   * A pure trim job ({@code rw=trim}, {@code randtrim}) of a data engine (the synchronous ones,
+   * libaio) that is not on a {@code /dev/} path: on regular files each trim is fio's
+   * {@code do_io_u_trim()}, an {@code ioctl(BLKDISCARD)} that fails with ENOTTY
+   * ({@code FileFioThread}); whether the job is on files is checked once the filesystems are
+   * known.
+   */
+  private static boolean fileTrims(FioJob j) {
+    FioEngine e = j.ioengine();
+    boolean dataEngine = e == FioEngine.LIBAIO
+        || e.isSync() && !e.filesOnly() && e != FioEngine.CPUIO;
+    return dataEngine && !j.rw().writes() && !j.rw().reads() && !j.zonemodeZbd()
+        && (j.filename() == null || j.directory() != null || !j.filename().startsWith("/dev/"));
   }
 
   /**

@@ -620,9 +620,10 @@ public final class ScenarioLoader {
         // I/Os are all trims. On regular files, see fileTrims().)
         // IoPattern has no trim direction: such a job would silently issue writes.
         throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim, trimwrite) are"
-            + " modelled only with zonemode=zbd, where they reset zones, and with ioengine=falloc"
-            + " (rw=trim or randtrim: hole punches); blksim does not issue discards from fio jobs"
-            + " yet");
+            + " modelled only with zonemode=zbd, where they reset zones, with ioengine=falloc"
+            + " (rw=trim or randtrim: hole punches), and as rw=trim or randtrim on regular files"
+            + " (an ioctl(BLKDISCARD), which fails with ENOTTY); blksim does not issue discards"
+            + " from fio jobs yet");
       }
     }
     if (jobs.size() > FIO_MAX_JOBS) {

@@ -209,6 +209,61 @@ class VerifyTest {
     assertEquals(256, only.totalIos(0));
   }
 
+  /** The run's outcome for a job on a file of an XFS on a brd. */
+  RunOutcome runOnFileOutcome(String job) throws IOException {
+    Path p = dir.resolve("fa.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  filesystems = [ { type = xfs, device = ram0, mount = /mnt/t } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\nfilename=/mnt/t/f\ndirect=1\nbs=4k\n" + job
+        + "\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    return LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE, 1,
+        ProgressListener.NONE);
+  }
+
+  /** The user time of job 0's verify threads (thread ids pid*1000+999 down), ns. */
+  private static long verifyThreadsUsr(blksim.workload.fio.stats.RunResult r, int n) {
+    long usr = 0;
+    int found = 0;
+    for (var t : r.threads()) {
+      if (t.tid() > 1000 * 1000 + 999 - n && t.tid() <= 1000 * 1000 + 999) {
+        usr += t.utimeNs();
+        found++;
+      }
+    }
+    assertEquals(n, found, "verify threads");
+    return usr;
+  }
+
+  @Test
+  void verifyAsync_movesTheReadChecksOffTheJobThread() throws IOException {
+    long check = 256 * VerifyAlgorithm.MD5.costNs(4096);
+    var inline = ScenarioResults.toRunResult(
+        runOnFileOutcome("rw=write\nsize=1m\nverify=md5"), 0);
+    var async = ScenarioResults.toRunResult(
+        runOnFileOutcome("rw=write\nsize=1m\nverify=md5\nverify_async=2"), 0);
+    JobStats in = inline.jobs().get(0);
+    JobStats as = async.jobs().get(0);
+    assertEquals(256, as.totalIos(0), "the same verify reads");
+    assertEquals(256, as.totalIos(1));
+    // fio's cpu line is the job thread's own (RUSAGE_THREAD): the read checks leave it ...
+    assertEquals(check, in.usrNs() - as.usrNs(), 0.05 * check);
+    // ... and are the verify threads' (verify_io_u() in verify_async_thread()).
+    assertEquals(check, verifyThreadsUsr(async, 2), 0.01 * check);
+    // The write checksums stay with the job thread (populate_verify_io_u()).
+    JobStats noVerify = runOnFile("rw=write\nsize=1m\nverify=md5\ndo_verify=0");
+    JobStats reads = runOnFile("rw=read\nsize=1m");
+    // The job's own time is its checksummed writes plus plain reads.
+    assertEquals(noVerify.usrNs() + reads.usrNs(), as.usrNs(), 0.01 * as.usrNs());
+    // libaio: reads held by the verify threads count against iodepth; all are read back.
+    var aio = ScenarioResults.toRunResult(runOnFileOutcome("rw=randwrite\nsize=1m\n"
+        + "verify=crc32c\nioengine=libaio\niodepth=4\nverify_async=1"), 0);
+    assertEquals(256, aio.jobs().get(0).totalIos(0));
+    assertEquals(256 * VerifyAlgorithm.CRC32C.costNs(4096), verifyThreadsUsr(aio, 1),
+        0.01 * 256 * VerifyAlgorithm.CRC32C.costNs(4096));
+  }
+
   @Test
   void fileWriter_severalFiles_verifiesEachFilesBlocks_reopeningClosedFiles() throws IOException {
     Path p = dir.resolve("d.conf");

@@ -56,6 +56,19 @@ import java.util.function.Function;
  *       unlinked.
  * </ol>
  *
+ * <p>{@code verify} with {@code do_verify=1} (fio's default): each write is logged with its
+ * file ({@code log_io_piece()}); when the writes end by size (not by runtime, an error or
+ * fill_device's ENOSPC), after the end fsync, every open file is closed (fio's
+ * {@code clear_io_state()} before {@code do_verify()}, so {@code do_verify()}'s
+ * {@code fio_io_sync()} finds no file open and syncs nothing), and the logged blocks are read
+ * back in fio's order ({@link VerifyLog}), each file reopened for its first verify read
+ * ({@code get_next_verify()}); {@code verify_backlog} interleaves batches of them with the
+ * writes. Verify reads do not count against their file's region. {@code verify_only} reads
+ * the write pattern back from files taken as written by an earlier run. {@code verify_async}:
+ * {@link VerifyPool}. A trim job of a data engine (sync or libaio) makes each trim fio's
+ * {@code os_trim()}, an {@code ioctl(BLKDISCARD)} that a regular file fails with ENOTTY: the
+ * job ends with err=25 after that one trim.
+ *
  * <p>{@code io_submit_mode=offload} (libaio only): the thread prepares and paces the I/Os and
  * hands each to one of {@code iodepth} {@link OffloadWorker}s, which submits and reaps it; when
  * all io_us are out it waits for one to be freed, and an I/O early for its rate sleeps without

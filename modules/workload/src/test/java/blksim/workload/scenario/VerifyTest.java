@@ -203,6 +203,15 @@ class VerifyTest {
     assertEquals(256, aio.totalIos(0));
     assertEquals(new java.util.TreeSet<>(offsets(aio, 1)),
         new java.util.TreeSet<>(offsets(aio, 0)));
+    // verify_backlog: batches of verify reads between the writes, the rest at the end.
+    JobStats backlog = runOnFile("rw=randwrite\nsize=1m\nverify=crc32c\nverify_backlog=16\n"
+        + "verify_backlog_batch=8\nioengine=libaio\niodepth=4\nwrite_lat_log=lat");
+    assertEquals(256, backlog.totalIos(0));
+    List<Integer> dirs = new java.util.ArrayList<>();
+    for (int i = 0; i < backlog.samples().size(); i++) {
+      dirs.add(backlog.samples().ddir(i));
+    }
+    assertTrue(dirs.subList(0, dirs.size() / 2).contains(0), "reads among the first writes");
     // do_verify=0 reads nothing (fileJobs_payTheChecksum...); verify_only reads without writing.
     JobStats only = runOnFile("rw=write\nsize=1m\nverify=crc32c\nverify_only");
     assertEquals(0, only.totalIos(1));

@@ -179,7 +179,7 @@ public final class FileFioThread extends FioJobThread {
   private final VerifyPool verifyPool;
   /** A verify read is due for file {@link #cur}, taken once the file is open. */
   private boolean verifyPicked;
-  /** The I/O in {@link #op} etc. is a verify read (it does not count against its file). */
+  /** The I/O in {@link #op} etc. is a read of the verify log (not counted against its file). */
   private boolean curVerifies;
   /** With verify_async, the read check of the synchronous I/O in progress, ns (0: none). */
   private long curCheckNs;
@@ -1110,13 +1110,15 @@ public final class FileFioThread extends FioJobThread {
 
   /** Takes the next I/O of the current file and spends fio's user time on it. */
   private void issue(TaskCpu cpu) {
+    // A read of the verify log does not count against its file; verify_only's reads of the
+    // write pattern do, as the writes would have.
+    curVerifies = verifyPicked;
     if (verifyPicked) {
       verifyPicked = false;
       nextVerifyIo();
     } else {
       nextIo(files.pattern(cur), cur);
     }
-    curVerifies = ioVerifies();
     len = ioLen;
     op = ioOp;
     phase = Phase.CALL;

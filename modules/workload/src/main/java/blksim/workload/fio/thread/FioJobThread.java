@@ -995,11 +995,6 @@ public abstract class FioJobThread extends Task {
     verifyPatternIo(fileIndex);
   }
 
-  /** Whether the I/O {@link #nextIo} prepared is a verify read (fio's IO_U_F_VER_LIST). */
-  protected final boolean ioVerifies() {
-    return ioVerifies;
-  }
-
   /** Whether the job is in its {@code do_verify()} phase. */
   protected final boolean verifying() {
     return verifying;

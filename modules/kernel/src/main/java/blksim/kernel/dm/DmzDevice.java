@@ -44,8 +44,16 @@ import java.util.TreeMap;
  *       its buffer), a metadata flush, and {@code dmz_schedule_reclaim()}.</li>
  * </ul>
  *
- * <p>Simplified: the waits of {@code dmz_wait_for_free_zones()} and {@code dmz_wait_for_reclaim()}
- * have no 1 s timeout (they end when a zone is freed or the reclaim of that zone ends); a
+ * <p>The waits of {@code dmz_wait_for_free_zones()} ({@code io_schedule_timeout(HZ)} on
+ * {@code free_wq}) and {@code dmz_wait_for_reclaim()} ({@code wait_on_bit_timeout(..., HZ)}) end
+ * when a zone is freed or the reclaim of that zone ends, or after 1 s ({@link #WAIT_TIMEOUT_NS}),
+ * and the work re-takes {@code mblk_sem} and retries. A zone stays active
+ * ({@code dmz_activate_zone()} in {@code dmz_handle_bio()}) until the last clone of the bio
+ * completes ({@code dmz_bio_endio()} -> {@code dmz_deactivate_zone()}, which also records the
+ * target's activity for reclaim, {@code dmz_reclaim_bio_acc()}), so reclaim does not pick a zone
+ * with writes still queued at the disk.
+ *
+ * <p>Simplified: a
  * freed sequential zone's ZONE_RESET is issued without the freeing work waiting for it (the zone
  * returns to its free list when the reset completes); a data bio carrying REQ_PREFLUSH is handled
  * as a data bio (the flag is dropped); the dm core does not split bios at the chunk boundary,
@@ -65,6 +73,11 @@ public final class DmzDevice {
   public static final int RECLAIM_LOW_UNMAP_RND = 30;
   /** {@code DMZ_RECLAIM_HIGH_UNMAP_RND}: 50 % [S]. */
   public static final int RECLAIM_HIGH_UNMAP_RND = 50;
+  /**
+   * The timeout of {@code dmz_wait_for_free_zones()} and {@code dmz_wait_for_reclaim()}: HZ
+   * jiffies, 1 s [S] (drivers/md/dm-zoned-metadata.c).
+   */
+  public static final long WAIT_TIMEOUT_NS = 1_000_000_000L;
   /** CPU time of {@code dmz_map()} per bio piece [A] (a radix-tree lookup and a list add). */
   public static final long MAP_NS = 1_000;
   /** CPU time of {@code dmz_handle_bio()} per bio, clones' submission excluded [A]. */
@@ -134,6 +147,7 @@ public final class DmzDevice {
     public long reclaimedZones;
     public long reclaimAborts;
     public long zoneResets;
+    public long waitTimeouts;
   }
 
   DmzDevice(String name, DmzFormat fmt, WorkqueueSystem wqs, int hz, int nCpus) {
@@ -302,6 +316,27 @@ public final class DmzDevice {
     }
   }
 
+  /**
+   * The activation of a zone by one bio ({@code bioctx->zone}): dropped by
+   * {@code dmz_deactivate_zone()} when the handling and every clone are done, which also
+   * refreshes the target's activity time ({@code dmz_reclaim_bio_acc()}).
+   */
+  private final class ZoneRef {
+    final DmzZone zone;
+    int ref = 1;
+
+    ZoneRef(DmzZone zone) {
+      this.zone = zone;
+    }
+
+    void put() {
+      if (--ref == 0) {
+        zone.active--;
+        atimeNs = now();
+      }
+    }
+  }
+
   /** A bio of one chunk. */
   private record Piece(Bio bio, BioCtx ctx) {}
 
@@ -334,9 +369,39 @@ public final class DmzDevice {
     private boolean paid;
     private int failStatus;
     private DmzZone waitedOn;
+    /** The zone activation {@code bioctx->zone} holds for the bio being handled. */
+    private ZoneRef held;
 
     ChunkRun(ChunkWork cw) {
       this.cw = cw;
+    }
+
+    /**
+     * Sleeps on {@code waiters} ({@code free_wq} or the zone's {@code DMZ_RECLAIM} bit) for at
+     * most {@link #WAIT_TIMEOUT_NS}: whichever of the wake-up and the timeout comes first wakes
+     * the worker, once.
+     */
+    private void waitWithTimeout(WorkerCpu cpu, List<Runnable> waiters) {
+      Runnable waker = cpu.waker();
+      Runnable once = new Runnable() {
+        private boolean done;
+
+        @Override
+        public void run() {
+          if (!done) {
+            done = true;
+            waker.run();
+          }
+        }
+      };
+      waiters.add(once);
+      cpu.cpu().callAfter(WAIT_TIMEOUT_NS, () -> {
+        if (waiters.remove(once)) {
+          stats.waitTimeouts++;
+          once.run();
+        }
+      });
+      cpu.sleep();
     }
 
     @Override
@@ -369,9 +434,8 @@ public final class DmzDevice {
             if (md.wait == DmzMetadata.Wait.FREE_ZONE) {
               stats.freeZoneWaits++;
               md.mblkSem.upRead();
-              md.freeWaiters.add(cpu.waker());
+              waitWithTimeout(cpu, md.freeWaiters);
               st = St.LOCK;
-              cpu.sleep();
               return;
             }
             if (md.wait == DmzMetadata.Wait.RECLAIM) {
@@ -380,12 +444,15 @@ public final class DmzDevice {
               z.reclaimTerminate = true;
               waitedOn = z;
               md.mblkSem.upRead();
-              z.reclaimWaiters.add(cpu.waker());
+              waitWithTimeout(cpu, z.reclaimWaiters);
               st = St.LOCK;
-              cpu.sleep();
               return;
             }
             if (zone != null) {
+              // dmz_handle_bio(): dmz_activate_zone(zone); bioctx->zone = zone;
+              // dmz_reclaim_bio_acc(). The reference is dropped when the bio's clones are done.
+              zone.active++;
+              held = new ZoneRef(zone);
               atimeNs = now();
             }
             st = St.BUF;
@@ -402,9 +469,8 @@ public final class DmzDevice {
               // dmz_get_chunk_buffer() found no free random zone: wait for one.
               stats.freeZoneWaits++;
               md.mblkSem.upRead();
-              md.freeWaiters.add(cpu.waker());
+              waitWithTimeout(cpu, md.freeWaiters);
               st = St.BUF_LOCK;
-              cpu.sleep();
               return;
             }
             st = St.CPU;
@@ -429,9 +495,21 @@ public final class DmzDevice {
               return;
             }
             BioCtx ctx = cur.ctx;
+            ZoneRef zr = held;
             ctx.ref++;
-            if (!q.issue(c, (b, err) -> ctx.dec(err), cpu.waker())) {
+            if (zr != null) {
+              zr.ref++;
+            }
+            if (!q.issue(c, (b, err) -> {
+              if (zr != null) {
+                zr.put();
+              }
+              ctx.dec(err);
+            }, cpu.waker())) {
               ctx.ref--;
+              if (zr != null) {
+                zr.ref--;
+              }
               cpu.sleep();
               return;
             }
@@ -441,6 +519,10 @@ public final class DmzDevice {
           case PUT -> {
             if (zone != null) {
               md.putChunkMapping(zone);
+            }
+            if (held != null) {
+              held.put();
+              held = null;
             }
             clones.clear();
             cur.ctx.dec(failStatus);
@@ -664,6 +746,7 @@ public final class DmzDevice {
         + ", chunk work runs " + stats.chunkWorkRuns + ", direct writes " + stats.directWrites
         + ", buffered writes " + stats.bufferedWrites + ", read clones " + stats.readClones
         + ", free-zone waits " + stats.freeZoneWaits + ", reclaim waits " + stats.reclaimWaits
+        + ", wait timeouts " + stats.waitTimeouts
         + "\n  metadata flushes " + stats.flushes + " (" + stats.flushedBlocks + " blocks),"
         + " reclaim runs " + stats.reclaimRuns + ", zones reclaimed " + stats.reclaimedZones
         + ", aborted " + stats.reclaimAborts + ", kcopyd MiB " + (kcopydBytes >> 20)

@@ -335,7 +335,19 @@ public final class Vfs {
     return readCosts;
   }
 
-  PageCache pageCache() {
+  /** Page-fault and mmap costs ({@code costs.mm.*}). */
+  private blksim.kernel.mm.FaultCosts faultCosts = blksim.kernel.mm.FaultCosts.DEFAULT;
+
+  /** Sets the costs of page faults and of mmap()/munmap() ({@code costs.mm.*}). */
+  public void setFaultCosts(blksim.kernel.mm.FaultCosts costs) {
+    this.faultCosts = costs;
+  }
+
+  blksim.kernel.mm.FaultCosts faultCosts() {
+    return faultCosts;
+  }
+
+  public PageCache pageCache() {
     return pc;
   }
 

@@ -5,6 +5,9 @@ import blksim.kernel.iouring.IoRequest;
 import blksim.kernel.mm.AddressSpace;
 import blksim.kernel.mm.BdiWriteback;
 import blksim.kernel.mm.BufferedWrite;
+import blksim.kernel.mm.FaultCosts;
+import blksim.kernel.mm.FileMapping;
+import blksim.kernel.mm.MmapAccess;
 import blksim.kernel.mm.FilemapRead;
 import blksim.kernel.mm.FsyncCall;
 import blksim.kernel.mm.Readahead;
@@ -705,6 +708,84 @@ public final class VfsCalls {
     check(f);
     return fsync.arm(f.mount.mapping(f.ino));
   }
+
+  // ---- memory mappings (mm/mmap.c, mm/msync.c) ----
+
+  /** {@code PROT_WRITE} for {@link #mmap}. */
+  public static final boolean PROT_WRITE = true;
+
+  /**
+   * {@code mmap(NULL, len, prot, MAP_SHARED, fd, offset)} of {@code f}: a {@link FileMapping}
+   * of the pages from {@code offset} (page aligned) for {@code len} bytes, writable when
+   * {@code write}; no page is touched ({@code generic_file_mmap()} only sets the vm_ops).
+   * Returns 0 (the mapping is {@link #lastMapping()}) or -EINVAL (unaligned offset, empty
+   * length, O_DIRECT is fine). Costs the entry and {@link FaultCosts#mmapNs}.
+   *
+   * <p>A write fault calls the filesystem's {@link Filesystem#reserve} of its page
+   * ({@code ->page_mkwrite()}: XFS's {@code iomap_page_mkwrite()} maps or reserves the block).
+   */
+  public SystemCall mmap(OpenFile f, long offset, long len, boolean write) {
+    check(f);
+    if (offset < 0 || (offset & 4095) != 0 || len <= 0 || f.mount.fs.isDirectory(f.ino)) {
+      return immediate.arm(-Filesystem.EINVAL, 0);
+    }
+    Vfs.Mount mount = f.mount;
+    long ino = f.ino;
+    lastMapping = new FileMapping(mount.mapping(ino), f.ra, offset >>> 12,
+        (len + 4095) >>> 12, write, idx -> mount.fs.reserve(ino, idx, 1));
+    return immediate.arm(0, vfs.faultCosts().mmapNs());
+  }
+
+  /** The mapping the last successful {@link #mmap} made. */
+  public FileMapping lastMapping() {
+    return lastMapping;
+  }
+
+  /**
+   * {@code madvise(addr, len, advice)} of the whole mapping ({@link FileMapping#MADV_NORMAL},
+   * {@code MADV_RANDOM}, {@code MADV_SEQUENTIAL}: VM_RAND_READ / VM_SEQ_READ for its faults);
+   * 0. Costs the entry and {@link FaultCosts#mmapNs}.
+   */
+  public SystemCall madvise(FileMapping m, int advice) {
+    m.madvise(advice);
+    return immediate.arm(0, vfs.faultCosts().mmapNs());
+  }
+
+  /**
+   * {@code munmap()} of the whole mapping: its PTEs are zapped (the pages stay in the page
+   * cache, dirty ones dirty); costs the entry, {@link FaultCosts#mmapNs} and
+   * {@link FaultCosts#unmapPerPageNs} per page that was mapped.
+   */
+  public SystemCall munmap(FileMapping m) {
+    long n = m.unmap();
+    FaultCosts c = vfs.faultCosts();
+    return immediate.arm(0, c.mmapNs() + n * c.unmapPerPageNs());
+  }
+
+  /**
+   * {@code msync(addr, len, MS_SYNC)} of a shared file mapping: {@code vfs_fsync_range()} of
+   * its file, as {@link #fsync} (a mapping's dirty pages are the file's dirty pages: they were
+   * dirtied by {@code ->page_mkwrite()}). Simplified: the whole file is synced, not only the
+   * mapped range.
+   */
+  public SystemCall msync(OpenFile f) {
+    return fsync(f);
+  }
+
+  /**
+   * A user {@code memcpy()} of {@code len} bytes at byte {@code offset} of mapping {@code m},
+   * into it when {@code write}: see {@link MmapAccess}. Returns the bytes, or -errno for the
+   * signal the access would raise.
+   */
+  public SystemCall access(FileMapping m, long offset, long len, boolean write) {
+    if (mmapAccess == null) {
+      mmapAccess = new MmapAccess(task, vfs.pageCache(), vfs.faultCosts(), vfs.readCosts());
+    }
+    return mmapAccess.arm(m, offset, len, write);
+  }
+
+  private FileMapping lastMapping;
+  private MmapAccess mmapAccess;
 
   /** {@code close(fd)}: drops the file's references. */
   public SystemCall close(OpenFile f) {

@@ -11,9 +11,23 @@ package blksim.kernel.mm;
  *     (0: never)
  * @param costs writeback and buffered-write CPU costs
  * @param readAheadKb {@code read_ahead_kb} of every device's bdi ({@code kernel.read-ahead-kb})
+ * @param faults page-fault and mmap costs ({@code costs.mm.*})
  */
 public record MmParams(DirtyParams dirty, WbPlugPolicy plugPolicy, long reservedBytes,
-    long vmstatIntervalNs, WritebackParams costs, long readAheadKb) {
+    long vmstatIntervalNs, WritebackParams costs, long readAheadKb, FaultCosts faults) {
+
+  /** The settings with the default fault costs. */
+  public MmParams(DirtyParams dirty, WbPlugPolicy plugPolicy, long reservedBytes,
+      long vmstatIntervalNs, WritebackParams costs, long readAheadKb) {
+    this(dirty, plugPolicy, reservedBytes, vmstatIntervalNs, costs, readAheadKb,
+        FaultCosts.DEFAULT);
+  }
+
+  /** These settings with the fault costs {@code f}. */
+  public MmParams withFaults(FaultCosts f) {
+    return new MmParams(dirty, plugPolicy, reservedBytes, vmstatIntervalNs, costs, readAheadKb,
+        f);
+  }
 
   /** The settings with the default {@code read_ahead_kb}, 128. */
   public MmParams(DirtyParams dirty, WbPlugPolicy plugPolicy, long reservedBytes,
@@ -24,11 +38,11 @@ public record MmParams(DirtyParams dirty, WbPlugPolicy plugPolicy, long reserved
 
   /** These settings with {@code read_ahead_kb} = {@code kb}. */
   public MmParams withReadAheadKb(long kb) {
-    return new MmParams(dirty, plugPolicy, reservedBytes, vmstatIntervalNs, costs, kb);
+    return new MmParams(dirty, plugPolicy, reservedBytes, vmstatIntervalNs, costs, kb, faults);
   }
 
   public MmParams {
-    if (dirty == null || plugPolicy == null || costs == null) {
+    if (dirty == null || plugPolicy == null || costs == null || faults == null) {
       throw new IllegalArgumentException("dirty, plugPolicy and costs must be given");
     }
     if (readAheadKb < 0) {

@@ -149,6 +149,61 @@ public final class Readahead {
     }
   }
 
+  /** {@code MMAP_LOTSAMISS} (mm/filemap.c). */
+  static final int MMAP_LOTSAMISS = 100;
+  /** {@code ra->mmap_miss}: the mapping's faults that missed the cache, less its hits. */
+  private int mmapMiss;
+
+  /** {@code ra->mmap_miss}. */
+  public int mmapMiss() {
+    return mmapMiss;
+  }
+
+  /**
+   * {@code do_sync_mmap_readahead()} (6.6) for a fault on page {@code index} that found it absent,
+   * in a mapping without VM_RAND_READ (the caller's check): with VM_SEQ_READ
+   * ({@code MADV_SEQUENTIAL}) {@link #syncRa} of {@code ra_pages}; otherwise, unless the mapping
+   * misses much more than it hits ({@code mmap_miss} past {@link #MMAP_LOTSAMISS}), the mmap
+   * read-around: {@code ra_pages} pages centred on the fault, the last quarter asynchronous.
+   */
+  void mmapSyncRa(Pages pages, long index, boolean seqRead) {
+    if (raPages == 0) {
+      return;
+    }
+    if (seqRead) {
+      syncRa(pages, index, raPages);
+      return;
+    }
+    if (mmapMiss < MMAP_LOTSAMISS * 10) {
+      mmapMiss++;
+    }
+    if (mmapMiss > MMAP_LOTSAMISS) {
+      return;
+    }
+    start = Math.max(0, index - raPages / 2);
+    size = raPages;
+    asyncSize = raPages / 4;
+    doPageCacheRa(pages, start, size, asyncSize);
+  }
+
+  /**
+   * {@code do_async_mmap_readahead()} (6.6) for a fault that found page {@code index} cached, in
+   * a mapping without VM_RAND_READ: a hit lowers {@code mmap_miss}; a page carrying PG_readahead
+   * (cleared by the caller, which also skips a page under writeback) starts
+   * {@link #asyncRa} of {@code ra_pages}.
+   */
+  void mmapAsyncRa(Pages pages, long index, boolean marked) {
+    if (raPages == 0) {
+      return;
+    }
+    if (mmapMiss > 0) {
+      mmapMiss--;
+    }
+    if (marked) {
+      asyncRa(pages, index, raPages);
+    }
+  }
+
   /** {@code page_cache_sync_ra()}: a read of {@code reqCount} pages missed at {@code index}. */
   public void syncRa(Pages pages, long index, long reqCount) {
     boolean forced = random;

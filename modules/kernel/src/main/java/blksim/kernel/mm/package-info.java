@@ -9,6 +9,12 @@
  * {@link blksim.kernel.fs.BlockDeviceFile}'s own miss path, which keeps no page (every buffered
  * read misses and reads only the requested range: the figures of the experiments that use it
  * were made that way, and moving it onto {@code FilemapRead} would move them).
+ * And the page-fault path of memory mappings (mm/memory.c, mm/filemap.c, 6.6):
+ * {@link blksim.kernel.mm.MmapAccess} through a {@link blksim.kernel.mm.FileMapping}
+ * ({@code filemap_fault()}, mmap readahead and read-around, fault-around,
+ * {@code ->page_mkwrite()} dirtying pages through the same accounting), and anonymous mappings
+ * ({@link blksim.kernel.mm.AnonMapping}); the PTEs are a {@link blksim.kernel.mm.PageTable}, the
+ * costs {@link blksim.kernel.mm.FaultCosts}.
  *
  * <p>Read against the source of Linux 4.3.3 (mm/page-writeback.c, mm/backing-dev.c
  * {@code wb_init()}, kernel/fork.c {@code copy_process()}, kernel/sysctl.c for the sysctl limits);

@@ -50,7 +50,20 @@ public enum FioEngine {
    */
   FALLOC("falloc", true),
   /** engines/ftruncate.c: each write is {@code ftruncate(fd, offset)}; a read fails EINVAL. */
-  FTRUNCATE("ftruncate", true);
+  FTRUNCATE("ftruncate", true),
+  /**
+   * engines/mmap.c: each file mapped {@code MAP_SHARED} ({@code mmap()} of its whole region at
+   * its first I/O, {@code madvise()} by {@code fadvise_hint}), each I/O a {@code memcpy()} to or
+   * from the mapping, its page faults the kernel's ({@link blksim.kernel.mm.MmapAccess}); a sync
+   * is {@code msync(MS_SYNC)}.
+   */
+  MMAP("mmap", true),
+  /**
+   * engines/page_fault.c: one private anonymous mapping of {@code size} at init, each I/O a
+   * {@code memcpy()} to or from it, faulting each page on its first touch
+   * ({@link blksim.kernel.mm.AnonMapping}); no file, no device ({@code FIO_DISKLESSIO}).
+   */
+  PAGE_FAULT("page_fault", true);
 
   /**
    * Engines fio knows (fio 3.33+ on Linux, {@code fio --enghelp}, and the metadata engines of
@@ -81,14 +94,12 @@ public enum FioEngine {
         + " sync issue the same I/Os one at a time");
     m.put("posixaio", "glibc's POSIX AIO runs each request on a user-space helper thread, which"
         + " is not modelled; libaio or io_uring are");
-    m.put("mmap", "I/O through page faults on a mapped file is not modelled");
     m.put("splice", "the vmsplice()/splice() pipe path is not modelled");
     m.put("e4defrag", "it needs ext4's online defragmentation ioctl; there is no ext4 model");
     m.put("exec", "it runs an external program");
     m.put("mtd", "raw flash (MTD) devices are not modelled");
     m.put("libcufile", "GPU direct storage is not modelled");
     m.put("libhipfile", "GPU direct storage (AMD hipFile) is not modelled");
-    m.put("page_fault", "I/O through page faults on a mapped file is not modelled");
     m.put("cpp_null", "an external engine built from engines/null.c as C++; ioengine=null is"
         + " the same engine and is modelled");
     m.put("windowsaio", "not a Linux engine");
@@ -117,7 +128,7 @@ public enum FioEngine {
 
   /** Whether the engine touches no file and no device (fio's {@code FIO_DISKLESSIO} jobs). */
   public boolean diskless() {
-    return this == NULL || this == CPUIO;
+    return this == NULL || this == CPUIO || this == PAGE_FAULT;
   }
 
   /**

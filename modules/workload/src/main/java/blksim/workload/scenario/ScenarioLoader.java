@@ -866,7 +866,11 @@ public final class ScenarioLoader {
         new WritebackParams(v.getDuration("costs.writeback.per-page"),
             v.getDuration("costs.writeback.per-inode"), v.getDuration("costs.page-cache.write"),
             v.getDuration("costs.writeback.inode-done")))
-        .withReadAheadKb(v.getInt("kernel.read-ahead-kb"));
+        .withReadAheadKb(v.getInt("kernel.read-ahead-kb"))
+        .withFaults(new blksim.kernel.mm.FaultCosts(v.getDuration("costs.mm.fault"),
+            v.getDuration("costs.mm.fault-around-page"), v.getDuration("costs.mm.anon-page"),
+            v.getDuration("costs.mm.page-mkwrite"), v.getDuration("costs.mm.mmap"),
+            v.getDuration("costs.mm.unmap-per-page")));
   }
 
   /**
@@ -2056,6 +2060,28 @@ public final class ScenarioLoader {
       throw j.error("filename", "job '" + j.name() + "': ioengine=" + j.ioengine().fioName()
           + " works on regular files only (fio: only files are supported); '" + j.filename()
           + "' is a device");
+    }
+    if (j.ioengine() == FioEngine.PAGE_FAULT) {
+      // engines/page_fault.c, fio_page_fault_init(): one anonymous mapping of size=.
+      if (j.sizeBytes() <= 0) {
+        throw j.error("size", "job '" + j.name() + "' uses ioengine=page_fault, which maps"
+            + " size= bytes of anonymous memory: give it size=");
+      }
+      if (j.nrFiles() > 1) {
+        throw j.error("nrfiles", "fio: page_fault ioengine does not support multiple files");
+      }
+      if (j.offsetBytes() != 0 || j.offsetIncrementBytes() != 0) {
+        throw j.error("offset", "fio: page_fault engine does not support start_offset");
+      }
+      return;
+    }
+    if (j.ioengine() == FioEngine.MMAP && j.filename() != null) {
+      // def_blk_fops' mmap is generic_file_mmap(): the faults would go through the block
+      // device's page cache, which blksim's block devices do not keep for reads.
+      throw j.error("ioengine", "job '" + j.name() + "': ioengine=mmap on the block device '"
+          + j.filename() + "' maps the device's page cache, which blksim does not keep for"
+          + " reads of a block device (buffered device reads miss every time); ioengine=mmap is"
+          + " modelled on files of a filesystem");
     }
     if (j.ioengine() == FioEngine.NULL) {
       // engines/null.c is FIO_DISKLESSIO: filename= names nothing; the size is the job's.

@@ -262,6 +262,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       if (!s.filesystems().isEmpty() || s.commandsUseVfs()) {
         vfs = new Vfs(pc, s.syscalls(), s.mm().costs());
         vfs.setReadCosts(s.pageCache());
+        vfs.setFaultCosts(s.mm().faults());
         for (FilesystemParams f : s.filesystems()) {
           DeviceParams d = s.device(f.device());
           Filesystem fs = f.mkfs(f.devices().stream().map(n -> s.device(n).sizeBytes())
@@ -313,6 +314,10 @@ public final class ScenarioModelFactory implements ModelFactory {
         // fio's cpuio engine burns CPU and touches no file and no device.
         t = new blksim.workload.fio.thread.CpuioThread(j, k, 1000 + k, s.fioCosts(), stats,
             s.seed());
+      } else if (j.ioengine() == FioEngine.PAGE_FAULT) {
+        // fio's page_fault engine: faults on anonymous memory, no file, no device.
+        t = new blksim.workload.fio.thread.PageFaultThread(j, k, 1000 + k, s.mm().faults(),
+            s.pageCache(), s.fioCosts(), stats, s.seed());
       } else if (j.ioengine() == FioEngine.NULL) {
         // fio's null engine touches no file and no device.
         t = new NullThread(j, k, 1000 + k, j.sizeBytes(), s.fioCosts(), stats, s.seed());

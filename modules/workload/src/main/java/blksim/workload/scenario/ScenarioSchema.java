@@ -236,6 +236,21 @@ public final class ScenarioSchema {
       cost("costs.page-cache.write", "page_cache", 1000,
           "a buffered write, per 4 KiB page: write_begin, copy from the user buffer, write_end"
               + " [A: as a copy]"),
+      cost("costs.mm.fault", "mm", blksim.kernel.mm.FaultCosts.DEFAULT.faultNs(),
+          "one page fault: the #PF exception's entry and exit, handle_mm_fault() and the PTE"
+              + " set (ioengine=mmap and page_fault)"),
+      cost("costs.mm.fault-around-page", "mm",
+          blksim.kernel.mm.FaultCosts.DEFAULT.faultAroundPageNs(),
+          "each extra page filemap_map_pages() maps around a read fault of a file mapping"),
+      cost("costs.mm.anon-page", "mm", blksim.kernel.mm.FaultCosts.DEFAULT.anonPageNs(),
+          "a new anonymous page on a write fault: allocation and clear_page() of 4 KiB"),
+      cost("costs.mm.page-mkwrite", "mm", blksim.kernel.mm.FaultCosts.DEFAULT.pageMkwriteNs(),
+          "->page_mkwrite() of a write fault on a shared file mapping (iomap_page_mkwrite():"
+              + " file_update_time, block mapped or reserved, folio_mark_dirty)"),
+      cost("costs.mm.mmap", "mm", blksim.kernel.mm.FaultCosts.DEFAULT.mmapNs(),
+          "an mmap(), madvise() or munmap() system call besides its entry"),
+      cost("costs.mm.unmap-per-page", "mm", blksim.kernel.mm.FaultCosts.DEFAULT.unmapPerPageNs(),
+          "munmap() per mapped page: zap_pte_range(), rmap and reference drop, TLB flush share"),
       cost("costs.writeback.per-page", "writeback", 300,
           "the flusher, per page: clear_page_dirty_for_io, set_page_writeback, add to a bio [A]"),
       cost("costs.writeback.per-inode", "writeback", 2000,

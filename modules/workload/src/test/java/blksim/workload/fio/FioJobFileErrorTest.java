@@ -195,7 +195,7 @@ class FioJobFileErrorTest {
     // The form: FILE:LINE: ioengine=NAME is not modelled by blksim (REASON)
     assertTrue(e.getMessage().matches(
         "bad\\.fio:2: ioengine=posixaio is not modelled by blksim \\(.+\\)"), e.getMessage());
-    for (String eng : List.of("net", "sg", "io_uring_cmd", "vsync", "mmap",
+    for (String eng : List.of("net", "sg", "io_uring_cmd", "vsync", "splice",
         "libpmem", "exec", "external:/tmp/x.so")) {
       InputException r = rejects("[j]\nioengine=" + eng + "\n", 2, "ioengine",
           "ioengine=" + eng + " is not modelled by blksim (");

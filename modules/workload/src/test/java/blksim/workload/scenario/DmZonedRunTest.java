@@ -93,6 +93,27 @@ class DmZonedRunTest {
   }
 
   @Test
+  void freeZoneWaits_endAfterOneSecondWhenNoZoneIsFreed() throws IOException {
+    // 1 MiB random writes at queue depth 32 over 46 chunks of 256 MiB with 6 random zones:
+    // chunk works wait for zones that busy reclaim frees one 256 MiB copy at a time.
+    // dmz_wait_for_free_zones() sleeps at most HZ, then the work re-takes mblk_sem and
+    // retries, so some waits end by the timeout, never more than there were waits.
+    String disk = "{ type = zoned-disk, name = sdb, size = 8G, zone-size = 256M,"
+        + " conventional-zones = 8, max-open-zones = 16 }";
+    String dmz = "{ type = dm, name = dmz, table = \"0 12058624 zoned /dev/sdb\" }";
+    Scenario s = ScenarioLoader.load(write(disk + ", " + dmz, "[w]\nrw=randwrite\nbs=1m\n"
+        + "ioengine=libaio\niodepth=32\nsize=4g\ntime_based\nruntime=4s\n"), List.of(),
+        Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    String rep = report(out);
+    long waits = counter(rep, "free-zone waits") + counter(rep, "reclaim waits");
+    long timeouts = counter(rep, "wait timeouts");
+    assertTrue(timeouts > 0, "some waits outlast 1 s: " + rep);
+    assertTrue(timeouts < waits, "a timeout ends one wait, a freed zone the others: " + rep);
+  }
+
+  @Test
   void metadataIsFlushedEveryTenSeconds() throws IOException {
     // Two chunks on ten random zones: no reclaim, so only dmz_flush_work's period flushes.
     Scenario s = ScenarioLoader.load(write(DISK + ", " + DMZ, "[w]\nrw=randwrite\nbs=4k\n"

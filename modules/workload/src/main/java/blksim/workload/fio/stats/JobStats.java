@@ -531,6 +531,15 @@ public final class JobStats {
         return (ns / 1000 + 999) / 1000;
     }
 
+    /** Sets the job's major and minor page faults (fio's {@code majf}, {@code minf}). */
+    public void setFaults(long majf, long minf) {
+        if (majf < 0 || minf < 0) {
+            throw new IllegalArgumentException("job " + info.jobname() + ": faults must be >= 0");
+        }
+        this.majf = majf;
+        this.minf = minf;
+    }
+
     /** Sets the CPU time the job consumed and its context switches (fio's rusage deltas). */
     public void setCpu(long usrNs, long sysNs, long ctx) {
         if (usrNs < 0 || sysNs < 0 || ctx < 0) {

@@ -111,6 +111,20 @@ import java.util.function.Function;
  * {@code FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE} for a trim ({@code rw=trim} or
  * {@code randtrim}); {@code ioengine=ftruncate} (engines/ftruncate.c) makes each write an
  * {@code ftruncate(fd, offset)} and fails a read with EINVAL. Their latency is the call's.
+ *
+ * <p>{@code ioengine=mmap} (engines/mmap.c): at a file's first I/O, and whenever an I/O falls
+ * outside its mapping, {@code fio_mmapio_prep()} unmaps the old mapping and maps the file's
+ * region {@code MAP_SHARED} ({@link VfsCalls#mmap}; PROT_WRITE for a writer), then madvises it
+ * by {@code fadvise_hint} ({@code fio_madvise_file()}); these calls are outside the I/O's
+ * latency. The I/O is a {@code memcpy()} through the mapping ({@link VfsCalls#access}:
+ * {@link blksim.kernel.mm.MmapAccess}, the page faults included); {@code fsync=N} is
+ * {@code msync(MS_SYNC)} of the mapping; with {@code direct=1} each I/O is followed by an
+ * msync of its range ("not really direct"; glibc's {@code posix_madvise(POSIX_MADV_DONTNEED)}
+ * after it does nothing). A close frees fio's record of the mapping without a munmap, as
+ * {@code fio_mmapio_close_file()} does; the job's {@code majf}/{@code minf} are its mappings'
+ * faults. fio's {@code mmap_map_size} chunks ({@code fio_mmapio_prep_limited()}) are the
+ * fallback of a 32-bit build only; a 64-bit fio always maps the whole region. Simplified: a
+ * mapping's offset is the job's start offset rounded down to a page.
  */
 public final class FileFioThread extends FioJobThread {
   private enum Phase {
@@ -122,7 +136,9 @@ public final class FileFioThread extends FioJobThread {
     IN_SYNC,
     CLOSE_DONE,
     END_SYNC,
-    UNLINK
+    UNLINK,
+    /** ioengine=mmap: the munmap/mmap/madvise of the I/O's prep, its copy, its msync. */
+    MMAP
   }
 
   private final Function<Task, VfsCalls> callsFactory;
@@ -155,6 +171,19 @@ public final class FileFioThread extends FioJobThread {
   private final ArrayDeque<Step> tail = new ArrayDeque<>();
   /** An I/O chosen (file, direction, offset, length) and held for the job's rate. */
   private boolean rateHeld;
+
+  // ioengine=mmap (engines/mmap.c): each file's mapping (fio's fmd) and the prep's stage.
+  private final blksim.kernel.mm.FileMapping[] maps;
+  private final long[] mapOff;
+  private int mmapStage;
+  private static final int MM_UNMAP = 0;
+  private static final int MM_MAP = 1;
+  private static final int MM_ADVISE = 2;
+  private static final int MM_ACCESS = 3;
+  private static final int MM_MSYNC = 4;
+  /** Faults of the mappings the job dropped (closed files), for {@code majf}/{@code minf}. */
+  private long droppedMajf;
+  private long droppedMinf;
 
   // libaio (null for a synchronous engine).
   private final IoUringParams uring;
@@ -228,6 +257,8 @@ public final class FileFioThread extends FioJobThread {
     this.punch = engine == FioEngine.FALLOC && job.rw().trims();
     this.discard = job.rw().trims() && !engine.filesOnly();
     this.opened = new boolean[files.count()];
+    this.maps = new blksim.kernel.mm.FileMapping[files.count()];
+    this.mapOff = new long[files.count()];
     this.uring = uring;
     this.syscalls = syscalls;
     this.depth = Math.max(1, job.iodepth());
@@ -680,6 +711,16 @@ public final class FileFioThread extends FioJobThread {
             }
             continue;
           }
+          if (engine == FioEngine.MMAP) {
+            // fio_mmapio_prep(): the I/O's mapping, then fio_mmapio_queue()'s copy.
+            phase = Phase.MMAP;
+            blksim.kernel.mm.FileMapping m = maps[cur];
+            mmapStage = m != null && ioOffset >= mapOff[cur]
+                && ioOffset + len <= mapOff[cur] + m.lengthBytes() ? MM_ACCESS
+                : m != null ? MM_UNMAP : MM_MAP;
+            call = mmapCall(cpu);
+            continue;
+          }
           if (engine == FioEngine.FTRUNCATE && op != ReqOp.WRITE) {
             failJob(-EINVAL); // fio_ftruncate_queue(): io_u->error = EINVAL
             continue;
@@ -738,6 +779,8 @@ public final class FileFioThread extends FioJobThread {
       case ADVISE:
         issue(cpu);
         return true;
+      case MMAP:
+        return mmapReturned(cpu, ret);
       case IN_CALL: {
         if (ret == -Filesystem.ENOSPC && op == ReqOp.WRITE && job.fillDevice()) {
           // fill_device: ENOSPC is the expected end (backend.c td_clear_error() and
@@ -822,6 +865,7 @@ public final class FileFioThread extends FioJobThread {
         fds[f] = null;
         opened[f] = false;
         files.closed(f);
+        dropMapping(f);
       }
     };
   }
@@ -1161,5 +1205,116 @@ public final class FileFioThread extends FioJobThread {
         tail.add(() -> calls().fsync(fds[f]));
       }
     }
+  }
+
+  // ---- ioengine=mmap ----
+
+  /** The next call of the mmap engine's prep and queue, by {@link #mmapStage}. */
+  private SystemCall mmapCall(TaskCpu cpu) {
+    switch (mmapStage) {
+      case MM_UNMAP:
+        return calls().munmap(maps[cur]);
+      case MM_MAP: {
+        // fio_mmapio_prep_full(): the file's whole region from file_offset (page aligned here),
+        // PROT_READ|PROT_WRITE for a job that reads and writes, PROT_WRITE for a writer, else
+        // PROT_READ; MAP_SHARED.
+        long off = startOffset(job) & ~4095L;
+        mapOff[cur] = off;
+        return calls().mmap(fds[cur], off, Math.max(4096, files.fileBytes(cur) - off),
+            job.rw().writes());
+      }
+      case MM_ADVISE:
+        return calls().madvise(maps[cur], madvice());
+      case MM_ACCESS:
+        issueNs = cpu.now();
+        return calls().access(maps[cur], ioOffset - mapOff[cur], len, op == ReqOp.WRITE);
+      default:
+        // direct=1: "not really direct, but should drop the pages from the cache": msync() of
+        // the range (glibc's posix_madvise(POSIX_MADV_DONTNEED) that follows is a no-op).
+        return calls().msync(fds[cur]);
+    }
+  }
+
+  /** A call of the mmap engine returned; true when an action was taken. */
+  private boolean mmapReturned(TaskCpu cpu, long ret) {
+    switch (mmapStage) {
+      case MM_UNMAP:
+        dropMapping(cur);
+        mmapStage = MM_MAP;
+        break;
+      case MM_MAP:
+        if (ret < 0) {
+          failJob(ret); // td_verror(td, errno, "mmap")
+          return false;
+        }
+        maps[cur] = calls().lastMapping();
+        mmapStage = madvice() >= 0 ? MM_ADVISE : MM_ACCESS;
+        break;
+      case MM_ADVISE:
+        mmapStage = MM_ACCESS;
+        break;
+      case MM_ACCESS:
+        if (ret < 0) {
+          failJob(ret); // the SIGBUS the copy would raise ends the job with its error
+          return false;
+        }
+        if (job.direct()) {
+          mmapStage = MM_MSYNC;
+          break;
+        }
+        phase = Phase.IN_CALL;
+        return returned(cpu, len);
+      default:
+        phase = Phase.IN_CALL;
+        return returned(cpu, len);
+    }
+    call = mmapCall(cpu);
+    return false;
+  }
+
+  /**
+   * fio_madvise_file(): fadvise_hint 0 gives no advice; the default advises RANDOM for a random
+   * job, else SEQUENTIAL; random and sequential as named; another hint (noreuse) is refused by
+   * fio's "unknown madvise type", which leaves the mapping unadvised. -1 for none.
+   */
+  private int madvice() {
+    int a = job.fadviseAdvice();
+    if (a == blksim.kernel.mm.Readahead.POSIX_FADV_RANDOM) {
+      return blksim.kernel.mm.FileMapping.MADV_RANDOM;
+    }
+    if (a == blksim.kernel.mm.Readahead.POSIX_FADV_SEQUENTIAL) {
+      return blksim.kernel.mm.FileMapping.MADV_SEQUENTIAL;
+    }
+    return -1;
+  }
+
+  /**
+   * Forgets file {@code f}'s mapping: after a munmap, or at close (fio's
+   * fio_mmapio_close_file() frees its record without munmap(); the process keeps the mapping
+   * until it exits, which blksim does not charge).
+   */
+  private void dropMapping(int f) {
+    blksim.kernel.mm.FileMapping m = maps[f];
+    if (m != null) {
+      droppedMajf += m.majorFaults();
+      droppedMinf += m.minorFaults();
+      maps[f] = null;
+    }
+  }
+
+  @Override
+  protected long[] pageFaults() {
+    if (engine != FioEngine.MMAP) {
+      return null;
+    }
+    long majf = droppedMajf;
+    long minf = droppedMinf;
+    for (blksim.kernel.mm.FileMapping m : maps) {
+      if (m != null) {
+        majf += m.majorFaults();
+        minf += m.minorFaults();
+      }
+    }
+    return new long[] {majf, minf};
   }
 }

@@ -1170,6 +1170,14 @@ public abstract class FioJobThread extends Task {
     return op == ReqOp.READ ? 0 : 1;
   }
 
+  /**
+   * The job's page faults as {major, minor} for fio's {@code majf}/{@code minf}, or null when
+   * the job's engine takes none the model counts (every engine but mmap and page_fault).
+   */
+  protected long[] pageFaults() {
+    return null;
+  }
+
   /** Ends the job: closes its statistics and exits. */
   protected final void finish(TaskCpu cpu) {
     if (!finished) {
@@ -1205,6 +1213,10 @@ public abstract class FioJobThread extends Task {
     long[] h = helperCpu();
     stats.setCpu(utimeNs() + h[0] - usr0, stimeNs() + h[1] - sys0,
         nvcsw() + nivcsw() + h[2] - ctx0);
+    long[] faults = pageFaults();
+    if (faults != null) {
+      stats.setFaults(faults[0], faults[1]);
+    }
     if (zbd != null) {
       stats.setZoneResets(zbd.resets());
       stats.setCountZoneResets(job.rw().writes() || job.rw().trims());

@@ -51,8 +51,10 @@ class FioCompatibilityTest {
       assertTrue(lines.stream().anyMatch(l -> l.startsWith(head)
           && l.contains(" " + o.verdict().label() + " ")), o.name());
     }
+    assertTrue(lines.stream().anyMatch(l -> l.startsWith("  block_error_percentiles ")
+        && l.contains("refused") && l.contains("report option")), out);
     assertTrue(lines.stream().anyMatch(l -> l.startsWith("  verify_async ")
-        && l.contains("refused") && l.contains("verify threads")), out);
+        && l.contains("modelled") && l.contains("verify threads")), out);
     assertTrue(lines.stream().anyMatch(l -> l.startsWith("  bs ") && l.contains("blocksize")
         && l.contains("modelled")), out);
     assertTrue(lines.stream().anyMatch(l -> l.startsWith("  posixaio ") && l.contains("refused")),

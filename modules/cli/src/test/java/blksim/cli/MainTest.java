@@ -176,10 +176,10 @@ class MainTest {
   void unknownFioOption_exitsWith2() throws IOException {
     Path s = tmp.resolve("s.conf");
     Files.writeString(s, Files.readString(resource("selfcheck/small.conf"))
-        .replace("bs=4k", "bs=4k\nverify_async=2"));
+        .replace("bs=4k", "bs=4k\nblock_error_percentiles=1"));
     Result r = cli("run", s.toString(), "--host", "local");
     assertEquals(2, r.code(), r.err());
-    assertTrue(r.err().contains("verify_async"), r.err());
+    assertTrue(r.err().contains("block_error_percentiles"), r.err());
   }
 
   @Test

@@ -684,6 +684,21 @@ public final class VfsCalls {
     return c;
   }
 
+  /** {@code ENOTTY}: the errno of an ioctl the file does not know. */
+  public static final int ENOTTY = 25;
+
+  /**
+   * {@code ioctl(fd, BLKDISCARD, range)} on a regular file: {@code do_vfs_ioctl()} and
+   * {@code file_ioctl()} (fs/ioctl.c) know no BLKDISCARD, so the call reaches the filesystem's
+   * {@code unlocked_ioctl} ({@code xfs_file_ioctl()}, {@code ext4_ioctl()},
+   * {@code btrfs_ioctl()}), whose default case returns -ENOTTY; only a block device's
+   * {@code blkdev_ioctl()} discards. Costs the system call's entry.
+   */
+  public SystemCall ioctlBlkdiscard(OpenFile f) {
+    check(f);
+    return immediate.arm(-ENOTTY, 0);
+  }
+
   /** {@code fsync(fd)}: see {@link FsyncCall}. */
   public SystemCall fsync(OpenFile f) {
     if (f.mount.fs instanceof OwnDirectIo o) {

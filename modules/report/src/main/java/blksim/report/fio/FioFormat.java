@@ -176,6 +176,7 @@ final class FioFormat {
             case 16 -> "Device or resource busy";
             case 19 -> "No such device";
             case 22 -> "Invalid argument";
+            case 25 -> "Inappropriate ioctl for device";
             case 28 -> "No space left on device";
             case 30 -> "Read-only file system";
             case 61 -> "No data available";

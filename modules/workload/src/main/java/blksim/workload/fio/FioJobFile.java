@@ -93,17 +93,18 @@ import org.slf4j.LoggerFactory;
  *     fio's check_min_rate(), the job ends with EIO under the floor</td></tr>
  *   <tr><td>verify ({@link VerifyAlgorithm})</td><td>verify (md5, sha1, crc32c, crc32c-intel,
  *     null), do_verify, verify_only, verify_backlog, verify_backlog_batch: the write phase
- *     then the verify reads (or the backlog's interleaved reads), the checksum's CPU per byte;
- *     device jobs only; data is not simulated, so nothing fails to verify</td></tr>
+ *     then the verify reads (or the backlog's interleaved reads), the checksum's CPU per byte,
+ *     on devices and regular files; verify_async (on regular files): the read checks on that
+ *     many verify threads; data is not simulated, so nothing fails to verify</td></tr>
  *   <tr><td>accepted, no effect</td><td>invalidate; continue_on_error, ignore_error,
  *     error_dump (no I/O error is simulated); verify_interval, verify_offset, verify_pattern,
  *     verify_pattern_interval, verify_fatal, verify_dump, verify_write_sequence,
  *     verify_header_seed, verify_state_save, verifysort, verifysort_nr (data is not
- *     simulated)</td></tr>
+ *     simulated); verify_async_cpus (the verify threads start on the job's CPU)</td></tr>
  * </table>
  *
  * <p>Every other option of fio's option table and engine tables ({@link FioOptions}, for example
- * verify_async, ioscheduler, unified_rw_reporting) is rejected as "not modelled by blksim (REASON)",
+ * ioscheduler, unified_rw_reporting) is rejected as "not modelled by blksim (REASON)",
  * the reason from the compatibility table ({@code fio-options.tsv}, printed by
  * {@code ./blksim describe fio}); a name fio does not know is an "unknown fio option".
  */

@@ -593,6 +593,8 @@ final class FioJobSettings implements Cloneable {
       // Checked, without effect: buffer contents are not simulated, so where the header sits,
       // what pattern fills the buffer and whether a mismatch is fatal or dumped change nothing.
       case "verify_interval" -> verifyInterval = bytesNoPercent(value);
+      case "verify_async" -> verifyAsync = integer(value, 0, 256);
+      case "verify_async_cpus" -> cpuList(string(value));
       case "verify_offset" -> bytesNoPercent(value);
       case "verify_pattern", "verify_pattern_interval" -> string(value);
       case "verify_fatal", "verify_dump", "verify_write_sequence", "verify_header_seed",

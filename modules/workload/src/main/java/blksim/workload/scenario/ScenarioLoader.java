@@ -615,14 +615,15 @@ public final class ScenarioLoader {
     }
     for (FioJob j : jobs) {
       if (j.rw().trims() && !j.zonemodeZbd() && !(j.ioengine() == FioEngine.FALLOC
-          && !j.rw().writes() && !j.rw().reads())) {
+          && !j.rw().writes() && !j.rw().reads()) && !fileTrims(j)) {
         // (ioengine=falloc makes a trim a FALLOC_FL_PUNCH_HOLE fallocate; a pure trim job's
-        // I/Os are all trims.)
+        // I/Os are all trims. On regular files, see fileTrims().)
         // IoPattern has no trim direction: such a job would silently issue writes.
         throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim, trimwrite) are"
-            + " modelled only with zonemode=zbd, where they reset zones, and with ioengine=falloc"
-            + " (rw=trim or randtrim: hole punches); blksim does not issue discards from fio jobs"
-            + " yet");
+            + " modelled only with zonemode=zbd, where they reset zones, with ioengine=falloc"
+            + " (rw=trim or randtrim: hole punches), and as rw=trim or randtrim on regular files"
+            + " (an ioctl(BLKDISCARD), which fails with ENOTTY); blksim does not issue discards"
+            + " from fio jobs yet");
       }
     }
     if (jobs.size() > FIO_MAX_JOBS) {
@@ -657,6 +658,13 @@ public final class ScenarioLoader {
       checkAtomic(j, devices, fss, atomicUnitMax);
       checkOffload(j, devices, fss);
       checkPrio(j, devices, fss);
+      checkVerifyAsync(j, devices, fss);
+      if (fileTrims(j) && j.filename() != null && j.directory() == null
+          && !regularFiles(j, devices, fss)) {
+        throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim) on a block device"
+            + " are not modelled (blksim does not issue discards from fio jobs yet); on regular"
+            + " files they are, with zonemode=zbd, and with ioengine=falloc");
+      }
       if (!regularFiles(j, devices, fss)) {
         checkJob(j, devices, bounded);
       }
@@ -1330,13 +1338,14 @@ public final class ScenarioLoader {
             + " synchronous engines (psync/sync/pvsync/pvsync2) and libaio so far; ioengine="
             + j.ioengine().fioName() + " on files is not; use filename= on a device for it");
       }
-      if (j.verify().enabled() && (j.verifyOnly() || j.rw().writes() && j.doVerify())) {
-        // Files: the checksum CPU cost of writes and of a reading job's checks is modelled
-        // (FileFioThread.issue()); do_verify()'s read-back phase and verify_only are not yet.
-        throw j.error("verify", "job '" + j.name() + "': on regular files blksim models verify"
-            + " for reading jobs and for writers with do_verify=0 (the checksum cost); the"
-            + " verify read phase of a writer (do_verify=1, fio's default) and verify_only are"
-            + " modelled for jobs on a device (filename=/dev/...) only so far");
+      if (j.verify().enabled() && (j.verifyOnly() || j.rw().writes() && j.doVerify())
+          && (j.ioengine().fileOperation() || j.ioengine() == FioEngine.FALLOC
+          || j.ioengine() == FioEngine.FTRUNCATE)) {
+        // Files: the verify reads (do_verify(), verify_backlog, verify_only) are pread()s or
+        // iocbs (FileFioThread); these engines make no data I/O to read back.
+        throw j.error("verify", "job '" + j.name() + "': verify reads back data, which"
+            + " ioengine=" + j.ioengine().fioName() + " does not write; blksim models the verify"
+            + " read phase on files with the synchronous engines and libaio");
       }
       if (j.direct()) {
         // O_DIRECT needs offsets and lengths in logical blocks: the kernel fails the I/O with
@@ -1986,6 +1995,41 @@ public final class ScenarioLoader {
       throw j.error("io_submit_mode", "io_submit_mode=offload is modelled by blksim for"
           + " ioengine=libaio, and io_uring on a block device, not " + j.ioengine().fioName()
           + (onDevice ? "" : " on files"));
+    }
+  }
+
+  /**
+   * A pure trim job ({@code rw=trim}, {@code randtrim}) of a data engine (the synchronous ones,
+   * libaio) that is not on a {@code /dev/} path: on regular files each trim is fio's
+   * {@code do_io_u_trim()}, an {@code ioctl(BLKDISCARD)} that fails with ENOTTY
+   * ({@code FileFioThread}); whether the job is on files is checked once the filesystems are
+   * known.
+   */
+  private static boolean fileTrims(FioJob j) {
+    FioEngine e = j.ioengine();
+    boolean dataEngine = e == FioEngine.LIBAIO
+        || e.isSync() && !e.filesOnly() && e != FioEngine.CPUIO;
+    return dataEngine && !j.rw().writes() && !j.rw().reads() && !j.zonemodeZbd()
+        && (j.filename() == null || j.directory() != null || !j.filename().startsWith("/dev/"));
+  }
+
+  /**
+   * {@code verify_async}: the verify threads ({@code VerifyPool}) are modelled for jobs on
+   * regular files ({@code FileFioThread}), inline or not offloaded; refused elsewhere.
+   */
+  private static void checkVerifyAsync(FioJob j, List<DeviceParams> devices,
+      List<FilesystemParams> fss) {
+    if (j.verifyAsync() == 0 || !j.verify().enabled()) {
+      return;
+    }
+    boolean onFiles = (j.directory() != null || j.filename() == null
+        || regularFiles(j, devices, fss))
+        && j.ioengine() != FioEngine.NULL && j.ioengine() != FioEngine.CPUIO;
+    if (!onFiles || j.offload()) {
+      throw j.error("verify_async", "verify_async (fio's verify threads) is modelled by blksim"
+          + " for jobs on regular files without io_submit_mode=offload, not "
+          + (onFiles ? "with offload" : "on a block device or with ioengine="
+          + j.ioengine().fioName()) + " yet");
     }
   }
 

@@ -160,10 +160,140 @@ class VerifyTest {
     assertEquals(256, checked.totalIos(0));
     assertEquals(VerifyAlgorithm.MD5.costNs(4096) * 256, checked.usrNs() - read.usrNs(),
         256.0);
-    // The read-back phase of a writer on a file is not modelled yet: refused, not ignored.
+  }
+
+  /** The measured I/Os of direction {@code ddir}, {offset...} in completion order. */
+  private static List<Long> offsets(JobStats st, int ddir) {
+    List<Long> out = new java.util.ArrayList<>();
+    for (int i = 0; i < st.samples().size(); i++) {
+      if (st.samples().ddir(i) == ddir) {
+        out.add(st.samples().offset(i));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void fileWriter_doVerify_readsBackTheLoggedBlocks_afterItsWrites() throws IOException {
+    // write_lat_log keeps every I/O's sample (offsets included); no log is written here.
+    JobStats v = runOnFile("rw=randwrite\nsize=1m\nverify=crc32c\nwrite_lat_log=lat");
+    assertEquals(256, v.totalIos(1));
+    assertEquals(256, v.totalIos(0), "each written block is read back once");
+    assertEquals(1 << 20, v.ioBytes(0));
+    assertEquals(0, v.error());
+    List<Long> w = offsets(v, 1);
+    List<Long> r = offsets(v, 0);
+    // Without an overlap risk fio verifies in write order (io_hist_list, a FIFO).
+    assertEquals(w, r);
+    // ... and only after the last write (do_verify() follows do_io()).
+    long lastWrite = 0;
+    long firstRead = Long.MAX_VALUE;
+    for (int i = 0; i < v.samples().size(); i++) {
+      long t = v.samples().completionNs(i) - v.samples().clatNs(i);
+      if (v.samples().ddir(i) == 1) {
+        lastWrite = Math.max(lastWrite, v.samples().completionNs(i));
+      } else {
+        firstRead = Math.min(firstRead, t);
+      }
+    }
+    assertTrue(firstRead >= lastWrite, firstRead + " < " + lastWrite);
+    // libaio: the writes drain, then the reads go at the job's depth.
+    JobStats aio = runOnFile("rw=write\nsize=1m\nverify=md5\nioengine=libaio\niodepth=8\n"
+        + "write_lat_log=lat");
+    assertEquals(256, aio.totalIos(0));
+    assertEquals(new java.util.TreeSet<>(offsets(aio, 1)),
+        new java.util.TreeSet<>(offsets(aio, 0)));
+    // verify_backlog: batches of verify reads between the writes, the rest at the end.
+    JobStats backlog = runOnFile("rw=randwrite\nsize=1m\nverify=crc32c\nverify_backlog=16\n"
+        + "verify_backlog_batch=8\nioengine=libaio\niodepth=4\nwrite_lat_log=lat");
+    assertEquals(256, backlog.totalIos(0));
+    List<Integer> dirs = new java.util.ArrayList<>();
+    for (int i = 0; i < backlog.samples().size(); i++) {
+      dirs.add(backlog.samples().ddir(i));
+    }
+    assertTrue(dirs.subList(0, dirs.size() / 2).contains(0), "reads among the first writes");
+    // do_verify=0 reads nothing (fileJobs_payTheChecksum...); verify_only reads without writing.
+    JobStats only = runOnFile("rw=write\nsize=1m\nverify=crc32c\nverify_only");
+    assertEquals(0, only.totalIos(1));
+    assertEquals(256, only.totalIos(0));
+  }
+
+  /** The run's outcome for a job on a file of an XFS on a brd. */
+  RunOutcome runOnFileOutcome(String job) throws IOException {
+    Path p = dir.resolve("fa.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  filesystems = [ { type = xfs, device = ram0, mount = /mnt/t } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\nfilename=/mnt/t/f\ndirect=1\nbs=4k\n" + job
+        + "\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    return LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE, 1,
+        ProgressListener.NONE);
+  }
+
+  /** The user time of job 0's verify threads (thread ids pid*1000+999 down), ns. */
+  private static long verifyThreadsUsr(blksim.workload.fio.stats.RunResult r, int n) {
+    long usr = 0;
+    int found = 0;
+    for (var t : r.threads()) {
+      if (t.tid() > 1000 * 1000 + 999 - n && t.tid() <= 1000 * 1000 + 999) {
+        usr += t.utimeNs();
+        found++;
+      }
+    }
+    assertEquals(n, found, "verify threads");
+    return usr;
+  }
+
+  @Test
+  void verifyAsync_movesTheReadChecksOffTheJobThread() throws IOException {
+    long check = 256 * VerifyAlgorithm.MD5.costNs(4096);
+    var inline = ScenarioResults.toRunResult(
+        runOnFileOutcome("rw=write\nsize=1m\nverify=md5"), 0);
+    var async = ScenarioResults.toRunResult(
+        runOnFileOutcome("rw=write\nsize=1m\nverify=md5\nverify_async=2"), 0);
+    JobStats in = inline.jobs().get(0);
+    JobStats as = async.jobs().get(0);
+    assertEquals(256, as.totalIos(0), "the same verify reads");
+    assertEquals(256, as.totalIos(1));
+    // fio's cpu line is the job thread's own (RUSAGE_THREAD): the read checks leave it ...
+    assertEquals(check, in.usrNs() - as.usrNs(), 0.05 * check);
+    // ... and are the verify threads' (verify_io_u() in verify_async_thread()).
+    assertEquals(check, verifyThreadsUsr(async, 2), 0.01 * check);
+    // The write checksums stay with the job thread (populate_verify_io_u()).
+    JobStats noVerify = runOnFile("rw=write\nsize=1m\nverify=md5\ndo_verify=0");
+    JobStats reads = runOnFile("rw=read\nsize=1m");
+    // The job's own time is its checksummed writes plus plain reads.
+    assertEquals(noVerify.usrNs() + reads.usrNs(), as.usrNs(), 0.01 * as.usrNs());
+    // On a block device the verify threads are not modelled yet: refused, not ignored.
     InputException e = assertThrows(InputException.class,
-        () -> runOnFile("rw=write\nsize=1m\nverify=crc32c"));
-    assertTrue(e.getMessage().contains("do_verify=0"), e.getMessage());
+        () -> run("rw=write\nsize=1m\nverify=crc32c\nverify_async=2"));
+    assertTrue(e.getMessage().contains("on a block device"), e.getMessage());
+    // libaio: reads held by the verify threads count against iodepth; all are read back.
+    var aio = ScenarioResults.toRunResult(runOnFileOutcome("rw=randwrite\nsize=1m\n"
+        + "verify=crc32c\nioengine=libaio\niodepth=4\nverify_async=1"), 0);
+    assertEquals(256, aio.jobs().get(0).totalIos(0));
+    assertEquals(256 * VerifyAlgorithm.CRC32C.costNs(4096), verifyThreadsUsr(aio, 1),
+        0.01 * 256 * VerifyAlgorithm.CRC32C.costNs(4096));
+  }
+
+  @Test
+  void fileWriter_severalFiles_verifiesEachFilesBlocks_reopeningClosedFiles() throws IOException {
+    Path p = dir.resolve("d.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  filesystems = [ { type = xfs, device = ram0, mount = /mnt/t } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\ndirectory=/mnt/t\nnrfiles=4\nsize=1m\nbs=4k\n"
+        + "direct=1\nrw=randwrite\nnorandommap\nverify=crc32c\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()),
+        Partitioning.ONE, 1, ProgressListener.NONE);
+    JobStats v = ScenarioResults.toRunResult(out, 0).jobs().get(0);
+    assertEquals(256, v.totalIos(1));
+    // norandommap: fio's tree keeps one block per (file, offset), so rewritten blocks of a
+    // file are read once; blocks of different files never drop each other.
+    assertTrue(v.totalIos(0) < 256 && v.totalIos(0) > 150, "reads " + v.totalIos(0));
+    assertEquals(0, v.error());
   }
 
   @Test

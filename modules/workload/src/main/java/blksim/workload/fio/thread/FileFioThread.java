@@ -56,6 +56,19 @@ import java.util.function.Function;
  *       unlinked.
  * </ol>
  *
+ * <p>{@code verify} with {@code do_verify=1} (fio's default): each write is logged with its
+ * file ({@code log_io_piece()}); when the writes end by size (not by runtime, an error or
+ * fill_device's ENOSPC), after the end fsync, every open file is closed (fio's
+ * {@code clear_io_state()} before {@code do_verify()}, so {@code do_verify()}'s
+ * {@code fio_io_sync()} finds no file open and syncs nothing), and the logged blocks are read
+ * back in fio's order ({@link VerifyLog}), each file reopened for its first verify read
+ * ({@code get_next_verify()}); {@code verify_backlog} interleaves batches of them with the
+ * writes. Verify reads do not count against their file's region. {@code verify_only} reads
+ * the write pattern back from files taken as written by an earlier run. {@code verify_async}:
+ * {@link VerifyPool}. A trim job of a data engine (sync or libaio) makes each trim fio's
+ * {@code os_trim()}, an {@code ioctl(BLKDISCARD)} that a regular file fails with ENOTTY: the
+ * job ends with err=25 after that one trim.
+ *
  * <p>{@code io_submit_mode=offload} (libaio only): the thread prepares and paces the I/Os and
  * hands each to one of {@code iodepth} {@link OffloadWorker}s, which submits and reaps it; when
  * all io_us are out it waits for one to be freed, and an I/O early for its rate sleeps without
@@ -134,6 +147,11 @@ public final class FileFioThread extends FioJobThread {
   private final boolean fileOp;
   /** falloc with a trim pattern: each I/O punches a hole (fio's DDIR_TRIM). */
   private final boolean punch;
+  /**
+   * A trim job of a data engine (sync, libaio): each I/O is fio's {@code do_io_u_trim()}, an
+   * {@code ioctl(BLKDISCARD)}, which a regular file fails with ENOTTY.
+   */
+  private final boolean discard;
   /** Files "opened" by a file operation engine that keeps no descriptor. */
   private final boolean[] opened;
   private final FioFileSet files;
@@ -186,6 +204,16 @@ public final class FileFioThread extends FioJobThread {
   private boolean syncDue;
   /** {@code io_submit_mode=offload}: the job's submit workers, or null. */
   private final OffloadPool pool;
+  /** {@code verify_async}: the job's verify threads, or null. */
+  private final VerifyPool verifyPool;
+  /** A verify read is due for file {@link #cur}, taken once the file is open. */
+  private boolean verifyPicked;
+  /** The I/O in {@link #op} etc. is a read of the verify log (not counted against its file). */
+  private boolean curVerifies;
+  /** With verify_async, the read check of the synchronous I/O in progress, ns (0: none). */
+  private long curCheckNs;
+  /** With verify_async and libaio: the read check of each iocb in flight by tag, ns. */
+  private final java.util.HashMap<Integer, Long> checkNs = new java.util.HashMap<>();
 
   /** One call of a queued sequence, with what to do with its return value. */
   private interface Step {
@@ -227,6 +255,7 @@ public final class FileFioThread extends FioJobThread {
     this.engine = job.ioengine();
     this.fileOp = engine.fileOperation();
     this.punch = engine == FioEngine.FALLOC && job.rw().trims();
+    this.discard = job.rw().trims() && !engine.filesOnly();
     this.opened = new boolean[files.count()];
     this.maps = new blksim.kernel.mm.FileMapping[files.count()];
     this.mapOff = new long[files.count()];
@@ -236,6 +265,8 @@ public final class FileFioThread extends FioJobThread {
     this.completeMin = Math.max(1, Math.min(job.iodepthBatchCompleteMin(), depth));
     this.batchSubmit = Math.max(1, Math.min(job.iodepthBatchSubmit(), depth));
     this.pool = job.offload() && uring != null ? new OffloadPool(this, depth, offloadJob()) : null;
+    this.verifyPool = job.verifyAsync() > 0 && job.verify().enabled()
+        ? new VerifyPool(this, job.verifyAsync()) : null;
   }
 
   /** What this job gives its submit workers: each opens its own libaio context at depth 1. */
@@ -428,7 +459,10 @@ public final class FileFioThread extends FioJobThread {
     steps.add(() -> calls().unlink(path));
     // extend_file(): a job that reads, or writes with overwrite, needs the data there (a new
     // layout: O_TRUNC, then the file written in full); a plain writer only needs the file.
-    boolean newLayout = job.rw().reads() || job.overwrite();
+    // verify_only reads back what an earlier run wrote: its files are taken as left by that run
+    // (fio would lay a missing file out unwritten, and every block would fail to verify).
+    boolean newLayout = job.rw().reads() || job.overwrite()
+        || job.verifyOnly() && job.verify().enabled();
     int flags = VfsCalls.O_WRONLY | VfsCalls.O_CREAT | (newLayout ? VfsCalls.O_TRUNC : 0);
     steps.add(new Step() {
       @Override
@@ -533,6 +567,9 @@ public final class FileFioThread extends FioJobThread {
     if (starting(cpu) || continueThink(cpu)) {
       return;
     }
+    if (verifyPool != null) {
+      verifyPool.start(this, cpu); // verify_async_init(), in thread_main() before the I/O
+    }
     if (pool != null) {
       pool.start(this, cpu); // rate_submit_init(): the workers load their own engines
     } else if (async() && aio == null) {
@@ -563,6 +600,18 @@ public final class FileFioThread extends FioJobThread {
         if (runQueue(cpu, tail)) {
           return;
         }
+        if (phase == Phase.END_SYNC && beginVerify(cpu.now())) {
+          // thread_main(): clear_io_state() closes every open file (put_file(): with
+          // fsync_on_close, its fsync first); do_verify()'s fio_io_sync() of each open file then
+          // finds none, and get_next_verify() reopens a file for its first verify read.
+          for (int i = 0; i < files.count(); i++) {
+            if (isOpen(i)) {
+              queueClose(i);
+            }
+          }
+          phase = Phase.CLOSE_DONE;
+          continue;
+        }
         if (phase == Phase.END_SYNC) {
           // The job's clock stops after its end fsync, before fio closes and unlinks files.
           stopStats(cpu);
@@ -577,6 +626,17 @@ public final class FileFioThread extends FioJobThread {
           continue;
         }
         if (phase == Phase.UNLINK) {
+          if (verifyPool != null) {
+            // verify_async_exit(): the verify threads give back every io_u they hold.
+            if (verifyPool.held() > 0) {
+              if (!verifyPool.tryWaitFree(this)) {
+                cpu.sleep();
+                return;
+              }
+              continue;
+            }
+            verifyPool.exit(cpu);
+          }
           if (pool != null) {
             pool.exit(cpu);
           }
@@ -624,6 +684,18 @@ public final class FileFioThread extends FioJobThread {
               return;
             }
             rateIssued(op, len);
+          }
+          if (discard) {
+            // fio_libaio_queue() / fio_psyncio_queue(): a trim is done at once, synchronously
+            // (libaio first commits what it queued: FIO_Q_BUSY), as os_trim()'s ioctl.
+            if (async() && !batch.isEmpty()) {
+              commit(cpu);
+              return;
+            }
+            issueNs = cpu.now();
+            phase = Phase.IN_CALL;
+            call = calls().ioctlBlkdiscard(fds[cur]);
+            continue;
           }
           if (async()) {
             if (queueIo(cpu)) {
@@ -716,6 +788,20 @@ public final class FileFioThread extends FioJobThread {
           startEnd();
           return false;
         }
+        if (ret < 0 && discard) {
+          // td_io_queue(): the trim completed at once (FIO_Q_COMPLETED) and counts as issued
+          // (total_io_u, its depth, the engine's submit and complete marks), with no bytes.
+          // Its ENOTTY is a write error to td_error_type(), not among fio's default non-fatal
+          // ones: the job ends with err=25.
+          if (measuring()) {
+            stats.recordIssue(1);
+            stats.recordSubmitBatch(1);
+            stats.recordCompleteBatch(1);
+            stats.recordIoWithoutLatency(2, 0, cpu.now());
+          }
+          failJob(ret);
+          return false;
+        }
         if (ret < 0 && (engine == FioEngine.FALLOC || engine == FioEngine.FTRUNCATE)) {
           failJob(ret); // io_u->error = errno: the job ends with it
           return false;
@@ -729,12 +815,17 @@ public final class FileFioThread extends FioJobThread {
           if (fileOp) {
             stats.recordIoWithoutLatency(ddir(op), len, now);
           } else {
-            stats.recordIo(punch ? 2 : ddir(op), len, -1, now - issueNs, now, ioOffset);
+            stats.recordIo(punch || discard ? 2 : ddir(op), len, -1, now - issueNs, now,
+                ioOffset);
           }
         }
         completed(1);
         int f = cur;
-        boolean fileDone = files.issued(f, len);
+        boolean fileDone = !curVerifies && files.issued(f, len);
+        if (curCheckNs > 0) {
+          verifyPool.hand(curCheckNs, cpu); // verify_io_u_async()
+          curCheckNs = 0;
+        }
         phase = Phase.PREP;
         if (op == ReqOp.WRITE && !punch && !fileOp) {
           writes++;
@@ -848,6 +939,28 @@ public final class FileFioThread extends FioJobThread {
       }
       return waitFor(cpu, completeMin);
     }
+    if (verifyPool != null && verifyPool.held() > 0
+        && inFlight + batch.size() + verifyPool.held() >= depth) {
+      // __get_io_u(): every io_u is in flight or with a verify thread: wait on free_cond.
+      if (verifyPool.tryWaitFree(this)) {
+        return false;
+      }
+      cpu.sleep();
+      return true;
+    }
+    if (verifyReadDue()) {
+      // get_next_verify(): the logged block's file, reopened if it is closed.
+      cur = verifyReadFile();
+      verifyPicked = true;
+      if (!isOpen(cur)) {
+        phase = Phase.OPEN;
+        issueNs = cpu.now();
+        call = calls().open(files.path(cur), openFlags());
+        return false;
+      }
+      issue(cpu);
+      return true;
+    }
     cur = files.pick();
     if (cur < 0) {
       // Every file is done: a new loop (clear_io_state(), then unlink_each_loop).
@@ -906,6 +1019,10 @@ public final class FileFioThread extends FioJobThread {
    */
   private boolean queueIo(TaskCpu cpu) {
     IoRequest r = IoRequest.prep(op, ioOffset, len, nextTag++);
+    if (curCheckNs > 0) {
+      checkNs.put(r.tag(), curCheckNs); // handed to a verify thread when reaped
+      curCheckNs = 0;
+    }
     // fio's start_time: the prepared I/O is queued to the engine (offload: to a worker).
     r.startNs(cpu.now());
     int f = cur;
@@ -916,7 +1033,7 @@ public final class FileFioThread extends FioJobThread {
       batch.add(r);
       batchFile = cur;
     }
-    boolean fileDone = files.issued(f, len);
+    boolean fileDone = !curVerifies && files.issued(f, len);
     phase = Phase.PREP;
     if (op == ReqOp.WRITE) {
       writes++;
@@ -1024,6 +1141,10 @@ public final class FileFioThread extends FioJobThread {
             done.issueNs() - done.startNs(), now - done.issueNs(), now,
             done.bio().sector() << 9);
       }
+      Long check = checkNs.isEmpty() ? null : checkNs.remove(done.tag());
+      if (check != null) {
+        verifyPool.hand(check, cpu); // verify_io_u_async()
+      }
     }
     completed(n);
     if (n > 0 && measuring()) {
@@ -1033,20 +1154,32 @@ public final class FileFioThread extends FioJobThread {
 
   /** Takes the next I/O of the current file and spends fio's user time on it. */
   private void issue(TaskCpu cpu) {
-    nextIo(files.pattern(cur));
+    // A read of the verify log does not count against its file; verify_only's reads of the
+    // write pattern do, as the writes would have.
+    curVerifies = verifyPicked;
+    if (verifyPicked) {
+      verifyPicked = false;
+      nextVerifyIo();
+    } else {
+      nextIo(files.pattern(cur), cur);
+    }
     len = ioLen;
     op = ioOp;
     phase = Phase.CALL;
     // An asynchronous engine spends the other half after io_submit() returns (submitted()).
-    // verify: a write's checksum or a reading job's check (verifyNs()), as on a device.
+    // verify: a write's checksum or a read's check (verifyNs()), as on a device; with
+    // verify_async a read's check is a verify thread's, once the read completes.
+    long verify = verifyNs();
+    curCheckNs = verifyPool != null ? verifyReadNs() : 0;
     cpu.runFor(CpuMode.USER,
-        (async() ? costs.userNsPerIo() / 2 : costs.userNsPerIo()) + verifyNs());
+        (async() ? costs.userNsPerIo() / 2 : costs.userNsPerIo()) + verify - curCheckNs);
   }
 
   /** The end: end_fsync / fsync_on_close of every file (inside the job's time). */
   private void startEnd() {
     phase = Phase.END_SYNC;
-    if (writes == 0 || fileOp || !(job.endFsync() || job.fsyncOnClose())) {
+    // do_verify() ends without an end fsync (do_io()'s was before it).
+    if (writes == 0 || fileOp || verifying() || !(job.endFsync() || job.fsyncOnClose())) {
       return;
     }
     for (int i = 0; i < files.count(); i++) {

@@ -917,30 +917,32 @@ public abstract class FioJobThread extends Task {
       return;
     }
     ioVerifies = false;
-    if (verifyLog != null && (verifying || backlogDue > 0) && !verifyLog.isEmpty()) {
-      // get_next_verify(): the next logged block is read back instead of a new I/O; it does not
-      // count against the job's size (fio adds size to its budget for verify_backlog).
-      long[] piece = verifyLog.next();
-      backlogDue = Math.max(0, backlogDue - 1);
-      ioOp = ReqOp.READ;
-      ioOffset = piece[0];
-      ioLen = (int) piece[1];
-      ioVerifies = true;
+    if (verifyReadDue()) {
+      nextVerifyIo();
       logIo();
       return;
     }
     backlogDue = 0;
     nextIo(pattern);
+    verifyPatternIo(0);
+    logIo();
+  }
+
+  /**
+   * The verify parts of a new I/O of the pattern: {@code verify_only} turns a write into the
+   * read of its block; otherwise a write is logged ({@code log_io_piece()}) with the index of
+   * its file, and every {@code verify_backlog} writes a batch of verify reads becomes due.
+   */
+  private void verifyPatternIo(int fileIndex) {
     if (job.verifyOnly() && ioOp == ReqOp.WRITE && job.verify().enabled()) {
       // verify_only: do_dry_run() walks the write pattern without writing; each block is then
       // read back. Simplified: read in the pattern's order, not sorted when offsets may overlap.
       ioOp = ReqOp.READ;
       ioVerifies = true;
-      logIo();
       return;
     }
     if (verifyLog != null && ioOp == ReqOp.WRITE) {
-      verifyLog.logged(ioOffset, ioLen);
+      verifyLog.logged(fileIndex, ioOffset, ioLen);
       // check_get_verify(): after every verify_backlog logged writes, verify_backlog_batch
       // (default verify_backlog) of the oldest are read back before the next new I/O.
       if (job.verifyBacklog() > 0 && ++backlogWrites % job.verifyBacklog() == 0) {
@@ -948,7 +950,63 @@ public abstract class FioJobThread extends Task {
             : job.verifyBacklog();
       }
     }
-    logIo();
+  }
+
+  /**
+   * Whether the next I/O is a verify read of a logged block: in {@code do_verify()}, or while
+   * a {@code verify_backlog} batch is due ({@code check_get_verify()}).
+   */
+  protected final boolean verifyReadDue() {
+    return verifyLog != null && (verifying || backlogDue > 0) && !verifyLog.isEmpty();
+  }
+
+  /** The index of the file of the verify read due ({@link #verifyReadDue()}). */
+  protected final int verifyReadFile() {
+    return verifyLog.nextFile();
+  }
+
+  /**
+   * {@code get_next_verify()}: the next logged block, into {@link #ioOp} (a read),
+   * {@link #ioOffset} and {@link #ioLen}, instead of a new I/O; it does not count against the
+   * job's size (fio adds size to its budget for verify_backlog). Simplified: fio skips a block
+   * whose write is still in flight ({@code IP_F_IN_FLIGHT}); here a block is read back even if
+   * its write has not completed (only {@code verify_backlog} with an asynchronous engine can
+   * meet one).
+   */
+  protected final void nextVerifyIo() {
+    long[] piece = verifyLog.next();
+    backlogDue = Math.max(0, backlogDue - 1);
+    ioOp = ReqOp.READ;
+    ioOffset = piece[0];
+    ioLen = (int) piece[1];
+    ioVerifies = true;
+  }
+
+  /**
+   * The next I/O of file {@code fileIndex}'s own pattern {@code p} ({@link FioFileSet}),
+   * counted against the job's limits as {@link #nextIo()} is, with its verify parts
+   * ({@code verify_only}, the write logged with its file). The caller takes a due verify read
+   * ({@link #verifyReadDue()}) first.
+   */
+  protected final void nextIo(IoPattern p, int fileIndex) {
+    ioVerifies = false;
+    backlogDue = 0;
+    nextIo(p);
+    verifyPatternIo(fileIndex);
+  }
+
+  /** Whether the job is in its {@code do_verify()} phase. */
+  protected final boolean verifying() {
+    return verifying;
+  }
+
+  /**
+   * The part of {@link #verifyNs()} that checks a read ({@code verify_io_u()}, the io_u's
+   * {@code end_io} for a verify read, or any read of a job that only reads), which
+   * {@code verify_async} moves to the job's verify threads; 0 for a write.
+   */
+  protected final long verifyReadNs() {
+    return ioOp == ReqOp.READ ? verifyNs() : 0;
   }
 
   /** The priority of the I/O {@link #nextIo} prepared ({@code fio_cmdprio_set_ioprio()}), 0 if none. */
@@ -983,12 +1041,17 @@ public abstract class FioJobThread extends Task {
    * fio's {@code thread_main()} after {@code do_io()}: when the write phase ended by its size
    * (not by runtime or a stop) and written blocks wait, {@code do_verify()} begins. Returns
    * true when it did: the engine syncs the file ({@code fio_io_sync()}, its first step) and
-   * goes on issuing, now the verify reads. Simplified: the page cache is not invalidated (a
-   * verify job is a direct=1 job on a device in fio's examples).
+   * goes on issuing, now the verify reads. Simplified: the page cache is not invalidated (fio's
+   * {@code file_invalidate_cache()} when it reopens a file with {@code invalidate=1}), so a
+   * buffered job's verify reads may hit pages its writes left; on files the job's loops all
+   * run before one verify phase (fio verifies after each loop's {@code do_io()}).
    */
   protected final boolean beginVerify(long now) {
     if (verifyLog == null || verifying || verifyLog.isEmpty() || now >= stopNs || minRateFailed
-        || steadyStopped || sequencer != null && sequencer.terminated(jobNumber)) {
+        || steadyStopped || filled || ioErrored
+        || sequencer != null && sequencer.terminated(jobNumber)) {
+      // (fill_device's ENOSPC marks the job terminated, an I/O error sets td->error: either
+      // way thread_main() breaks out before do_verify().)
       return false;
     }
     verifying = true;

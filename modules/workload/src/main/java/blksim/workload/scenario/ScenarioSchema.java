@@ -245,8 +245,8 @@ public final class ScenarioSchema {
               + " [A: as a copy]"),
       Param.num("costs.timer.hrtimer-expiry", "timer", DURATION, "ns", HRTIMER_EXPIRY, 0,
           1_000_000_000L, "from an hrtimer's expiry to its handler: the local APIC timer"
-              + " interrupt and hrtimer_interrupt() (null_blk irqmode=timer completions); drawn"
-              + " per timer [S: the IRQ latency histogram of 5 CPUs x 600,002 timers in"
+              + " interrupt and hrtimer_interrupt() (null_blk irqmode=timer completions, fio's"
+              + " thinktime/rate/replay sleeps); drawn per timer [S: the IRQ latency histogram of 5 CPUs x 600,002 timers in"
               + " Documentation/tools/rtla/rtla-timerlat-hist.rst, mean 1.0 us; 0: off, the"
               + " exact expiry]"),
       Param.num("costs.irq.delivery", "irq", DURATION, "ns", "0", 0, 1_000_000_000L,

@@ -37,7 +37,12 @@ public final class ScenarioSchema {
    * to the timer IRQ handler) summed over the five CPUs of the example in
    * Documentation/tools/rtla/rtla-timerlat-hist.rst (10 minutes, 1 ms period), 1 us bins.
    */
-  static final String HRTIMER_EXPIRY = "histogram(0us..1us:1635244, 1us..2us:1272115, 2us..3us:63411, 3us..4us:15791, 4us..5us:5596, 5us..6us:3224, 6us..7us:1719, 7us..8us:999, 8us..9us:658, 9us..10us:439, 10us..11us:276, 11us..12us:173, 12us..13us:123, 13us..14us:104, 14us..15us:59, 15us..16us:36, 16us..17us:17, 17us..18us:12, 18us..19us:8, 20us..21us:2, 21us..22us:2, 22us..23us:1, 24us..25us:1)";
+  static final String HRTIMER_EXPIRY =
+      "histogram(0us..1us:1635244, 1us..2us:1272115, 2us..3us:63411, 3us..4us:15791, "
+      + "4us..5us:5596, 5us..6us:3224, 6us..7us:1719, 7us..8us:999, 8us..9us:658, "
+      + "9us..10us:439, 10us..11us:276, 11us..12us:173, 12us..13us:123, 13us..14us:104, "
+      + "14us..15us:59, 15us..16us:36, 16us..17us:17, 17us..18us:12, 18us..19us:8, "
+      + "20us..21us:2, 21us..22us:2, 22us..23us:1, 24us..25us:1)";
 
   private ScenarioSchema() {}
 

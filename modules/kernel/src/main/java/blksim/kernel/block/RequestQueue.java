@@ -69,6 +69,12 @@ public final class RequestQueue {
   private DriverCpu traceCpu;
   /** Writeback throttling ({@code q->rq_qos}, blk-wbt), or null when off. */
   private Wbt wbt;
+  /** The completion interrupt's delivery latency; a constant 0 (the default) adds nothing. */
+  private blksim.engine.CostDistribution irqDelivery = blksim.engine.CostDistribution.constant(0);
+  private String irqStreamName;
+  private long irqRunSeed;
+  /** One stream per target CPU id for {@link #irqDelivery}, made on first use. */
+  private java.util.SplittableRandom[] irqStreams = new java.util.SplittableRandom[0];
 
   private record Waiter(DriverCpu cpu, Runnable wake) {}
 
@@ -395,7 +401,45 @@ public final class RequestQueue {
    */
   public void hardwareDone(Request rq, int error) {
     DriverCpu cpu = rq.submitCpu();
-    cpu.interrupt(params.completionCostNs(), () -> endRequest(cpu, rq, error));
+    long delivery = irqDeliveryNs(cpu);
+    if (delivery == 0) {
+      cpu.interrupt(params.completionCostNs(), () -> endRequest(cpu, rq, error));
+    } else {
+      cpu.callAfter(delivery, () -> cpu.interrupt(params.completionCostNs(),
+          () -> endRequest(cpu, rq, error)));
+    }
+  }
+
+  /**
+   * The completion interrupt's delivery latency ({@code costs.irq.delivery}, issue 10 item 9):
+   * from the device's MSI write to the handler starting on the target CPU (the interrupt
+   * message through the IOMMU/IO-APIC path to the local APIC, and the CPU's entry; an idle
+   * CPU's exit latency is {@code costs.sched.idle-exit}, charged as before). Drawn from a stream
+   * per target CPU, {@code Seeds.forComponent(runSeed, streamName + "/cpuC")}; a constant draws
+   * nothing, and a constant 0 (the default) leaves the completion exactly as before.
+   */
+  public void irqDelivery(blksim.engine.CostDistribution d, String streamName, long runSeed) {
+    this.irqDelivery = java.util.Objects.requireNonNull(d, "irqDelivery");
+    this.irqStreamName = streamName;
+    this.irqRunSeed = runSeed;
+    this.irqStreams = new java.util.SplittableRandom[0];
+  }
+
+  private long irqDeliveryNs(DriverCpu cpu) {
+    if (irqDelivery.isConstant()) {
+      return irqDelivery.sampleNs(null);
+    }
+    int id = cpu.cpuId();
+    if (id >= irqStreams.length) {
+      irqStreams = java.util.Arrays.copyOf(irqStreams, Math.max(id + 1, irqStreams.length * 2));
+    }
+    java.util.SplittableRandom r = irqStreams[id];
+    if (r == null) {
+      r = new java.util.SplittableRandom(blksim.engine.Seeds.forComponent(irqRunSeed,
+          irqStreamName + "/cpu" + id));
+      irqStreams[id] = r;
+    }
+    return irqDelivery.sampleNs(r);
   }
 
   /**

@@ -31,7 +31,12 @@ import java.util.SplittableRandom;
  * {@code blk_mq_complete_request()} on the submitting CPU, costing {@code completionCostNs} of
  * interrupt time there ({@link RequestQueue#hardwareDone}); TIMER arms an hrtimer of
  * {@code completion_nsec} on the CPU that ran {@code queue_rq}, whose expiry ends the request
- * there after {@code completionCostNs} of interrupt time.
+ * there after {@code completionCostNs} of interrupt time. The hrtimer's handler does not run at
+ * the programmed expiry itself but after the local APIC timer interrupt reaches the CPU and
+ * {@code hrtimer_interrupt()} (kernel/time/hrtimer.c) runs the expired timer: that delay is
+ * {@link #hrtimerExpiry} (issue 10 item 9; {@code costs.timer.hrtimer-expiry}), drawn per
+ * request from a stream of its own per CPU, {@code dev/NAME/hrtimer/cpuC}, apart from the
+ * {@code completion_nsec} stream, so a spread in one does not shift the other's draws.
  *
  * <p>Tags: a request's tags are freed before its bios end, and a submitter waiting for a tag on
  * the completing CPU is woken inside the completion ({@code blk_mq_put_tag()} waking the
@@ -55,6 +60,10 @@ public final class NullBlkDriver implements MqDriver {
   private long runSeed;
   /** One stream per CPU, each created and drawn by its CPU alone. */
   private final SplittableRandom[] streams;
+  /** The hrtimer expiry latency; a constant 0 (the default here) draws nothing. */
+  private CostDistribution hrtimerExpiry = CostDistribution.constant(0);
+  /** One stream per CPU for {@link #hrtimerExpiry}, created and drawn by its CPU alone. */
+  private final SplittableRandom[] expiryStreams;
 
   /** The device on a machine of {@code cpus}, with its {@code submit_queues} mapped to them. */
   public NullBlkDriver(NullBlkParams params, List<Cpu> cpus, Kblockd kblockd) {
@@ -70,6 +79,7 @@ public final class NullBlkDriver implements MqDriver {
     this.params = params;
     this.cpuToHctx = cpuToHctx.clone();
     this.streams = new SplittableRandom[cpuToHctx.length];
+    this.expiryStreams = new SplittableRandom[cpuToHctx.length];
     RequestQueueParams qp = params.queueParams(nrHctx);
     this.hctxs = new HwCtx[nrHctx];
     for (int h = 0; h < nrHctx; h++) {
@@ -145,7 +155,33 @@ public final class NullBlkDriver implements MqDriver {
   public NullBlkDriver seed(long runSeed) {
     this.runSeed = runSeed;
     Arrays.fill(streams, null);
+    Arrays.fill(expiryStreams, null);
     return this;
+  }
+
+  /**
+   * The delay from a timer-mode request's hrtimer expiry to its handler
+   * ({@code costs.timer.hrtimer-expiry}): the local APIC timer interrupt's delivery and entry
+   * into {@code hrtimer_interrupt()}. Drawn from CPU C's stream
+   * {@code Seeds.forComponent(runSeed, "dev/NAME/hrtimer/cpuC")}; a constant draws nothing.
+   */
+  public NullBlkDriver hrtimerExpiry(CostDistribution d) {
+    this.hrtimerExpiry = java.util.Objects.requireNonNull(d, "hrtimerExpiry");
+    return this;
+  }
+
+  private long expiryNs(DriverCpu cpu) {
+    if (hrtimerExpiry.isConstant()) {
+      return hrtimerExpiry.sampleNs(null);
+    }
+    int id = cpu.cpuId();
+    SplittableRandom r = expiryStreams[id];
+    if (r == null) {
+      r = new SplittableRandom(Seeds.forComponent(runSeed, "dev/" + params.name()
+          + "/hrtimer/cpu" + id));
+      expiryStreams[id] = r;
+    }
+    return hrtimerExpiry.sampleNs(r);
   }
 
   private long completionNs(DriverCpu cpu) {
@@ -175,7 +211,9 @@ public final class NullBlkDriver implements MqDriver {
         q.hardwareDone(rq);
         break;
       case TIMER:
-        cpu.callAfter(completionNs(cpu), () -> cpu.interrupt(params.completionCostNs(),
+        long delay = completionNs(cpu);
+        delay += expiryNs(cpu);
+        cpu.callAfter(delay, () -> cpu.interrupt(params.completionCostNs(),
             () -> q.endRequestInline(rq, cpu)));
         break;
       default:

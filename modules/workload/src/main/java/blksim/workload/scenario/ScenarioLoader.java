@@ -674,6 +674,8 @@ public final class ScenarioLoader {
     checkDirectoryJobs(jobs, fss, devices);
     checkSequencing(jobs, partitions, v);
     v.getDuration("trace.sample-interval"); // checked here, read by ScenarioModelFactory
+    v.getCost("costs.timer.hrtimer-expiry"); // likewise (ScenarioModelFactory.spread)
+    v.getCost("costs.irq.delivery");
     blksim.workload.umount.DirtyFiles dirtyFiles = dirtyFiles(v, fss, partitions, topo);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,

@@ -177,9 +177,12 @@ public final class ScenarioModelFactory implements ModelFactory {
     // A request-based device has one queue shared by every CPU (the loader keeps the CPUs in one
     // partition when such a device exists).
     Map<String, RequestQueue> shared = new LinkedHashMap<>();
+    blksim.engine.CostDistribution[] spread = spread(s);
     for (DeviceParams d : s.devices()) {
       if (d instanceof RequestBasedParams rb) {
-        shared.put(d.name(), rb.newRequestQueue(kblockd));
+        RequestQueue rq = rb.newRequestQueue(kblockd);
+        rq.irqDelivery(spread[1], "dev/" + d.name() + "/irq", s.seed());
+        shared.put(d.name(), rq);
       }
     }
     // null_blk: one driver per device with its hardware contexts; a context of one CPU is
@@ -187,7 +190,8 @@ public final class ScenarioModelFactory implements ModelFactory {
     Map<String, NullBlkDriver> nullBlk = new LinkedHashMap<>();
     for (DeviceParams d : s.devices()) {
       if (d instanceof NullBlkParams nb) {
-        nullBlk.put(d.name(), new NullBlkDriver(nb, topo.cpus(), kblockd).seed(s.seed()));
+        nullBlk.put(d.name(), new NullBlkDriver(nb, topo.cpus(), kblockd).seed(s.seed())
+            .hrtimerExpiry(spread[0]));
       }
     }
     List<CpuComponent> cpus = new ArrayList<>();
@@ -327,7 +331,8 @@ public final class ScenarioModelFactory implements ModelFactory {
         t = thread(s, j, k, q, stats, cpus.size(), pc, bdevMappings.get(dev.name()));
       }
       threads.add(t);
-      t.setTimers(timers, s.syscalls().timerSlackNs());
+      t.setTimers(timers, s.syscalls().timerSlackNs(), spread[0],
+          Seeds.forComponent(s.seed(), "hrtimer/fio/" + j.name() + "/" + k));
       t.setAllowedCpus(allowed);
       t.setUnbound(s.migratesInLlc() && (allowed == null || allowed.length > 1));
       cpus.get(cpuId).addTask(t);
@@ -396,6 +401,17 @@ public final class ScenarioModelFactory implements ModelFactory {
             + " (fio would intersperse their lines; with numjobs use a name per clone)");
       }
     }
+  }
+
+  /**
+   * The kernel's sources of latency spread (issue 10 item 9): {@code costs.timer.hrtimer-expiry}
+   * and {@code costs.irq.delivery}, read from the spec (the loader has checked them).
+   */
+  static blksim.engine.CostDistribution[] spread(Scenario s) {
+    com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseString(s.spec());
+    Values v = new Values(c, "blksim", ScenarioSchema.KEYS);
+    return new blksim.engine.CostDistribution[] {v.getCost("costs.timer.hrtimer-expiry"),
+        v.getCost("costs.irq.delivery")};
   }
 
   /** {@code trace.sample-interval} (set by {@code run --report DIR}), 0 when off. */

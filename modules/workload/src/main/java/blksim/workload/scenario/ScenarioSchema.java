@@ -32,6 +32,18 @@ import java.util.Map;
  * tour all derive from it.
  */
 public final class ScenarioSchema {
+  /**
+   * Default of {@code costs.timer.hrtimer-expiry}: rtla timerlat's IRQ latency (hrtimer expiry
+   * to the timer IRQ handler) summed over the five CPUs of the example in
+   * Documentation/tools/rtla/rtla-timerlat-hist.rst (10 minutes, 1 ms period), 1 us bins.
+   */
+  static final String HRTIMER_EXPIRY =
+      "histogram(0us..1us:1635244, 1us..2us:1272115, 2us..3us:63411, 3us..4us:15791, "
+      + "4us..5us:5596, 5us..6us:3224, 6us..7us:1719, 7us..8us:999, 8us..9us:658, "
+      + "9us..10us:439, 10us..11us:276, 11us..12us:173, 12us..13us:123, 13us..14us:104, "
+      + "14us..15us:59, 15us..16us:36, 16us..17us:17, 17us..18us:12, 18us..19us:8, "
+      + "20us..21us:2, 21us..22us:2, 22us..23us:1, 24us..25us:1)";
+
   private ScenarioSchema() {}
 
   /** Allowed kernel modes (kernel-model.md §0). */
@@ -251,6 +263,17 @@ public final class ScenarioSchema {
           "an mmap(), madvise() or munmap() system call besides its entry"),
       cost("costs.mm.unmap-per-page", "mm", blksim.kernel.mm.FaultCosts.DEFAULT.unmapPerPageNs(),
           "munmap() per mapped page: zap_pte_range(), rmap and reference drop, TLB flush share"),
+      Param.num("costs.timer.hrtimer-expiry", "timer", DURATION, "ns", HRTIMER_EXPIRY, 0,
+          1_000_000_000L, "from an hrtimer's expiry to its handler: the local APIC timer"
+              + " interrupt and hrtimer_interrupt() (null_blk irqmode=timer completions, fio's"
+              + " thinktime/rate/replay sleeps); drawn per timer [S: the IRQ latency histogram of 5 CPUs x 600,002 timers in"
+              + " Documentation/tools/rtla/rtla-timerlat-hist.rst, mean 1.0 us; 0: off, the"
+              + " exact expiry]"),
+      Param.num("costs.irq.delivery", "irq", DURATION, "ns", "0", 0, 1_000_000_000L,
+          "from a disk's or ssd's completion (MSI) to its interrupt handler starting on the"
+              + " target CPU; drawn per completion; 0 (default): at once, as the validated"
+              + " experiments were fitted; costs.timer.hrtimer-expiry's histogram is the local"
+              + " APIC part"),
       cost("costs.writeback.per-page", "writeback", 300,
           "the flusher, per page: clear_page_dirty_for_io, set_page_writeback, add to a bio [A]"),
       cost("costs.writeback.per-inode", "writeback", 2000,

@@ -70,7 +70,14 @@ public final class RequestQueue {
   /** Writeback throttling ({@code q->rq_qos}, blk-wbt), or null when off. */
   private Wbt wbt;
 
-  private record Waiter(DriverCpu cpu, Runnable wake) {}
+  private record Waiter(DriverCpu cpu, Runnable wake, long sinceNs) {}
+
+  /** The shared driver tag map ({@code hctx->tags} of a shared tag set), or null. */
+  private BlkMqTags sharedTags;
+  /** This context's (or with host-wide tags this device's) fair-sharing state, or null. */
+  private BlkMqTags.Sharer sharer;
+  /** The first CPU attached: where a re-run asked for by the shared tags goes. */
+  private DriverCpu firstCpu;
 
   /**
    * A queue with its scheduler, driver and kblockd binding; tag waiters are woken by a
@@ -134,9 +141,58 @@ public final class RequestQueue {
       kblockdRuns++;
       run(cpu);
     }));
+    if (firstCpu == null) {
+      firstCpu = cpu;
+    }
     boolean owner = !countersGiven;
     countersGiven = true;
     return new View(cpu, owner ? counters : new DiskCounters(params.name()));
+  }
+
+  /**
+   * Draws this context's driver tags from {@code s}'s shared map (a tag set shared between
+   * devices or hardware queues, {@link BlkMqTags}); before the queue takes its first bio.
+   * Without a scheduler the request's tag is the driver tag, taken at allocation
+   * ({@code blk_mq_get_tag()}); with one, the driver tag is taken at dispatch
+   * ({@code __blk_mq_alloc_driver_tag()}). Fair sharing applies in both.
+   */
+  public void shareTags(BlkMqTags.Sharer s) {
+    if (s.tags().depth() < params.queueDepth()) {
+      throw new IllegalArgumentException(params.name() + ": a shared tag map of "
+          + s.tags().depth() + " tags below the queue depth " + params.queueDepth());
+    }
+    sharedTags = s.tags();
+    sharer = s;
+  }
+
+  /** The shared tag map, or null. */
+  public BlkMqTags sharedTags() {
+    return sharedTags;
+  }
+
+  /** This queue's fair-sharing state in the shared map, or null. */
+  public BlkMqTags.Sharer sharer() {
+    return sharer;
+  }
+
+  private boolean tagsAtAllocation() {
+    return sharedTags != null && params.scheduler() == RequestQueueParams.Scheduler.NONE;
+  }
+
+  private boolean tagsAtDispatch() {
+    return sharedTags != null && params.scheduler() != RequestQueueParams.Scheduler.NONE;
+  }
+
+  /** A tag wait of this queue ended after {@code ns}. */
+  void tagWaitEnded(long ns) {
+    counters.tagWait(ns);
+  }
+
+  /** {@code blk_mq_run_hw_queue(hctx, true)} asked for by the shared tags. */
+  void runAsyncFromTags() {
+    if (firstCpu != null && elevator.queued() > 0) {
+      runAsync(firstCpu);
+    }
   }
 
   /** The zone layout of a zoned device, or null ({@code bdev_is_zoned()}). */
@@ -231,7 +287,8 @@ public final class RequestQueue {
     if (wbt != null && !token && !bio.nowait() && !wbt.throttle(bio, cpu, onTagFree)) {
       return false;
     }
-    if (schedTagsInUse == params.nrRequests()) {
+    boolean local = schedTagsInUse < params.nrRequests();
+    if (!local || (tagsAtAllocation() && !sharedTags.tryGet(sharer, cpu))) {
       if (bio.nowait()) {
         if (blkTrace != null) {
           blkTrace.bioComplete(cpu, bio, -Errno.EAGAIN);
@@ -242,7 +299,11 @@ public final class RequestQueue {
       if (plug != null) {
         plug.flush(cpu, true);
       }
-      tagWaiters.add(new Waiter(cpu, onTagFree));
+      if (local) {
+        sharedTags.sleep(this, cpu, onTagFree);
+      } else {
+        tagWaiters.add(new Waiter(cpu, onTagFree, cpu.now()));
+      }
       if (blkTrace != null) {
         blkTrace.retry(cpu, bio);
       }
@@ -343,6 +404,9 @@ public final class RequestQueue {
     }
     counters.mergedAway();
     schedTagsInUse--;
+    if (tagsAtAllocation()) {
+      sharedTags.put(sharer, r.submitCpu(), false);
+    }
     wakeTagWaiter(null);
   }
 
@@ -363,10 +427,19 @@ public final class RequestQueue {
   public void run(DriverCpu cpu) {
     directRuns++;
     long now = cpu.now();
+    boolean dispatchTags = tagsAtDispatch();
     while (driverTagsInUse < params.queueDepth()) {
+      if (dispatchTags && elevator.queued() > 0 && !sharedTags.canGet(sharer, cpu)) {
+        // blk_mq_mark_tag_wait(): re-run when a driver tag of the shared map is freed.
+        sharedTags.waitDispatch(this);
+        return;
+      }
       Request r = elevator.dispatch(now);
       if (r == null) {
         return;
+      }
+      if (dispatchTags) {
+        sharedTags.take(sharer);
       }
       driverTagsInUse++;
       dispatched++;
@@ -422,12 +495,18 @@ public final class RequestQueue {
       // Tags are freed before the bios end, so that an end_io that submits again finds them.
       driverTagsInUse--;
       schedTagsInUse--;
+      if (sharedTags != null) {
+        sharedTags.put(sharer, cpu, true);
+      }
       rq.endBios(error);
       wakeTagWaiter(cpu);
     } else {
       rq.endBios(error);
       driverTagsInUse--;
       schedTagsInUse--;
+      if (sharedTags != null) {
+        sharedTags.put(sharer, cpu, false);
+      }
       wakeTagWaiter(null);
     }
     if (elevator.queued() > 0) {
@@ -444,6 +523,7 @@ public final class RequestQueue {
     if (w == null) {
       return;
     }
+    counters.tagWait((freeing != null ? freeing : w.cpu()).now() - w.sinceNs());
     if (wakeLocalWaiterInline && w.cpu() == freeing) {
       w.wake().run();
     } else {

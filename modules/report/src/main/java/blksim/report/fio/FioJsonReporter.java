@@ -343,6 +343,25 @@ public final class FioJsonReporter {
         w.name("version").value(r.blksimVersion());
         cpus(w, r.cpus());
         threads(w, r.threads());
+        tagWaits(w, r.disks());
+        w.endObject();
+    }
+
+    /**
+     * Per disk, the submitters' sleeps for a tag of its queues ({@code blk_mq_get_tag()}) and
+     * the time they lasted, summed over its hardware queues.
+     */
+    private static void tagWaits(JsonWriter w, List<DiskStats> disks) {
+        if (disks.isEmpty()) {
+            return;
+        }
+        w.name("tag_waits").beginObject();
+        for (DiskStats d : disks) {
+            w.name(d.name()).beginObject();
+            w.name("waits").value(d.tagWaits());
+            w.name("wait_ns").value(d.tagWaitNs());
+            w.endObject();
+        }
         w.endObject();
     }
 

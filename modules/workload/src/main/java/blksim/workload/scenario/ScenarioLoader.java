@@ -1803,7 +1803,8 @@ public final class ScenarioLoader {
     try {
       return new NullBlkParams(name, dv.getSize("size"), bs, depth,
           IrqMode.parse(dv.getString("irqmode")), dv.getCost("completion-nsec"), nbSubmit,
-          nbComplete, submitQueues, sched, nrRequests, maxBytes, rules);
+          nbComplete, submitQueues, sched, nrRequests, maxBytes, rules)
+          .withSharedTags(dv.getBoolean("shared-tags"), dv.getBoolean("shared-tag-bitmap"));
     } catch (IllegalArgumentException e) {
       String m = e.getMessage();
       throw dv.error(m.startsWith("nr_requests") ? "nr-requests" : "size", m);
@@ -1821,9 +1822,40 @@ public final class ScenarioLoader {
     Partitioning part = Partitioning.parse(partitions);
     List<Cpu> cpus = Topology.of(topo).cpus();
     int n = cpus.size();
+    NullBlkParams firstShared = null;
     for (int i = 0; i < devices.size(); i++) {
       if (!(devices.get(i) instanceof NullBlkParams nb)) {
         continue;
+      }
+      if (nb.sharedTags() || nb.sharedTagBitmap()) {
+        Config d = ((ConfigObject) cfg.getList("blksim.devices").get(i)).toConfig();
+        Values dv = new Values(d, null, ScenarioSchema.DEVICE_KEYS.get("null_blk"),
+            "blksim.devices." + i + ".");
+        if (nb.sharedTags() && firstShared == null) {
+          firstShared = nb;
+        } else if (nb.sharedTags()) {
+          // shared_tags: the set is the module's, sized by its globals (null_init_global_tag_set()).
+          if (nb.hwQueueDepth() != firstShared.hwQueueDepth()) {
+            throw dv.error("hw-queue-depth", "devices with shared-tags = on share one tag set and"
+                + " must have the same hw-queue-depth: " + firstShared.name() + " has "
+                + firstShared.hwQueueDepth() + ", " + nb.name() + " " + nb.hwQueueDepth());
+          }
+          if (nb.hwQueues(n) != firstShared.hwQueues(n)) {
+            throw dv.error("submit-queues", "devices with shared-tags = on share one tag set and"
+                + " must have the same submit-queues: " + firstShared.name() + " has "
+                + firstShared.hwQueues(n) + ", " + nb.name() + " " + nb.hwQueues(n));
+          }
+          if (nb.sharedTagBitmap() != firstShared.sharedTagBitmap()) {
+            throw dv.error("shared-tag-bitmap", "devices with shared-tags = on share one tag set"
+                + " and must agree on shared-tag-bitmap (" + firstShared.name() + " has "
+                + firstShared.sharedTagBitmap() + ")");
+          }
+        }
+        if (nb.sharedTagBitmap() && nb.hwQueues(n) > 1 && !onePartition(partitions, topo)) {
+          throw v.error("partitions", "device " + nb.name() + " has shared-tag-bitmap = on: its"
+              + " one tag map is taken and freed directly by every CPU, so the run needs one"
+              + " partition: use partitions = one, not '" + partitions + "'");
+        }
       }
       int q = nb.hwQueues(n);
       if (nb.schedulerFor(q) == RequestQueueParams.Scheduler.NONE

@@ -190,6 +190,7 @@ public final class ScenarioModelFactory implements ModelFactory {
         nullBlk.put(d.name(), new NullBlkDriver(nb, topo.cpus(), kblockd).seed(s.seed()));
       }
     }
+    NullBlkDriver.shareTagSets(new ArrayList<>(nullBlk.values()));
     List<CpuComponent> cpus = new ArrayList<>();
     Map<String, List<BlockQueue>> queues = new LinkedHashMap<>();
     for (Cpu c : topo.cpus()) {

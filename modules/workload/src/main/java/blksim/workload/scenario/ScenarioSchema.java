@@ -454,7 +454,16 @@ public final class ScenarioSchema {
         Param.num("max-sectors", "null_blk", SIZE, "bytes",
             String.valueOf(NullBlkParams.DEFAULT_MAX_BYTES), 512, 1L << 30,
             "largest request merging may build, in bytes (max_sectors; 255 sectors, the"
-                + " kernel's default limit)")));
+                + " kernel's default limit)"),
+        Param.of("shared-tags", "null_blk", BOOLEAN, "false",
+            "shared_tags: one tag set for every null_blk device with it on, hardware queue i of"
+                + " each drawing from the set's tags[i]; two or more such devices share fairly,"
+                + " max(ceil(depth / active queues), 4) tags each (hctx_may_queue()); they"
+                + " must agree on hw-queue-depth, submit-queues and shared-tag-bitmap"),
+        Param.of("shared-tag-bitmap", "null_blk", BOOLEAN, "false",
+            "shared_tag_bitmap (BLK_MQ_F_TAG_HCTX_SHARED, SCSI's host_tagset): all hardware"
+                + " queues draw from one map of hw-queue-depth tags; touched by every CPU, so"
+                + " partitions = one")));
     m.put("dm", List.of(
         Param.of("type", "dm", STRING, null, "device type: dm (a device-mapper device)"),
         Param.of("name", "dm", STRING, null,

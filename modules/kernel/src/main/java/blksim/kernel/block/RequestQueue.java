@@ -157,10 +157,6 @@ public final class RequestQueue {
    * ({@code __blk_mq_alloc_driver_tag()}). Fair sharing applies in both.
    */
   public void shareTags(BlkMqTags.Sharer s) {
-    if (s.tags().depth() < params.queueDepth()) {
-      throw new IllegalArgumentException(params.name() + ": a shared tag map of "
-          + s.tags().depth() + " tags below the queue depth " + params.queueDepth());
-    }
     sharedTags = s.tags();
     sharer = s;
   }

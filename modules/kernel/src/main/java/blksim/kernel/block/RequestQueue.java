@@ -78,6 +78,10 @@ public final class RequestQueue {
   private BlkMqTags.Sharer sharer;
   /** The first CPU attached: where a re-run asked for by the shared tags goes. */
   private DriverCpu firstCpu;
+  /** mq-deadline's {@code dd->lock} as a contended spinlock, or null (uncontended-equivalent). */
+  private blksim.kernel.locking.SpinLock schedLock;
+  private blksim.kernel.topology.Cpu[] lockCpus;
+  private long schedLockHoldNs;
 
   /**
    * A queue with its scheduler, driver and kblockd binding; tag waiters are woken by a
@@ -159,6 +163,43 @@ public final class RequestQueue {
   public void shareTags(BlkMqTags.Sharer s) {
     sharedTags = s.tags();
     sharer = s;
+  }
+
+  /**
+   * Models the scheduler's lock ({@code dd->lock}, taken by {@code dd_bio_merge()} and
+   * {@code dd_insert_requests()} on every submitted bio) as the contended spinlock {@code lock}
+   * held {@code holdNs} per bio; {@code cpus} are the machine's CPUs by id. Only with a
+   * scheduler, before the first bio. The spin is charged in {@link BlockQueue#submitCostNs}:
+   * the lock is reserved there, at the point the submission reaches the insert (the path's
+   * cost minus the hold), which every caller charges right away. Simplified: the dispatch's
+   * and the completion's acquisitions of {@code dd->lock} (from interrupts and kblockd) are not
+   * charged.
+   */
+  public void modelSchedulerLock(blksim.kernel.locking.SpinLock lock,
+      java.util.List<blksim.kernel.topology.Cpu> cpus, long holdNs) {
+    if (params.scheduler() == RequestQueueParams.Scheduler.NONE) {
+      throw new IllegalStateException(params.name() + " has no scheduler lock (none)");
+    }
+    schedLock = lock;
+    lockCpus = new blksim.kernel.topology.Cpu[cpus.size()];
+    for (blksim.kernel.topology.Cpu c : cpus) {
+      lockCpus[c.id()] = c;
+    }
+    schedLockHoldNs = holdNs;
+  }
+
+  /** The scheduler's lock when modelled, else null. */
+  public blksim.kernel.locking.SpinLock schedulerLock() {
+    return schedLock;
+  }
+
+  private long submitCost(DriverCpu cpu) {
+    long base = params.submitCostNs();
+    if (schedLock == null) {
+      return base;
+    }
+    long arrive = cpu.now() + Math.max(0, base - schedLockHoldNs);
+    return base + schedLock.acquire(lockCpus[cpu.cpuId()], arrive, schedLockHoldNs);
   }
 
   /** The shared tag map, or null. */
@@ -594,7 +635,7 @@ public final class RequestQueue {
 
     @Override
     public long submitCostNs(Bio bio) {
-      return params.submitCostNs();
+      return submitCost(cpu);
     }
 
     @Override

@@ -191,6 +191,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
     }
     NullBlkDriver.shareTagSets(new ArrayList<>(nullBlk.values()));
+    contendedSchedulerLocks(s, topo.cpus(), shared, nullBlk);
     List<CpuComponent> cpus = new ArrayList<>();
     Map<String, List<BlockQueue>> queues = new LinkedHashMap<>();
     for (Cpu c : topo.cpus()) {
@@ -390,6 +391,41 @@ public final class ScenarioModelFactory implements ModelFactory {
         throw new blksim.engine.InputException(null, 0, "write_iolog", "job " + j.name()
             + ": " + j.writeIolog() + " is written by another job too; give each job its own"
             + " (fio would intersperse their lines; with numjobs use a name per clone)");
+      }
+    }
+  }
+
+  /**
+   * {@code kernel.spinlock-contention = on}: mq-deadline's {@code dd->lock} of every request
+   * queue with a scheduler that more than one CPU submits to becomes a contended
+   * {@link blksim.kernel.locking.SpinLock} (such queues already keep their CPUs in one
+   * partition). Off, nothing changes.
+   */
+  private static void contendedSchedulerLocks(Scenario s, List<Cpu> cpus,
+      Map<String, RequestQueue> shared, Map<String, NullBlkDriver> nullBlk) {
+    Values v = new Values(com.typesafe.config.ConfigFactory.parseString(s.spec()), "blksim",
+        ScenarioSchema.KEYS);
+    if (!v.getString("kernel.spinlock-contention").equals("on")) {
+      return;
+    }
+    blksim.kernel.locking.SpinLockParams costs = new blksim.kernel.locking.SpinLockParams(
+        v.getDuration("costs.spinlock.handoff-smt"), v.getDuration("costs.spinlock.handoff-llc"),
+        v.getDuration("costs.spinlock.handoff-node"),
+        v.getDuration("costs.spinlock.handoff-remote-node"),
+        v.getDuration("costs.spinlock.handoff-socket"));
+    long hold = v.getDuration("costs.spinlock.dd-lock-hold");
+    List<RequestQueue> qs = new ArrayList<>(shared.values());
+    for (NullBlkDriver d : nullBlk.values()) {
+      for (blksim.kernel.block.HwCtx h : d.hctxs()) {
+        if (!h.cpuLocal()) {
+          qs.add(h.queue());
+        }
+      }
+    }
+    for (RequestQueue q : qs) {
+      if (q.params().scheduler() != blksim.kernel.block.RequestQueueParams.Scheduler.NONE) {
+        q.modelSchedulerLock(new blksim.kernel.locking.SpinLock(q.params().name() + "/dd->lock",
+            costs), cpus, hold);
       }
     }
   }

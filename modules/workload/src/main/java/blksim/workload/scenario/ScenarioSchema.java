@@ -408,7 +408,28 @@ public final class ScenarioSchema {
           "CPU time of one unbound kworker's creation (copy_process() in kthreadd, kthread()'s"
               + " start), charged as system time on the new worker's CPU after"
               + " costs.wq.create-worker's wait, before the worker joins its pool [A: 0 charges nothing; kernel-model.md §15.5 assumes"
-              + " 50 us per kworker creation for thread 2]"));
+              + " 50 us per kworker creation for thread 2]"),
+      Param.choice("kernel.spinlock-contention", "locking", "off", List.of("off", "on"),
+          "on: contended spinlocks on shared request queues cost queueing time (qspinlock FIFO,"
+              + " a cache-line hand-off per waiter, blksim.kernel.locking.SpinLock): mq-deadline's"
+              + " dd->lock per submitted bio on a request queue shared by several CPUs; off (the"
+              + " default) keeps every lock uncontended-equivalent, as calibrated"),
+      cost("costs.spinlock.dd-lock-hold", "locking", 200,
+          "time a submission holds mq-deadline's dd->lock (dd_bio_merge() plus"
+              + " dd_insert_requests(): an rb-tree lookup and insert, the FIFO list) [A: a few"
+              + " hundred ns of the submission path's cost]"),
+      cost("costs.spinlock.handoff-smt", "locking", 15,
+          "contended spinlock hand-off between SMT siblings: one cache-line transfer in the"
+              + " shared L1/L2 [A: David, Guerraoui, Trigonakis, SOSP 2013, order of magnitude]"),
+      cost("costs.spinlock.handoff-llc", "locking", 50,
+          "contended spinlock hand-off between cores of one LLC [A: same source]"),
+      cost("costs.spinlock.handoff-node", "locking", 100,
+          "contended spinlock hand-off between LLCs of one node [A: same source; the sleeping"
+              + " locks' spin notice is 100 ns too]"),
+      cost("costs.spinlock.handoff-remote-node", "locking", 150,
+          "contended spinlock hand-off between nodes of one socket [A: same source]"),
+      cost("costs.spinlock.handoff-socket", "locking", 250,
+          "contended spinlock hand-off between sockets [A: same source, 150-300 ns]"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {
     return Param.num(path, component, DURATION, "ns", defaultNs + "ns", 0, 1_000_000_000L,

@@ -530,6 +530,8 @@ public final class ScenarioLoader {
     List<DeviceParams> devices = new ArrayList<>();
     // queue/atomic_write_unit_max_bytes per device name (absent: 0, no atomic writes).
     Map<String, Long> atomicUnitMax = new java.util.TreeMap<>();
+    // SCSI hosts named by request-based drives: host -> host-queue-depth.
+    Map<String, Integer> scsiHosts = new java.util.TreeMap<>();
     if (cfg.hasPath("blksim.devices")) {
       ConfigList list = cfg.getList("blksim.devices");
       for (int i = 0; i < list.size(); i++) {
@@ -562,6 +564,16 @@ public final class ScenarioLoader {
         }
         if (type.equals("disk") || type.equals("ssd") || type.equals("zoned-disk")) {
           devices.add(requestBasedDevice(type, name, dv, v));
+          String host = dv.getString("host").trim();
+          if (!host.isEmpty()) {
+            int hd = dv.getInt("host-queue-depth");
+            Integer prevDepth = scsiHosts.putIfAbsent(host, hd);
+            if (prevDepth != null && prevDepth != hd) {
+              throw dv.error("host-queue-depth", "drives on host " + host + " share its tags and"
+                  + " must agree on host-queue-depth: an earlier drive has " + prevDepth
+                  + ", this one " + hd);
+            }
+          }
           continue;
         }
         try {

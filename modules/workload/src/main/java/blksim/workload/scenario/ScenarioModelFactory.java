@@ -191,6 +191,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
     }
     NullBlkDriver.shareTagSets(new ArrayList<>(nullBlk.values()));
+    scsiHostTags(s, shared);
     contendedSchedulerLocks(s, topo.cpus(), shared, nullBlk);
     List<CpuComponent> cpus = new ArrayList<>();
     Map<String, List<BlockQueue>> queues = new LinkedHashMap<>();
@@ -391,6 +392,44 @@ public final class ScenarioModelFactory implements ModelFactory {
         throw new blksim.engine.InputException(null, 0, "write_iolog", "job " + j.name()
             + ": " + j.writeIolog() + " is written by another job too; give each job its own"
             + " (fio would intersperse their lines; with numjobs use a name per clone)");
+      }
+    }
+  }
+
+  /**
+   * SCSI hosts: request-based drives naming the same {@code host} share one tag set of
+   * {@code host-queue-depth} tags (the host's {@code can_queue}; one hardware queue per drive,
+   * so the set is shared between request queues, {@code BLK_MQ_F_TAG_QUEUE_SHARED} with two or
+   * more drives, and each drive's {@code queue-depth} stays its device queue depth). Read from
+   * the scenario's device list (the loader checked the depths agree).
+   */
+  private static void scsiHostTags(Scenario s, Map<String, RequestQueue> shared) {
+    com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseString(s.spec());
+    if (!c.hasPath("blksim.devices")) {
+      return;
+    }
+    Map<String, List<RequestQueue>> byHost = new LinkedHashMap<>();
+    Map<String, Integer> depth = new LinkedHashMap<>();
+    for (com.typesafe.config.ConfigValue e : c.getList("blksim.devices")) {
+      com.typesafe.config.Config d = ((com.typesafe.config.ConfigObject) e).toConfig();
+      String type = d.getString("type");
+      if (!type.equals("disk") && !type.equals("ssd") && !type.equals("zoned-disk")) {
+        continue;
+      }
+      Values dv = new Values(d, null, ScenarioSchema.DEVICE_KEYS.get(type), "");
+      String host = dv.getString("host").trim();
+      RequestQueue q = shared.get(dv.getString("name"));
+      if (host.isEmpty() || q == null) {
+        continue;
+      }
+      byHost.computeIfAbsent(host, k -> new ArrayList<>()).add(q);
+      depth.putIfAbsent(host, dv.getInt("host-queue-depth"));
+    }
+    for (Map.Entry<String, List<RequestQueue>> h : byHost.entrySet()) {
+      blksim.kernel.block.BlkMqTags tags = new blksim.kernel.block.BlkMqTags(h.getKey(),
+          depth.get(h.getKey())).queueShared(h.getValue().size() > 1);
+      for (RequestQueue q : h.getValue()) {
+        q.shareTags(tags.newSharer());
       }
     }
   }

@@ -616,7 +616,15 @@ public final class ScenarioSchema {
             "mq-deadline write_expire"),
         Param.num("fifo-batch", type, INT, "", "16", 1, 65536, "mq-deadline fifo_batch"),
         Param.num("writes-starved", type, INT, "", "2", 0, 65536, "mq-deadline writes_starved"),
-        Param.of("front-merges", type, BOOLEAN, "true", "mq-deadline front_merges")));
+        Param.of("front-merges", type, BOOLEAN, "true", "mq-deadline front_merges"),
+        Param.of("host", type, STRING, "",
+            "the SCSI host (Scsi_Host) the drive sits on: drives naming the same host share its"
+                + " tag set of host-queue-depth tags, fairly (max(ceil(depth / active queues),"
+                + " 4) each, hctx_may_queue()); empty: a host of its own, as AHCI gives each"
+                + " port"),
+        Param.num("host-queue-depth", type, INT, "", "32", 1, 65536,
+            "the host's tags (shost->can_queue; 32 is AHCI's per-port AHCI_MAX_CMDS); drives of"
+                + " one host must agree on it")));
     l.addAll(own);
     return List.copyOf(l);
   }

@@ -192,7 +192,7 @@ class DeterminismTest {
         "devices.0.hw-queue-depth=1", "devices.1.hw-queue-depth=1");
     RunOutcome one = local(s, "one", 1);
     String reference = json(one);
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"waits\" : ([0-9]+)")
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"tag_waits\" : ([0-9]+)")
         .matcher(reference);
     long waits = 0;
     while (m.find()) {

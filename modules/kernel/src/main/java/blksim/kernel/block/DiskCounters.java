@@ -24,6 +24,8 @@ public final class DiskCounters {
   private long timeInQueueNs;
   private long tagWaits;
   private long tagWaitNs;
+  private long lockSpins;
+  private long lockSpinNs;
   /** The CPU's samples this share counts its completions into, null when off. */
   private blksim.kernel.sched.CpuSamples samples;
   private int sampleDisk;
@@ -69,6 +71,15 @@ public final class DiskCounters {
   }
 
   /**
+   * A submission spun {@code ns} on the queue's contended scheduler lock (blksim's addition;
+   * {@code kernel.spinlock-contention = on}).
+   */
+  public void lockSpin(long ns) {
+    lockSpins++;
+    lockSpinNs += ns;
+  }
+
+  /**
    * A request was merged into another before it was dispatched: it leaves the in-flight count
    * without being counted as an I/O (its bios are counted in the request that took them, and the
    * merge in {@code merges}). The request that took it is still in flight, so the busy period
@@ -106,7 +117,7 @@ public final class DiskCounters {
   /** The counters as of {@code now}. */
   public Snapshot snapshot(long now) {
     return new Snapshot(disk, ios[0], ios[1], sectors[0], sectors[1], merges[0], merges[1],
-        ticksNs[0], ticksNs[1], ioTicksNs(now), timeInQueueNs, tagWaits, tagWaitNs);
+        ticksNs[0], ticksNs[1], ioTicksNs(now), timeInQueueNs, tagWaits, tagWaitNs, lockSpins, lockSpinNs);
   }
 
   /**
@@ -115,17 +126,20 @@ public final class DiskCounters {
    * @param ioTicksNs busy time of this share
    * @param tagWaits sleeps for a tag ({@link #tagWait})
    * @param tagWaitNs time those sleeps lasted, ns
+   * @param lockSpins submissions that spun on the contended scheduler lock ({@link #lockSpin})
+   * @param lockSpinNs time they spun, ns
    */
   public record Snapshot(String disk, long readIos, long writeIos, long readSectors,
       long writeSectors, long readMerges, long writeMerges, long readTicksNs, long writeTicksNs,
-      long ioTicksNs, long timeInQueueNs, long tagWaits, long tagWaitNs) {
+      long ioTicksNs, long timeInQueueNs, long tagWaits, long tagWaitNs, long lockSpins,
+      long lockSpinNs) {
 
     /** A snapshot without tag waits. */
     public Snapshot(String disk, long readIos, long writeIos, long readSectors,
         long writeSectors, long readMerges, long writeMerges, long readTicksNs,
         long writeTicksNs, long ioTicksNs, long timeInQueueNs) {
       this(disk, readIos, writeIos, readSectors, writeSectors, readMerges, writeMerges,
-          readTicksNs, writeTicksNs, ioTicksNs, timeInQueueNs, 0, 0);
+          readTicksNs, writeTicksNs, ioTicksNs, timeInQueueNs, 0, 0, 0, 0);
     }
 
     /** Writes this snapshot. */
@@ -133,7 +147,7 @@ public final class DiskCounters {
       out.writeUTF(disk);
       for (long v : new long[] {readIos, writeIos, readSectors, writeSectors, readMerges,
           writeMerges, readTicksNs, writeTicksNs, ioTicksNs, timeInQueueNs, tagWaits,
-          tagWaitNs}) {
+          tagWaitNs, lockSpins, lockSpinNs}) {
         out.writeLong(v);
       }
     }
@@ -141,12 +155,12 @@ public final class DiskCounters {
     /** Reads a snapshot written by {@link #write}. */
     public static Snapshot read(DataInputStream in) throws IOException {
       String d = in.readUTF();
-      long[] v = new long[12];
-      for (int i = 0; i < 12; i++) {
+      long[] v = new long[14];
+      for (int i = 0; i < 14; i++) {
         v[i] = in.readLong();
       }
       return new Snapshot(d, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10],
-          v[11]);
+          v[11], v[12], v[13]);
     }
 
     /** The sum of two shares of the same disk; busy times are kept apart by the caller. */
@@ -155,7 +169,7 @@ public final class DiskCounters {
           readSectors + o.readSectors, writeSectors + o.writeSectors, readMerges + o.readMerges,
           writeMerges + o.writeMerges, readTicksNs + o.readTicksNs, writeTicksNs + o.writeTicksNs,
           ioTicksNs + o.ioTicksNs, timeInQueueNs + o.timeInQueueNs, tagWaits + o.tagWaits,
-          tagWaitNs + o.tagWaitNs);
+          tagWaitNs + o.tagWaitNs, lockSpins + o.lockSpins, lockSpinNs + o.lockSpinNs);
     }
   }
 

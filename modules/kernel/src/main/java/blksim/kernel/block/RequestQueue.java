@@ -199,7 +199,11 @@ public final class RequestQueue {
       return base;
     }
     long arrive = cpu.now() + Math.max(0, base - schedLockHoldNs);
-    return base + schedLock.acquire(lockCpus[cpu.cpuId()], arrive, schedLockHoldNs);
+    long spin = schedLock.acquire(lockCpus[cpu.cpuId()], arrive, schedLockHoldNs);
+    if (spin > 0) {
+      counters.lockSpin(spin);
+    }
+    return base + spin;
   }
 
   /** The shared tag map, or null. */

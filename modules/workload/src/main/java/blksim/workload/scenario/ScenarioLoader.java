@@ -584,6 +584,12 @@ public final class ScenarioLoader {
       }
     }
     sharedQueuePartitions(v, partitions, topo, devices);
+    // Read here so that a bad value fails at load (ScenarioModelFactory applies them).
+    v.getString("kernel.spinlock-contention");
+    for (String k : List.of("dd-lock-hold", "handoff-smt", "handoff-llc", "handoff-node",
+        "handoff-remote-node", "handoff-socket")) {
+      v.getDuration("costs.spinlock." + k);
+    }
     nullBlkPartitions(v, cfg, partitions, topo, devices);
     BlockLayerParams blockLayer = new BlockLayerParams(v.getDuration("costs.block.nowait-reject"));
     IoUringParams ioUring = new IoUringParams(v.getDuration("costs.io-uring.enter"),

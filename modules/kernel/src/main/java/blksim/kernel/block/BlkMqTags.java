@@ -267,7 +267,7 @@ public final class BlkMqTags {
     s.nrActive--;
     RequestQueue d = dispatchWaiters.poll();
     if (d != null) {
-      d.runAsyncFromTags();
+      d.runAsyncFromTags(cpu);
     }
     Waiter w = waiters.poll();
     if (w != null) {
@@ -287,7 +287,7 @@ public final class BlkMqTags {
   /** {@code blk_mq_tag_wakeup_all()}. */
   private void wakeAll(DriverCpu cpu) {
     while (!dispatchWaiters.isEmpty()) {
-      dispatchWaiters.poll().runAsyncFromTags();
+      dispatchWaiters.poll().runAsyncFromTags(cpu);
     }
     ArrayDeque<Waiter> all = new ArrayDeque<>(waiters);
     waiters.clear();

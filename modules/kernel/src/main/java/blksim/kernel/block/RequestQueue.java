@@ -229,11 +229,16 @@ public final class RequestQueue {
     counters.tagWait(ns);
   }
 
-  /** {@code blk_mq_run_hw_queue(hctx, true)} asked for by the shared tags. */
-  void runAsyncFromTags() {
-    if (firstCpu != null && elevator.queued() > 0) {
-      runAsync(firstCpu);
+  /**
+   * {@code blk_mq_run_hw_queue(hctx, true)} asked for by the shared tags from {@code cpu}: the
+   * run work goes to that CPU if the queue is mapped to it (one hardware queue:
+   * {@code WORK_CPU_UNBOUND}, the local CPU), else to the queue's first CPU.
+   */
+  void runAsyncFromTags(DriverCpu cpu) {
+    if (firstCpu == null || elevator.queued() == 0) {
+      return;
     }
+    runAsync(runWork.containsKey(cpu.cpuId()) ? cpu : firstCpu);
   }
 
   /** The zone layout of a zoned device, or null ({@code bdev_is_zoned()}). */

@@ -29,10 +29,20 @@ import java.util.ArrayDeque;
  * says, not lengthened by cache misses inside the critical section.
  *
  * <p>Sharing: the lock is called directly by every CPU that takes it, so its users must share a
- * partition (DEVELOPERS.md, the one-partition rule). Where blksim takes one is listed in
- * {@code blksim.kernel.locking}'s package comment and at each user: mq-deadline's
- * {@code dd->lock} on a request queue shared by several CPUs when
- * {@code kernel.spinlock-contention = on} ({@code blksim.kernel.block.RequestQueue}).
+ * partition (DEVELOPERS.md, the one-partition rule).
+ *
+ * <p>Where blksim takes one: mq-deadline's {@code dd->lock}, once per submitted bio
+ * ({@code dd_bio_merge()} and {@code dd_insert_requests()}), on a request queue with a scheduler
+ * that several CPUs submit to (a {@code disk}, {@code ssd} or {@code zoned-disk}, a null_blk
+ * with fewer hardware queues than CPUs and mq-deadline), when
+ * {@code kernel.spinlock-contention = on} ({@code RequestQueue.modelSchedulerLock}; off by
+ * default so calibrated figures do not move). Locks of modelled paths not (yet) charged this
+ * way, each a candidate: dd->lock in the dispatch and in the completion;
+ * {@code hctx->lock} (the dispatch list); {@code tags->lock} in {@code blk_mq_tag_busy()} and
+ * {@code blk_mq_tag_idle()} (once per active/idle transition, rare); the sbitmap wait-queue
+ * lock on tag sleeps and wakeups; the page cache's {@code xa_lock}; the zone write lock of
+ * mq-deadline; the workqueue pool's {@code pool->lock} per {@code queue_work()} (on the
+ * dm-delay path: charging it there would move validated figures).
  */
 public final class SpinLock {
   private final String name;

@@ -263,8 +263,21 @@ public final class BlkMqTags {
    * is re-run.
    */
   void put(Sharer s, DriverCpu cpu, boolean inlineLocal) {
+    free(s);
+    wakeAfterFree(cpu, inlineLocal);
+  }
+
+  /** The tag {@code s} held is free again (the bit cleared). */
+  void free(Sharer s) {
     inUse--;
     s.nrActive--;
+  }
+
+  /**
+   * The wakeups of a {@link #free} on {@code cpu}: a context waiting to dispatch is re-run, the
+   * first sleeper woken (inline if it sleeps on {@code cpu} and {@code inlineLocal}).
+   */
+  void wakeAfterFree(DriverCpu cpu, boolean inlineLocal) {
     RequestQueue d = dispatchWaiters.poll();
     if (d != null) {
       d.runAsyncFromTags(cpu);

@@ -542,9 +542,12 @@ public final class RequestQueue {
       driverTagsInUse--;
       schedTagsInUse--;
       if (sharedTags != null) {
-        sharedTags.put(sharer, cpu, true);
+        sharedTags.free(sharer);
       }
       rq.endBios(error);
+      if (sharedTags != null) {
+        sharedTags.wakeAfterFree(cpu, true);
+      }
       wakeTagWaiter(cpu);
     } else {
       rq.endBios(error);

@@ -9,7 +9,8 @@ import java.util.ArrayDeque;
  * {@code set->tags[i]}) and the host-wide tags of {@code BLK_MQ_F_TAG_HCTX_SHARED}
  * ({@code set->shared_tags}: every hardware queue of a device draws from one map; null_blk's
  * {@code shared_tag_bitmap}, SCSI's {@code host_tagset}). Kernel: block/blk-mq-tag.c,
- * block/blk-mq.h, 6.x (6.1 to 6.13 alike).
+ * block/blk-mq.h and block/blk-timeout.c of 6.x; 4.x has the same fair-share rule under the
+ * name {@code BLK_MQ_F_TAG_SHARED}, so every {@code kernel.mode} uses it.
  *
  * <p>Fair sharing ({@code hctx_may_queue()}): only when the tag set is used by more than one
  * request queue ({@code BLK_MQ_F_TAG_QUEUE_SHARED}, set by {@code blk_mq_add_queue_tag_set()}

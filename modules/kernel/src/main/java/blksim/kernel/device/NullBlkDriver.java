@@ -2,6 +2,7 @@ package blksim.kernel.device;
 
 import blksim.engine.CostDistribution;
 import blksim.engine.Seeds;
+import blksim.kernel.block.BlkMqTags;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.DriverCpu;
 import blksim.kernel.block.HwCtx;
@@ -49,8 +50,16 @@ import java.util.SplittableRandom;
  * shared between CPUs and any partitioning is exact; a context shared by several CPUs is called
  * directly from each of them, so the scenario loader refuses partitionings that split its CPUs.
  *
+ * <p>Shared tags ({@link #shareTagSets}): {@code shared_tags} puts every device with it on in
+ * one tag set, whose {@code tags[i]} hardware queue {@code i} of each device draws from (one
+ * device alone behaves as without it); {@code shared_tag_bitmap} makes one map of
+ * {@code hw_queue_depth} tags for all hardware queues of the set ({@code BLK_MQ_F_TAG_HCTX_SHARED},
+ * fair sharing per device). See {@link BlkMqTags}. Simplified: with a scheduler and
+ * {@code shared_tag_bitmap} the scheduler tags stay per hardware queue (the kernel shares them
+ * per request queue, {@code q->sched_shared_tags}).
+ *
  * <p>Simplified: null_blk's memory backing, zoned mode, bandwidth throttling, fault injection,
- * {@code shared_tags}, poll queues and {@code BLK_STS_RESOURCE} requeues are not modelled;
+ * poll queues and {@code BLK_STS_RESOURCE} requeues are not modelled;
  * bios larger than {@code max_sectors} are not split (the limit bounds merging only).
  */
 public final class NullBlkDriver implements MqDriver {
@@ -134,6 +143,57 @@ public final class NullBlkDriver implements MqDriver {
   /** The hardware contexts. */
   public List<HwCtx> hctxs() {
     return List.of(hctxs);
+  }
+
+  /**
+   * Builds the shared tag maps of {@code drivers} (all null_blk devices of a run, in declaration
+   * order): one set for those with {@code shared_tags} ({@code null_init_global_tag_set()}),
+   * and a set of its own for a device with {@code shared_tag_bitmap} alone. Before the run.
+   * The devices of the shared set must agree on {@code hw_queue_depth}, the number of hardware
+   * queues and {@code shared_tag_bitmap} (the loader checks it).
+   */
+  public static void shareTagSets(List<NullBlkDriver> drivers) {
+    List<NullBlkDriver> global = new ArrayList<>();
+    for (NullBlkDriver d : drivers) {
+      if (d.params.sharedTags()) {
+        global.add(d);
+      } else if (d.params.sharedTagBitmap()) {
+        shareTagSet(List.of(d), d.params.name());
+      }
+    }
+    if (!global.isEmpty()) {
+      shareTagSet(global, "null_blk");
+    }
+  }
+
+  private static void shareTagSet(List<NullBlkDriver> set, String name) {
+    NullBlkDriver first = set.get(0);
+    int depth = first.params.hwQueueDepth();
+    boolean queueShared = set.size() > 1;
+    if (first.params.sharedTagBitmap()) {
+      BlkMqTags tags = new BlkMqTags(name + "/shared_tags", depth).queueShared(queueShared);
+      for (NullBlkDriver d : set) {
+        BlkMqTags.Sharer s = tags.newSharer();
+        for (HwCtx h : d.hctxs) {
+          h.queue().shareTags(s);
+        }
+      }
+      return;
+    }
+    if (!queueShared) {
+      return; // one device: tags[i] are its own hardware queues' tags, as without the set
+    }
+    for (int i = 0; i < first.hctxs.length; i++) {
+      BlkMqTags tags = new BlkMqTags(name + "/tags" + i, depth).queueShared(true);
+      for (NullBlkDriver d : set) {
+        if (d.hctxs.length != first.hctxs.length
+            || !Arrays.equals(d.hctxs[i].cpus(), first.hctxs[i].cpus())) {
+          throw new IllegalArgumentException("devices sharing a tag set must map their hardware"
+              + " queues alike: " + d.params.name() + " and " + first.params.name() + " differ");
+        }
+        d.hctxs[i].queue().shareTags(tags.newSharer());
+      }
+    }
   }
 
   /** The hardware context CPU {@code cpuId} submits to ({@code blk_mq_map_queue()}). */

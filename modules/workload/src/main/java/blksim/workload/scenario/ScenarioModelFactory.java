@@ -194,6 +194,9 @@ public final class ScenarioModelFactory implements ModelFactory {
             .hrtimerExpiry(spread[0]));
       }
     }
+    NullBlkDriver.shareTagSets(new ArrayList<>(nullBlk.values()));
+    scsiHostTags(s, shared);
+    contendedSchedulerLocks(s, topo.cpus(), shared, nullBlk);
     List<CpuComponent> cpus = new ArrayList<>();
     Map<String, List<BlockQueue>> queues = new LinkedHashMap<>();
     for (Cpu c : topo.cpus()) {
@@ -412,6 +415,79 @@ public final class ScenarioModelFactory implements ModelFactory {
     Values v = new Values(c, "blksim", ScenarioSchema.KEYS);
     return new blksim.engine.CostDistribution[] {v.getCost("costs.timer.hrtimer-expiry"),
         v.getCost("costs.irq.delivery")};
+  }
+
+  /**
+   * SCSI hosts: request-based drives naming the same {@code host} share one tag set of
+   * {@code host-queue-depth} tags (the host's {@code can_queue}; one hardware queue per drive,
+   * so the set is shared between request queues, {@code BLK_MQ_F_TAG_QUEUE_SHARED} with two or
+   * more drives, and each drive's {@code queue-depth} stays its device queue depth). Read from
+   * the scenario's device list (the loader checked the depths agree).
+   */
+  private static void scsiHostTags(Scenario s, Map<String, RequestQueue> shared) {
+    com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseString(s.spec());
+    if (!c.hasPath("blksim.devices")) {
+      return;
+    }
+    Map<String, List<RequestQueue>> byHost = new LinkedHashMap<>();
+    Map<String, Integer> depth = new LinkedHashMap<>();
+    for (com.typesafe.config.ConfigValue e : c.getList("blksim.devices")) {
+      com.typesafe.config.Config d = ((com.typesafe.config.ConfigObject) e).toConfig();
+      String type = d.getString("type");
+      if (!type.equals("disk") && !type.equals("ssd") && !type.equals("zoned-disk")) {
+        continue;
+      }
+      Values dv = new Values(d, null, ScenarioSchema.DEVICE_KEYS.get(type), "");
+      String host = dv.getString("host").trim();
+      RequestQueue q = shared.get(dv.getString("name"));
+      if (host.isEmpty() || q == null) {
+        continue;
+      }
+      byHost.computeIfAbsent(host, k -> new ArrayList<>()).add(q);
+      depth.putIfAbsent(host, dv.getInt("host-queue-depth"));
+    }
+    for (Map.Entry<String, List<RequestQueue>> h : byHost.entrySet()) {
+      blksim.kernel.block.BlkMqTags tags = new blksim.kernel.block.BlkMqTags(h.getKey(),
+          depth.get(h.getKey())).queueShared(h.getValue().size() > 1);
+      for (RequestQueue q : h.getValue()) {
+        q.shareTags(tags.newSharer());
+      }
+    }
+  }
+
+  /**
+   * {@code kernel.spinlock-contention = on}: mq-deadline's {@code dd->lock} of every request
+   * queue with a scheduler that more than one CPU submits to becomes a contended
+   * {@link blksim.kernel.locking.SpinLock} (such queues already keep their CPUs in one
+   * partition). Off, nothing changes.
+   */
+  private static void contendedSchedulerLocks(Scenario s, List<Cpu> cpus,
+      Map<String, RequestQueue> shared, Map<String, NullBlkDriver> nullBlk) {
+    Values v = new Values(com.typesafe.config.ConfigFactory.parseString(s.spec()), "blksim",
+        ScenarioSchema.KEYS);
+    if (!v.getString("kernel.spinlock-contention").equals("on")) {
+      return;
+    }
+    blksim.kernel.locking.SpinLockParams costs = new blksim.kernel.locking.SpinLockParams(
+        v.getDuration("costs.spinlock.handoff-smt"), v.getDuration("costs.spinlock.handoff-llc"),
+        v.getDuration("costs.spinlock.handoff-node"),
+        v.getDuration("costs.spinlock.handoff-remote-node"),
+        v.getDuration("costs.spinlock.handoff-socket"));
+    long hold = v.getDuration("costs.spinlock.dd-lock-hold");
+    List<RequestQueue> qs = new ArrayList<>(shared.values());
+    for (NullBlkDriver d : nullBlk.values()) {
+      for (blksim.kernel.block.HwCtx h : d.hctxs()) {
+        if (!h.cpuLocal()) {
+          qs.add(h.queue());
+        }
+      }
+    }
+    for (RequestQueue q : qs) {
+      if (q.params().scheduler() != blksim.kernel.block.RequestQueueParams.Scheduler.NONE) {
+        q.modelSchedulerLock(new blksim.kernel.locking.SpinLock(q.params().name() + "/dd->lock",
+            costs), cpus, hold);
+      }
+    }
   }
 
   /** {@code trace.sample-interval} (set by {@code run --report DIR}), 0 when off. */

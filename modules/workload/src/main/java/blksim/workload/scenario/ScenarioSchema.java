@@ -446,7 +446,28 @@ public final class ScenarioSchema {
           "CPU time of one unbound kworker's creation (copy_process() in kthreadd, kthread()'s"
               + " start), charged as system time on the new worker's CPU after"
               + " costs.wq.create-worker's wait, before the worker joins its pool [A: 0 charges nothing; kernel-model.md §15.5 assumes"
-              + " 50 us per kworker creation for thread 2]"));
+              + " 50 us per kworker creation for thread 2]"),
+      Param.choice("kernel.spinlock-contention", "locking", "off", List.of("off", "on"),
+          "on: contended spinlocks on shared request queues cost queueing time (qspinlock FIFO,"
+              + " a cache-line hand-off per waiter, blksim.kernel.locking.SpinLock): mq-deadline's"
+              + " dd->lock per submitted bio on a request queue shared by several CPUs; off (the"
+              + " default) keeps every lock uncontended-equivalent, as calibrated"),
+      cost("costs.spinlock.dd-lock-hold", "locking", 200,
+          "time a submission holds mq-deadline's dd->lock (dd_bio_merge() plus"
+              + " dd_insert_requests(): an rb-tree lookup and insert, the FIFO list) [A: a few"
+              + " hundred ns of the submission path's cost]"),
+      cost("costs.spinlock.handoff-smt", "locking", 15,
+          "contended spinlock hand-off between SMT siblings: one cache-line transfer in the"
+              + " shared L1/L2 [A: David, Guerraoui, Trigonakis, SOSP 2013, order of magnitude]"),
+      cost("costs.spinlock.handoff-llc", "locking", 50,
+          "contended spinlock hand-off between cores of one LLC [A: same source]"),
+      cost("costs.spinlock.handoff-node", "locking", 100,
+          "contended spinlock hand-off between LLCs of one node [A: same source; the sleeping"
+              + " locks' spin notice is 100 ns too]"),
+      cost("costs.spinlock.handoff-remote-node", "locking", 150,
+          "contended spinlock hand-off between nodes of one socket [A: same source]"),
+      cost("costs.spinlock.handoff-socket", "locking", 250,
+          "contended spinlock hand-off between sockets [A: same source, 150-300 ns]"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {
     return Param.num(path, component, DURATION, "ns", defaultNs + "ns", 0, 1_000_000_000L,
@@ -492,7 +513,16 @@ public final class ScenarioSchema {
         Param.num("max-sectors", "null_blk", SIZE, "bytes",
             String.valueOf(NullBlkParams.DEFAULT_MAX_BYTES), 512, 1L << 30,
             "largest request merging may build, in bytes (max_sectors; 255 sectors, the"
-                + " kernel's default limit)")));
+                + " kernel's default limit)"),
+        Param.of("shared-tags", "null_blk", BOOLEAN, "false",
+            "shared_tags: one tag set for every null_blk device with it on, hardware queue i of"
+                + " each drawing from the set's tags[i]; two or more such devices share fairly,"
+                + " max(ceil(depth / active queues), 4) tags each (hctx_may_queue()); they"
+                + " must agree on hw-queue-depth, submit-queues and shared-tag-bitmap"),
+        Param.of("shared-tag-bitmap", "null_blk", BOOLEAN, "false",
+            "shared_tag_bitmap (BLK_MQ_F_TAG_HCTX_SHARED, SCSI's host_tagset): all hardware"
+                + " queues draw from one map of hw-queue-depth tags; touched by every CPU, so"
+                + " partitions = one")));
     m.put("dm", List.of(
         Param.of("type", "dm", STRING, null, "device type: dm (a device-mapper device)"),
         Param.of("name", "dm", STRING, null,
@@ -624,7 +654,15 @@ public final class ScenarioSchema {
             "mq-deadline write_expire"),
         Param.num("fifo-batch", type, INT, "", "16", 1, 65536, "mq-deadline fifo_batch"),
         Param.num("writes-starved", type, INT, "", "2", 0, 65536, "mq-deadline writes_starved"),
-        Param.of("front-merges", type, BOOLEAN, "true", "mq-deadline front_merges")));
+        Param.of("front-merges", type, BOOLEAN, "true", "mq-deadline front_merges"),
+        Param.of("host", type, STRING, "",
+            "the SCSI host (Scsi_Host) the drive sits on: drives naming the same host share its"
+                + " tag set of host-queue-depth tags, fairly (max(ceil(depth / active queues),"
+                + " 4) each, hctx_may_queue()); empty: a host of its own, as AHCI gives each"
+                + " port"),
+        Param.num("host-queue-depth", type, INT, "", "32", 1, 65536,
+            "the host's tags (shost->can_queue; 32 is AHCI's per-port AHCI_MAX_CMDS); drives of"
+                + " one host must agree on it")));
     l.addAll(own);
     return List.copyOf(l);
   }

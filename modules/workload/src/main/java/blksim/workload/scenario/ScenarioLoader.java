@@ -973,7 +973,8 @@ public final class ScenarioLoader {
                 + label + "'");
           }
           return new ZonedDiskParams(q, drive, zonedLayout(size, dv), wbtLat,
-              v.getInt("kernel.hz"), dv.getLong("dmzadm-seq"), label);
+              v.getInt("kernel.hz"), dv.getLong("dmzadm-seq"), label,
+              dv.getString("dmz-metadata-cache").equals("bounded"));
         }
         return new DiskParams(q, drive);
       } catch (IllegalArgumentException e) {

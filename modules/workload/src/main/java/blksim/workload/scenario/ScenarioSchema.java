@@ -625,6 +625,12 @@ public final class ScenarioSchema {
     l.add(Param.of("dmzadm-label", "zoned-disk", STRING, "",
         "dm-zoned label dmzadm --format --label writes (1 to 31 of A-Z a-z 0-9 _ . -); empty:"
             + " dmzadm's default dmz-<disk>. It names the target's workqueues (dmz_cwq_<label>)"));
+    l.add(Param.choice("dmz-metadata-cache", "zoned-disk", "bounded",
+        List.of("bounded", "unbounded"),
+        "dm-zoned's metadata block cache: bounded as the kernel's (min_nr_mblks = 2 + map blocks"
+            + " + 16 zones' bitmaps, max = min + 512; a bitmap block not cached is read"
+            + " synchronously by the chunk work, which keeps its dmz_cwq slot), or unbounded"
+            + " (every block cached, no miss)"));
     return List.copyOf(l);
   }
 

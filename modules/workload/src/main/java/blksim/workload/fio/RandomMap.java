@@ -10,19 +10,26 @@ package blksim.workload.fio;
  * ({@link #next} returns -1) and {@link #reset} starts the next one ({@code fio_file_reset()}).
  *
  * <p>Memory: fio allocates its bitmap (one bit per block plus the upper levels) when the file is
- * set up. blksim allocates it lazily, in pages of {@value #PAGE_BLOCKS} blocks created on first
- * touch; up front it holds one reference and one counter per page (16 bytes per 256 MiB of 4 KiB
- * blocks). A page whose blocks are all used is skipped by its count; inside a page, a summary word
- * per 64 words skips the full ones. Owned by one job thread.
+ * set up. blksim allocates it lazily, in pages of {@value #PAGE_BLOCKS} blocks whose bitmap is
+ * itself in chunks of {@value #CHUNK_BLOCKS} blocks (64 words, 512 bytes) created on first touch;
+ * up front it holds one reference and one counter per page (16 bytes per 256 MiB of 4 KiB
+ * blocks). A page whose blocks are all used is skipped by its count; inside a page, a summary
+ * word per chunk (a bit per word that is full) skips the full words. The chunks keep a short job
+ * on a large device from allocating 8 KiB per I/O (one page per random block: a 1,024-job run
+ * allocated most of its heap there, issue 15 item 1). Owned by one job thread.
  */
 public final class RandomMap {
-  /** Blocks per lazily allocated page: 2^16 (1024 longs). */
+  /** Blocks per lazily allocated page: 2^16. */
   static final int PAGE_BLOCKS = 1 << 16;
+  /** Blocks per lazily allocated chunk of a page's bitmap: 2^12 (64 longs). */
+  static final int CHUNK_BLOCKS = 1 << 12;
   private static final int WORDS = PAGE_BLOCKS / 64;
+  private static final int CHUNKS = PAGE_BLOCKS / CHUNK_BLOCKS;
 
   private final long blocks;
-  private final long[][] pages;
-  /** Per page, a bit per word that is full (all 64 blocks used). */
+  /** Per page, its chunks (null: all free), each 64 words of a bit per block. */
+  private final long[][][] pages;
+  /** Per page, a word per chunk with a bit per word that is full (all 64 blocks used). */
   private final long[][] fullWords;
   private final int[] used;
   private long usedTotal;
@@ -37,7 +44,7 @@ public final class RandomMap {
       throw new IllegalArgumentException("too many blocks for a random map: " + blocks);
     }
     this.blocks = blocks;
-    this.pages = new long[(int) nPages][];
+    this.pages = new long[(int) nPages][][];
     this.fullWords = new long[(int) nPages][];
     this.used = new int[(int) nPages];
   }
@@ -55,9 +62,24 @@ public final class RandomMap {
   /** Pages allocated so far (for tests of the lazy allocation). */
   int allocatedPages() {
     int k = 0;
-    for (long[] p : pages) {
+    for (long[][] p : pages) {
       if (p != null) {
         k++;
+      }
+    }
+    return k;
+  }
+
+  /** Bitmap chunks allocated so far (for tests of the lazy allocation). */
+  int allocatedChunks() {
+    int k = 0;
+    for (long[][] p : pages) {
+      if (p != null) {
+        for (long[] c : p) {
+          if (c != null) {
+            k++;
+          }
+        }
       }
     }
     return k;
@@ -98,16 +120,20 @@ public final class RandomMap {
 
   /** Whether block {@code b} was used in this pass. */
   public boolean isUsed(long b) {
-    long[] p = pages[(int) (b / PAGE_BLOCKS)];
+    long[][] p = pages[(int) (b / PAGE_BLOCKS)];
     int i = (int) (b % PAGE_BLOCKS);
-    return p != null && (p[i >>> 6] >>> (i & 63) & 1) != 0;
+    return p != null && (word(p, i >>> 6) >>> (i & 63) & 1) != 0;
   }
 
-  /** A new pass: every block free. Pages are kept for reuse. */
+  /** A new pass: every block free. Pages and chunks are kept for reuse. */
   public void reset() {
     for (int i = 0; i < pages.length; i++) {
       if (pages[i] != null) {
-        java.util.Arrays.fill(pages[i], 0);
+        for (long[] c : pages[i]) {
+          if (c != null) {
+            java.util.Arrays.fill(c, 0);
+          }
+        }
         java.util.Arrays.fill(fullWords[i], 0);
       }
       used[i] = 0;
@@ -120,6 +146,12 @@ public final class RandomMap {
     return (int) Math.min(PAGE_BLOCKS, blocks - start);
   }
 
+  /** Word {@code w} of a page's bitmap (0 in a chunk not allocated). */
+  private static long word(long[][] p, int w) {
+    long[] c = p[w >>> 6];
+    return c == null ? 0 : c[w & 63];
+  }
+
   /** The first free block at or after {@code from}, or -1 up to the end. */
   private long nextFree(long from) {
     int page = (int) (from / PAGE_BLOCKS);
@@ -129,7 +161,7 @@ public final class RandomMap {
       if (used[page] == size) {
         continue;
       }
-      long[] p = pages[page];
+      long[][] p = pages[page];
       if (p == null) {
         return (long) page * PAGE_BLOCKS + idx;
       }
@@ -141,10 +173,10 @@ public final class RandomMap {
     return -1;
   }
 
-  private static int freeInPage(long[] p, long[] full, int idx, int size) {
+  private static int freeInPage(long[][] p, long[] full, int idx, int size) {
     int w = idx >>> 6;
     // The first word: only bits at or after idx.
-    long free = ~p[w] & (-1L << (idx & 63));
+    long free = ~word(p, w) & (-1L << (idx & 63));
     while (true) {
       if (free != 0) {
         int i = (w << 6) + Long.numberOfTrailingZeros(free);
@@ -163,21 +195,28 @@ public final class RandomMap {
       if (w >= WORDS || (w << 6) >= size) {
         return -1;
       }
-      free = ~p[w];
+      free = ~word(p, w);
     }
   }
 
   private void mark(long b) {
     int page = (int) (b / PAGE_BLOCKS);
     int i = (int) (b % PAGE_BLOCKS);
-    if (pages[page] == null) {
-      pages[page] = new long[WORDS];
+    long[][] p = pages[page];
+    if (p == null) {
+      p = new long[CHUNKS][];
+      pages[page] = p;
       fullWords[page] = new long[WORDS / 64];
     }
-    long[] p = pages[page];
-    p[i >>> 6] |= 1L << (i & 63);
-    if (p[i >>> 6] == -1L) {
-      fullWords[page][i >>> 12] |= 1L << ((i >>> 6) & 63);
+    int w = i >>> 6;
+    long[] c = p[w >>> 6];
+    if (c == null) {
+      c = new long[CHUNK_BLOCKS / 64];
+      p[w >>> 6] = c;
+    }
+    c[w & 63] |= 1L << (i & 63);
+    if (c[w & 63] == -1L) {
+      fullWords[page][w >>> 6] |= 1L << (w & 63);
     }
     used[page]++;
     usedTotal++;

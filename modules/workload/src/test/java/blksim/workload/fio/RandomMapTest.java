@@ -53,6 +53,30 @@ class RandomMapTest {
       map.next(r.nextLong(1L << 28));
     }
     assertTrue(map.allocatedPages() <= 10, "pages " + map.allocatedPages());
+    // ... and inside a page only the chunk of the block: 10 chunks of 512 bytes, not 10 pages'
+    // 8 KiB bitmaps.
+    assertTrue(map.allocatedChunks() <= 10, "chunks " + map.allocatedChunks());
+  }
+
+  @Test
+  void nextFree_crossesChunksNotYetAllocated_andFullOnes() {
+    // Fill the first chunk of page 0: the next free after its last block is the first block of
+    // the next chunk, which has no bitmap yet.
+    RandomMap map = new RandomMap(2L * RandomMap.PAGE_BLOCKS);
+    for (long b = 0; b < RandomMap.CHUNK_BLOCKS; b++) {
+      assertEquals(b, map.next(b));
+    }
+    assertEquals(1, map.allocatedChunks());
+    assertEquals(RandomMap.CHUNK_BLOCKS, map.next(5));
+    assertEquals(2, map.allocatedChunks());
+    // Fill the rest of page 0 from its end backwards, then a draw there moves to page 1.
+    for (long b = RandomMap.PAGE_BLOCKS - 1; b > RandomMap.CHUNK_BLOCKS; b--) {
+      assertEquals(b, map.next(b));
+    }
+    assertEquals(RandomMap.PAGE_BLOCKS, map.next(3));
+    map.reset();
+    assertTrue(!map.isUsed(0) && !map.isUsed(RandomMap.PAGE_BLOCKS));
+    assertEquals(7, map.next(7));
   }
 
   @Test

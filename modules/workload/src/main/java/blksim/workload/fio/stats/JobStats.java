@@ -92,6 +92,12 @@ public final class JobStats {
     private final RunningStat[] lat = new RunningStat[DDIR_COUNT];
     private final RunningStat[] bw = new RunningStat[DDIR_COUNT];
     private final RunningStat[] iops = new RunningStat[DDIR_COUNT];
+    /**
+     * Latency histograms by kind and direction, each created at its first sample (null: empty).
+     * A job uses few of the nine (no slat for a sync engine, one direction for a randread), and
+     * an empty HdrHistogram of 3 digits is already 16 KiB: eager ones were most of a many-job
+     * run's allocation (issue 15 item 1).
+     */
     private final Histogram[][] hist = new Histogram[Latency.values().length][DDIR_COUNT];
     private final long[] ioDepth = new long[7];
     private final long[] submit = new long[7];
@@ -135,7 +141,8 @@ public final class JobStats {
     public static final class PrioStat {
         private final int ioprio;
         private RunningStat clat = new RunningStat();
-        private Histogram hist = new Histogram(HISTOGRAM_DIGITS);
+        /** Created at the first sample (null: empty). */
+        private Histogram hist;
 
         PrioStat(int ioprio) {
             this.ioprio = ioprio;
@@ -153,13 +160,13 @@ public final class JobStats {
 
         /** Its samples. */
         public long samples() {
-            return hist.getTotalCount();
+            return hist == null ? 0 : hist.getTotalCount();
         }
 
         /** Completion latency at each of {@code list} (fio's bucket middles, clamped to min/max). */
         public long[] percentiles(double[] list) {
             long[] out = new long[list.length];
-            if (hist.getTotalCount() == 0) {
+            if (hist == null || hist.getTotalCount() == 0) {
                 return out;
             }
             StatSummary c = clat();
@@ -189,6 +196,9 @@ public final class JobStats {
         }
         PrioStat p = prioStat(ddir, ioprio);
         p.clat.add(clatNs);
+        if (p.hist == null) {
+            p.hist = new Histogram(HISTOGRAM_DIGITS);
+        }
         p.hist.recordValue(clatNs);
     }
 
@@ -242,13 +252,13 @@ public final class JobStats {
             bw[d] = new RunningStat();
             iops[d] = new RunningStat();
             for (Latency k : Latency.values()) {
-                hist[k.ordinal()][d] = new Histogram(HISTOGRAM_DIGITS);
+                hist[k.ordinal()][d] = null;
             }
             windowBytes[d] = new long[0];
             windowIos[d] = new long[0];
             for (PrioStat p : prioStats[d]) {
                 p.clat = new RunningStat();
-                p.hist = new Histogram(HISTOGRAM_DIGITS);
+                p.hist = null;
             }
         }
         Arrays.fill(ioDepth, 0);
@@ -307,13 +317,13 @@ public final class JobStats {
         boolean slatMeasured = slatNs >= 0 && !info.syncEngine();
         if (slatMeasured) {
             slat[ddir].add(slatNs);
-            hist[Latency.SLAT.ordinal()][ddir].recordValue(slatNs);
+            hist(Latency.SLAT, ddir).recordValue(slatNs);
         }
         long latNs = Math.max(slatNs, 0) + clatNs;
         clat[ddir].add(clatNs);
-        hist[Latency.CLAT.ordinal()][ddir].recordValue(clatNs);
+        hist(Latency.CLAT, ddir).recordValue(clatNs);
         lat[ddir].add(latNs);
-        hist[Latency.LAT.ordinal()][ddir].recordValue(latNs);
+        hist(Latency.LAT, ddir).recordValue(latNs);
         markLatency(clatNs);
 
         long w = Math.max(0, completionTimeNs - startNs) / SAMPLE_WINDOW_NS;
@@ -363,7 +373,17 @@ public final class JobStats {
             return;
         }
         clat[ddir].add(clatNs);
-        hist[Latency.CLAT.ordinal()][ddir].recordValue(clatNs);
+        hist(Latency.CLAT, ddir).recordValue(clatNs);
+    }
+
+    /** The histogram of {@code kind} and {@code ddir} to record into, created at its first use. */
+    private Histogram hist(Latency kind, int ddir) {
+        Histogram h = hist[kind.ordinal()][ddir];
+        if (h == null) {
+            h = new Histogram(HISTOGRAM_DIGITS);
+            hist[kind.ordinal()][ddir] = h;
+        }
+        return h;
     }
 
     /** Mirrors fio's {@code io_u_mark_latency()}: nsec, usec and msec buckets of the clat. */
@@ -673,13 +693,21 @@ public final class JobStats {
             bw[d].merge(src.bw[d], true);
             iops[d].merge(src.iops[d], true);
             for (Latency k : Latency.values()) {
-                hist[k.ordinal()][d].add(src.hist[k.ordinal()][d]);
+                Histogram h = src.hist[k.ordinal()][d];
+                if (h != null && h.getTotalCount() > 0) {
+                    hist(k, d).add(h);
+                }
             }
             for (PrioStat p : src.prioStats[d]) {
                 // sum_thread_stats(): by priority value, growing the array for a new one.
                 PrioStat q = prioStat(d, p.ioprio);
                 q.clat.merge(p.clat, false);
-                q.hist.add(p.hist);
+                if (p.hist != null && p.hist.getTotalCount() > 0) {
+                    if (q.hist == null) {
+                        q.hist = new Histogram(HISTOGRAM_DIGITS);
+                    }
+                    q.hist.add(p.hist);
+                }
             }
         }
         for (int i = 0; i < 7; i++) {
@@ -826,7 +854,8 @@ public final class JobStats {
     /** A copy of the latency histogram of the given kind and direction (values in ns). */
     public Histogram histogram(Latency kind, int ddir) {
         checkDdir(ddir);
-        return hist[kind.ordinal()][ddir].copy();
+        Histogram h = hist[kind.ordinal()][ddir];
+        return h == null ? new Histogram(HISTOGRAM_DIGITS) : h.copy();
     }
 
     /**
@@ -838,7 +867,7 @@ public final class JobStats {
     public long percentile(Latency kind, int ddir, double percentile) {
         checkDdir(ddir);
         Histogram h = hist[kind.ordinal()][ddir];
-        if (h.getTotalCount() == 0) {
+        if (h == null || h.getTotalCount() == 0) {
             return 0;
         }
         StatSummary s = latency(kind, ddir);
@@ -1254,6 +1283,10 @@ public final class JobStats {
     }
 
     private static void writeHistogram(DataOutput out, Histogram h) throws IOException {
+        if (h == null) {
+            writeVarLong(out, 0);
+            return;
+        }
         int buckets = 0;
         for (HistogramIterationValue ignored : h.recordedValues()) {
             buckets++;
@@ -1268,9 +1301,13 @@ public final class JobStats {
         }
     }
 
+    /** A histogram written by {@link #writeHistogram}; null (empty) for no buckets. */
     private static Histogram readHistogram(DataInput in) throws IOException {
-        Histogram h = new Histogram(HISTOGRAM_DIGITS);
         long buckets = readVarLong(in);
+        if (buckets == 0) {
+            return null;
+        }
+        Histogram h = new Histogram(HISTOGRAM_DIGITS);
         long value = 0;
         for (long i = 0; i < buckets; i++) {
             value += readVarLong(in);

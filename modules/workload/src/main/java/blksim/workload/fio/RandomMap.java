@@ -10,13 +10,18 @@ package blksim.workload.fio;
  * ({@link #next} returns -1) and {@link #reset} starts the next one ({@code fio_file_reset()}).
  *
  * <p>Memory: fio allocates its bitmap (one bit per block plus the upper levels) when the file is
- * set up. blksim allocates it lazily, in pages of {@value #PAGE_BLOCKS} blocks whose bitmap is
- * itself in chunks of {@value #CHUNK_BLOCKS} blocks (64 words, 512 bytes) created on first touch;
- * up front it holds one reference and one counter per page (16 bytes per 256 MiB of 4 KiB
- * blocks). A page whose blocks are all used is skipped by its count; inside a page, a summary
- * word per chunk (a bit per word that is full) skips the full words. The chunks keep a short job
- * on a large device from allocating 8 KiB per I/O (one page per random block: a 1,024-job run
- * allocated most of its heap there, issue 15 item 1). Owned by one job thread.
+ * set up. blksim starts sparse: the used blocks in an open-addressing set (one probe per draw,
+ * 16 bytes or less per used block), and turns to a bitmap when the set would outgrow one (more
+ * than a block in 128 used) or a draw meets a run of {@value #MAX_PROBES} used blocks. The bitmap
+ * is allocated lazily, in pages of {@value #PAGE_BLOCKS} blocks whose bits are themselves in
+ * chunks of {@value #CHUNK_BLOCKS} blocks (64 words, 512 bytes) created on first touch, with one
+ * reference and one counter per page (16 bytes per 256 MiB of 4 KiB blocks). A page whose blocks
+ * are all used is skipped by its count; inside a page, a summary word per chunk (a bit per word
+ * that is full) skips the full words. Why sparse first: a short job on a large device touches a
+ * new page, then a new chunk, at almost every random block, so a 1,024-job run allocated most of
+ * its heap in bitmaps (8 KiB per I/O with whole pages) and missed the caches on their levels
+ * (issue 15 item 1). Which blocks are taken does not depend on the form. Owned by one job
+ * thread.
  */
 public final class RandomMap {
   /** Blocks per lazily allocated page: 2^16. */
@@ -25,13 +30,20 @@ public final class RandomMap {
   static final int CHUNK_BLOCKS = 1 << 12;
   private static final int WORDS = PAGE_BLOCKS / 64;
   private static final int CHUNKS = PAGE_BLOCKS / CHUNK_BLOCKS;
+  /** The longest walk over used blocks the sparse form makes before it turns to the bitmap. */
+  static final int MAX_PROBES = 64;
 
   private final long blocks;
-  /** Per page, its chunks (null: all free), each 64 words of a bit per block. */
-  private final long[][][] pages;
+  /** The sparse form: used blocks plus one (0: free slot), null once the bitmap is in use. */
+  private long[] set = new long[16];
+  private int setSize;
+  /** The set's largest capacity before the bitmap is cheaper (8 bytes a slot, 1 bit a block). */
+  private final long maxSet;
+  /** Per page, its chunks (null: all free), each 64 words of a bit per block; null while sparse. */
+  private long[][][] pages;
   /** Per page, a word per chunk with a bit per word that is full (all 64 blocks used). */
-  private final long[][] fullWords;
-  private final int[] used;
+  private long[][] fullWords;
+  private int[] used;
   private long usedTotal;
 
   /** A map of {@code blocks} blocks, all free. */
@@ -44,9 +56,78 @@ public final class RandomMap {
       throw new IllegalArgumentException("too many blocks for a random map: " + blocks);
     }
     this.blocks = blocks;
-    this.pages = new long[(int) nPages][][];
-    this.fullWords = new long[(int) nPages][];
-    this.used = new int[(int) nPages];
+    this.maxSet = Math.max(16, blocks / 64);
+  }
+
+  /** Whether the bitmap is in use (for tests of the sparse form). */
+  boolean isBitmap() {
+    return set == null;
+  }
+
+  /** Turns to the bitmap form, marking the set's blocks in it. */
+  private void toBitmap() {
+    long nPages = (blocks + PAGE_BLOCKS - 1) / PAGE_BLOCKS;
+    pages = new long[(int) nPages][][];
+    fullWords = new long[(int) nPages][];
+    used = new int[(int) nPages];
+    long[] s = set;
+    set = null;
+    setSize = 0;
+    long total = usedTotal;
+    usedTotal = 0;
+    for (long k : s) {
+      if (k != 0) {
+        mark(k - 1);
+      }
+    }
+    if (usedTotal != total) {
+      throw new IllegalStateException("random map: " + usedTotal + " blocks moved of " + total);
+    }
+  }
+
+  private static int slot(long b, int mask) {
+    return (int) ((b * 0x9E3779B97F4A7C15L) >>> 32) & mask;
+  }
+
+  private boolean setContains(long b) {
+    int mask = set.length - 1;
+    for (int i = slot(b, mask); ; i = (i + 1) & mask) {
+      long k = set[i];
+      if (k == b + 1) {
+        return true;
+      }
+      if (k == 0) {
+        return false;
+      }
+    }
+  }
+
+  /** Adds free block {@code b} to the set; false if the set should become a bitmap instead. */
+  private boolean setAdd(long b) {
+    if ((setSize + 1) * 2L > set.length) {
+      if (set.length * 2L > maxSet) {
+        return false;
+      }
+      long[] old = set;
+      set = new long[old.length * 2];
+      for (long k : old) {
+        if (k != 0) {
+          put(k);
+        }
+      }
+    }
+    put(b + 1);
+    setSize++;
+    return true;
+  }
+
+  private void put(long key) {
+    int mask = set.length - 1;
+    int i = slot(key - 1, mask);
+    while (set[i] != 0) {
+      i = (i + 1) & mask;
+    }
+    set[i] = key;
   }
 
   /** The number of blocks mapped. */
@@ -61,6 +142,9 @@ public final class RandomMap {
 
   /** Pages allocated so far (for tests of the lazy allocation). */
   int allocatedPages() {
+    if (pages == null) {
+      return 0;
+    }
     int k = 0;
     for (long[][] p : pages) {
       if (p != null) {
@@ -72,6 +156,9 @@ public final class RandomMap {
 
   /** Bitmap chunks allocated so far (for tests of the lazy allocation). */
   int allocatedChunks() {
+    if (pages == null) {
+      return 0;
+    }
     int k = 0;
     for (long[][] p : pages) {
       if (p != null) {
@@ -95,6 +182,20 @@ public final class RandomMap {
     }
     if (usedTotal == blocks) {
       return -1;
+    }
+    if (set != null) {
+      // The first free block at or after b, wrapping; a long walk turns to the bitmap.
+      long f = b;
+      int probes = 0;
+      while (probes <= MAX_PROBES && setContains(f)) {
+        f = f + 1 == blocks ? 0 : f + 1;
+        probes++;
+      }
+      if (probes <= MAX_PROBES) {
+        mark(f);
+        return f;
+      }
+      toBitmap();
     }
     long f = nextFree(b);
     if (f < 0) {
@@ -120,6 +221,9 @@ public final class RandomMap {
 
   /** Whether block {@code b} was used in this pass. */
   public boolean isUsed(long b) {
+    if (set != null) {
+      return setContains(b);
+    }
     long[][] p = pages[(int) (b / PAGE_BLOCKS)];
     int i = (int) (b % PAGE_BLOCKS);
     return p != null && (word(p, i >>> 6) >>> (i & 63) & 1) != 0;
@@ -127,6 +231,12 @@ public final class RandomMap {
 
   /** A new pass: every block free. Pages and chunks are kept for reuse. */
   public void reset() {
+    if (set != null) {
+      java.util.Arrays.fill(set, 0);
+      setSize = 0;
+      usedTotal = 0;
+      return;
+    }
     for (int i = 0; i < pages.length; i++) {
       if (pages[i] != null) {
         for (long[] c : pages[i]) {
@@ -200,6 +310,13 @@ public final class RandomMap {
   }
 
   private void mark(long b) {
+    if (set != null) {
+      if (setAdd(b)) {
+        usedTotal++;
+        return;
+      }
+      toBitmap();
+    }
     int page = (int) (b / PAGE_BLOCKS);
     int i = (int) (b % PAGE_BLOCKS);
     long[][] p = pages[page];

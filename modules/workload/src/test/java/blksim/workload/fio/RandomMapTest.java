@@ -80,6 +80,58 @@ class RandomMapTest {
   }
 
   @Test
+  void sparseAndBitmapForms_takeTheBlocksANaiveCircularSearchTakes() {
+    // fio's rule on a plain bit set: the drawn block if free, else the next free one after it,
+    // wrapping. Runs of up to 300 blocks make walks longer than the sparse form's limit.
+    long n = 5L * RandomMap.PAGE_BLOCKS + 123;
+    RandomMap map = new RandomMap(n);
+    java.util.BitSet naive = new java.util.BitSet((int) n);
+    SplittableRandom r = new SplittableRandom(11);
+    boolean sawSparse = false;
+    for (int pass = 0; pass < 2; pass++) {
+      long usedNaive = 0;
+      while (usedNaive < n) {
+        long b = r.nextLong(n);
+        int f = naive.nextClearBit((int) b);
+        if (f >= n) {
+          f = naive.nextClearBit(0);
+        }
+        naive.set(f);
+        usedNaive++;
+        assertEquals(f, map.next(b), "draw of " + b + " in pass " + pass);
+        sawSparse |= !map.isBitmap();
+        if (r.nextInt(50) == 0) {
+          int max = 1 + r.nextInt(300);
+          int run = 1;
+          while (run < max && f + run < n && !naive.get(f + run)) {
+            naive.set(f + run);
+            run++;
+          }
+          usedNaive += run - 1;
+          assertEquals(run, map.takeRun(f, max), "run after " + f);
+        }
+        assertEquals(usedNaive, map.usedBlocks());
+      }
+      assertEquals(-1, map.next(0));
+      naive.clear();
+      map.reset();
+    }
+    assertTrue(sawSparse && map.isBitmap(), "both forms were exercised");
+  }
+
+  @Test
+  void aShortJobOnALargeDeviceStaysSparse() {
+    // 64 GiB of 4 KiB blocks, 1,000 random draws: no bitmap at all.
+    RandomMap map = new RandomMap(16L << 20);
+    SplittableRandom r = new SplittableRandom(3);
+    for (int i = 0; i < 1000; i++) {
+      map.next(r.nextLong(16L << 20));
+    }
+    assertTrue(!map.isBitmap() && map.allocatedChunks() == 0);
+    assertEquals(1000, map.usedBlocks());
+  }
+
+  @Test
   void lfsrOrder_visitsEveryBlockOncePerPass_andRepeatsAfterReset() {
     for (long n : new long[] {1, 2, 3, 1000, 4096, 5000}) {
       FullPeriodSequence s = new FullPeriodSequence(n, new SplittableRandom(n));

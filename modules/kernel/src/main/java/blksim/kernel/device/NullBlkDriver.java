@@ -91,21 +91,23 @@ public final class NullBlkDriver implements MqDriver {
     this.expiryStreams = new SplittableRandom[cpuToHctx.length];
     RequestQueueParams qp = params.queueParams(nrHctx);
     this.hctxs = new HwCtx[nrHctx];
+    // Each context's CPUs, ascending, in two passes over the map (not one per context: with a
+    // queue per CPU that was quadratic in the CPUs).
+    int[][] mine = new int[nrHctx][];
+    int[] n = new int[nrHctx];
+    for (int m : cpuToHctx) {
+      n[m]++;
+    }
     for (int h = 0; h < nrHctx; h++) {
-      int n = 0;
-      for (int m : cpuToHctx) {
-        if (m == h) {
-          n++;
-        }
-      }
-      int[] mine = new int[n];
-      n = 0;
-      for (int c = 0; c < cpuToHctx.length; c++) {
-        if (cpuToHctx[c] == h) {
-          mine[n++] = c;
-        }
-      }
-      hctxs[h] = new HwCtx(h, mine, new RequestQueue(qp, this, kblockd, true));
+      mine[h] = new int[n[h]];
+      n[h] = 0;
+    }
+    for (int c = 0; c < cpuToHctx.length; c++) {
+      int h = cpuToHctx[c];
+      mine[h][n[h]++] = c;
+    }
+    for (int h = 0; h < nrHctx; h++) {
+      hctxs[h] = new HwCtx(h, mine[h], new RequestQueue(qp, this, kblockd, true));
     }
   }
 

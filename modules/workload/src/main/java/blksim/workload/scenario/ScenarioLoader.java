@@ -1296,9 +1296,10 @@ public final class ScenarioLoader {
         // fio's file options act on the files it makes in a directory; on a device they would
         // change nothing blksim models, or something it does not (fallocate and unlink touch
         // only regular files in fio, nrfiles gives way to filename=).
+        Map<String, String> opts = j.options(); // a copy: once per job, not once per key
         for (String k : List.of("filesize", "openfiles", "file_service_type", "create_on_open",
             "unlink_each_loop", "fsync_on_close", "overwrite", "filename_format")) {
-          if (j.options().containsKey(k)) {
+          if (opts.containsKey(k)) {
             throw j.error(k, "job '" + j.name() + "': " + k + " is modelled for the files of a"
                 + " directory= job, not for filename=" + j.filename());
           }

@@ -234,6 +234,9 @@ public final class ScenarioModelFactory implements ModelFactory {
       for (CpuComponent c : cpus) {
         byLlc.computeIfAbsent(c.cpu().llc(), k -> new ArrayList<>()).add(c);
       }
+      // One unmodifiable list per LLC, which every CPU of it keeps as is (List.copyOf of it is
+      // itself): not a copy per CPU, quadratic in the LLC's size.
+      byLlc.replaceAll((k, v) -> List.copyOf(v));
       for (CpuComponent c : cpus) {
         c.joinLlc(byLlc.get(c.cpu().llc()));
       }

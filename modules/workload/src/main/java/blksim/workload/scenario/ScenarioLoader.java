@@ -1571,7 +1571,9 @@ public final class ScenarioLoader {
           v.getDuration("costs.btrfs.finish-tree-hold"), v.getDuration("costs.btrfs.finish-tail"),
           v.getDuration("costs.btrfs.fsync-log"),
           blksim.kernel.fs.btrfs.BtrfsParams.DEFAULT_NAMESPACE_NS,
-          blksim.kernel.fs.btrfs.BtrfsParams.DEFAULT_NAMESPACE_NS);
+          blksim.kernel.fs.btrfs.BtrfsParams.DEFAULT_NAMESPACE_NS,
+          v.getDuration("costs.btrfs.tree-transfer"),
+          v.getDuration("costs.btrfs.tree-transfer-remote"));
     } catch (IllegalArgumentException e) {
       throw fsv.error("data-profile", e.getMessage());
     }

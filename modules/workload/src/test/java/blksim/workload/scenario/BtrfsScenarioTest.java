@@ -41,6 +41,8 @@ class BtrfsScenarioTest {
   record Run(BtrfsFilesystem fs, List<OrderedExtent> finished, List<JobStats> jobs,
       Map<String, Long> diskWriteSectors, Workqueue endio) {}
 
+  private String extraCosts = "";
+
   private Path write(String fsOptions, String job) throws IOException {
     Path p = dir.resolve("s.conf");
     Files.writeString(p, "blksim {\n"
@@ -53,6 +55,7 @@ class BtrfsScenarioTest {
         + fsOptions + " } ]\n"
         + (fsOptions.contains("thread_pool=64") ? "  costs.btrfs.finish-tree-hold = 100us\n"
             : "")
+        + extraCosts
         + "  fio.jobs = [\"\"\"\n[w]\ndirectory=/mnt/b\n" + job + "\n\"\"\"]\n}\n");
     return p;
   }
@@ -152,6 +155,32 @@ class BtrfsScenarioTest {
     assertTrue(one.fs().treeLock().maxSleepers() <= 2, "sleepers with one finisher: "
         + one.fs().treeLock().maxSleepers());
     assertEquals(one.fs().orderedCreated(), many.fs().orderedCreated());
+  }
+
+  private static long lastJobEnd(Run r) {
+    long end = 0;
+    for (JobStats j : r.jobs()) {
+      end = Math.max(end, j.endNs());
+    }
+    return end;
+  }
+
+  @Test
+  void treeNodeTransfers_lengthenTheHolds_onlyAcrossCoresOfTheirKind() throws IOException {
+    // 4 CPUs in one LLC: submitters and finishers alternate on the tree lock from different
+    // cores, so every such hold pays the same-LLC transfer; the other-LLC cost never applies.
+    String opts = ", data-profile = raid0, options = \"thread_pool=4\"";
+    Run plain = run(opts, JOB);
+    extraCosts = "  costs.btrfs.tree-transfer-remote = 200us\n";
+    Run remoteOnly = run(opts, JOB);
+    extraCosts = "  costs.btrfs.tree-transfer = 200us\n";
+    Run local = run(opts, JOB);
+    extraCosts = "";
+    assertEquals(lastJobEnd(plain), lastJobEnd(remoteOnly),
+        "one LLC: no holder ever comes from another LLC");
+    assertTrue(lastJobEnd(local) > lastJobEnd(plain) * 3 / 2, "200 us per hold across cores"
+        + " makes the lock the bottleneck: " + lastJobEnd(local) + " vs " + lastJobEnd(plain));
+    assertEquals(plain.fs().orderedCreated(), local.fs().orderedCreated());
   }
 
   @Test

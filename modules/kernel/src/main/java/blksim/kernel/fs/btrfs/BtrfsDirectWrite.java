@@ -139,7 +139,8 @@ final class BtrfsDirectWrite implements AsyncDio {
             }
           }
           phase = TREE_UP;
-          cpu.runFor(CpuMode.SYSTEM, fs.params().submitTreeHoldNs());
+          cpu.runFor(CpuMode.SYSTEM,
+              fs.params().submitTreeHoldNs() + fs.treeTransferNs(cpu.cpu()));
           return true;
         }
         case TREE_UP: {

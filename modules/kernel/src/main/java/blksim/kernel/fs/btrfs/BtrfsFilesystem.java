@@ -204,6 +204,26 @@ public final class BtrfsFilesystem implements Filesystem, OwnDirectIo {
     this.treeWrite = l::downWrite;
   }
 
+  /** The CPU of the tree lock's last holder, whose cache holds the hot nodes' lines. */
+  private blksim.kernel.topology.Cpu lastTreeCpu;
+
+  /**
+   * The cache-line transfer a tree-lock holder on {@code on} pays before it can use the hot
+   * nodes ({@link BtrfsParams#treeTransferNs}, {@link BtrfsParams#treeTransferRemoteNs}): nothing
+   * when the previous holder ran on the same core (SMT siblings share L1 and L2) or there was
+   * none. Records {@code on} as the last holder. Shared readers are counted one after another,
+   * as if each pulled the lines itself (a simplification: concurrent readers share them).
+   */
+  long treeTransferNs(blksim.kernel.sched.CpuComponent on) {
+    blksim.kernel.topology.Cpu me = on.cpu();
+    blksim.kernel.topology.Cpu from = lastTreeCpu;
+    lastTreeCpu = me;
+    if (from == null || from.core() == me.core()) {
+      return 0;
+    }
+    return from.llc() == me.llc() ? params.treeTransferNs() : params.treeTransferRemoteNs();
+  }
+
   /** The model's parameters. */
   public BtrfsParams params() {
     return params;

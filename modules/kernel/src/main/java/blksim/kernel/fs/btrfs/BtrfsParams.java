@@ -30,10 +30,28 @@ package blksim.kernel.fs.btrfs;
  *     ({@code btrfs_sync_log()}), as CPU time only [A] 100 µs
  * @param createNs one create or mkdir ({@code btrfs_create()}) [A] 20 µs
  * @param unlinkNs one unlink or rmdir ({@code btrfs_unlink()}) [A] 20 µs
+ * @param treeTransferNs added to a tree-lock hold (h_r or h_w) when the previous holder ran on
+ *     another core of the same LLC: the hot extent buffers' modified cache lines move to the new
+ *     holder's core before it can search and modify them (one 16 KiB node is 256 lines of 64 B;
+ *     a search reads about log2(items) of them per level and an insert's
+ *     {@code memmove_extent_buffer()} rewrites the items after the slot). Default 0 (off); the
+ *     scenario sets lines × the per-line transfer time, see {@code scenarios/btrfs/README.md} [A]
+ * @param treeTransferRemoteNs the same when the previous holder ran in another LLC (on the
+ *     Xeon 8260 of thread 2, the other socket: a cross-socket snoop, about twice the on-die
+ *     transfer) [A]
  */
 public record BtrfsParams(String dataProfile, int threadPool, long submitNs,
     long submitTreeHoldNs, long csumNsPerKib, long finishNs, long finishTreeHoldNs,
-    long finishTailNs, long fsyncLogNs, long createNs, long unlinkNs) {
+    long finishTailNs, long fsyncLogNs, long createNs, long unlinkNs, long treeTransferNs,
+    long treeTransferRemoteNs) {
+
+  /** The costs without the tree nodes' cache-line transfers (both 0). */
+  public BtrfsParams(String dataProfile, int threadPool, long submitNs, long submitTreeHoldNs,
+      long csumNsPerKib, long finishNs, long finishTreeHoldNs, long finishTailNs,
+      long fsyncLogNs, long createNs, long unlinkNs) {
+    this(dataProfile, threadPool, submitNs, submitTreeHoldNs, csumNsPerKib, finishNs,
+        finishTreeHoldNs, finishTailNs, fsyncLogNs, createNs, unlinkNs, 0, 0);
+  }
 
   /** c_s, §15.5 T2. */
   public static final long DEFAULT_SUBMIT_NS = 20_000;
@@ -74,7 +92,7 @@ public record BtrfsParams(String dataProfile, int threadPool, long submitNs,
     }
     if (submitNs < 0 || submitTreeHoldNs < 0 || csumNsPerKib < 0 || finishNs < 0
         || finishTreeHoldNs < 0 || finishTailNs < 0 || fsyncLogNs < 0 || createNs < 0
-        || unlinkNs < 0) {
+        || unlinkNs < 0 || treeTransferNs < 0 || treeTransferRemoteNs < 0) {
       throw new IllegalArgumentException("btrfs costs must be >= 0");
     }
     if (submitTreeHoldNs > submitNs) {

@@ -15,7 +15,8 @@ import blksim.kernel.workqueue.WorkerCpu;
  * <li>the tree lock exclusive for h_w ({@link BtrfsParams#finishTreeHoldNs}): the file extent
  *     item and {@code btrfs_csum_file_blocks()} inserting into the one global csum tree, where
  *     the hot nodes are; a finisher that finds it taken spins on a running owner or sleeps in D
- *     state (FIFO, hand-off);
+ *     state (FIFO, hand-off); the hold grows by the hot nodes' cache-line transfer from the
+ *     previous holder's core ({@link BtrfsFilesystem#treeTransferNs});
  * <li>c_f2 ({@link BtrfsParams#finishTailNs}) with the release's wakeup cost:
  *     {@code btrfs_update_inode_fallback()}, {@code clear_extent_bit()},
  *     {@code btrfs_end_transaction()};
@@ -49,7 +50,7 @@ final class FinishOrdered implements WorkFn {
               return;
             }
             phase = 2;
-            w.runFor(fs.params().finishTreeHoldNs());
+            w.runFor(fs.params().finishTreeHoldNs() + fs.treeTransferNs(w.cpu()));
             return;
           case 2: {
             long wake = fs.treeLock().upWrite(w.worker(), w.cpu());

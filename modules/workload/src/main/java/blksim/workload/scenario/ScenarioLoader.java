@@ -1573,7 +1573,9 @@ public final class ScenarioLoader {
           blksim.kernel.fs.btrfs.BtrfsParams.DEFAULT_NAMESPACE_NS,
           blksim.kernel.fs.btrfs.BtrfsParams.DEFAULT_NAMESPACE_NS,
           v.getDuration("costs.btrfs.tree-transfer"),
-          v.getDuration("costs.btrfs.tree-transfer-remote"));
+          v.getDuration("costs.btrfs.tree-transfer-remote"),
+          v.getDuration("costs.btrfs.finish-leaf-hold"),
+          v.getDuration("costs.btrfs.submit-leaf-hold"));
     } catch (IllegalArgumentException e) {
       throw fsv.error("data-profile", e.getMessage());
     }

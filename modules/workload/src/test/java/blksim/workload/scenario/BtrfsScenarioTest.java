@@ -184,6 +184,25 @@ class BtrfsScenarioTest {
   }
 
   @Test
+  void lockCoupling_aFinisherWaitingForItsLeafHoldsTheTreeLock() throws IOException {
+    // Two jobs, so two leaves; up to 16 finishers (V6_5_TO_6_8, thread_pool=4 per CPU pwq).
+    // With coupling a finisher takes its file's leaf while holding the tree lock; a long leaf
+    // hold (40 us) then keeps the next finisher of that file, and everybody queued behind it on
+    // the tree lock, waiting: the tree lock sees more sleepers and the run is longer.
+    String opts = ", data-profile = raid0, options = \"thread_pool=4\"";
+    Run plain = run(opts, JOB);
+    extraCosts = "  costs.btrfs.finish-leaf-hold = 40us\n  costs.btrfs.submit-leaf-hold = 1us\n";
+    Run coupled = run(opts, JOB);
+    extraCosts = "";
+    assertTrue(coupled.fs().treeLock().contended() > plain.fs().treeLock().contended(),
+        "tree lock contended: " + coupled.fs().treeLock().contended() + " coupled vs "
+            + plain.fs().treeLock().contended());
+    assertTrue(lastJobEnd(coupled) > lastJobEnd(plain), lastJobEnd(coupled) + " vs "
+        + lastJobEnd(plain));
+    assertEquals(plain.fs().orderedCreated(), coupled.fs().orderedFinished());
+  }
+
+  @Test
   void raid0SpreadsTheDataEvenlyOverTheDevices_andMaxActiveIsMinCpusPlus2And8()
       throws IOException {
     Run r = run(", data-profile = raid0", JOB);

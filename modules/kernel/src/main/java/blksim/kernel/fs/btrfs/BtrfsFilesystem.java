@@ -93,6 +93,8 @@ public final class BtrfsFilesystem implements Filesystem, OwnDirectIo {
     boolean unlinked;
     /** {@code inode->i_rwsem}, made on first use. */
     RwSemaphore iRwsem;
+    /** The lock of the inode's last fs-tree leaf (lock coupling), made on first use. */
+    RwSemaphore leafLock;
     /** Ordered extents of the inode not yet finished. */
     int orderedPending;
     /** Waiters of {@code btrfs_wait_ordered_range()} ({@code entry->wait}). */
@@ -347,6 +349,20 @@ public final class BtrfsFilesystem implements Filesystem, OwnDirectIo {
   }
 
   /** The inode's {@code i_rwsem}, made on first use. */
+  /** Whether tree searches couple the upper nodes' lock with the file's leaf lock. */
+  boolean coupling() {
+    return params.finishLeafHoldNs() > 0 || params.submitLeafHoldNs() > 0;
+  }
+
+  /** The lock of {@code in}'s last fs-tree leaf, where its file extent items are appended. */
+  RwSemaphore leafLock(Inode in) {
+    if (in.leafLock == null) {
+      in.leafLock = new RwSemaphore("btrfs_tree_lock leaf " + mountPoint + ":" + in.ino,
+          "btrfs-tree-leaf", lockParams);
+    }
+    return in.leafLock;
+  }
+
   RwSemaphore iRwsem(Inode in) {
     if (in.iRwsem == null) {
       in.iRwsem = new RwSemaphore("i_rwsem " + mountPoint + ":" + in.ino, "i_rwsem btrfs",

@@ -1602,7 +1602,11 @@ public final class ScenarioLoader {
           v.getDuration("costs.btrfs.finish-tree-hold"), v.getDuration("costs.btrfs.finish-tail"),
           v.getDuration("costs.btrfs.fsync-log"),
           blksim.kernel.fs.btrfs.BtrfsParams.DEFAULT_NAMESPACE_NS,
-          blksim.kernel.fs.btrfs.BtrfsParams.DEFAULT_NAMESPACE_NS);
+          blksim.kernel.fs.btrfs.BtrfsParams.DEFAULT_NAMESPACE_NS,
+          v.getDuration("costs.btrfs.tree-transfer"),
+          v.getDuration("costs.btrfs.tree-transfer-remote"),
+          v.getDuration("costs.btrfs.finish-leaf-hold"),
+          v.getDuration("costs.btrfs.submit-leaf-hold"));
     } catch (IllegalArgumentException e) {
       throw fsv.error("data-profile", e.getMessage());
     }

@@ -421,6 +421,17 @@ public final class ScenarioSchema {
           "finish_ordered_fn CPU after the tree lock, c_f2 (§15.3.4) [A]"),
       cost("costs.btrfs.fsync-log", "btrfs", BtrfsParams.DEFAULT_FSYNC_LOG_NS,
           "fsync's tree-log sync after the ordered extents finished, CPU only [A]"),
+      cost("costs.btrfs.tree-transfer", "btrfs", 0,
+          "added to a tree-lock hold whose previous holder ran on another core of the LLC: the"
+              + " hot b-tree nodes' cache lines move (0: off) [A]"),
+      cost("costs.btrfs.tree-transfer-remote", "btrfs", 0,
+          "the same when the previous holder ran in another LLC [A]"),
+      cost("costs.btrfs.finish-leaf-hold", "btrfs", 0,
+          "lock coupling (0: off): finish_ordered_fn takes its file's leaf lock while holding the"
+              + " tree lock and holds the leaf this long after releasing it [A]"),
+      cost("costs.btrfs.submit-leaf-hold", "btrfs", 0,
+          "with coupling, the submitter's shared hold of its file's leaf (btrfs_get_extent),"
+              + " taken under the tree lock [A]"),
       Param.of("kernel.wq-node-bound-pools", "workqueue", BOOLEAN, "true",
           "whether an unbound pool whose pod lies inside one NUMA node is tied to that node, as"
               + " the kernel does; false makes every unbound pool node-less (NUMA_NO_NODE), so in"

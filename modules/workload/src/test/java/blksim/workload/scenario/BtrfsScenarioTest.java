@@ -41,6 +41,8 @@ class BtrfsScenarioTest {
   record Run(BtrfsFilesystem fs, List<OrderedExtent> finished, List<JobStats> jobs,
       Map<String, Long> diskWriteSectors, Workqueue endio) {}
 
+  private String extraCosts = "";
+
   private Path write(String fsOptions, String job) throws IOException {
     Path p = dir.resolve("s.conf");
     Files.writeString(p, "blksim {\n"
@@ -53,6 +55,7 @@ class BtrfsScenarioTest {
         + fsOptions + " } ]\n"
         + (fsOptions.contains("thread_pool=64") ? "  costs.btrfs.finish-tree-hold = 100us\n"
             : "")
+        + extraCosts
         + "  fio.jobs = [\"\"\"\n[w]\ndirectory=/mnt/b\n" + job + "\n\"\"\"]\n}\n");
     return p;
   }
@@ -152,6 +155,51 @@ class BtrfsScenarioTest {
     assertTrue(one.fs().treeLock().maxSleepers() <= 2, "sleepers with one finisher: "
         + one.fs().treeLock().maxSleepers());
     assertEquals(one.fs().orderedCreated(), many.fs().orderedCreated());
+  }
+
+  private static long lastJobEnd(Run r) {
+    long end = 0;
+    for (JobStats j : r.jobs()) {
+      end = Math.max(end, j.endNs());
+    }
+    return end;
+  }
+
+  @Test
+  void treeNodeTransfers_lengthenTheHolds_onlyAcrossCoresOfTheirKind() throws IOException {
+    // 4 CPUs in one LLC: submitters and finishers alternate on the tree lock from different
+    // cores, so every such hold pays the same-LLC transfer; the other-LLC cost never applies.
+    String opts = ", data-profile = raid0, options = \"thread_pool=4\"";
+    Run plain = run(opts, JOB);
+    extraCosts = "  costs.btrfs.tree-transfer-remote = 200us\n";
+    Run remoteOnly = run(opts, JOB);
+    extraCosts = "  costs.btrfs.tree-transfer = 200us\n";
+    Run local = run(opts, JOB);
+    extraCosts = "";
+    assertEquals(lastJobEnd(plain), lastJobEnd(remoteOnly),
+        "one LLC: no holder ever comes from another LLC");
+    assertTrue(lastJobEnd(local) > lastJobEnd(plain) * 3 / 2, "200 us per hold across cores"
+        + " makes the lock the bottleneck: " + lastJobEnd(local) + " vs " + lastJobEnd(plain));
+    assertEquals(plain.fs().orderedCreated(), local.fs().orderedCreated());
+  }
+
+  @Test
+  void lockCoupling_aFinisherWaitingForItsLeafHoldsTheTreeLock() throws IOException {
+    // Two jobs, so two leaves; up to 16 finishers (V6_5_TO_6_8, thread_pool=4 per CPU pwq).
+    // With coupling a finisher takes its file's leaf while holding the tree lock; a long leaf
+    // hold (40 us) then keeps the next finisher of that file, and everybody queued behind it on
+    // the tree lock, waiting: the tree lock sees more sleepers and the run is longer.
+    String opts = ", data-profile = raid0, options = \"thread_pool=4\"";
+    Run plain = run(opts, JOB);
+    extraCosts = "  costs.btrfs.finish-leaf-hold = 40us\n  costs.btrfs.submit-leaf-hold = 1us\n";
+    Run coupled = run(opts, JOB);
+    extraCosts = "";
+    assertTrue(coupled.fs().treeLock().contended() > plain.fs().treeLock().contended(),
+        "tree lock contended: " + coupled.fs().treeLock().contended() + " coupled vs "
+            + plain.fs().treeLock().contended());
+    assertTrue(lastJobEnd(coupled) > lastJobEnd(plain), lastJobEnd(coupled) + " vs "
+        + lastJobEnd(plain));
+    assertEquals(plain.fs().orderedCreated(), coupled.fs().orderedFinished());
   }
 
   @Test

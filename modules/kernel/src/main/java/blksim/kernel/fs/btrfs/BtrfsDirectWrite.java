@@ -49,6 +49,8 @@ final class BtrfsDirectWrite implements AsyncDio {
   private static final int ISSUE = 3;
   private static final int UNLOCK = 4;
   private static final int DONE = 5;
+  private static final int LEAF = 6;
+  private static final int LEAF_UP = 7;
 
   private final BtrfsTaskCalls calls;
   private final BtrfsFilesystem fs;
@@ -59,6 +61,8 @@ final class BtrfsDirectWrite implements AsyncDio {
   private int len;
   private boolean write;
   private int phase;
+  /** The tree lock release's wakeup cost, spent with the checksums when nothing is coupled. */
+  private long treeWake;
   private boolean exclusive;
   private BtrfsFilesystem.Inode inode;
   private OrderedExtent oe;
@@ -129,6 +133,15 @@ final class BtrfsDirectWrite implements AsyncDio {
           if (!fs.treeLock().downRead(calls.task, cpu)) {
             return true;
           }
+          phase = LEAF;
+          continue;
+        }
+        case LEAF: {
+          // Lock coupling: btrfs_get_extent()'s search takes the file's leaf shared while it
+          // holds the upper nodes.
+          if (fs.coupling() && !fs.leafLock(inode).downRead(calls.task, cpu)) {
+            return true;
+          }
           long logical = fs.reserveExtent(inode, pos, len);
           if (logical < 0) {
             error = (int) logical;
@@ -139,11 +152,24 @@ final class BtrfsDirectWrite implements AsyncDio {
             }
           }
           phase = TREE_UP;
-          cpu.runFor(CpuMode.SYSTEM, fs.params().submitTreeHoldNs());
+          cpu.runFor(CpuMode.SYSTEM,
+              fs.params().submitTreeHoldNs() + fs.treeTransferNs(cpu.cpu()));
           return true;
         }
         case TREE_UP: {
           long cost = fs.treeLock().upRead(calls.task, cpu.cpu());
+          if (fs.coupling()) {
+            phase = LEAF_UP;
+            cpu.runFor(CpuMode.SYSTEM, fs.params().submitLeafHoldNs() + cost);
+            return true;
+          }
+          treeWake = cost;
+          phase = LEAF_UP;
+          continue;
+        }
+        case LEAF_UP: {
+          long cost = fs.coupling() ? fs.leafLock(inode).upRead(calls.task, cpu.cpu()) : treeWake;
+          treeWake = 0;
           if (oe != null) {
             cost += fs.params().csumNs(len) + mapBios(cpu.cpu().cpu().id());
           }

@@ -93,6 +93,8 @@ public final class BtrfsFilesystem implements Filesystem, OwnDirectIo {
     boolean unlinked;
     /** {@code inode->i_rwsem}, made on first use. */
     RwSemaphore iRwsem;
+    /** The lock of the inode's last fs-tree leaf (lock coupling), made on first use. */
+    RwSemaphore leafLock;
     /** Ordered extents of the inode not yet finished. */
     int orderedPending;
     /** Waiters of {@code btrfs_wait_ordered_range()} ({@code entry->wait}). */
@@ -202,6 +204,26 @@ public final class BtrfsFilesystem implements Filesystem, OwnDirectIo {
         lockParams);
     RwSemaphore l = treeLock;
     this.treeWrite = l::downWrite;
+  }
+
+  /** The CPU of the tree lock's last holder, whose cache holds the hot nodes' lines. */
+  private blksim.kernel.topology.Cpu lastTreeCpu;
+
+  /**
+   * The cache-line transfer a tree-lock holder on {@code on} pays before it can use the hot
+   * nodes ({@link BtrfsParams#treeTransferNs}, {@link BtrfsParams#treeTransferRemoteNs}): nothing
+   * when the previous holder ran on the same core (SMT siblings share L1 and L2) or there was
+   * none. Records {@code on} as the last holder. Shared readers are counted one after another,
+   * as if each pulled the lines itself (a simplification: concurrent readers share them).
+   */
+  long treeTransferNs(blksim.kernel.sched.CpuComponent on) {
+    blksim.kernel.topology.Cpu me = on.cpu();
+    blksim.kernel.topology.Cpu from = lastTreeCpu;
+    lastTreeCpu = me;
+    if (from == null || from.core() == me.core()) {
+      return 0;
+    }
+    return from.llc() == me.llc() ? params.treeTransferNs() : params.treeTransferRemoteNs();
   }
 
   /** The model's parameters. */
@@ -327,6 +349,20 @@ public final class BtrfsFilesystem implements Filesystem, OwnDirectIo {
   }
 
   /** The inode's {@code i_rwsem}, made on first use. */
+  /** Whether tree searches couple the upper nodes' lock with the file's leaf lock. */
+  boolean coupling() {
+    return params.finishLeafHoldNs() > 0 || params.submitLeafHoldNs() > 0;
+  }
+
+  /** The lock of {@code in}'s last fs-tree leaf, where its file extent items are appended. */
+  RwSemaphore leafLock(Inode in) {
+    if (in.leafLock == null) {
+      in.leafLock = new RwSemaphore("btrfs_tree_lock leaf " + mountPoint + ":" + in.ino,
+          "btrfs-tree-leaf", lockParams);
+    }
+    return in.leafLock;
+  }
+
   RwSemaphore iRwsem(Inode in) {
     if (in.iRwsem == null) {
       in.iRwsem = new RwSemaphore("i_rwsem " + mountPoint + ":" + in.ino, "i_rwsem btrfs",

@@ -30,10 +30,37 @@ package blksim.kernel.fs.btrfs;
  *     ({@code btrfs_sync_log()}), as CPU time only [A] 100 µs
  * @param createNs one create or mkdir ({@code btrfs_create()}) [A] 20 µs
  * @param unlinkNs one unlink or rmdir ({@code btrfs_unlink()}) [A] 20 µs
+ * @param treeTransferNs added to a tree-lock hold (h_r or h_w) when the previous holder ran on
+ *     another core of the same LLC: the hot extent buffers' modified cache lines move to the new
+ *     holder's core before it can search and modify them (one 16 KiB node is 256 lines of 64 B;
+ *     a search reads about log2(items) of them per level and an insert's
+ *     {@code memmove_extent_buffer()} rewrites the items after the slot). Default 0 (off); the
+ *     scenario sets lines × the per-line transfer time, see {@code scenarios/btrfs/README.md} [A]
+ * @param treeTransferRemoteNs the same when the previous holder ran in another LLC (on the
+ *     Xeon 8260 of thread 2, the other socket: a cross-socket snoop, about twice the on-die
+ *     transfer) [A]
+ * @param finishLeafHoldNs lock coupling (off when 0, the default): the finisher's hold of its
+ *     file's b-tree leaf ({@code setup_items_for_insert()} and the item's fill-in) after the
+ *     upper nodes were released. {@code btrfs_search_slot()} keeps a node locked while it takes
+ *     the child's lock ({@code unlock_up()} runs for a level before {@code btrfs_tree_lock()} or
+ *     {@code btrfs_tree_read_lock()} of the next), so with coupling on the finisher takes the
+ *     tree lock (the upper nodes), then its inode's leaf lock while holding it, holds the tree
+ *     lock for h_w, releases it and then the leaf after this time [A]
+ * @param submitLeafHoldNs with coupling on, the submitter's shared hold of its file's leaf in
+ *     {@code btrfs_get_extent()}'s lookup, taken while holding the tree lock shared [A]
  */
 public record BtrfsParams(String dataProfile, int threadPool, long submitNs,
     long submitTreeHoldNs, long csumNsPerKib, long finishNs, long finishTreeHoldNs,
-    long finishTailNs, long fsyncLogNs, long createNs, long unlinkNs) {
+    long finishTailNs, long fsyncLogNs, long createNs, long unlinkNs, long treeTransferNs,
+    long treeTransferRemoteNs, long finishLeafHoldNs, long submitLeafHoldNs) {
+
+  /** The costs without the tree nodes' cache-line transfers (both 0). */
+  public BtrfsParams(String dataProfile, int threadPool, long submitNs, long submitTreeHoldNs,
+      long csumNsPerKib, long finishNs, long finishTreeHoldNs, long finishTailNs,
+      long fsyncLogNs, long createNs, long unlinkNs) {
+    this(dataProfile, threadPool, submitNs, submitTreeHoldNs, csumNsPerKib, finishNs,
+        finishTreeHoldNs, finishTailNs, fsyncLogNs, createNs, unlinkNs, 0, 0, 0, 0);
+  }
 
   /** c_s, §15.5 T2. */
   public static final long DEFAULT_SUBMIT_NS = 20_000;
@@ -74,7 +101,8 @@ public record BtrfsParams(String dataProfile, int threadPool, long submitNs,
     }
     if (submitNs < 0 || submitTreeHoldNs < 0 || csumNsPerKib < 0 || finishNs < 0
         || finishTreeHoldNs < 0 || finishTailNs < 0 || fsyncLogNs < 0 || createNs < 0
-        || unlinkNs < 0) {
+        || unlinkNs < 0 || treeTransferNs < 0 || treeTransferRemoteNs < 0
+        || finishLeafHoldNs < 0 || submitLeafHoldNs < 0) {
       throw new IllegalArgumentException("btrfs costs must be >= 0");
     }
     if (submitTreeHoldNs > submitNs) {

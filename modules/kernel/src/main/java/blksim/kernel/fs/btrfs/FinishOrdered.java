@@ -15,7 +15,8 @@ import blksim.kernel.workqueue.WorkerCpu;
  * <li>the tree lock exclusive for h_w ({@link BtrfsParams#finishTreeHoldNs}): the file extent
  *     item and {@code btrfs_csum_file_blocks()} inserting into the one global csum tree, where
  *     the hot nodes are; a finisher that finds it taken spins on a running owner or sleeps in D
- *     state (FIFO, hand-off);
+ *     state (FIFO, hand-off); the hold grows by the hot nodes' cache-line transfer from the
+ *     previous holder's core ({@link BtrfsFilesystem#treeTransferNs});
  * <li>c_f2 ({@link BtrfsParams#finishTailNs}) with the release's wakeup cost:
  *     {@code btrfs_update_inode_fallback()}, {@code clear_extent_bit()},
  *     {@code btrfs_end_transaction()};
@@ -36,6 +37,7 @@ final class FinishOrdered implements WorkFn {
   public WorkRun begin() {
     return new WorkRun() {
       private int phase;
+      private blksim.kernel.locking.RwSemaphore leaf;
 
       @Override
       public void step(WorkerCpu w) {
@@ -48,11 +50,38 @@ final class FinishOrdered implements WorkFn {
             if (!w.acquire(fs.treeWrite)) {
               return;
             }
+            if (fs.coupling()) {
+              leaf = fs.leafLock(fs.inode(oe.ino()));
+              phase = 11;
+              // btrfs_search_slot(): the leaf's lock is taken with the upper nodes held.
+              if (!w.acquire(leaf::downWrite)) {
+                return;
+              }
+            }
             phase = 2;
-            w.runFor(fs.params().finishTreeHoldNs());
+            w.runFor(fs.params().finishTreeHoldNs() + fs.treeTransferNs(w.cpu()));
+            return;
+          case 11:
+            if (!w.acquire(leaf::downWrite)) {
+              return;
+            }
+            phase = 2;
+            w.runFor(fs.params().finishTreeHoldNs() + fs.treeTransferNs(w.cpu()));
             return;
           case 2: {
             long wake = fs.treeLock().upWrite(w.worker(), w.cpu());
+            if (leaf != null) {
+              // unlock_up(): the upper nodes go, the leaf is held for the insert.
+              phase = 12;
+              w.runFor(fs.params().finishLeafHoldNs() + wake);
+              return;
+            }
+            phase = 3;
+            w.runFor(fs.params().finishTailNs() + wake);
+            return;
+          }
+          case 12: {
+            long wake = leaf.upWrite(w.worker(), w.cpu());
             phase = 3;
             w.runFor(fs.params().finishTailNs() + wake);
             return;

@@ -295,7 +295,9 @@ final class BenchCommand implements Callable<Integer> {
    * {@code --repeat} runs after one warm-up run of the smallest size per engine, printed with its
    * ratio to the smallest size's figure; the heap is the sum of the heap pools' peaks over the
    * runs of a size (an upper bound of what the run needs: it includes garbage not yet collected),
-   * also divided by the CPUs.
+   * also divided by the CPUs. A second line per size gives the process CPU time per I/O (all
+   * threads, from before the scenario is loaded to the results, GC and JIT included; steadier
+   * than the wall time on a shared machine) with its ratio, and the collectors' time per run.
    */
   private void scaling(PrintWriter out) {
     List<Integer> sizes = !scalingCpus.isEmpty() ? scalingCpus
@@ -335,9 +337,12 @@ final class BenchCommand implements Callable<Integer> {
     try {
       for (String engine : engines) {
         double base = 0;
+        double cpuBase = 0;
         scalingRun(file, dir, engine, sizes.get(0), cpuTimeNs);
         for (int cpus : sizes) {
           double[] nsPerIo = new double[repeat];
+          double[] cpuPerIo = new double[repeat];
+          double[] gcMs = new double[repeat];
           long ios = 0;
           long peak = 0;
           for (int i = 0; i < repeat; i++) {
@@ -345,12 +350,17 @@ final class BenchCommand implements Callable<Integer> {
                 : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
               p.resetPeakUsage();
             }
+            long cpu0 = processCpuNs();
+            long gc0 = gcMs();
             RunResult r = scalingRun(file, dir, engine, cpus, cpuTimeNs);
+            long cpuNs = processCpuNs() - cpu0;
+            gcMs[i] = gcMs() - gc0;
             ios = 0;
             for (JobStats j : r.jobs()) {
               ios += j.totalIos(0) + j.totalIos(1) + j.totalIos(2);
             }
             nsPerIo[i] = ios == 0 ? Double.NaN : (double) r.engine().wallTimeNs() / ios;
+            cpuPerIo[i] = ios == 0 || cpuNs <= 0 ? Double.NaN : (double) cpuNs / ios;
             long sum = 0;
             for (java.lang.management.MemoryPoolMXBean p
                 : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
@@ -362,13 +372,18 @@ final class BenchCommand implements Callable<Integer> {
             peak = Math.max(peak, sum);
           }
           double m = median(nsPerIo);
+          double c = median(cpuPerIo);
           if (base == 0) {
             base = m;
+            cpuBase = c;
           }
           out.printf(Locale.ROOT, "scaling %-8s %5d CPUs, %,d simulated I/Os in %s: %,.0f wall ns"
               + " per I/O (median of %d: %s), x%.2f of %d CPUs; peak heap %,d MiB, %,d KiB per"
               + " CPU%n", engine, cpus, ios, runtimeUs(cpuTimeNs, cpus) + " us", m, repeat,
               list(nsPerIo), m / base, sizes.get(0), peak >> 20, (peak >> 10) / cpus);
+          out.printf(Locale.ROOT, "scaling %-8s %5d CPUs: %,.0f process CPU ns per I/O (median of"
+              + " %d: %s), x%.2f of %d CPUs; GC %,.0f ms per run (median)%n", engine, cpus, c,
+              repeat, list(cpuPerIo), c / cpuBase, sizes.get(0), median(gcMs));
           out.flush();
         }
       }
@@ -382,6 +397,16 @@ final class BenchCommand implements Callable<Integer> {
         // a temporary directory left behind is not worth failing the benchmark for
       }
     }
+  }
+
+  /** Milliseconds the collectors have spent so far (their pauses and concurrent phases). */
+  private static long gcMs() {
+    long ms = 0;
+    for (java.lang.management.GarbageCollectorMXBean g
+        : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+      ms += Math.max(0, g.getCollectionTime());
+    }
+    return ms;
   }
 
   /** The runtime of one job at {@code cpus} CPUs, in fio's granularity (whole us, at least 1). */

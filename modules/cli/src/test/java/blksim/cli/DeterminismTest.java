@@ -181,6 +181,30 @@ class DeterminismTest {
     assertEquals(shared, json(byNode), "a queue per node, one partition per node");
   }
 
+  /**
+   * null_blk's shared_tags with one hardware queue per CPU: tags[i] is shared by the two
+   * devices' queue i, touched by CPU i alone, so every partitioning gives the same result,
+   * tag waits included.
+   */
+  @Test
+  void nullBlkSharedTags_perCpuQueues_giveIdenticalResults_inEveryPartitioning() {
+    Scenario s = scenario("devices.0.shared-tags=on", "devices.1.shared-tags=on",
+        "devices.0.hw-queue-depth=1", "devices.1.hw-queue-depth=1");
+    RunOutcome one = local(s, "one", 1);
+    String reference = json(one);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"tag_waits\" : ([0-9]+)")
+        .matcher(reference);
+    long waits = 0;
+    while (m.find()) {
+      waits += Long.parseLong(m.group(1));
+    }
+    assertTrue(waits > 0, "the shared tags made submitters wait: " + waits);
+    assertTrue(!reference.equals(json(local(scenario(), "one", 1))), "sharing changed the run");
+    RunOutcome o = local(s, "cpu", 2);
+    assertTrue(o.stats().partitions() > 1);
+    assertEquals(reference, json(o), "shared tags, one partition per CPU");
+  }
+
   @Test
   void wakePlacementInTheLlc_givesIdenticalResults_forPartitioningsThatKeepLlcsWhole() {
     Scenario s = ScenarioLoader.load(MainTest.resource("det/placement.conf"), List.of());

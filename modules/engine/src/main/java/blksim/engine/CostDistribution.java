@@ -22,15 +22,19 @@ import java.util.regex.Pattern;
  *   <li>{@code lognormal(mean=10us, sd=2us)}: log-normal with that mean and standard deviation
  *       (σ² = ln(1 + sd²/mean²), μ = ln(mean) − σ²/2), the usual shape of a latency;
  *   <li>{@code histogram(8us:1, 10us:6, 40us:0.5)}: an empirical distribution, each value drawn
- *       with probability proportional to its weight (one {@code nextDouble}).
+ *       with probability proportional to its weight (one {@code nextDouble});
+ *   <li>{@code histogram(0us..1us:1635, 1us..2us:1272)}: the same with bins, a measured
+ *       histogram as tools print it: a bin is drawn by its weight, then a whole ns in
+ *       [lo, hi) uniformly (a second draw, {@code nextLong}, only for a bin wider than 1 ns).
+ *       Plain values and bins may be mixed; a value is a bin of width 0.
  * </ul>
  *
  * <p>Draws are rounded to whole ns. Gaussian draws use {@code SplittableRandom.nextGaussian()}
  * (Java 17's ziggurat), which may consume a variable number of values from the stream, always
  * the same for the same seed.
  *
- * <p>Simplified: a histogram is discrete (its values, not bins with a width), and the normal is
- * clamped, not truly truncated.
+ * <p>Simplified: a histogram of plain values is discrete, a binned one uniform inside each bin;
+ * the normal is clamped, not truly truncated.
  */
 public final class CostDistribution {
 
@@ -54,17 +58,25 @@ public final class CostDistribution {
   private final double mu;
   private final double sigma;
   private final long[] values;
+  /** Bin widths (hi - lo) of a histogram, or null when every entry is a plain value. */
+  private final long[] widths;
   private final double[] cumulative;
   private final String text;
 
   private CostDistribution(Kind kind, long a, long b, double mu, double sigma, long[] values,
       double[] cumulative, String text) {
+    this(kind, a, b, mu, sigma, values, null, cumulative, text);
+  }
+
+  private CostDistribution(Kind kind, long a, long b, double mu, double sigma, long[] values,
+      long[] widths, double[] cumulative, String text) {
     this.kind = kind;
     this.a = a;
     this.b = b;
     this.mu = mu;
     this.sigma = sigma;
     this.values = values;
+    this.widths = widths;
     this.cumulative = cumulative;
     this.text = text;
   }
@@ -109,12 +121,23 @@ public final class CostDistribution {
 
   /** Value {@code valuesNs[i]} with probability proportional to {@code weights[i]}. */
   public static CostDistribution histogram(long[] valuesNs, double[] weights) {
-    if (valuesNs.length == 0 || valuesNs.length != weights.length) {
+    return histogram(valuesNs, new long[valuesNs.length], weights);
+  }
+
+  /**
+   * Bin {@code [loNs[i], loNs[i] + widthNs[i])} with probability proportional to
+   * {@code weights[i]}, uniform inside it; a width of 0 is the plain value {@code loNs[i]}.
+   */
+  public static CostDistribution histogram(long[] loNs, long[] widthNs, double[] weights) {
+    long[] valuesNs = loNs;
+    if (valuesNs.length == 0 || valuesNs.length != weights.length
+        || widthNs.length != valuesNs.length) {
       throw new IllegalArgumentException("histogram needs at least one value:weight pair");
     }
     double total = 0;
     for (int i = 0; i < weights.length; i++) {
-      if (!(weights[i] >= 0) || Double.isInfinite(weights[i]) || valuesNs[i] < 0) {
+      if (!(weights[i] >= 0) || Double.isInfinite(weights[i]) || valuesNs[i] < 0
+          || widthNs[i] < 0) {
         throw new IllegalArgumentException("histogram values and weights must be >= 0");
       }
       total += weights[i];
@@ -124,15 +147,21 @@ public final class CostDistribution {
     }
     double[] cum = new double[weights.length];
     double run = 0;
+    boolean binned = false;
     StringBuilder sb = new StringBuilder("histogram(");
     for (int i = 0; i < weights.length; i++) {
       run += weights[i];
       cum[i] = run / total;
-      sb.append(i == 0 ? "" : ", ").append(valuesNs[i]).append("ns:").append(weights[i]);
+      sb.append(i == 0 ? "" : ", ").append(valuesNs[i]).append("ns");
+      if (widthNs[i] > 0) {
+        binned = true;
+        sb.append("..").append(valuesNs[i] + widthNs[i]).append("ns");
+      }
+      sb.append(':').append(weights[i]);
     }
     cum[cum.length - 1] = 1.0;
-    return new CostDistribution(Kind.HISTOGRAM, 0, 0, 0, 0, valuesNs.clone(), cum,
-        sb.append(')').toString());
+    return new CostDistribution(Kind.HISTOGRAM, 0, 0, 0, 0, valuesNs.clone(),
+        binned ? widthNs.clone() : null, cum, sb.append(')').toString());
   }
 
   /** True for a value that looks like a distribution call ({@code name(...)}). */
@@ -167,14 +196,29 @@ public final class CostDistribution {
       }
       case "histogram": {
         List<Long> vals = new ArrayList<>();
+        List<Long> wids = new ArrayList<>();
         List<Double> ws = new ArrayList<>();
         for (String arg : args) {
           String[] p = arg.split(":");
           if (p.length != 2) {
             throw new IllegalArgumentException("histogram takes value:weight pairs such as"
-                + " histogram(8us:1, 10us:6), got '" + arg.trim() + "'");
+                + " histogram(8us:1, 10us:6) or bin:weight pairs such as"
+                + " histogram(0us..1us:5, 1us..2us:3), got '" + arg.trim() + "'");
           }
-          vals.add(duration(p[0], bareNs));
+          int dots = p[0].indexOf("..");
+          if (dots >= 0) {
+            long lo = duration(p[0].substring(0, dots), bareNs);
+            long hi = duration(p[0].substring(dots + 2), bareNs);
+            if (hi <= lo) {
+              throw new IllegalArgumentException("a histogram bin lo..hi needs lo < hi, got '"
+                  + p[0].trim() + "'");
+            }
+            vals.add(lo);
+            wids.add(hi - lo);
+          } else {
+            vals.add(duration(p[0], bareNs));
+            wids.add(0L);
+          }
           try {
             ws.add(Double.parseDouble(p[1].trim()));
           } catch (NumberFormatException e) {
@@ -183,12 +227,14 @@ public final class CostDistribution {
           }
         }
         long[] v = new long[vals.size()];
+        long[] wd = new long[vals.size()];
         double[] w = new double[ws.size()];
         for (int i = 0; i < v.length; i++) {
           v[i] = vals.get(i);
+          wd[i] = wids.get(i);
           w[i] = ws.get(i);
         }
-        return histogram(v, w);
+        return histogram(v, wd, w);
       }
       default:
         throw new IllegalArgumentException("unknown distribution '" + name
@@ -268,7 +314,11 @@ public final class CostDistribution {
         double mean = 0;
         double prev = 0;
         for (int i = 0; i < values.length; i++) {
-          mean += values[i] * (cumulative[i] - prev);
+          double mid = widths == null ? values[i] : values[i] + (widths[i] - 1) / 2.0;
+          if (widths != null && widths[i] == 0) {
+            mid = values[i];
+          }
+          mean += mid * (cumulative[i] - prev);
           prev = cumulative[i];
         }
         return mean;
@@ -307,12 +357,14 @@ public final class CostDistribution {
         return Math.round(Math.exp(mu + sigma * random.nextGaussian()));
       default: {
         double u = random.nextDouble();
-        for (int i = 0; i < cumulative.length; i++) {
-          if (u < cumulative[i]) {
-            return values[i];
-          }
+        int i = 0;
+        while (i < cumulative.length - 1 && !(u < cumulative[i])) {
+          i++;
         }
-        return values[values.length - 1];
+        if (widths == null || widths[i] <= 1) {
+          return values[i];
+        }
+        return values[i] + random.nextLong(widths[i]);
       }
     }
   }

@@ -69,6 +69,40 @@ class CostDistributionTest {
   }
 
   @Test
+  void binnedHistogram_isUniformInsideItsBins() {
+    CostDistribution h = CostDistribution.parse("histogram(0us..1us:3, 1us..2us:1, 5us:0)",
+        false);
+    assertEquals("histogram(0ns..1000ns:3.0, 1000ns..2000ns:1.0, 5000ns:0.0)", h.toString());
+    assertEquals(0.75 * 499.5 + 0.25 * 1499.5, h.meanNs(), 1e-6);
+    SplittableRandom r = new SplittableRandom(5);
+    int[] perHundred = new int[20];
+    for (int i = 0; i < N; i++) {
+      long x = h.sampleNs(r);
+      assertTrue(x >= 0 && x < 2_000, "inside the bins: " + x);
+      perHundred[(int) (x / 100)]++;
+    }
+    // 3/4 of the draws spread over the ten 100 ns slices of the first bin, 1/4 over the second.
+    for (int k = 0; k < 20; k++) {
+      assertNear(k < 10 ? 0.075 * N : 0.025 * N, perHundred[k], 0.05, "slice " + k);
+    }
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> CostDistribution.parse("histogram(2us..1us:1)", false)).getMessage()
+        .contains("lo < hi"));
+  }
+
+  @Test
+  void plainHistogram_drawsAsBefore() {
+    // A histogram without bins takes one nextDouble per draw, as it did before bins existed.
+    CostDistribution h = CostDistribution.parse("histogram(10us:3, 40us:1)", false);
+    SplittableRandom r = new SplittableRandom(9);
+    SplittableRandom ref = new SplittableRandom(9);
+    for (int i = 0; i < 1000; i++) {
+      long want = ref.nextDouble() < 0.75 ? 10_000 : 40_000;
+      assertEquals(want, h.sampleNs(r));
+    }
+  }
+
+  @Test
   void constant_drawsNothingFromTheStream() {
     CostDistribution c = CostDistribution.parse("10us", false);
     assertTrue(c.isConstant());

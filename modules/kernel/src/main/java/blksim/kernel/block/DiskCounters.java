@@ -22,6 +22,10 @@ public final class DiskCounters {
   private long busySince;
   private long ioTicksNs;
   private long timeInQueueNs;
+  private long tagWaits;
+  private long tagWaitNs;
+  private long lockSpins;
+  private long lockSpinNs;
   /** The CPU's samples this share counts its completions into, null when off. */
   private blksim.kernel.sched.CpuSamples samples;
   private int sampleDisk;
@@ -55,6 +59,24 @@ public final class DiskCounters {
     if (--inFlight == 0) {
       ioTicksNs += now - busySince;
     }
+  }
+
+  /**
+   * A submitter slept {@code ns} for a tag of this queue ({@code blk_mq_get_tag()}'s
+   * {@code io_schedule()}; blksim's addition, not in {@code /proc/diskstats}).
+   */
+  public void tagWait(long ns) {
+    tagWaits++;
+    tagWaitNs += ns;
+  }
+
+  /**
+   * A submission spun {@code ns} on the queue's contended scheduler lock (blksim's addition;
+   * {@code kernel.spinlock-contention = on}).
+   */
+  public void lockSpin(long ns) {
+    lockSpins++;
+    lockSpinNs += ns;
   }
 
   /**
@@ -95,23 +117,37 @@ public final class DiskCounters {
   /** The counters as of {@code now}. */
   public Snapshot snapshot(long now) {
     return new Snapshot(disk, ios[0], ios[1], sectors[0], sectors[1], merges[0], merges[1],
-        ticksNs[0], ticksNs[1], ioTicksNs(now), timeInQueueNs);
+        ticksNs[0], ticksNs[1], ioTicksNs(now), timeInQueueNs, tagWaits, tagWaitNs, lockSpins, lockSpinNs);
   }
 
   /**
    * Disk statistics read back from {@link #write}, summable across CPUs.
    *
    * @param ioTicksNs busy time of this share
+   * @param tagWaits sleeps for a tag ({@link #tagWait})
+   * @param tagWaitNs time those sleeps lasted, ns
+   * @param lockSpins submissions that spun on the contended scheduler lock ({@link #lockSpin})
+   * @param lockSpinNs time they spun, ns
    */
   public record Snapshot(String disk, long readIos, long writeIos, long readSectors,
       long writeSectors, long readMerges, long writeMerges, long readTicksNs, long writeTicksNs,
-      long ioTicksNs, long timeInQueueNs) {
+      long ioTicksNs, long timeInQueueNs, long tagWaits, long tagWaitNs, long lockSpins,
+      long lockSpinNs) {
+
+    /** A snapshot without tag waits. */
+    public Snapshot(String disk, long readIos, long writeIos, long readSectors,
+        long writeSectors, long readMerges, long writeMerges, long readTicksNs,
+        long writeTicksNs, long ioTicksNs, long timeInQueueNs) {
+      this(disk, readIos, writeIos, readSectors, writeSectors, readMerges, writeMerges,
+          readTicksNs, writeTicksNs, ioTicksNs, timeInQueueNs, 0, 0, 0, 0);
+    }
 
     /** Writes this snapshot. */
     public void write(DataOutputStream out) throws IOException {
       out.writeUTF(disk);
       for (long v : new long[] {readIos, writeIos, readSectors, writeSectors, readMerges,
-          writeMerges, readTicksNs, writeTicksNs, ioTicksNs, timeInQueueNs}) {
+          writeMerges, readTicksNs, writeTicksNs, ioTicksNs, timeInQueueNs, tagWaits,
+          tagWaitNs, lockSpins, lockSpinNs}) {
         out.writeLong(v);
       }
     }
@@ -119,11 +155,12 @@ public final class DiskCounters {
     /** Reads a snapshot written by {@link #write}. */
     public static Snapshot read(DataInputStream in) throws IOException {
       String d = in.readUTF();
-      long[] v = new long[10];
-      for (int i = 0; i < 10; i++) {
+      long[] v = new long[14];
+      for (int i = 0; i < 14; i++) {
         v[i] = in.readLong();
       }
-      return new Snapshot(d, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
+      return new Snapshot(d, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10],
+          v[11], v[12], v[13]);
     }
 
     /** The sum of two shares of the same disk; busy times are kept apart by the caller. */
@@ -131,7 +168,8 @@ public final class DiskCounters {
       return new Snapshot(disk, readIos + o.readIos, writeIos + o.writeIos,
           readSectors + o.readSectors, writeSectors + o.writeSectors, readMerges + o.readMerges,
           writeMerges + o.writeMerges, readTicksNs + o.readTicksNs, writeTicksNs + o.writeTicksNs,
-          ioTicksNs + o.ioTicksNs, timeInQueueNs + o.timeInQueueNs);
+          ioTicksNs + o.ioTicksNs, timeInQueueNs + o.timeInQueueNs, tagWaits + o.tagWaits,
+          tagWaitNs + o.tagWaitNs, lockSpins + o.lockSpins, lockSpinNs + o.lockSpinNs);
     }
   }
 

@@ -69,8 +69,25 @@ public final class RequestQueue {
   private DriverCpu traceCpu;
   /** Writeback throttling ({@code q->rq_qos}, blk-wbt), or null when off. */
   private Wbt wbt;
+  /** The completion interrupt's delivery latency; a constant 0 (the default) adds nothing. */
+  private blksim.engine.CostDistribution irqDelivery = blksim.engine.CostDistribution.constant(0);
+  private String irqStreamName;
+  private long irqRunSeed;
+  /** One stream per target CPU id for {@link #irqDelivery}, made on first use. */
+  private java.util.SplittableRandom[] irqStreams = new java.util.SplittableRandom[0];
 
-  private record Waiter(DriverCpu cpu, Runnable wake) {}
+  private record Waiter(DriverCpu cpu, Runnable wake, long sinceNs) {}
+
+  /** The shared driver tag map ({@code hctx->tags} of a shared tag set), or null. */
+  private BlkMqTags sharedTags;
+  /** This context's (or with host-wide tags this device's) fair-sharing state, or null. */
+  private BlkMqTags.Sharer sharer;
+  /** The first CPU attached: where a re-run asked for by the shared tags goes. */
+  private DriverCpu firstCpu;
+  /** mq-deadline's {@code dd->lock} as a contended spinlock, or null (uncontended-equivalent). */
+  private blksim.kernel.locking.SpinLock schedLock;
+  private blksim.kernel.topology.Cpu[] lockCpus;
+  private long schedLockHoldNs;
 
   /**
    * A queue with its scheduler, driver and kblockd binding; tag waiters are woken by a
@@ -134,9 +151,100 @@ public final class RequestQueue {
       kblockdRuns++;
       run(cpu);
     }));
+    if (firstCpu == null) {
+      firstCpu = cpu;
+    }
     boolean owner = !countersGiven;
     countersGiven = true;
     return new View(cpu, owner ? counters : new DiskCounters(params.name()));
+  }
+
+  /**
+   * Draws this context's driver tags from {@code s}'s shared map (a tag set shared between
+   * devices or hardware queues, {@link BlkMqTags}); before the queue takes its first bio.
+   * Without a scheduler the request's tag is the driver tag, taken at allocation
+   * ({@code blk_mq_get_tag()}); with one, the driver tag is taken at dispatch
+   * ({@code __blk_mq_alloc_driver_tag()}). Fair sharing applies in both.
+   */
+  public void shareTags(BlkMqTags.Sharer s) {
+    sharedTags = s.tags();
+    sharer = s;
+  }
+
+  /**
+   * Models the scheduler's lock ({@code dd->lock}, taken by {@code dd_bio_merge()} and
+   * {@code dd_insert_requests()} on every submitted bio) as the contended spinlock {@code lock}
+   * held {@code holdNs} per bio; {@code cpus} are the machine's CPUs by id. Only with a
+   * scheduler, before the first bio. The spin is charged in {@link BlockQueue#submitCostNs}:
+   * the lock is reserved there, at the point the submission reaches the insert (the path's
+   * cost minus the hold), which every caller charges right away. Simplified: the dispatch's
+   * and the completion's acquisitions of {@code dd->lock} (from interrupts and kblockd) are not
+   * charged.
+   */
+  public void modelSchedulerLock(blksim.kernel.locking.SpinLock lock,
+      java.util.List<blksim.kernel.topology.Cpu> cpus, long holdNs) {
+    if (params.scheduler() == RequestQueueParams.Scheduler.NONE) {
+      throw new IllegalStateException(params.name() + " has no scheduler lock (none)");
+    }
+    schedLock = lock;
+    lockCpus = new blksim.kernel.topology.Cpu[cpus.size()];
+    for (blksim.kernel.topology.Cpu c : cpus) {
+      lockCpus[c.id()] = c;
+    }
+    schedLockHoldNs = holdNs;
+  }
+
+  /** The scheduler's lock when modelled, else null. */
+  public blksim.kernel.locking.SpinLock schedulerLock() {
+    return schedLock;
+  }
+
+  private long submitCost(DriverCpu cpu) {
+    long base = params.submitCostNs();
+    if (schedLock == null) {
+      return base;
+    }
+    long arrive = cpu.now() + Math.max(0, base - schedLockHoldNs);
+    long spin = schedLock.acquire(lockCpus[cpu.cpuId()], arrive, schedLockHoldNs);
+    if (spin > 0) {
+      counters.lockSpin(spin);
+    }
+    return base + spin;
+  }
+
+  /** The shared tag map, or null. */
+  public BlkMqTags sharedTags() {
+    return sharedTags;
+  }
+
+  /** This queue's fair-sharing state in the shared map, or null. */
+  public BlkMqTags.Sharer sharer() {
+    return sharer;
+  }
+
+  private boolean tagsAtAllocation() {
+    return sharedTags != null && params.scheduler() == RequestQueueParams.Scheduler.NONE;
+  }
+
+  private boolean tagsAtDispatch() {
+    return sharedTags != null && params.scheduler() != RequestQueueParams.Scheduler.NONE;
+  }
+
+  /** A tag wait of this queue ended after {@code ns}. */
+  void tagWaitEnded(long ns) {
+    counters.tagWait(ns);
+  }
+
+  /**
+   * {@code blk_mq_run_hw_queue(hctx, true)} asked for by the shared tags from {@code cpu}: the
+   * run work goes to that CPU if the queue is mapped to it (one hardware queue:
+   * {@code WORK_CPU_UNBOUND}, the local CPU), else to the queue's first CPU.
+   */
+  void runAsyncFromTags(DriverCpu cpu) {
+    if (firstCpu == null || elevator.queued() == 0) {
+      return;
+    }
+    runAsync(runWork.containsKey(cpu.cpuId()) ? cpu : firstCpu);
   }
 
   /** The zone layout of a zoned device, or null ({@code bdev_is_zoned()}). */
@@ -231,7 +339,8 @@ public final class RequestQueue {
     if (wbt != null && !token && !bio.nowait() && !wbt.throttle(bio, cpu, onTagFree)) {
       return false;
     }
-    if (schedTagsInUse == params.nrRequests()) {
+    boolean local = schedTagsInUse < params.nrRequests();
+    if (!local || (tagsAtAllocation() && !sharedTags.tryGet(sharer, cpu))) {
       if (bio.nowait()) {
         if (blkTrace != null) {
           blkTrace.bioComplete(cpu, bio, -Errno.EAGAIN);
@@ -242,7 +351,11 @@ public final class RequestQueue {
       if (plug != null) {
         plug.flush(cpu, true);
       }
-      tagWaiters.add(new Waiter(cpu, onTagFree));
+      if (local) {
+        sharedTags.sleep(this, cpu, onTagFree);
+      } else {
+        tagWaiters.add(new Waiter(cpu, onTagFree, cpu.now()));
+      }
       if (blkTrace != null) {
         blkTrace.retry(cpu, bio);
       }
@@ -343,6 +456,9 @@ public final class RequestQueue {
     }
     counters.mergedAway();
     schedTagsInUse--;
+    if (tagsAtAllocation()) {
+      sharedTags.put(sharer, r.submitCpu(), false);
+    }
     wakeTagWaiter(null);
   }
 
@@ -363,10 +479,19 @@ public final class RequestQueue {
   public void run(DriverCpu cpu) {
     directRuns++;
     long now = cpu.now();
+    boolean dispatchTags = tagsAtDispatch();
     while (driverTagsInUse < params.queueDepth()) {
+      if (dispatchTags && elevator.queued() > 0 && !sharedTags.canGet(sharer, cpu)) {
+        // blk_mq_mark_tag_wait(): re-run when a driver tag of the shared map is freed.
+        sharedTags.waitDispatch(this);
+        return;
+      }
       Request r = elevator.dispatch(now);
       if (r == null) {
         return;
+      }
+      if (dispatchTags) {
+        sharedTags.take(sharer);
       }
       driverTagsInUse++;
       dispatched++;
@@ -395,7 +520,45 @@ public final class RequestQueue {
    */
   public void hardwareDone(Request rq, int error) {
     DriverCpu cpu = rq.submitCpu();
-    cpu.interrupt(params.completionCostNs(), () -> endRequest(cpu, rq, error));
+    long delivery = irqDeliveryNs(cpu);
+    if (delivery == 0) {
+      cpu.interrupt(params.completionCostNs(), () -> endRequest(cpu, rq, error));
+    } else {
+      cpu.callAfter(delivery, () -> cpu.interrupt(params.completionCostNs(),
+          () -> endRequest(cpu, rq, error)));
+    }
+  }
+
+  /**
+   * The completion interrupt's delivery latency ({@code costs.irq.delivery}, issue 10 item 9):
+   * from the device's MSI write to the handler starting on the target CPU (the interrupt
+   * message through the IOMMU/IO-APIC path to the local APIC, and the CPU's entry; an idle
+   * CPU's exit latency is {@code costs.sched.idle-exit}, charged as before). Drawn from a stream
+   * per target CPU, {@code Seeds.forComponent(runSeed, streamName + "/cpuC")}; a constant draws
+   * nothing, and a constant 0 (the default) leaves the completion exactly as before.
+   */
+  public void irqDelivery(blksim.engine.CostDistribution d, String streamName, long runSeed) {
+    this.irqDelivery = java.util.Objects.requireNonNull(d, "irqDelivery");
+    this.irqStreamName = streamName;
+    this.irqRunSeed = runSeed;
+    this.irqStreams = new java.util.SplittableRandom[0];
+  }
+
+  private long irqDeliveryNs(DriverCpu cpu) {
+    if (irqDelivery.isConstant()) {
+      return irqDelivery.sampleNs(null);
+    }
+    int id = cpu.cpuId();
+    if (id >= irqStreams.length) {
+      irqStreams = java.util.Arrays.copyOf(irqStreams, Math.max(id + 1, irqStreams.length * 2));
+    }
+    java.util.SplittableRandom r = irqStreams[id];
+    if (r == null) {
+      r = new java.util.SplittableRandom(blksim.engine.Seeds.forComponent(irqRunSeed,
+          irqStreamName + "/cpu" + id));
+      irqStreams[id] = r;
+    }
+    return irqDelivery.sampleNs(r);
   }
 
   /**
@@ -422,12 +585,21 @@ public final class RequestQueue {
       // Tags are freed before the bios end, so that an end_io that submits again finds them.
       driverTagsInUse--;
       schedTagsInUse--;
+      if (sharedTags != null) {
+        sharedTags.free(sharer);
+      }
       rq.endBios(error);
+      if (sharedTags != null) {
+        sharedTags.wakeAfterFree(cpu, true);
+      }
       wakeTagWaiter(cpu);
     } else {
       rq.endBios(error);
       driverTagsInUse--;
       schedTagsInUse--;
+      if (sharedTags != null) {
+        sharedTags.put(sharer, cpu, false);
+      }
       wakeTagWaiter(null);
     }
     if (elevator.queued() > 0) {
@@ -444,6 +616,7 @@ public final class RequestQueue {
     if (w == null) {
       return;
     }
+    counters.tagWait((freeing != null ? freeing : w.cpu()).now() - w.sinceNs());
     if (wakeLocalWaiterInline && w.cpu() == freeing) {
       w.wake().run();
     } else {
@@ -518,7 +691,7 @@ public final class RequestQueue {
 
     @Override
     public long submitCostNs(Bio bio) {
-      return params.submitCostNs();
+      return submitCost(cpu);
     }
 
     @Override

@@ -2,6 +2,7 @@ package blksim.kernel.device;
 
 import blksim.engine.CostDistribution;
 import blksim.engine.Seeds;
+import blksim.kernel.block.BlkMqTags;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.DriverCpu;
 import blksim.kernel.block.HwCtx;
@@ -31,7 +32,12 @@ import java.util.SplittableRandom;
  * {@code blk_mq_complete_request()} on the submitting CPU, costing {@code completionCostNs} of
  * interrupt time there ({@link RequestQueue#hardwareDone}); TIMER arms an hrtimer of
  * {@code completion_nsec} on the CPU that ran {@code queue_rq}, whose expiry ends the request
- * there after {@code completionCostNs} of interrupt time.
+ * there after {@code completionCostNs} of interrupt time. The hrtimer's handler does not run at
+ * the programmed expiry itself but after the local APIC timer interrupt reaches the CPU and
+ * {@code hrtimer_interrupt()} (kernel/time/hrtimer.c) runs the expired timer: that delay is
+ * {@link #hrtimerExpiry} (issue 10 item 9; {@code costs.timer.hrtimer-expiry}), drawn per
+ * request from a stream of its own per CPU, {@code dev/NAME/hrtimer/cpuC}, apart from the
+ * {@code completion_nsec} stream, so a spread in one does not shift the other's draws.
  *
  * <p>Tags: a request's tags are freed before its bios end, and a submitter waiting for a tag on
  * the completing CPU is woken inside the completion ({@code blk_mq_put_tag()} waking the
@@ -44,8 +50,16 @@ import java.util.SplittableRandom;
  * shared between CPUs and any partitioning is exact; a context shared by several CPUs is called
  * directly from each of them, so the scenario loader refuses partitionings that split its CPUs.
  *
+ * <p>Shared tags ({@link #shareTagSets}): {@code shared_tags} puts every device with it on in
+ * one tag set, whose {@code tags[i]} hardware queue {@code i} of each device draws from (one
+ * device alone behaves as without it); {@code shared_tag_bitmap} makes one map of
+ * {@code hw_queue_depth} tags for all hardware queues of the set ({@code BLK_MQ_F_TAG_HCTX_SHARED},
+ * fair sharing per device). See {@link BlkMqTags}. Simplified: with a scheduler and
+ * {@code shared_tag_bitmap} the scheduler tags stay per hardware queue (the kernel shares them
+ * per request queue, {@code q->sched_shared_tags}).
+ *
  * <p>Simplified: null_blk's memory backing, zoned mode, bandwidth throttling, fault injection,
- * {@code shared_tags}, poll queues and {@code BLK_STS_RESOURCE} requeues are not modelled;
+ * poll queues and {@code BLK_STS_RESOURCE} requeues are not modelled;
  * bios larger than {@code max_sectors} are not split (the limit bounds merging only).
  */
 public final class NullBlkDriver implements MqDriver {
@@ -55,6 +69,10 @@ public final class NullBlkDriver implements MqDriver {
   private long runSeed;
   /** One stream per CPU, each created and drawn by its CPU alone. */
   private final SplittableRandom[] streams;
+  /** The hrtimer expiry latency; a constant 0 (the default here) draws nothing. */
+  private CostDistribution hrtimerExpiry = CostDistribution.constant(0);
+  /** One stream per CPU for {@link #hrtimerExpiry}, created and drawn by its CPU alone. */
+  private final SplittableRandom[] expiryStreams;
 
   /** The device on a machine of {@code cpus}, with its {@code submit_queues} mapped to them. */
   public NullBlkDriver(NullBlkParams params, List<Cpu> cpus, Kblockd kblockd) {
@@ -70,23 +88,26 @@ public final class NullBlkDriver implements MqDriver {
     this.params = params;
     this.cpuToHctx = cpuToHctx.clone();
     this.streams = new SplittableRandom[cpuToHctx.length];
+    this.expiryStreams = new SplittableRandom[cpuToHctx.length];
     RequestQueueParams qp = params.queueParams(nrHctx);
     this.hctxs = new HwCtx[nrHctx];
+    // Each context's CPUs, ascending, in two passes over the map (not one per context: with a
+    // queue per CPU that was quadratic in the CPUs).
+    int[][] mine = new int[nrHctx][];
+    int[] n = new int[nrHctx];
+    for (int m : cpuToHctx) {
+      n[m]++;
+    }
     for (int h = 0; h < nrHctx; h++) {
-      int n = 0;
-      for (int m : cpuToHctx) {
-        if (m == h) {
-          n++;
-        }
-      }
-      int[] mine = new int[n];
-      n = 0;
-      for (int c = 0; c < cpuToHctx.length; c++) {
-        if (cpuToHctx[c] == h) {
-          mine[n++] = c;
-        }
-      }
-      hctxs[h] = new HwCtx(h, mine, new RequestQueue(qp, this, kblockd, true));
+      mine[h] = new int[n[h]];
+      n[h] = 0;
+    }
+    for (int c = 0; c < cpuToHctx.length; c++) {
+      int h = cpuToHctx[c];
+      mine[h][n[h]++] = c;
+    }
+    for (int h = 0; h < nrHctx; h++) {
+      hctxs[h] = new HwCtx(h, mine[h], new RequestQueue(qp, this, kblockd, true));
     }
   }
 
@@ -126,6 +147,57 @@ public final class NullBlkDriver implements MqDriver {
     return List.of(hctxs);
   }
 
+  /**
+   * Builds the shared tag maps of {@code drivers} (all null_blk devices of a run, in declaration
+   * order): one set for those with {@code shared_tags} ({@code null_init_global_tag_set()}),
+   * and a set of its own for a device with {@code shared_tag_bitmap} alone. Before the run.
+   * The devices of the shared set must agree on {@code hw_queue_depth}, the number of hardware
+   * queues and {@code shared_tag_bitmap} (the loader checks it).
+   */
+  public static void shareTagSets(List<NullBlkDriver> drivers) {
+    List<NullBlkDriver> global = new ArrayList<>();
+    for (NullBlkDriver d : drivers) {
+      if (d.params.sharedTags()) {
+        global.add(d);
+      } else if (d.params.sharedTagBitmap()) {
+        shareTagSet(List.of(d), d.params.name());
+      }
+    }
+    if (!global.isEmpty()) {
+      shareTagSet(global, "null_blk");
+    }
+  }
+
+  private static void shareTagSet(List<NullBlkDriver> set, String name) {
+    NullBlkDriver first = set.get(0);
+    int depth = first.params.hwQueueDepth();
+    boolean queueShared = set.size() > 1;
+    if (first.params.sharedTagBitmap()) {
+      BlkMqTags tags = new BlkMqTags(name + "/shared_tags", depth).queueShared(queueShared);
+      for (NullBlkDriver d : set) {
+        BlkMqTags.Sharer s = tags.newSharer();
+        for (HwCtx h : d.hctxs) {
+          h.queue().shareTags(s);
+        }
+      }
+      return;
+    }
+    if (!queueShared) {
+      return; // one device: tags[i] are its own hardware queues' tags, as without the set
+    }
+    for (int i = 0; i < first.hctxs.length; i++) {
+      BlkMqTags tags = new BlkMqTags(name + "/tags" + i, depth).queueShared(true);
+      for (NullBlkDriver d : set) {
+        if (d.hctxs.length != first.hctxs.length
+            || !Arrays.equals(d.hctxs[i].cpus(), first.hctxs[i].cpus())) {
+          throw new IllegalArgumentException("devices sharing a tag set must map their hardware"
+              + " queues alike: " + d.params.name() + " and " + first.params.name() + " differ");
+        }
+        d.hctxs[i].queue().shareTags(tags.newSharer());
+      }
+    }
+  }
+
   /** The hardware context CPU {@code cpuId} submits to ({@code blk_mq_map_queue()}). */
   public HwCtx hctx(int cpuId) {
     return hctxs[cpuToHctx[cpuId]];
@@ -145,7 +217,33 @@ public final class NullBlkDriver implements MqDriver {
   public NullBlkDriver seed(long runSeed) {
     this.runSeed = runSeed;
     Arrays.fill(streams, null);
+    Arrays.fill(expiryStreams, null);
     return this;
+  }
+
+  /**
+   * The delay from a timer-mode request's hrtimer expiry to its handler
+   * ({@code costs.timer.hrtimer-expiry}): the local APIC timer interrupt's delivery and entry
+   * into {@code hrtimer_interrupt()}. Drawn from CPU C's stream
+   * {@code Seeds.forComponent(runSeed, "dev/NAME/hrtimer/cpuC")}; a constant draws nothing.
+   */
+  public NullBlkDriver hrtimerExpiry(CostDistribution d) {
+    this.hrtimerExpiry = java.util.Objects.requireNonNull(d, "hrtimerExpiry");
+    return this;
+  }
+
+  private long expiryNs(DriverCpu cpu) {
+    if (hrtimerExpiry.isConstant()) {
+      return hrtimerExpiry.sampleNs(null);
+    }
+    int id = cpu.cpuId();
+    SplittableRandom r = expiryStreams[id];
+    if (r == null) {
+      r = new SplittableRandom(Seeds.forComponent(runSeed, "dev/" + params.name()
+          + "/hrtimer/cpu" + id));
+      expiryStreams[id] = r;
+    }
+    return hrtimerExpiry.sampleNs(r);
   }
 
   private long completionNs(DriverCpu cpu) {
@@ -175,7 +273,9 @@ public final class NullBlkDriver implements MqDriver {
         q.hardwareDone(rq);
         break;
       case TIMER:
-        cpu.callAfter(completionNs(cpu), () -> cpu.interrupt(params.completionCostNs(),
+        long delay = completionNs(cpu);
+        delay += expiryNs(cpu);
+        cpu.callAfter(delay, () -> cpu.interrupt(params.completionCostNs(),
             () -> q.endRequestInline(rq, cpu)));
         break;
       default:

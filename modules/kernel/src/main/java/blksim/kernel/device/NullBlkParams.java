@@ -56,11 +56,34 @@ import java.util.SplittableRandom;
  *     kernel's default
  * @param maxBytes largest request a merge may build ({@code max_sectors}, in bytes)
  * @param rules the kernel version's plugging and queue-run rules
+ * @param sharedTags the module's {@code shared_tags}: the device's hardware queue {@code i}
+ *     draws its driver tags from {@code tags[i]} of one tag set shared by every null_blk device
+ *     with it on ({@code null_init_global_tag_set()}); with two or more such devices fair
+ *     sharing applies ({@link blksim.kernel.block.BlkMqTags})
+ * @param sharedTagBitmap the module's {@code shared_tag_bitmap}
+ *     ({@code BLK_MQ_F_TAG_HCTX_SHARED}): every hardware queue of the device (of all devices with
+ *     {@code sharedTags}) draws from one map of {@code hw_queue_depth} tags
  */
 public record NullBlkParams(String name, long sizeBytes, int blockSize, int hwQueueDepth,
     IrqMode irqmode, CostDistribution completion, long submitCostNs, long completionCostNs,
-    int submitQueues, Scheduler scheduler, int nrRequests, long maxBytes, BlkMqRules rules)
+    int submitQueues, Scheduler scheduler, int nrRequests, long maxBytes, BlkMqRules rules,
+    boolean sharedTags, boolean sharedTagBitmap)
     implements DeviceParams {
+
+  /** The device with a tag set of its own, one map per hardware queue (the module's default). */
+  public NullBlkParams(String name, long sizeBytes, int blockSize, int hwQueueDepth,
+      IrqMode irqmode, CostDistribution completion, long submitCostNs, long completionCostNs,
+      int submitQueues, Scheduler scheduler, int nrRequests, long maxBytes, BlkMqRules rules) {
+    this(name, sizeBytes, blockSize, hwQueueDepth, irqmode, completion, submitCostNs,
+        completionCostNs, submitQueues, scheduler, nrRequests, maxBytes, rules, false, false);
+  }
+
+  /** These parameters with {@code shared_tags} and {@code shared_tag_bitmap} as given. */
+  public NullBlkParams withSharedTags(boolean shared, boolean bitmap) {
+    return new NullBlkParams(name, sizeBytes, blockSize, hwQueueDepth, irqmode, completion,
+        submitCostNs, completionCostNs, submitQueues, scheduler, nrRequests, maxBytes, rules,
+        shared, bitmap);
+  }
 
   /** null_blk's default {@code hw_queue_depth}. */
   public static final int DEFAULT_HW_QUEUE_DEPTH = 64;

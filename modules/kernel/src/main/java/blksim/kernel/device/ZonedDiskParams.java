@@ -20,15 +20,18 @@ import blksim.kernel.block.Wbt;
  * @param dmzadmSeq the reserved sequential zones {@code dmzadm --format --seq} asks for (16)
  * @param dmzadmLabel the label {@code dmzadm --format --label} gives, or "" for dmzadm's
  *     default {@code dmz-<dev>}
+ * @param dmzBoundedCache whether dm-zoned on this disk keeps the kernel's bounded metadata
+ *     cache ({@code min_nr_mblks}..{@code max_nr_mblks}, misses read synchronously), else every
+ *     metadata block is cached
  */
 public record ZonedDiskParams(RequestQueueParams queue, RotationalDiskParams drive,
-    ZonedLayout layout, long wbtLatNs, int hz, long dmzadmSeq, String dmzadmLabel)
-    implements RequestBasedParams {
+    ZonedLayout layout, long wbtLatNs, int hz, long dmzadmSeq, String dmzadmLabel,
+    boolean dmzBoundedCache) implements RequestBasedParams {
 
   /** Without writeback throttling, formatted with dmzadm's defaults. */
   public ZonedDiskParams(RequestQueueParams queue, RotationalDiskParams drive,
       ZonedLayout layout) {
-    this(queue, drive, layout, 0, 250, 16, "");
+    this(queue, drive, layout, 0, 250, 16, "", true);
   }
 
   public ZonedDiskParams {

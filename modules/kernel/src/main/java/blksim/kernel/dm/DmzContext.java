@@ -21,6 +21,7 @@ public final class DmzContext {
   private final List<DmParams> zoned = new ArrayList<>();
   private final Map<String, DmzFormat> formats = new LinkedHashMap<>();
   private final Map<String, DmzDevice> devices = new LinkedHashMap<>();
+  private final Map<String, Boolean> boundedCache = new LinkedHashMap<>();
   private WorkqueueSystem wqs;
   private int hz;
   private int nCpus;
@@ -36,7 +37,9 @@ public final class DmzContext {
       for (DmTableEntry e : dm.table().entries()) {
         if (e.args() instanceof DmTargetArgs.Zoned z) {
           String disk = DmTable.deviceName(z.device());
-          DmzFormat f = DmzTarget.format((ZonedDiskParams) declared.apply(disk), disk);
+          ZonedDiskParams zd = (ZonedDiskParams) declared.apply(disk);
+          DmzFormat f = DmzTarget.format(zd, disk);
+          c.boundedCache.put(dm.name(), zd.dmzBoundedCache());
           c.zoned.add(dm);
           c.formats.put(dm.name(), f);
           b.allocWorkqueue(DmzDevice.cwqName(f.label()), DmzDevice.CWQ_FLAGS,
@@ -73,7 +76,7 @@ public final class DmzContext {
       if (f == null) {
         throw new IllegalStateException("dm-zoned device " + name + " was not allocated");
       }
-      d = new DmzDevice(name, f, wqs, hz, nCpus);
+      d = new DmzDevice(name, f, wqs, hz, nCpus, boundedCache.getOrDefault(name, true));
       devices.put(name, d);
     }
     return d;

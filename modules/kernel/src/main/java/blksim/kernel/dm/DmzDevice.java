@@ -151,9 +151,15 @@ public final class DmzDevice {
   }
 
   DmzDevice(String name, DmzFormat fmt, WorkqueueSystem wqs, int hz, int nCpus) {
+    this(name, fmt, wqs, hz, nCpus, true);
+  }
+
+  /** {@code boundedCache}: the kernel's bounded metadata cache, else every block cached. */
+  DmzDevice(String name, DmzFormat fmt, WorkqueueSystem wqs, int hz, int nCpus,
+      boolean boundedCache) {
     this.name = name;
     this.fmt = fmt;
-    this.md = new DmzMetadata(fmt);
+    this.md = new DmzMetadata(fmt, boundedCache);
     this.wqs = wqs;
     this.cwq = wqs.workqueue(cwqName(fmt.label()));
     this.fwq = wqs.workqueue(fwqName(fmt.label()));
@@ -356,7 +362,7 @@ public final class DmzDevice {
     }
   }
 
-  private enum St { POP, LOCK, MAP, BUF_LOCK, BUF, CPU, SUBMIT, PUT }
+  private enum St { POP, LOCK, MAP, BUF_LOCK, BUF, CPU, SUBMIT, MBLK, PUT }
 
   /** One run of {@code dmz_chunk_work()}: its chunk's bios, one {@code dmz_handle_bio()} each. */
   private final class ChunkRun implements WorkRun {
@@ -371,6 +377,8 @@ public final class DmzDevice {
     private DmzZone waitedOn;
     /** The zone activation {@code bioctx->zone} holds for the bio being handled. */
     private ZoneRef held;
+    /** The wait for the metadata cache misses of the bio's bitmap updates. */
+    private DmzMblkWait mblkWait;
 
     ChunkRun(ChunkWork cw) {
       this.cw = cw;
@@ -473,6 +481,8 @@ public final class DmzDevice {
               st = St.BUF_LOCK;
               return;
             }
+            // The misses of plan()'s bitmap accesses are this work's (taken before it yields).
+            mblkWait = DmzMblkWait.take(DmzDevice.this);
             st = St.CPU;
           }
           case CPU -> {
@@ -484,7 +494,10 @@ public final class DmzDevice {
           }
           case SUBMIT -> {
             if (next == clones.size()) {
-              st = St.PUT;
+              // dmz_handle_direct_write() & co. submit the clone, then update the bitmaps
+              // (dmz_validate_blocks() -> dmz_get_bitmap()): a miss is read and waited for
+              // here, with the slot and mblk_sem held.
+              st = St.MBLK;
               break;
             }
             Bio c = clones.get(next);
@@ -515,6 +528,13 @@ public final class DmzDevice {
             }
             next++;
             paid = false;
+          }
+          case MBLK -> {
+            if (mblkWait != null && mblkWait.step(cpu)) {
+              return;
+            }
+            mblkWait = null;
+            st = St.PUT;
           }
           case PUT -> {
             if (zone != null) {
@@ -555,6 +575,11 @@ public final class DmzDevice {
           DmzZone bz = zone.bzone;
           int b = chunkBlock;
           int endBlock = chunkBlock + n;
+          // dmz_block_valid() -> dmz_get_bitmap() of the data zone and of the buffer zone.
+          md.accessBitmaps(zone, chunkBlock, n, false);
+          if (bz != null) {
+            md.accessBitmaps(bz, chunkBlock, n, false);
+          }
           while (b < endBlock) {
             int nr = 0;
             DmzZone rz = null;
@@ -751,6 +776,7 @@ public final class DmzDevice {
         + " reclaim runs " + stats.reclaimRuns + ", zones reclaimed " + stats.reclaimedZones
         + ", aborted " + stats.reclaimAborts + ", kcopyd MiB " + (kcopydBytes >> 20)
         + ", throttle sleeps " + kcThrottle.sleeps + ", zone resets " + stats.zoneResets
+        + "\n  " + md.cache.summary()
         + "\n" + wbtLine();
   }
 

@@ -20,6 +20,7 @@ final class DmzMetaFlush {
   private int phase;
   private final List<DmzIoBatch> batches = new ArrayList<>();
   private int error;
+  private List<Long> written = List.of();
 
   DmzMetaFlush(DmzDevice dev) {
     this.dev = dev;
@@ -44,6 +45,8 @@ final class DmzMetaFlush {
       phase = 2;
       List<Long> dirty = new ArrayList<>(md.dirty);
       md.dirty.clear();
+      md.cache.writing(dirty);
+      written = dirty;
       if (dirty.isEmpty()) {
         batches.add(flush());
       } else {
@@ -74,6 +77,8 @@ final class DmzMetaFlush {
     }
     if (phase == 2) {
       phase = 3;
+      // The written blocks are clean: to the cache's LRU (dmz_flush_metadata()'s last loop).
+      md.cache.cleaned(written);
       md.mblkSem.upWrite();
     }
     return false;
@@ -89,8 +94,12 @@ final class DmzMetaFlush {
   }
 
   private long setBase(int set) {
-    return set == 0 ? dev.fmt.sbBlock() : dev.fmt.sbBlock()
-        + dev.fmt.nrMetaZones() * dev.fmt.zoneNrBlocks();
+    return setBase(dev.fmt, set);
+  }
+
+  /** The first block (the super block) of metadata set {@code set}. */
+  static long setBase(DmzFormat fmt, int set) {
+    return set == 0 ? fmt.sbBlock() : fmt.sbBlock() + fmt.nrMetaZones() * fmt.zoneNrBlocks();
   }
 
   /** {@code dmz_write_dirty_mblocks()}: one 4 KiB write per block of the set. */

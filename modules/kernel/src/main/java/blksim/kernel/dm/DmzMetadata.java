@@ -19,8 +19,10 @@ import java.util.function.Consumer;
  * {@code dmz_validate_blocks()}, {@code dmz_invalidate_blocks()},
  * {@code dmz_get_zone_for_reclaim()} and its helpers, and the LRU rotation {@code dmz_lru_zone()}.
  *
- * <p>Simplified: the metadata cache holds every block (no miss: §15.5's default miss rate 0),
- * so a metadata block is only a number in the dirty set ({@code mblk_dirty_list}); the map lock
+ * <p>The metadata block cache is {@link DmzMblkCache}: bounded as the kernel's (a bitmap block
+ * not in it is read synchronously by the work that needs it), or, with the scenario's
+ * {@code dmz-metadata-cache = unbounded}, holding every block. Simplified: a metadata block is
+ * only a number in the dirty set ({@code mblk_dirty_list}) and the cache; the map lock
  * {@code map_lock} costs nothing and is never contended (its sections do not sleep here). Owned
  * by one target, touched from every CPU of its one partition (the zoned disk's queue keeps the
  * scenario in one partition).
@@ -64,8 +66,18 @@ final class DmzMetadata {
   /** Issues the ZONE_RESET of a zone and runs its argument when the reset completed. */
   Consumer<DmzZone> resetZone;
 
+  /** The metadata block cache. */
+  final DmzMblkCache cache;
+
+  /** With an unbounded metadata cache (every block cached). */
   DmzMetadata(DmzFormat fmt) {
+    this(fmt, false);
+  }
+
+  /** With the kernel's bounded metadata cache if {@code boundedCache}. */
+  DmzMetadata(DmzFormat fmt, boolean boundedCache) {
     this.fmt = fmt;
+    this.cache = new DmzMblkCache(fmt, dirty, boundedCache);
     int n = Math.toIntExact(fmt.nrZones());
     this.zones = new DmzZone[n];
     int chunks = Math.toIntExact(fmt.nrChunks());
@@ -309,6 +321,7 @@ final class DmzMetadata {
   /** {@code dmz_validate_blocks()}. */
   void validate(DmzZone z, int block, int n) {
     int c = z.valid.set(block, n);
+    accessBitmaps(z, block, n, c > 0);
     if (c > 0) {
       dirtyBitmap(z, block, n);
       z.weight = Math.min(z.weight + c, (int) fmt.zoneNrBlocks());
@@ -318,6 +331,7 @@ final class DmzMetadata {
   /** {@code dmz_invalidate_blocks()}. */
   void invalidate(DmzZone z, int block, int n) {
     int c = z.valid.clear(block, n);
+    accessBitmaps(z, block, n, c > 0);
     if (c > 0) {
       dirtyBitmap(z, block, n);
       z.weight = Math.max(0, z.weight - c);
@@ -329,13 +343,33 @@ final class DmzMetadata {
     int b = fromBlock;
     int[] r;
     while ((r = from.valid.firstValid(b)) != null) {
+      accessBitmaps(from, b, r[0] + r[1] - b, false);
       validate(to, r[0], r[1]);
       b = r[0] + r[1];
     }
   }
 
+  /** The first bitmap block number of zone {@code z}. */
+  long bitmapBase(DmzZone z) {
+    return 1 + fmt.nrMapBlocks() + (long) z.id * fmt.zoneNrBitmapBlocks();
+  }
+
+  /**
+   * {@code dmz_get_bitmap()} and {@code dmz_release_mblock()} of each bitmap block of zone
+   * {@code z} covering blocks {@code [block, block + n)}, dirtied if {@code dirtying}.
+   */
+  void accessBitmaps(DmzZone z, int block, int n, boolean dirtying) {
+    if (!cache.bounded || n <= 0) {
+      return;
+    }
+    long base = bitmapBase(z);
+    for (long b = block >> 15; b <= (block + n - 1) >> 15; b++) {
+      cache.access(base + b, dirtying);
+    }
+  }
+
   private void dirtyBitmap(DmzZone z, int block, int n) {
-    long base = 1 + fmt.nrMapBlocks() + (long) z.id * fmt.zoneNrBitmapBlocks();
+    long base = bitmapBase(z);
     for (long b = block >> 15; b <= (block + n - 1) >> 15; b++) {
       dirty.add(base + b);
     }

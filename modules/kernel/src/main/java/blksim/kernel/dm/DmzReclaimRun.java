@@ -23,7 +23,7 @@ import blksim.kernel.workqueue.WorkerCpu;
  * ({@code dmz_reclaim_should_terminate()}, -EINTR). Owned by the run.
  */
 final class DmzReclaimRun implements WorkRun {
-  private enum St { START, COPY, ALIGN, KCOPY, DONE, FLUSH, END }
+  private enum St { START, COPY, ALIGN, KCOPY, DONE, MBLK, RECLAIMED, FLUSH, END }
 
   private final DmzDevice dev;
   private final DmzMetadata md;
@@ -41,6 +41,9 @@ final class DmzReclaimRun implements WorkRun {
   private DmzIoBatch align;
   private DmzKcopyd copy;
   private DmzMetaFlush flush;
+  /** A wait for metadata cache misses, and the state after it. */
+  private DmzMblkWait mblkWait;
+  private St after;
 
   DmzReclaimRun(DmzDevice dev) {
     this.dev = dev;
@@ -82,8 +85,18 @@ final class DmzReclaimRun implements WorkRun {
             break;
           }
           run = block < endBlock ? src.valid.firstValid(block) : null;
+          if (block < endBlock) {
+            // dmz_first_valid_block() -> dmz_get_bitmap() of each bitmap block it scans.
+            int scanEnd = run == null ? endBlock : Math.min(endBlock, run[0] + 1);
+            md.accessBitmaps(src, block, scanEnd - block, false);
+          }
           if (run == null || run[0] >= endBlock) {
             st = St.DONE;
+            mblkWait = DmzMblkWait.take(dev);
+            if (mblkWait != null) {
+              after = St.DONE;
+              st = St.MBLK;
+            }
             break;
           }
           run[1] = Math.min(run[1], endBlock - run[0]);
@@ -100,6 +113,18 @@ final class DmzReclaimRun implements WorkRun {
           }
           copy = new DmzKcopyd(dev, dev.sectorOf(src, run[0]), dev.sectorOf(dst, run[0]),
               run[1], dst.seq());
+          mblkWait = DmzMblkWait.take(dev);
+          if (mblkWait != null) {
+            after = st;
+            st = St.MBLK;
+          }
+        }
+        case MBLK -> {
+          if (mblkWait.step(cpu)) {
+            return;
+          }
+          mblkWait = null;
+          st = after;
         }
         case ALIGN -> {
           if (align.step(cpu)) {
@@ -125,6 +150,15 @@ final class DmzReclaimRun implements WorkRun {
         }
         case DONE -> {
           finishZone();
+          // The bitmap updates' misses (dmz_merge_valid_blocks(), dmz_invalidate_blocks()).
+          mblkWait = DmzMblkWait.take(dev);
+          st = St.RECLAIMED;
+          if (mblkWait != null) {
+            after = St.RECLAIMED;
+            st = St.MBLK;
+          }
+        }
+        case RECLAIMED -> {
           if (ret != 0) {
             dev.stats().reclaimAborts++;
             st = St.END;

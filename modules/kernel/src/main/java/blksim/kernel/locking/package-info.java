@@ -9,5 +9,9 @@
  * blksim.kernel.locking.LockParams}. Each task keeps its waits per lock
  * ({@link blksim.kernel.sched.LockWaitStat}), reported with its scheduler statistics; a task
  * asleep on a lock shows state D and the lock as its {@code wchan}.
+ *
+ * <p>Spinlocks: {@link blksim.kernel.locking.SpinLock} is a contended qspinlock as a queueing
+ * reservation (FIFO, a cache-line hand-off per waiter costed by CPU distance,
+ * {@link blksim.kernel.locking.SpinLockParams}), with no events; its users are listed there.
  */
 package blksim.kernel.locking;

@@ -1,5 +1,6 @@
 package blksim.kernel.timer;
 
+import blksim.engine.CostDistribution;
 import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
@@ -30,6 +31,10 @@ import blksim.kernel.sched.TaskCpu;
  *   <li>{@link #hrtimerSleepNs}: {@code schedule_hrtimeout()} with no slack.
  * </ul>
  *
+ * <p>An hrtimer's handler runs after its expiry by the local APIC timer interrupt's latency
+ * ({@link #expiry}, {@code costs.timer.hrtimer-expiry}, issue 10 item 9), drawn per sleep from a
+ * stream the owner gives, its own; without one (the default) the wakeup is at the exact expiry.
+ *
  * <p>Owned by the task it serves, on that task's CPU.
  */
 public final class HrtimerSleep {
@@ -42,10 +47,22 @@ public final class HrtimerSleep {
   private boolean sleeping;
   private long generation;
   private TimerList wheelTimer;
+  private CostDistribution expiry = CostDistribution.constant(0);
+  private java.util.SplittableRandom expiryStream;
 
   /** A sleeper for one task, with the machine's timer parameters. */
   public HrtimerSleep(TimerParams params) {
     this.params = params;
+  }
+
+  /**
+   * The hrtimer expiry latency of this sleeper's hrtimer sleeps, drawn from {@code stream}
+   * (the owner's own; unused while {@code d} is a constant).
+   */
+  public HrtimerSleep expiry(CostDistribution d, java.util.SplittableRandom stream) {
+    this.expiry = java.util.Objects.requireNonNull(d, "expiry");
+    this.expiryStream = stream;
+    return this;
   }
 
   /** Whether a sleep is in progress (its deadline has not been reached). */
@@ -88,7 +105,10 @@ public final class HrtimerSleep {
     }
   }
 
-  /** {@code schedule_hrtimeout(ns)}: blocks for exactly {@code ns} plus the hrtimer latency. */
+  /**
+   * {@code schedule_hrtimeout(ns)}: blocks for {@code ns}, plus the expiry latency
+   * ({@link #expiry}), plus the hrtimer interrupt's cost.
+   */
   public void hrtimerSleepNs(TaskCpu cpu, long ns) {
     if (ns < 0) {
       throw new IllegalArgumentException("sleep needs ns >= 0, was " + ns);
@@ -96,7 +116,8 @@ public final class HrtimerSleep {
     CpuComponent c = cpu.cpu();
     Task self = c.current();
     long gen = begin();
-    c.callAfter(ns, () -> c.interrupt(params.hrtimerLatencyNs(), () -> end(c, self, gen)));
+    long late = expiry.isConstant() ? expiry.sampleNs(null) : expiry.sampleNs(expiryStream);
+    c.callAfter(ns + late, () -> c.interrupt(params.hrtimerLatencyNs(), () -> end(c, self, gen)));
     cpu.sleep();
   }
 

@@ -198,11 +198,19 @@ public final class WorkqueueSystem {
         Arrays.fill(cpuPwqKey, Workqueue.DFL_PWQ);
       } else {
         WqPodType pt = podTypes.get(effScope);
+        // The pool of each pod, looked up once per pod (by its attributes' key, which spells
+        // the pod's CPUs) and not once per CPU: per-CPU pwqs made that quadratic in the CPUs.
+        int[] podPool = new int[pt.nrPods()];
+        Arrays.fill(podPool, -1);
         for (Cpu c : topology.cpus()) {
           int key = mode.perCpuUnboundPwqs() ? c.id() : c.node();
           cpuPwqKey[c.id()] = key;
           if (keys.add(key)) {
-            keyPool.put(key, unboundPool(nice, pt.podCpus(pt.cpuPod(c.id())), effStrict).id());
+            int pod = pt.cpuPod(c.id());
+            if (podPool[pod] < 0) {
+              podPool[pod] = unboundPool(nice, pt.podCpus(pod), effStrict).id();
+            }
+            keyPool.put(key, podPool[pod]);
           }
         }
       }

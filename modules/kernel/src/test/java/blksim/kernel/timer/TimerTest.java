@@ -235,6 +235,33 @@ class TimerTest {
   }
 
   @Test
+  void hrtimerSleep_wakesLateByTheExpiryDraw_fromTheSleepersOwnStream() {
+    blksim.engine.CostDistribution late = blksim.engine.CostDistribution.uniform(10 * US,
+        20 * US);
+    HrtimerSleep sleep = new HrtimerSleep(noLatency(250))
+        .expiry(late, new java.util.SplittableRandom(3));
+    java.util.SplittableRandom ref = new java.util.SplittableRandom(3);
+    long first = late.sampleNs(ref);
+    long second = late.sampleNs(ref);
+    ScriptedTask s = ScriptedTask.live("script");
+    s.then(c -> sleep.hrtimerSleepNs(c, 100 * US));
+    s.then(c -> sleep.hrtimerSleepNs(c, 100 * US));
+    run(250, s);
+    assertEquals(List.of(0L, 100 * US + first, 200 * US + first + second), s.stepTimes);
+    assertTrue(first != second, "two draws: " + first + ", " + second);
+
+    // A constant 0 (the default) wakes at the exact expiry and draws nothing.
+    java.util.SplittableRandom untouched = new java.util.SplittableRandom(4);
+    HrtimerSleep exact = new HrtimerSleep(noLatency(250))
+        .expiry(blksim.engine.CostDistribution.constant(0), untouched);
+    ScriptedTask e = ScriptedTask.live("exact");
+    e.then(c -> exact.hrtimerSleepNs(c, 100 * US));
+    run(250, e);
+    assertEquals(List.of(0L, 100 * US), e.stepTimes);
+    assertEquals(new java.util.SplittableRandom(4).nextLong(), untouched.nextLong());
+  }
+
+  @Test
   void msleep_isRoundedByTheWheel() {
     HrtimerSleep sleep = new HrtimerSleep(noLatency(1000));
     ScriptedTask s = ScriptedTask.live("script");

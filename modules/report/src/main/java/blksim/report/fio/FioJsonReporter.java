@@ -343,6 +343,28 @@ public final class FioJsonReporter {
         w.name("version").value(r.blksimVersion());
         cpus(w, r.cpus());
         threads(w, r.threads());
+        tagWaits(w, r.disks());
+        w.endObject();
+    }
+
+    /**
+     * Per disk, summed over its hardware queues: the submitters' sleeps for a tag
+     * ({@code blk_mq_get_tag()}) and the time they lasted, and the submissions' spins on a
+     * contended scheduler lock ({@code kernel.spinlock-contention = on}) and their time.
+     */
+    private static void tagWaits(JsonWriter w, List<DiskStats> disks) {
+        if (disks.isEmpty()) {
+            return;
+        }
+        w.name("queues").beginObject();
+        for (DiskStats d : disks) {
+            w.name(d.name()).beginObject();
+            w.name("tag_waits").value(d.tagWaits());
+            w.name("tag_wait_ns").value(d.tagWaitNs());
+            w.name("sched_lock_spins").value(d.lockSpins());
+            w.name("sched_lock_spin_ns").value(d.lockSpinNs());
+            w.endObject();
+        }
         w.endObject();
     }
 

@@ -95,7 +95,10 @@ class FioJsonReporterTest {
             "write_merges", "read_ticks", "write_ticks", "in_queue", "util"), new ArrayList<>(disk.keySet()));
         Map<String, Object> blksim = obj(root.get("blksim"));
         assertEquals(List.of("events", "windows", "partitions", "coupling_factor", "simulated_time_ns",
-            "wall_time_ns", "events_per_wall_second", "version"), new ArrayList<>(blksim.keySet()));
+            "wall_time_ns", "events_per_wall_second", "version", "queues"), new ArrayList<>(blksim.keySet()));
+        Map<String, Object> q = obj(obj(blksim.get("queues")).get(disk.get("name")));
+        assertEquals(List.of("tag_waits", "tag_wait_ns", "sched_lock_spins", "sched_lock_spin_ns"),
+            new ArrayList<>(q.keySet()));
         assertEquals("0.1.0-test", blksim.get("version"));
     }
 

@@ -10,21 +10,40 @@ package blksim.workload.fio;
  * ({@link #next} returns -1) and {@link #reset} starts the next one ({@code fio_file_reset()}).
  *
  * <p>Memory: fio allocates its bitmap (one bit per block plus the upper levels) when the file is
- * set up. blksim allocates it lazily, in pages of {@value #PAGE_BLOCKS} blocks created on first
- * touch; up front it holds one reference and one counter per page (16 bytes per 256 MiB of 4 KiB
- * blocks). A page whose blocks are all used is skipped by its count; inside a page, a summary word
- * per 64 words skips the full ones. Owned by one job thread.
+ * set up. blksim starts sparse: the used blocks in an open-addressing set (one probe per draw,
+ * 16 bytes or less per used block), and turns to a bitmap when the set would outgrow one (more
+ * than a block in 128 used) or a draw meets a run of {@value #MAX_PROBES} used blocks. The bitmap
+ * is allocated lazily, in pages of {@value #PAGE_BLOCKS} blocks whose bits are themselves in
+ * chunks of {@value #CHUNK_BLOCKS} blocks (64 words, 512 bytes) created on first touch, with one
+ * reference and one counter per page (16 bytes per 256 MiB of 4 KiB blocks). A page whose blocks
+ * are all used is skipped by its count; inside a page, a summary word per chunk (a bit per word
+ * that is full) skips the full words. Why sparse first: a short job on a large device touches a
+ * new page, then a new chunk, at almost every random block, so a 1,024-job run allocated most of
+ * its heap in bitmaps (8 KiB per I/O with whole pages) and missed the caches on their levels
+ * (issue 15 item 1). Which blocks are taken does not depend on the form. Owned by one job
+ * thread.
  */
 public final class RandomMap {
-  /** Blocks per lazily allocated page: 2^16 (1024 longs). */
+  /** Blocks per lazily allocated page: 2^16. */
   static final int PAGE_BLOCKS = 1 << 16;
+  /** Blocks per lazily allocated chunk of a page's bitmap: 2^12 (64 longs). */
+  static final int CHUNK_BLOCKS = 1 << 12;
   private static final int WORDS = PAGE_BLOCKS / 64;
+  private static final int CHUNKS = PAGE_BLOCKS / CHUNK_BLOCKS;
+  /** The longest walk over used blocks the sparse form makes before it turns to the bitmap. */
+  static final int MAX_PROBES = 64;
 
   private final long blocks;
-  private final long[][] pages;
-  /** Per page, a bit per word that is full (all 64 blocks used). */
-  private final long[][] fullWords;
-  private final int[] used;
+  /** The sparse form: used blocks plus one (0: free slot), null once the bitmap is in use. */
+  private long[] set = new long[16];
+  private int setSize;
+  /** The set's largest capacity before the bitmap is cheaper (8 bytes a slot, 1 bit a block). */
+  private final long maxSet;
+  /** Per page, its chunks (null: all free), each 64 words of a bit per block; null while sparse. */
+  private long[][][] pages;
+  /** Per page, a word per chunk with a bit per word that is full (all 64 blocks used). */
+  private long[][] fullWords;
+  private int[] used;
   private long usedTotal;
 
   /** A map of {@code blocks} blocks, all free. */
@@ -37,9 +56,78 @@ public final class RandomMap {
       throw new IllegalArgumentException("too many blocks for a random map: " + blocks);
     }
     this.blocks = blocks;
-    this.pages = new long[(int) nPages][];
-    this.fullWords = new long[(int) nPages][];
-    this.used = new int[(int) nPages];
+    this.maxSet = Math.max(16, blocks / 64);
+  }
+
+  /** Whether the bitmap is in use (for tests of the sparse form). */
+  boolean isBitmap() {
+    return set == null;
+  }
+
+  /** Turns to the bitmap form, marking the set's blocks in it. */
+  private void toBitmap() {
+    long nPages = (blocks + PAGE_BLOCKS - 1) / PAGE_BLOCKS;
+    pages = new long[(int) nPages][][];
+    fullWords = new long[(int) nPages][];
+    used = new int[(int) nPages];
+    long[] s = set;
+    set = null;
+    setSize = 0;
+    long total = usedTotal;
+    usedTotal = 0;
+    for (long k : s) {
+      if (k != 0) {
+        mark(k - 1);
+      }
+    }
+    if (usedTotal != total) {
+      throw new IllegalStateException("random map: " + usedTotal + " blocks moved of " + total);
+    }
+  }
+
+  private static int slot(long b, int mask) {
+    return (int) ((b * 0x9E3779B97F4A7C15L) >>> 32) & mask;
+  }
+
+  private boolean setContains(long b) {
+    int mask = set.length - 1;
+    for (int i = slot(b, mask); ; i = (i + 1) & mask) {
+      long k = set[i];
+      if (k == b + 1) {
+        return true;
+      }
+      if (k == 0) {
+        return false;
+      }
+    }
+  }
+
+  /** Adds free block {@code b} to the set; false if the set should become a bitmap instead. */
+  private boolean setAdd(long b) {
+    if ((setSize + 1) * 2L > set.length) {
+      if (set.length * 2L > maxSet) {
+        return false;
+      }
+      long[] old = set;
+      set = new long[old.length * 2];
+      for (long k : old) {
+        if (k != 0) {
+          put(k);
+        }
+      }
+    }
+    put(b + 1);
+    setSize++;
+    return true;
+  }
+
+  private void put(long key) {
+    int mask = set.length - 1;
+    int i = slot(key - 1, mask);
+    while (set[i] != 0) {
+      i = (i + 1) & mask;
+    }
+    set[i] = key;
   }
 
   /** The number of blocks mapped. */
@@ -54,10 +142,31 @@ public final class RandomMap {
 
   /** Pages allocated so far (for tests of the lazy allocation). */
   int allocatedPages() {
+    if (pages == null) {
+      return 0;
+    }
     int k = 0;
-    for (long[] p : pages) {
+    for (long[][] p : pages) {
       if (p != null) {
         k++;
+      }
+    }
+    return k;
+  }
+
+  /** Bitmap chunks allocated so far (for tests of the lazy allocation). */
+  int allocatedChunks() {
+    if (pages == null) {
+      return 0;
+    }
+    int k = 0;
+    for (long[][] p : pages) {
+      if (p != null) {
+        for (long[] c : p) {
+          if (c != null) {
+            k++;
+          }
+        }
       }
     }
     return k;
@@ -73,6 +182,20 @@ public final class RandomMap {
     }
     if (usedTotal == blocks) {
       return -1;
+    }
+    if (set != null) {
+      // The first free block at or after b, wrapping; a long walk turns to the bitmap.
+      long f = b;
+      int probes = 0;
+      while (probes <= MAX_PROBES && setContains(f)) {
+        f = f + 1 == blocks ? 0 : f + 1;
+        probes++;
+      }
+      if (probes <= MAX_PROBES) {
+        mark(f);
+        return f;
+      }
+      toBitmap();
     }
     long f = nextFree(b);
     if (f < 0) {
@@ -98,16 +221,29 @@ public final class RandomMap {
 
   /** Whether block {@code b} was used in this pass. */
   public boolean isUsed(long b) {
-    long[] p = pages[(int) (b / PAGE_BLOCKS)];
+    if (set != null) {
+      return setContains(b);
+    }
+    long[][] p = pages[(int) (b / PAGE_BLOCKS)];
     int i = (int) (b % PAGE_BLOCKS);
-    return p != null && (p[i >>> 6] >>> (i & 63) & 1) != 0;
+    return p != null && (word(p, i >>> 6) >>> (i & 63) & 1) != 0;
   }
 
-  /** A new pass: every block free. Pages are kept for reuse. */
+  /** A new pass: every block free. Pages and chunks are kept for reuse. */
   public void reset() {
+    if (set != null) {
+      java.util.Arrays.fill(set, 0);
+      setSize = 0;
+      usedTotal = 0;
+      return;
+    }
     for (int i = 0; i < pages.length; i++) {
       if (pages[i] != null) {
-        java.util.Arrays.fill(pages[i], 0);
+        for (long[] c : pages[i]) {
+          if (c != null) {
+            java.util.Arrays.fill(c, 0);
+          }
+        }
         java.util.Arrays.fill(fullWords[i], 0);
       }
       used[i] = 0;
@@ -120,6 +256,12 @@ public final class RandomMap {
     return (int) Math.min(PAGE_BLOCKS, blocks - start);
   }
 
+  /** Word {@code w} of a page's bitmap (0 in a chunk not allocated). */
+  private static long word(long[][] p, int w) {
+    long[] c = p[w >>> 6];
+    return c == null ? 0 : c[w & 63];
+  }
+
   /** The first free block at or after {@code from}, or -1 up to the end. */
   private long nextFree(long from) {
     int page = (int) (from / PAGE_BLOCKS);
@@ -129,7 +271,7 @@ public final class RandomMap {
       if (used[page] == size) {
         continue;
       }
-      long[] p = pages[page];
+      long[][] p = pages[page];
       if (p == null) {
         return (long) page * PAGE_BLOCKS + idx;
       }
@@ -141,10 +283,10 @@ public final class RandomMap {
     return -1;
   }
 
-  private static int freeInPage(long[] p, long[] full, int idx, int size) {
+  private static int freeInPage(long[][] p, long[] full, int idx, int size) {
     int w = idx >>> 6;
     // The first word: only bits at or after idx.
-    long free = ~p[w] & (-1L << (idx & 63));
+    long free = ~word(p, w) & (-1L << (idx & 63));
     while (true) {
       if (free != 0) {
         int i = (w << 6) + Long.numberOfTrailingZeros(free);
@@ -163,21 +305,35 @@ public final class RandomMap {
       if (w >= WORDS || (w << 6) >= size) {
         return -1;
       }
-      free = ~p[w];
+      free = ~word(p, w);
     }
   }
 
   private void mark(long b) {
+    if (set != null) {
+      if (setAdd(b)) {
+        usedTotal++;
+        return;
+      }
+      toBitmap();
+    }
     int page = (int) (b / PAGE_BLOCKS);
     int i = (int) (b % PAGE_BLOCKS);
-    if (pages[page] == null) {
-      pages[page] = new long[WORDS];
+    long[][] p = pages[page];
+    if (p == null) {
+      p = new long[CHUNKS][];
+      pages[page] = p;
       fullWords[page] = new long[WORDS / 64];
     }
-    long[] p = pages[page];
-    p[i >>> 6] |= 1L << (i & 63);
-    if (p[i >>> 6] == -1L) {
-      fullWords[page][i >>> 12] |= 1L << ((i >>> 6) & 63);
+    int w = i >>> 6;
+    long[] c = p[w >>> 6];
+    if (c == null) {
+      c = new long[CHUNK_BLOCKS / 64];
+      p[w >>> 6] = c;
+    }
+    c[w & 63] |= 1L << (i & 63);
+    if (c[w & 63] == -1L) {
+      fullWords[page][w >>> 6] |= 1L << (w & 63);
     }
     used[page]++;
     usedTotal++;

@@ -530,6 +530,8 @@ public final class ScenarioLoader {
     List<DeviceParams> devices = new ArrayList<>();
     // queue/atomic_write_unit_max_bytes per device name (absent: 0, no atomic writes).
     Map<String, Long> atomicUnitMax = new java.util.TreeMap<>();
+    // SCSI hosts named by request-based drives: host -> host-queue-depth.
+    Map<String, Integer> scsiHosts = new java.util.TreeMap<>();
     if (cfg.hasPath("blksim.devices")) {
       ConfigList list = cfg.getList("blksim.devices");
       for (int i = 0; i < list.size(); i++) {
@@ -562,6 +564,16 @@ public final class ScenarioLoader {
         }
         if (type.equals("disk") || type.equals("ssd") || type.equals("zoned-disk")) {
           devices.add(requestBasedDevice(type, name, dv, v));
+          String host = dv.getString("host").trim();
+          if (!host.isEmpty()) {
+            int hd = dv.getInt("host-queue-depth");
+            Integer prevDepth = scsiHosts.putIfAbsent(host, hd);
+            if (prevDepth != null && prevDepth != hd) {
+              throw dv.error("host-queue-depth", "drives on host " + host + " share its tags and"
+                  + " must agree on host-queue-depth: an earlier drive has " + prevDepth
+                  + ", this one " + hd);
+            }
+          }
           continue;
         }
         try {
@@ -572,6 +584,12 @@ public final class ScenarioLoader {
       }
     }
     sharedQueuePartitions(v, partitions, topo, devices);
+    // Read here so that a bad value fails at load (ScenarioModelFactory applies them).
+    v.getString("kernel.spinlock-contention");
+    for (String k : List.of("dd-lock-hold", "handoff-smt", "handoff-llc", "handoff-node",
+        "handoff-remote-node", "handoff-socket")) {
+      v.getDuration("costs.spinlock." + k);
+    }
     nullBlkPartitions(v, cfg, partitions, topo, devices);
     BlockLayerParams blockLayer = new BlockLayerParams(v.getDuration("costs.block.nowait-reject"));
     IoUringParams ioUring = new IoUringParams(v.getDuration("costs.io-uring.enter"),
@@ -674,6 +692,8 @@ public final class ScenarioLoader {
     checkDirectoryJobs(jobs, fss, devices);
     checkSequencing(jobs, partitions, v);
     v.getDuration("trace.sample-interval"); // checked here, read by ScenarioModelFactory
+    v.getCost("costs.timer.hrtimer-expiry"); // likewise (ScenarioModelFactory.spread)
+    v.getCost("costs.irq.delivery");
     blksim.workload.umount.DirtyFiles dirtyFiles = dirtyFiles(v, fss, partitions, topo);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
@@ -953,7 +973,8 @@ public final class ScenarioLoader {
                 + label + "'");
           }
           return new ZonedDiskParams(q, drive, zonedLayout(size, dv), wbtLat,
-              v.getInt("kernel.hz"), dv.getLong("dmzadm-seq"), label);
+              v.getInt("kernel.hz"), dv.getLong("dmzadm-seq"), label,
+              dv.getString("dmz-metadata-cache").equals("bounded"));
         }
         return new DiskParams(q, drive);
       } catch (IllegalArgumentException e) {
@@ -1275,9 +1296,10 @@ public final class ScenarioLoader {
         // fio's file options act on the files it makes in a directory; on a device they would
         // change nothing blksim models, or something it does not (fallocate and unlink touch
         // only regular files in fio, nrfiles gives way to filename=).
+        Map<String, String> opts = j.options(); // a copy: once per job, not once per key
         for (String k : List.of("filesize", "openfiles", "file_service_type", "create_on_open",
             "unlink_each_loop", "fsync_on_close", "overwrite", "filename_format")) {
-          if (j.options().containsKey(k)) {
+          if (opts.containsKey(k)) {
             throw j.error(k, "job '" + j.name() + "': " + k + " is modelled for the files of a"
                 + " directory= job, not for filename=" + j.filename());
           }
@@ -1816,7 +1838,8 @@ public final class ScenarioLoader {
     try {
       return new NullBlkParams(name, dv.getSize("size"), bs, depth,
           IrqMode.parse(dv.getString("irqmode")), dv.getCost("completion-nsec"), nbSubmit,
-          nbComplete, submitQueues, sched, nrRequests, maxBytes, rules);
+          nbComplete, submitQueues, sched, nrRequests, maxBytes, rules)
+          .withSharedTags(dv.getBoolean("shared-tags"), dv.getBoolean("shared-tag-bitmap"));
     } catch (IllegalArgumentException e) {
       String m = e.getMessage();
       throw dv.error(m.startsWith("nr_requests") ? "nr-requests" : "size", m);
@@ -1834,9 +1857,40 @@ public final class ScenarioLoader {
     Partitioning part = Partitioning.parse(partitions);
     List<Cpu> cpus = Topology.of(topo).cpus();
     int n = cpus.size();
+    NullBlkParams firstShared = null;
     for (int i = 0; i < devices.size(); i++) {
       if (!(devices.get(i) instanceof NullBlkParams nb)) {
         continue;
+      }
+      if (nb.sharedTags() || nb.sharedTagBitmap()) {
+        Config d = ((ConfigObject) cfg.getList("blksim.devices").get(i)).toConfig();
+        Values dv = new Values(d, null, ScenarioSchema.DEVICE_KEYS.get("null_blk"),
+            "blksim.devices." + i + ".");
+        if (nb.sharedTags() && firstShared == null) {
+          firstShared = nb;
+        } else if (nb.sharedTags()) {
+          // shared_tags: the set is the module's, sized by its globals (null_init_global_tag_set()).
+          if (nb.hwQueueDepth() != firstShared.hwQueueDepth()) {
+            throw dv.error("hw-queue-depth", "devices with shared-tags = on share one tag set and"
+                + " must have the same hw-queue-depth: " + firstShared.name() + " has "
+                + firstShared.hwQueueDepth() + ", " + nb.name() + " " + nb.hwQueueDepth());
+          }
+          if (nb.hwQueues(n) != firstShared.hwQueues(n)) {
+            throw dv.error("submit-queues", "devices with shared-tags = on share one tag set and"
+                + " must have the same submit-queues: " + firstShared.name() + " has "
+                + firstShared.hwQueues(n) + ", " + nb.name() + " " + nb.hwQueues(n));
+          }
+          if (nb.sharedTagBitmap() != firstShared.sharedTagBitmap()) {
+            throw dv.error("shared-tag-bitmap", "devices with shared-tags = on share one tag set"
+                + " and must agree on shared-tag-bitmap (" + firstShared.name() + " has "
+                + firstShared.sharedTagBitmap() + ")");
+          }
+        }
+        if (nb.sharedTagBitmap() && nb.hwQueues(n) > 1 && !onePartition(partitions, topo)) {
+          throw v.error("partitions", "device " + nb.name() + " has shared-tag-bitmap = on: its"
+              + " one tag map is taken and freed directly by every CPU, so the run needs one"
+              + " partition: use partitions = one, not '" + partitions + "'");
+        }
       }
       int q = nb.hwQueues(n);
       if (nb.schedulerFor(q) == RequestQueueParams.Scheduler.NONE

@@ -177,9 +177,12 @@ public final class ScenarioModelFactory implements ModelFactory {
     // A request-based device has one queue shared by every CPU (the loader keeps the CPUs in one
     // partition when such a device exists).
     Map<String, RequestQueue> shared = new LinkedHashMap<>();
+    blksim.engine.CostDistribution[] spread = spread(s);
     for (DeviceParams d : s.devices()) {
       if (d instanceof RequestBasedParams rb) {
-        shared.put(d.name(), rb.newRequestQueue(kblockd));
+        RequestQueue rq = rb.newRequestQueue(kblockd);
+        rq.irqDelivery(spread[1], "dev/" + d.name() + "/irq", s.seed());
+        shared.put(d.name(), rq);
       }
     }
     // null_blk: one driver per device with its hardware contexts; a context of one CPU is
@@ -187,9 +190,13 @@ public final class ScenarioModelFactory implements ModelFactory {
     Map<String, NullBlkDriver> nullBlk = new LinkedHashMap<>();
     for (DeviceParams d : s.devices()) {
       if (d instanceof NullBlkParams nb) {
-        nullBlk.put(d.name(), new NullBlkDriver(nb, topo.cpus(), kblockd).seed(s.seed()));
+        nullBlk.put(d.name(), new NullBlkDriver(nb, topo.cpus(), kblockd).seed(s.seed())
+            .hrtimerExpiry(spread[0]));
       }
     }
+    NullBlkDriver.shareTagSets(new ArrayList<>(nullBlk.values()));
+    scsiHostTags(s, shared);
+    contendedSchedulerLocks(s, topo.cpus(), shared, nullBlk);
     List<CpuComponent> cpus = new ArrayList<>();
     Map<String, List<BlockQueue>> queues = new LinkedHashMap<>();
     for (Cpu c : topo.cpus()) {
@@ -227,6 +234,9 @@ public final class ScenarioModelFactory implements ModelFactory {
       for (CpuComponent c : cpus) {
         byLlc.computeIfAbsent(c.cpu().llc(), k -> new ArrayList<>()).add(c);
       }
+      // One unmodifiable list per LLC, which every CPU of it keeps as is (List.copyOf of it is
+      // itself): not a copy per CPU, quadratic in the LLC's size.
+      byLlc.replaceAll((k, v) -> List.copyOf(v));
       for (CpuComponent c : cpus) {
         c.joinLlc(byLlc.get(c.cpu().llc()));
       }
@@ -327,7 +337,8 @@ public final class ScenarioModelFactory implements ModelFactory {
         t = thread(s, j, k, q, stats, cpus.size(), pc, bdevMappings.get(dev.name()));
       }
       threads.add(t);
-      t.setTimers(timers, s.syscalls().timerSlackNs());
+      t.setTimers(timers, s.syscalls().timerSlackNs(), spread[0],
+          Seeds.forComponent(s.seed(), "hrtimer/fio/" + j.name() + "/" + k));
       t.setAllowedCpus(allowed);
       t.setUnbound(s.migratesInLlc() && (allowed == null || allowed.length > 1));
       cpus.get(cpuId).addTask(t);
@@ -394,6 +405,90 @@ public final class ScenarioModelFactory implements ModelFactory {
         throw new blksim.engine.InputException(null, 0, "write_iolog", "job " + j.name()
             + ": " + j.writeIolog() + " is written by another job too; give each job its own"
             + " (fio would intersperse their lines; with numjobs use a name per clone)");
+      }
+    }
+  }
+
+  /**
+   * The kernel's sources of latency spread (issue 10 item 9): {@code costs.timer.hrtimer-expiry}
+   * and {@code costs.irq.delivery}, read from the spec (the loader has checked them).
+   */
+  static blksim.engine.CostDistribution[] spread(Scenario s) {
+    com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseString(s.spec());
+    Values v = new Values(c, "blksim", ScenarioSchema.KEYS);
+    return new blksim.engine.CostDistribution[] {v.getCost("costs.timer.hrtimer-expiry"),
+        v.getCost("costs.irq.delivery")};
+  }
+
+  /**
+   * SCSI hosts: request-based drives naming the same {@code host} share one tag set of
+   * {@code host-queue-depth} tags (the host's {@code can_queue}; one hardware queue per drive,
+   * so the set is shared between request queues, {@code BLK_MQ_F_TAG_QUEUE_SHARED} with two or
+   * more drives, and each drive's {@code queue-depth} stays its device queue depth). Read from
+   * the scenario's device list (the loader checked the depths agree).
+   */
+  private static void scsiHostTags(Scenario s, Map<String, RequestQueue> shared) {
+    com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseString(s.spec());
+    if (!c.hasPath("blksim.devices")) {
+      return;
+    }
+    Map<String, List<RequestQueue>> byHost = new LinkedHashMap<>();
+    Map<String, Integer> depth = new LinkedHashMap<>();
+    for (com.typesafe.config.ConfigValue e : c.getList("blksim.devices")) {
+      com.typesafe.config.Config d = ((com.typesafe.config.ConfigObject) e).toConfig();
+      String type = d.getString("type");
+      if (!type.equals("disk") && !type.equals("ssd") && !type.equals("zoned-disk")) {
+        continue;
+      }
+      Values dv = new Values(d, null, ScenarioSchema.DEVICE_KEYS.get(type), "");
+      String host = dv.getString("host").trim();
+      RequestQueue q = shared.get(dv.getString("name"));
+      if (host.isEmpty() || q == null) {
+        continue;
+      }
+      byHost.computeIfAbsent(host, k -> new ArrayList<>()).add(q);
+      depth.putIfAbsent(host, dv.getInt("host-queue-depth"));
+    }
+    for (Map.Entry<String, List<RequestQueue>> h : byHost.entrySet()) {
+      blksim.kernel.block.BlkMqTags tags = new blksim.kernel.block.BlkMqTags(h.getKey(),
+          depth.get(h.getKey())).queueShared(h.getValue().size() > 1);
+      for (RequestQueue q : h.getValue()) {
+        q.shareTags(tags.newSharer());
+      }
+    }
+  }
+
+  /**
+   * {@code kernel.spinlock-contention = on}: mq-deadline's {@code dd->lock} of every request
+   * queue with a scheduler that more than one CPU submits to becomes a contended
+   * {@link blksim.kernel.locking.SpinLock} (such queues already keep their CPUs in one
+   * partition). Off, nothing changes.
+   */
+  private static void contendedSchedulerLocks(Scenario s, List<Cpu> cpus,
+      Map<String, RequestQueue> shared, Map<String, NullBlkDriver> nullBlk) {
+    Values v = new Values(com.typesafe.config.ConfigFactory.parseString(s.spec()), "blksim",
+        ScenarioSchema.KEYS);
+    if (!v.getString("kernel.spinlock-contention").equals("on")) {
+      return;
+    }
+    blksim.kernel.locking.SpinLockParams costs = new blksim.kernel.locking.SpinLockParams(
+        v.getDuration("costs.spinlock.handoff-smt"), v.getDuration("costs.spinlock.handoff-llc"),
+        v.getDuration("costs.spinlock.handoff-node"),
+        v.getDuration("costs.spinlock.handoff-remote-node"),
+        v.getDuration("costs.spinlock.handoff-socket"));
+    long hold = v.getDuration("costs.spinlock.dd-lock-hold");
+    List<RequestQueue> qs = new ArrayList<>(shared.values());
+    for (NullBlkDriver d : nullBlk.values()) {
+      for (blksim.kernel.block.HwCtx h : d.hctxs()) {
+        if (!h.cpuLocal()) {
+          qs.add(h.queue());
+        }
+      }
+    }
+    for (RequestQueue q : qs) {
+      if (q.params().scheduler() != blksim.kernel.block.RequestQueueParams.Scheduler.NONE) {
+        q.modelSchedulerLock(new blksim.kernel.locking.SpinLock(q.params().name() + "/dd->lock",
+            costs), cpus, hold);
       }
     }
   }

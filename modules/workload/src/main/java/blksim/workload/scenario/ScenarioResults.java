@@ -72,7 +72,8 @@ public final class ScenarioResults {
       double util = DiskCounters.utilisation(busy, rs.simulatedTimeNs()) * 100;
       diskStats.add(new DiskStats(e.getKey(), sum.readIos(), sum.writeIos(), sum.readSectors(),
           sum.writeSectors(), sum.readMerges(), sum.writeMerges(), sum.readTicksNs() / 1_000_000,
-          sum.writeTicksNs() / 1_000_000, sum.timeInQueueNs() / 1_000_000, util));
+          sum.writeTicksNs() / 1_000_000, sum.timeInQueueNs() / 1_000_000, util, sum.tagWaits(),
+          sum.tagWaitNs(), sum.lockSpins(), sum.lockSpinNs()));
     }
     EngineStats es = new EngineStats(rs.events(), rs.windows(), rs.partitions(),
         rs.couplingFactor(), rs.simulatedTimeNs(), rs.wallTimeNs(), rs.eventsPerWallSecond());

@@ -32,6 +32,18 @@ import java.util.Map;
  * tour all derive from it.
  */
 public final class ScenarioSchema {
+  /**
+   * Default of {@code costs.timer.hrtimer-expiry}: rtla timerlat's IRQ latency (hrtimer expiry
+   * to the timer IRQ handler) summed over the five CPUs of the example in
+   * Documentation/tools/rtla/rtla-timerlat-hist.rst (10 minutes, 1 ms period), 1 us bins.
+   */
+  static final String HRTIMER_EXPIRY =
+      "histogram(0us..1us:1635244, 1us..2us:1272115, 2us..3us:63411, 3us..4us:15791, "
+      + "4us..5us:5596, 5us..6us:3224, 6us..7us:1719, 7us..8us:999, 8us..9us:658, "
+      + "9us..10us:439, 10us..11us:276, 11us..12us:173, 12us..13us:123, 13us..14us:104, "
+      + "14us..15us:59, 15us..16us:36, 16us..17us:17, 17us..18us:12, 18us..19us:8, "
+      + "20us..21us:2, 21us..22us:2, 22us..23us:1, 24us..25us:1)";
+
   private ScenarioSchema() {}
 
   /** Allowed kernel modes (kernel-model.md §0). */
@@ -251,6 +263,17 @@ public final class ScenarioSchema {
           "an mmap(), madvise() or munmap() system call besides its entry"),
       cost("costs.mm.unmap-per-page", "mm", blksim.kernel.mm.FaultCosts.DEFAULT.unmapPerPageNs(),
           "munmap() per mapped page: zap_pte_range(), rmap and reference drop, TLB flush share"),
+      Param.num("costs.timer.hrtimer-expiry", "timer", DURATION, "ns", HRTIMER_EXPIRY, 0,
+          1_000_000_000L, "from an hrtimer's expiry to its handler: the local APIC timer"
+              + " interrupt and hrtimer_interrupt() (null_blk irqmode=timer completions, fio's"
+              + " thinktime/rate/replay sleeps); drawn per timer [S: the IRQ latency histogram of 5 CPUs x 600,002 timers in"
+              + " Documentation/tools/rtla/rtla-timerlat-hist.rst, mean 1.0 us; 0: off, the"
+              + " exact expiry]"),
+      Param.num("costs.irq.delivery", "irq", DURATION, "ns", "0", 0, 1_000_000_000L,
+          "from a disk's or ssd's completion (MSI) to its interrupt handler starting on the"
+              + " target CPU; drawn per completion; 0 (default): at once, as the validated"
+              + " experiments were fitted; costs.timer.hrtimer-expiry's histogram is the local"
+              + " APIC part"),
       cost("costs.writeback.per-page", "writeback", 300,
           "the flusher, per page: clear_page_dirty_for_io, set_page_writeback, add to a bio [A]"),
       cost("costs.writeback.per-inode", "writeback", 2000,
@@ -423,7 +446,28 @@ public final class ScenarioSchema {
           "CPU time of one unbound kworker's creation (copy_process() in kthreadd, kthread()'s"
               + " start), charged as system time on the new worker's CPU after"
               + " costs.wq.create-worker's wait, before the worker joins its pool [A: 0 charges nothing; kernel-model.md §15.5 assumes"
-              + " 50 us per kworker creation for thread 2]"));
+              + " 50 us per kworker creation for thread 2]"),
+      Param.choice("kernel.spinlock-contention", "locking", "off", List.of("off", "on"),
+          "on: contended spinlocks on shared request queues cost queueing time (qspinlock FIFO,"
+              + " a cache-line hand-off per waiter, blksim.kernel.locking.SpinLock): mq-deadline's"
+              + " dd->lock per submitted bio on a request queue shared by several CPUs; off (the"
+              + " default) keeps every lock uncontended-equivalent, as calibrated"),
+      cost("costs.spinlock.dd-lock-hold", "locking", 200,
+          "time a submission holds mq-deadline's dd->lock (dd_bio_merge() plus"
+              + " dd_insert_requests(): an rb-tree lookup and insert, the FIFO list) [A: a few"
+              + " hundred ns of the submission path's cost]"),
+      cost("costs.spinlock.handoff-smt", "locking", 15,
+          "contended spinlock hand-off between SMT siblings: one cache-line transfer in the"
+              + " shared L1/L2 [A: David, Guerraoui, Trigonakis, SOSP 2013, order of magnitude]"),
+      cost("costs.spinlock.handoff-llc", "locking", 50,
+          "contended spinlock hand-off between cores of one LLC [A: same source]"),
+      cost("costs.spinlock.handoff-node", "locking", 100,
+          "contended spinlock hand-off between LLCs of one node [A: same source; the sleeping"
+              + " locks' spin notice is 100 ns too]"),
+      cost("costs.spinlock.handoff-remote-node", "locking", 150,
+          "contended spinlock hand-off between nodes of one socket [A: same source]"),
+      cost("costs.spinlock.handoff-socket", "locking", 250,
+          "contended spinlock hand-off between sockets [A: same source, 150-300 ns]"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {
     return Param.num(path, component, DURATION, "ns", defaultNs + "ns", 0, 1_000_000_000L,
@@ -469,7 +513,16 @@ public final class ScenarioSchema {
         Param.num("max-sectors", "null_blk", SIZE, "bytes",
             String.valueOf(NullBlkParams.DEFAULT_MAX_BYTES), 512, 1L << 30,
             "largest request merging may build, in bytes (max_sectors; 255 sectors, the"
-                + " kernel's default limit)")));
+                + " kernel's default limit)"),
+        Param.of("shared-tags", "null_blk", BOOLEAN, "false",
+            "shared_tags: one tag set for every null_blk device with it on, hardware queue i of"
+                + " each drawing from the set's tags[i]; two or more such devices share fairly,"
+                + " max(ceil(depth / active queues), 4) tags each (hctx_may_queue()); they"
+                + " must agree on hw-queue-depth, submit-queues and shared-tag-bitmap"),
+        Param.of("shared-tag-bitmap", "null_blk", BOOLEAN, "false",
+            "shared_tag_bitmap (BLK_MQ_F_TAG_HCTX_SHARED, SCSI's host_tagset): all hardware"
+                + " queues draw from one map of hw-queue-depth tags; touched by every CPU, so"
+                + " partitions = one")));
     m.put("dm", List.of(
         Param.of("type", "dm", STRING, null, "device type: dm (a device-mapper device)"),
         Param.of("name", "dm", STRING, null,
@@ -572,6 +625,12 @@ public final class ScenarioSchema {
     l.add(Param.of("dmzadm-label", "zoned-disk", STRING, "",
         "dm-zoned label dmzadm --format --label writes (1 to 31 of A-Z a-z 0-9 _ . -); empty:"
             + " dmzadm's default dmz-<disk>. It names the target's workqueues (dmz_cwq_<label>)"));
+    l.add(Param.choice("dmz-metadata-cache", "zoned-disk", "bounded",
+        List.of("bounded", "unbounded"),
+        "dm-zoned's metadata block cache: bounded as the kernel's (min_nr_mblks = 2 + map blocks"
+            + " + 16 zones' bitmaps, max = min + 512; a bitmap block not cached is read"
+            + " synchronously by the chunk work, which keeps its dmz_cwq slot), or unbounded"
+            + " (every block cached, no miss)"));
     return List.copyOf(l);
   }
 
@@ -601,7 +660,15 @@ public final class ScenarioSchema {
             "mq-deadline write_expire"),
         Param.num("fifo-batch", type, INT, "", "16", 1, 65536, "mq-deadline fifo_batch"),
         Param.num("writes-starved", type, INT, "", "2", 0, 65536, "mq-deadline writes_starved"),
-        Param.of("front-merges", type, BOOLEAN, "true", "mq-deadline front_merges")));
+        Param.of("front-merges", type, BOOLEAN, "true", "mq-deadline front_merges"),
+        Param.of("host", type, STRING, "",
+            "the SCSI host (Scsi_Host) the drive sits on: drives naming the same host share its"
+                + " tag set of host-queue-depth tags, fairly (max(ceil(depth / active queues),"
+                + " 4) each, hctx_may_queue()); empty: a host of its own, as AHCI gives each"
+                + " port"),
+        Param.num("host-queue-depth", type, INT, "", "32", 1, 65536,
+            "the host's tags (shost->can_queue; 32 is AHCI's per-port AHCI_MAX_CMDS); drives of"
+                + " one host must agree on it")));
     l.addAll(own);
     return List.copyOf(l);
   }

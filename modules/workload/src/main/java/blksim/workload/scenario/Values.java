@@ -60,7 +60,8 @@ final class Values {
 
   private static String quoteIfNeeded(Param p) {
     String d = p.defaultValue();
-    if (p.type() == Param.Type.STRING && !d.startsWith("[")) {
+    if (p.type() == Param.Type.STRING && !d.startsWith("[")
+        || blksim.engine.CostDistribution.isDistribution(d)) {
       return "\"" + d + "\"";
     }
     return d;

@@ -53,6 +53,82 @@ class RandomMapTest {
       map.next(r.nextLong(1L << 28));
     }
     assertTrue(map.allocatedPages() <= 10, "pages " + map.allocatedPages());
+    // ... and inside a page only the chunk of the block: 10 chunks of 512 bytes, not 10 pages'
+    // 8 KiB bitmaps.
+    assertTrue(map.allocatedChunks() <= 10, "chunks " + map.allocatedChunks());
+  }
+
+  @Test
+  void nextFree_crossesChunksNotYetAllocated_andFullOnes() {
+    // Fill the first chunk of page 0: the next free after its last block is the first block of
+    // the next chunk, which has no bitmap yet.
+    RandomMap map = new RandomMap(2L * RandomMap.PAGE_BLOCKS);
+    for (long b = 0; b < RandomMap.CHUNK_BLOCKS; b++) {
+      assertEquals(b, map.next(b));
+    }
+    assertEquals(1, map.allocatedChunks());
+    assertEquals(RandomMap.CHUNK_BLOCKS, map.next(5));
+    assertEquals(2, map.allocatedChunks());
+    // Fill the rest of page 0 from its end backwards, then a draw there moves to page 1.
+    for (long b = RandomMap.PAGE_BLOCKS - 1; b > RandomMap.CHUNK_BLOCKS; b--) {
+      assertEquals(b, map.next(b));
+    }
+    assertEquals(RandomMap.PAGE_BLOCKS, map.next(3));
+    map.reset();
+    assertTrue(!map.isUsed(0) && !map.isUsed(RandomMap.PAGE_BLOCKS));
+    assertEquals(7, map.next(7));
+  }
+
+  @Test
+  void sparseAndBitmapForms_takeTheBlocksANaiveCircularSearchTakes() {
+    // fio's rule on a plain bit set: the drawn block if free, else the next free one after it,
+    // wrapping. Runs of up to 300 blocks make walks longer than the sparse form's limit.
+    long n = 5L * RandomMap.PAGE_BLOCKS + 123;
+    RandomMap map = new RandomMap(n);
+    java.util.BitSet naive = new java.util.BitSet((int) n);
+    SplittableRandom r = new SplittableRandom(11);
+    boolean sawSparse = false;
+    for (int pass = 0; pass < 2; pass++) {
+      long usedNaive = 0;
+      while (usedNaive < n) {
+        long b = r.nextLong(n);
+        int f = naive.nextClearBit((int) b);
+        if (f >= n) {
+          f = naive.nextClearBit(0);
+        }
+        naive.set(f);
+        usedNaive++;
+        assertEquals(f, map.next(b), "draw of " + b + " in pass " + pass);
+        sawSparse |= !map.isBitmap();
+        if (r.nextInt(50) == 0) {
+          int max = 1 + r.nextInt(300);
+          int run = 1;
+          while (run < max && f + run < n && !naive.get(f + run)) {
+            naive.set(f + run);
+            run++;
+          }
+          usedNaive += run - 1;
+          assertEquals(run, map.takeRun(f, max), "run after " + f);
+        }
+        assertEquals(usedNaive, map.usedBlocks());
+      }
+      assertEquals(-1, map.next(0));
+      naive.clear();
+      map.reset();
+    }
+    assertTrue(sawSparse && map.isBitmap(), "both forms were exercised");
+  }
+
+  @Test
+  void aShortJobOnALargeDeviceStaysSparse() {
+    // 64 GiB of 4 KiB blocks, 1,000 random draws: no bitmap at all.
+    RandomMap map = new RandomMap(16L << 20);
+    SplittableRandom r = new SplittableRandom(3);
+    for (int i = 0; i < 1000; i++) {
+      map.next(r.nextLong(16L << 20));
+    }
+    assertTrue(!map.isBitmap() && map.allocatedChunks() == 0);
+    assertEquals(1000, map.usedBlocks());
   }
 
   @Test

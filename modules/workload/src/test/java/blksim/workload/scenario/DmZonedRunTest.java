@@ -199,4 +199,31 @@ class DmZonedRunTest {
         + ", " + DMZ, "[w]\nrw=write\nsize=1m\n"), List.of(), Map.of()));
     assertTrue(w.getMessage().contains("wbt"), w.getMessage());
   }
+
+  @Test
+  void boundedMetadataCache_chunkWorksWaitForTheirBitmapReads_unboundedNeverMisses()
+      throws IOException {
+    // Synchronous 4 KiB writes over 12 chunks of a fresh device: the first update of each
+    // zone's bitmap block misses the cache (dmz_get_mblock_slow()), and the chunk work reads it
+    // before the bio completes, so the job completes fewer writes in the same time.
+    String fio = "[w]\nrw=randwrite\nbs=4k\nioengine=psync\nsize=96m\ntime_based\n"
+        + "runtime=1s\n";
+    long[] ios = new long[2];
+    String[] reps = new String[2];
+    for (int i = 0; i < 2; i++) {
+      String disk = i == 0 ? DISK : DISK.replace(" }", ", dmz-metadata-cache = unbounded }");
+      Scenario s = ScenarioLoader.load(write(disk + ", " + DMZ, fio), List.of(), Map.of());
+      RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()),
+          Partitioning.ONE, 1, ProgressListener.NONE);
+      ios[i] = ScenarioResults.toRunResult(out, 0).jobs().get(0).totalIos(1);
+      reps[i] = report(out);
+    }
+    long misses = counter(reps[0], "misses");
+    assertTrue(misses >= 2 && misses <= 12 + 4, "one miss per zone's bitmap block first"
+        + " touched: " + reps[0]);
+    assertTrue(counter(reps[0], "miss waits") > 0, "the works waited for the reads: " + reps[0]);
+    assertTrue(reps[1].contains("metadata cache unbounded"), reps[1]);
+    assertTrue(ios[0] < ios[1], "the reads cost the job writes: bounded " + ios[0]
+        + ", unbounded " + ios[1]);
+  }
 }

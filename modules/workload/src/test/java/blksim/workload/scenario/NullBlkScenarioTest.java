@@ -110,4 +110,16 @@ class NullBlkScenarioTest {
     fails(", submit-queues = 1", "partitions = node");
     load(", submit-queues = 1", "partitions = one");
   }
+
+  @Test
+  void sharedTags_keysAreRead_andTheSharedBitmapNeedsOnePartition() throws IOException {
+    NullBlkParams nb = load(", shared-tags = on, shared-tag-bitmap = true", "partitions = one");
+    assertTrue(nb.sharedTags());
+    assertTrue(nb.sharedTagBitmap());
+    assertTrue(!load("", "").sharedTags());
+    load(", shared-tags = on", "partitions = cpu");
+    InputException e = fails(", shared-tag-bitmap = on", "partitions = node");
+    assertEquals("blksim.partitions", e.key());
+    assertTrue(e.getMessage().contains("shared-tag-bitmap"), e.getMessage());
+  }
 }

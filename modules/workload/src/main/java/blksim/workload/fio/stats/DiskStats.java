@@ -19,10 +19,24 @@ import java.util.Objects;
  * @param writeTicksMs milliseconds spent on writes
  * @param inQueueMs weighted milliseconds with requests in queue ({@code time_in_queue})
  * @param utilPercent busy time as a percentage of the run; printed clamped to 100
+ * @param tagWaits submitters' sleeps for a tag of the disk's queues (blksim's addition, not
+ *     fio's: printed in the JSON's {@code blksim.queues})
+ * @param tagWaitNs time those sleeps lasted, ns
+ * @param lockSpins submissions that spun on the queue's contended scheduler lock
+ * @param lockSpinNs time they spun, ns
  */
 public record DiskStats(String name, long readIos, long writeIos, long readSectors, long writeSectors,
                         long readMerges, long writeMerges, long readTicksMs, long writeTicksMs, long inQueueMs,
-                        double utilPercent) {
+                        double utilPercent, long tagWaits, long tagWaitNs, long lockSpins,
+                        long lockSpinNs) {
+
+    /** A disk without tag-wait figures. */
+    public DiskStats(String name, long readIos, long writeIos, long readSectors, long writeSectors,
+                     long readMerges, long writeMerges, long readTicksMs, long writeTicksMs, long inQueueMs,
+                     double utilPercent) {
+        this(name, readIos, writeIos, readSectors, writeSectors, readMerges, writeMerges, readTicksMs,
+            writeTicksMs, inQueueMs, utilPercent, 0, 0, 0, 0);
+    }
 
     /** Validates the components. */
     public DiskStats {

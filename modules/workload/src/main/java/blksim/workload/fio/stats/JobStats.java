@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Objects;
 
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * Statistics of one simulated fio job thread (or, after {@link #merge(List)}, of one
@@ -28,8 +27,9 @@ import org.HdrHistogram.HistogramIterationValue;
  *
  * <p>All times are virtual nanoseconds. Simplifications against fio:
  * <ul>
- *   <li>Latency histograms are HdrHistograms with 3 significant digits (values in ns,
- *       auto-resizing) instead of fio's 64-buckets-per-power-of-two table; a percentile is the
+ *   <li>Latency histograms have the buckets of HdrHistograms with 3 significant digits
+ *       (values in ns; kept sparse, {@link LatencyCounts}) instead of fio's
+ *       64-buckets-per-power-of-two table; a percentile is the
  *       middle of the HdrHistogram bucket fio's rule selects, clamped to the exact min/max.
  *       Min, max, mean and standard deviation are exact (kept separately, see
  *       {@code RunningStat}).</li>
@@ -92,7 +92,14 @@ public final class JobStats {
     private final RunningStat[] lat = new RunningStat[DDIR_COUNT];
     private final RunningStat[] bw = new RunningStat[DDIR_COUNT];
     private final RunningStat[] iops = new RunningStat[DDIR_COUNT];
-    private final Histogram[][] hist = new Histogram[Latency.values().length][DDIR_COUNT];
+    /**
+     * Latency histograms by kind and direction, sparse ({@link LatencyCounts}) and each created
+     * at its first sample (null: empty). A job uses few of the nine (no slat for a sync engine,
+     * one direction for a randread), and an empty HdrHistogram of 3 digits is already 16 KiB:
+     * eager dense ones were most of a many-job run's allocation and of its statistics' encoding
+     * (issue 15 item 1).
+     */
+    private final LatencyCounts[][] hist = new LatencyCounts[Latency.values().length][DDIR_COUNT];
     private final long[] ioDepth = new long[7];
     private final long[] submit = new long[7];
     private final long[] complete = new long[7];
@@ -135,7 +142,8 @@ public final class JobStats {
     public static final class PrioStat {
         private final int ioprio;
         private RunningStat clat = new RunningStat();
-        private Histogram hist = new Histogram(HISTOGRAM_DIGITS);
+        /** Created at the first sample (null: empty). */
+        private LatencyCounts hist;
 
         PrioStat(int ioprio) {
             this.ioprio = ioprio;
@@ -153,18 +161,19 @@ public final class JobStats {
 
         /** Its samples. */
         public long samples() {
-            return hist.getTotalCount();
+            return hist == null ? 0 : hist.totalCount();
         }
 
         /** Completion latency at each of {@code list} (fio's bucket middles, clamped to min/max). */
         public long[] percentiles(double[] list) {
             long[] out = new long[list.length];
-            if (hist.getTotalCount() == 0) {
+            if (hist == null || hist.totalCount() == 0) {
                 return out;
             }
             StatSummary c = clat();
+            Histogram h = hist.histogram();
             for (int i = 0; i < list.length; i++) {
-                long v = hist.medianEquivalentValue(hist.getValueAtPercentile(list[i]));
+                long v = h.medianEquivalentValue(h.getValueAtPercentile(list[i]));
                 out[i] = Math.max(c.min(), Math.min(c.max(), v));
             }
             return out;
@@ -189,7 +198,10 @@ public final class JobStats {
         }
         PrioStat p = prioStat(ddir, ioprio);
         p.clat.add(clatNs);
-        p.hist.recordValue(clatNs);
+        if (p.hist == null) {
+            p.hist = new LatencyCounts();
+        }
+        p.hist.record(clatNs);
     }
 
     private PrioStat prioStat(int ddir, int ioprio) {
@@ -242,13 +254,13 @@ public final class JobStats {
             bw[d] = new RunningStat();
             iops[d] = new RunningStat();
             for (Latency k : Latency.values()) {
-                hist[k.ordinal()][d] = new Histogram(HISTOGRAM_DIGITS);
+                hist[k.ordinal()][d] = null;
             }
             windowBytes[d] = new long[0];
             windowIos[d] = new long[0];
             for (PrioStat p : prioStats[d]) {
                 p.clat = new RunningStat();
-                p.hist = new Histogram(HISTOGRAM_DIGITS);
+                p.hist = null;
             }
         }
         Arrays.fill(ioDepth, 0);
@@ -307,13 +319,13 @@ public final class JobStats {
         boolean slatMeasured = slatNs >= 0 && !info.syncEngine();
         if (slatMeasured) {
             slat[ddir].add(slatNs);
-            hist[Latency.SLAT.ordinal()][ddir].recordValue(slatNs);
+            hist(Latency.SLAT, ddir).record(slatNs);
         }
         long latNs = Math.max(slatNs, 0) + clatNs;
         clat[ddir].add(clatNs);
-        hist[Latency.CLAT.ordinal()][ddir].recordValue(clatNs);
+        hist(Latency.CLAT, ddir).record(clatNs);
         lat[ddir].add(latNs);
-        hist[Latency.LAT.ordinal()][ddir].recordValue(latNs);
+        hist(Latency.LAT, ddir).record(latNs);
         markLatency(clatNs);
 
         long w = Math.max(0, completionTimeNs - startNs) / SAMPLE_WINDOW_NS;
@@ -363,7 +375,17 @@ public final class JobStats {
             return;
         }
         clat[ddir].add(clatNs);
-        hist[Latency.CLAT.ordinal()][ddir].recordValue(clatNs);
+        hist(Latency.CLAT, ddir).record(clatNs);
+    }
+
+    /** The histogram of {@code kind} and {@code ddir} to record into, created at its first use. */
+    private LatencyCounts hist(Latency kind, int ddir) {
+        LatencyCounts h = hist[kind.ordinal()][ddir];
+        if (h == null) {
+            h = new LatencyCounts();
+            hist[kind.ordinal()][ddir] = h;
+        }
+        return h;
     }
 
     /** Mirrors fio's {@code io_u_mark_latency()}: nsec, usec and msec buckets of the clat. */
@@ -682,13 +704,21 @@ public final class JobStats {
             bw[d].merge(src.bw[d], true);
             iops[d].merge(src.iops[d], true);
             for (Latency k : Latency.values()) {
-                hist[k.ordinal()][d].add(src.hist[k.ordinal()][d]);
+                LatencyCounts h = src.hist[k.ordinal()][d];
+                if (h != null && h.totalCount() > 0) {
+                    hist(k, d).add(h);
+                }
             }
             for (PrioStat p : src.prioStats[d]) {
                 // sum_thread_stats(): by priority value, growing the array for a new one.
                 PrioStat q = prioStat(d, p.ioprio);
                 q.clat.merge(p.clat, false);
-                q.hist.add(p.hist);
+                if (p.hist != null && p.hist.totalCount() > 0) {
+                    if (q.hist == null) {
+                        q.hist = new LatencyCounts();
+                    }
+                    q.hist.add(p.hist);
+                }
             }
         }
         for (int i = 0; i < 7; i++) {
@@ -835,7 +865,8 @@ public final class JobStats {
     /** A copy of the latency histogram of the given kind and direction (values in ns). */
     public Histogram histogram(Latency kind, int ddir) {
         checkDdir(ddir);
-        return hist[kind.ordinal()][ddir].copy();
+        LatencyCounts h = hist[kind.ordinal()][ddir];
+        return h == null ? new Histogram(HISTOGRAM_DIGITS) : h.toHistogram();
     }
 
     /**
@@ -846,10 +877,11 @@ public final class JobStats {
      */
     public long percentile(Latency kind, int ddir, double percentile) {
         checkDdir(ddir);
-        Histogram h = hist[kind.ordinal()][ddir];
-        if (h.getTotalCount() == 0) {
+        LatencyCounts c = hist[kind.ordinal()][ddir];
+        if (c == null || c.totalCount() == 0) {
             return 0;
         }
+        Histogram h = c.histogram();
         StatSummary s = latency(kind, ddir);
         // fio reports the middle of the bucket (plat_idx_to_val()); HdrHistogram returns its top
         long v = h.medianEquivalentValue(h.getValueAtPercentile(percentile));
@@ -1262,30 +1294,17 @@ public final class JobStats {
         return new JobInfo(name, group, index, opts, rw, bs, engine, depth, sync, p, desc, gr);
     }
 
-    private static void writeHistogram(DataOutput out, Histogram h) throws IOException {
-        int buckets = 0;
-        for (HistogramIterationValue ignored : h.recordedValues()) {
-            buckets++;
-        }
-        writeVarLong(out, buckets);
-        long previous = 0;
-        for (HistogramIterationValue v : h.recordedValues()) {
-            long value = v.getValueIteratedTo();
-            writeVarLong(out, value - previous);
-            writeVarLong(out, v.getCountAtValueIteratedTo());
-            previous = value;
+    private static void writeHistogram(DataOutput out, LatencyCounts h) throws IOException {
+        if (h == null) {
+            writeVarLong(out, 0);
+        } else {
+            h.write(out);
         }
     }
 
-    private static Histogram readHistogram(DataInput in) throws IOException {
-        Histogram h = new Histogram(HISTOGRAM_DIGITS);
-        long buckets = readVarLong(in);
-        long value = 0;
-        for (long i = 0; i < buckets; i++) {
-            value += readVarLong(in);
-            h.recordValueWithCount(value, readVarLong(in));
-        }
-        return h;
+    /** A histogram written by {@link #writeHistogram}; null (empty) for no buckets. */
+    private static LatencyCounts readHistogram(DataInput in) throws IOException {
+        return LatencyCounts.read(in);
     }
 
     private static void writeLongs(DataOutput out, long[] values) throws IOException {
@@ -1300,7 +1319,7 @@ public final class JobStats {
         }
     }
 
-    private static void writeVarLong(DataOutput out, long v) throws IOException {
+    static void writeVarLong(DataOutput out, long v) throws IOException {
         if (v < 0) {
             throw new IllegalStateException("cannot encode negative value " + v);
         }
@@ -1311,7 +1330,7 @@ public final class JobStats {
         out.writeByte((int) v);
     }
 
-    private static long readVarLong(DataInput in) throws IOException {
+    static long readVarLong(DataInput in) throws IOException {
         long v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
             int b = in.readUnsignedByte();

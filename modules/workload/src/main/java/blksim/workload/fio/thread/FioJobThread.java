@@ -757,6 +757,16 @@ public abstract class FioJobThread extends Task {
     this.timerSlackNs = slackNs;
   }
 
+  /**
+   * {@link #setTimers(TimerParams, long)} whose hrtimer sleeps wake {@code expiry} late (issue 10
+   * item 9), drawn from a stream of this thread's own seeded with {@code expirySeed}.
+   */
+  public void setTimers(TimerParams timers, long slackNs, blksim.engine.CostDistribution expiry,
+      long expirySeed) {
+    setTimers(timers, slackNs);
+    sleeper.expiry(expiry, new SplittableRandom(expirySeed));
+  }
+
   /** The engine reports {@code n} completed I/Os (fio's {@code io_blocks}, for thinktime). */
   protected final void completed(int n) {
     completedIos += n;

@@ -1,0 +1,115 @@
+package blksim.workload.fio.stats;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.SplittableRandom;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+import org.junit.jupiter.api.Test;
+
+/** The sparse latency counts are an HdrHistogram of 3 digits, bucket for bucket. */
+class LatencyCountsTest {
+
+  /** Latencies from 0 to a few seconds, spread over every power of two. */
+  private static long[] samples(long seed, int n) {
+    SplittableRandom r = new SplittableRandom(seed);
+    long[] v = new long[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = r.nextLong(1L << r.nextInt(33));
+    }
+    return v;
+  }
+
+  @Test
+  void bucketIsHdrHistogramsLowestEquivalentValue() {
+    Histogram shape = new Histogram(3);
+    for (long v : samples(1, 200_000)) {
+      assertEquals(shape.lowestEquivalentValue(v), LatencyCounts.bucket(v), "value " + v);
+    }
+    for (int p = 0; p < 62; p++) {
+      for (long v : new long[] {(1L << p) - 1, 1L << p, (1L << p) + 1}) {
+        assertEquals(shape.lowestEquivalentValue(v), LatencyCounts.bucket(v), "value " + v);
+      }
+    }
+  }
+
+  @Test
+  void histogramHasTheSameCountsPercentilesAndEncodingAsOneRecordedDirectly() throws IOException {
+    long[] v = samples(2, 50_000);
+    Histogram direct = new Histogram(3);
+    LatencyCounts sparse = new LatencyCounts();
+    // recorded in two halves and added, as a group's merge does
+    LatencyCounts second = new LatencyCounts();
+    for (int i = 0; i < v.length; i++) {
+      direct.recordValue(v[i]);
+      (i % 2 == 0 ? sparse : second).record(v[i]);
+    }
+    sparse.add(second);
+    Histogram h = sparse.toHistogram();
+    assertEquals(direct.getTotalCount(), sparse.totalCount());
+    assertEquals(direct.getTotalCount(), h.getTotalCount());
+    for (double p : new double[] {0, 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5,
+        99.9, 99.95, 99.99, 100}) {
+      assertEquals(direct.getValueAtPercentile(p), h.getValueAtPercentile(p), "p" + p);
+    }
+    assertEquals(direct.getMaxValue(), h.getMaxValue());
+    assertEquals(direct.getMinNonZeroValue(), h.getMinNonZeroValue());
+    assertEquals(direct.getMean(), h.getMean(), 0.0);
+    // The encoding is the one JobStats wrote from an HdrHistogram's recorded values.
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(expected)) {
+      int buckets = 0;
+      for (HistogramIterationValue ignored : direct.recordedValues()) {
+        buckets++;
+      }
+      JobStats.writeVarLong(out, buckets);
+      long previous = 0;
+      for (HistogramIterationValue x : direct.recordedValues()) {
+        JobStats.writeVarLong(out, x.getValueIteratedTo() - previous);
+        JobStats.writeVarLong(out, x.getCountAtValueIteratedTo());
+        previous = x.getValueIteratedTo();
+      }
+    }
+    ByteArrayOutputStream actual = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(actual)) {
+      sparse.write(out);
+    }
+    assertArrayEquals(expected.toByteArray(), actual.toByteArray());
+    // ... and reads back to the same counts.
+    LatencyCounts back = LatencyCounts.read(new DataInputStream(
+        new ByteArrayInputStream(actual.toByteArray())));
+    ByteArrayOutputStream again = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(again)) {
+      back.write(out);
+    }
+    assertArrayEquals(actual.toByteArray(), again.toByteArray());
+  }
+
+  @Test
+  void emptyCountsEncodeAsNoBuckets_andReadBackAsNull() throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(b)) {
+      new LatencyCounts().write(out);
+    }
+    assertArrayEquals(new byte[] {0}, b.toByteArray());
+    assertNull(LatencyCounts.read(new DataInputStream(new ByteArrayInputStream(b.toByteArray()))));
+  }
+
+  @Test
+  void aChangeAfterAHistogramWasTakenIsSeenByTheNextOne() {
+    LatencyCounts c = new LatencyCounts();
+    c.record(10_000);
+    assertEquals(1, c.histogram().getTotalCount());
+    c.record(20_000, 3);
+    assertEquals(4, c.histogram().getTotalCount());
+    assertEquals(new Histogram(3).highestEquivalentValue(20_000),
+        c.histogram().getValueAtPercentile(100));
+  }
+}

@@ -362,6 +362,13 @@ class VerifyTest {
     assertTrue(ram0.readSectors() >= 2048, "1 MiB read back from the device: "
         + ram0.readSectors());
     assertEquals(2048, ram0.writeSectors(), "1 MiB written back before the reads");
+    // invalidate=0: no ioctl, the reads find the pages the writes left (the last close's
+    // blkdev_flush_mapping() is not modelled).
+    var keep = ScenarioResults.toRunResult(
+        runOnDevice("direct=0\nrw=write\nsize=1m\nverify=crc32c\ninvalidate=0"), 0);
+    assertEquals(256, keep.jobs().get(0).totalIos(0));
+    assertEquals(0, keep.disks().stream().filter(d -> d.name().equals("ram0")).findFirst()
+        .orElseThrow().readSectors());
   }
 
   @Test

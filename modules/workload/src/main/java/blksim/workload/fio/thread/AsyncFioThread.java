@@ -458,7 +458,7 @@ public final class AsyncFioThread extends FioJobThread {
         // thread_main(): clear_io_state() closes the device; do_verify() syncs only files still
         // open (none), and get_next_verify() reopens it, where td_io_open_file()'s
         // invalidate=1 is ioctl(BLKFLSBUF): written back without a cache flush, and dropped.
-        return startSync(cpu, file.flushBuf());
+        return job.invalidate() && startSync(cpu, file.flushBuf());
       }
       if (verifyPool != null) {
         // verify_async_exit(): the verify threads give back every io_u they hold.

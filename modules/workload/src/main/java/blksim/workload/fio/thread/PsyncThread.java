@@ -25,6 +25,12 @@ import java.util.function.IntFunction;
  * {@code clat} runs from just before the system call to its return, and {@code slat} is not
  * measured for synchronous engines. Buffered writes go into the page cache (and may be throttled
  * there); {@code fsync=N}, {@code fdatasync=N} and {@code end_fsync} sync the file.
+ *
+ * <p>{@code verify} in fio's order (backend.c): the writes, do_io()'s end_fsync, then no sync
+ * (the device is closed and reopened, which with {@code invalidate=1} is
+ * {@code ioctl(BLKFLSBUF)}), then the verify reads; with {@code verify_async} a read's check
+ * goes to the job's {@link VerifyPool} when the read returns, and the next I/O waits until the
+ * one io_u is free again.
  */
 public final class PsyncThread extends FioJobThread {
   private enum Phase {
@@ -177,8 +183,12 @@ public final class PsyncThread extends FioJobThread {
         // thread_main(): clear_io_state() closes the device; do_verify() syncs only files still
         // open (none), and get_next_verify() reopens it, where td_io_open_file()'s
         // invalidate=1 is ioctl(BLKFLSBUF): the page cache written back (no cache flush) and
-        // dropped, so the verify reads reach the device.
-        startSync(cpu, file.flushBuf());
+        // dropped, so the verify reads reach the device. With invalidate=0 nothing is called.
+        if (job.invalidate()) {
+          startSync(cpu, file.flushBuf());
+        } else {
+          prep(cpu);
+        }
         return;
       }
       if (verifyPool != null) {

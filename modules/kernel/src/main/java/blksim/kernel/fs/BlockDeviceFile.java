@@ -74,6 +74,8 @@ public final class BlockDeviceFile {
   /** {@code f_ra}: this open file's readahead state. */
   private final Readahead ra;
   private final FsyncCall fsync;
+  private final PageCache pc;
+  private final FlushBuf flushBuf = new FlushBuf();
   private long pos;
   private boolean closed;
 
@@ -86,6 +88,7 @@ public final class BlockDeviceFile {
     this.syscalls = syscalls;
     this.pageCache = pageCache;
     this.mapping = mapping;
+    this.pc = pc;
     this.bufferedWrite = mapping == null ? null
         : new BufferedWrite(task, pc, mapping, wbCosts, syscalls.rwEntryNs());
     this.filemapRead = mapping == null || direct ? null
@@ -208,6 +211,21 @@ public final class BlockDeviceFile {
     return fsync();
   }
 
+  /**
+   * {@code ioctl(fd, BLKFLSBUF)} ({@code blkdev_flushbuf()}, block/ioctl.c): {@code
+   * sync_blockdev()} writes the device's dirty pages and waits for them
+   * ({@code filemap_write_and_wait()}, no REQ_PREFLUSH: unlike {@code blkdev_fsync()} it never
+   * calls {@code blkdev_issue_flush()}), then {@code invalidate_bdev()} drops the clean pages
+   * of the device's page cache. This is fio's {@code invalidate=1} on a block device
+   * ({@code blockdev_invalidate_cache()} when it opens the file). Simplified: as {@link #fsync}
+   * its cost is the call's entry (and return when it waited); no modelled device has a
+   * volatile write cache, so the missing flush changes no device work today, only the name.
+   */
+  public SystemCall flushBuf() {
+    checkOpen();
+    return flushBuf.arm();
+  }
+
   /** {@code close(fd)}. Further calls are refused. */
   public void close() {
     closed = true;
@@ -325,6 +343,27 @@ public final class BlockDeviceFile {
   }
 
   /** {@code fsync} / {@code fdatasync}: the entry cost, nothing to write back (class comment). */
+  /** {@link #flushBuf()}: the write-and-wait of {@link #fsync}, then the invalidation. */
+  private final class FlushBuf extends SystemCall {
+    private SystemCall write;
+
+    SystemCall arm() {
+      write = fsync != null ? fsync.arm() : sync.arm();
+      return this;
+    }
+
+    @Override
+    public boolean step(TaskCpu cpu) {
+      if (!write.step(cpu)) {
+        return false;
+      }
+      if (mapping != null) {
+        pc.invalidateClean(mapping, 0, Long.MAX_VALUE); // invalidate_bdev()
+      }
+      return returned(0);
+    }
+  }
+
   private final class Sync extends SystemCall {
     private boolean entered;
 

@@ -954,7 +954,10 @@ public final class FioJob {
     return s.exitall;
   }
 
-  /** {@code invalidate} (default true; irrelevant for simulated devices). */
+  /**
+   * {@code invalidate} (default true): on a block device, the verify phase's reopen drops its
+   * page cache ({@code ioctl(BLKFLSBUF)}); a simulated run starts with an empty cache.
+   */
   public boolean invalidate() {
     return s.invalidate;
   }

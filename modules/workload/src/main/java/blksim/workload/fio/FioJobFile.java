@@ -94,9 +94,9 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>verify ({@link VerifyAlgorithm})</td><td>verify (md5, sha1, crc32c, crc32c-intel,
  *     null), do_verify, verify_only, verify_backlog, verify_backlog_batch: the write phase
  *     then the verify reads (or the backlog's interleaved reads), the checksum's CPU per byte,
- *     on devices and regular files; verify_async (on regular files): the read checks on that
+ *     on devices and regular files; verify_async (not with offload): the read checks on that
  *     many verify threads; data is not simulated, so nothing fails to verify</td></tr>
- *   <tr><td>accepted, no effect</td><td>invalidate; continue_on_error, ignore_error,
+ *   <tr><td>accepted, no effect</td><td>continue_on_error, ignore_error,
  *     error_dump (no I/O error is simulated); verify_interval, verify_offset, verify_pattern,
  *     verify_pattern_interval, verify_fatal, verify_dump, verify_write_sequence,
  *     verify_header_seed, verify_state_save, verifysort, verifysort_nr (data is not

@@ -676,7 +676,7 @@ public final class ScenarioLoader {
       checkAtomic(j, devices, fss, atomicUnitMax);
       checkOffload(j, devices, fss);
       checkPrio(j, devices, fss);
-      checkVerifyAsync(j, devices, fss);
+      checkVerifyAsync(j);
       if (fileTrims(j) && j.filename() != null && j.directory() == null
           && !regularFiles(j, devices, fss)) {
         throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim) on a block device"
@@ -2073,21 +2073,18 @@ public final class ScenarioLoader {
 
   /**
    * {@code verify_async}: the verify threads ({@code VerifyPool}) are modelled for jobs on
-   * regular files ({@code FileFioThread}), inline or not offloaded; refused elsewhere.
+   * regular files ({@code FileFioThread}) and block devices ({@code PsyncThread},
+   * {@code AsyncFioThread}) without offload; refused with offload and for engines that do no I/O.
    */
-  private static void checkVerifyAsync(FioJob j, List<DeviceParams> devices,
-      List<FilesystemParams> fss) {
+  private static void checkVerifyAsync(FioJob j) {
     if (j.verifyAsync() == 0 || !j.verify().enabled()) {
       return;
     }
-    boolean onFiles = (j.directory() != null || j.filename() == null
-        || regularFiles(j, devices, fss))
-        && j.ioengine() != FioEngine.NULL && j.ioengine() != FioEngine.CPUIO;
-    if (!onFiles || j.offload()) {
+    boolean io = j.ioengine() != FioEngine.NULL && j.ioengine() != FioEngine.CPUIO;
+    if (!io || j.offload()) {
       throw j.error("verify_async", "verify_async (fio's verify threads) is modelled by blksim"
-          + " for jobs on regular files without io_submit_mode=offload, not "
-          + (onFiles ? "with offload" : "on a block device or with ioengine="
-          + j.ioengine().fioName()) + " yet");
+          + " for jobs without io_submit_mode=offload, not "
+          + (io ? "with offload" : "with ioengine=" + j.ioengine().fioName()) + " yet");
     }
   }
 

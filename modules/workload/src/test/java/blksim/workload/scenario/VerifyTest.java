@@ -265,10 +265,10 @@ class VerifyTest {
     JobStats reads = runOnFile("rw=read\nsize=1m");
     // The job's own time is its checksummed writes plus plain reads.
     assertEquals(noVerify.usrNs() + reads.usrNs(), as.usrNs(), 0.01 * as.usrNs());
-    // On a block device the verify threads are not modelled yet: refused, not ignored.
-    InputException e = assertThrows(InputException.class,
-        () -> run("rw=write\nsize=1m\nverify=crc32c\nverify_async=2"));
-    assertTrue(e.getMessage().contains("on a block device"), e.getMessage());
+    // With io_submit_mode=offload the verify threads are not modelled: refused, not ignored.
+    InputException e = assertThrows(InputException.class, () -> run("rw=write\nsize=1m\n"
+        + "verify=crc32c\nverify_async=2\nioengine=libaio\nio_submit_mode=offload"));
+    assertTrue(e.getMessage().contains("with offload"), e.getMessage());
     // libaio: reads held by the verify threads count against iodepth; all are read back.
     var aio = ScenarioResults.toRunResult(runOnFileOutcome("rw=randwrite\nsize=1m\n"
         + "verify=crc32c\nioengine=libaio\niodepth=4\nverify_async=1"), 0);
@@ -306,5 +306,84 @@ class VerifyTest {
         + "rw=write\nverify=md5\n\"\"\"]\n}\n");
     e = assertThrows(InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
     assertTrue(e.getMessage().contains("use verify=null"), e.getMessage());
+  }
+
+  /** The run's outcome for a job on the brd ram0 (its own options after filename=/dev/ram0). */
+  RunOutcome runOnDevice(String job) throws IOException {
+    Path p = dir.resolve("d.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\nfilename=/dev/ram0\nbs=4k\n" + job
+        + "\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    return LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE, 1,
+        ProgressListener.NONE);
+  }
+
+  /** The actions of a write_iolog (read, write, sync), in order, without offsets. */
+  private List<String> iologActions(Path log) throws IOException {
+    return Files.readAllLines(log).stream().skip(1).map(l -> l.split(" ")[2])
+        .filter(a -> a.equals("read") || a.equals("write") || a.equals("sync")).toList();
+  }
+
+  @Test
+  void deviceWriter_endFsyncComesBeforeTheVerifyReads_andNoSyncOtherwise() throws IOException {
+    // backend.c: do_io() ends with end_fsync's fio_file_fsync(), then thread_main() calls
+    // clear_io_state() (the device is closed) and do_verify(), whose fio_io_sync() only syncs
+    // files still open: none.
+    for (String engine : List.of("psync", "libaio\niodepth=4")) {
+      Path log = dir.resolve("e.log");
+      Files.deleteIfExists(log);
+      RunOutcome out = runOnDevice("direct=1\nrw=write\nsize=64k\nverify=crc32c\nend_fsync=1"
+          + "\nwrite_iolog=" + log + "\nioengine=" + engine);
+      assertEquals(16, ScenarioResults.toRunResult(out, 0).jobs().get(0).totalIos(0), engine);
+      List<String> a = iologActions(log);
+      assertEquals(33, a.size(), engine + ": " + a);
+      assertEquals(List.of("write"), a.subList(0, 16).stream().distinct().toList(), engine);
+      assertEquals("sync", a.get(16), engine + ": end_fsync right after the writes");
+      assertEquals(List.of("read"), a.subList(17, 33).stream().distinct().toList(), engine);
+      Files.delete(log);
+      runOnDevice("direct=1\nrw=write\nsize=64k\nverify=crc32c\nwrite_iolog=" + log
+          + "\nioengine=" + engine);
+      assertTrue(!iologActions(log).contains("sync"), engine + ": " + iologActions(log));
+    }
+  }
+
+  @Test
+  void bufferedDeviceWriter_verifyReadsReachTheDevice_afterTheReopensInvalidate()
+      throws IOException {
+    // td_io_open_file()'s invalidate=1 on a block device is ioctl(BLKFLSBUF): sync_blockdev()
+    // then invalidate_bdev(), so the verify reads miss the page cache the writes filled.
+    var r = ScenarioResults.toRunResult(
+        runOnDevice("direct=0\nrw=write\nsize=1m\nverify=crc32c"), 0);
+    assertEquals(256, r.jobs().get(0).totalIos(0));
+    var ram0 = r.disks().stream().filter(d -> d.name().equals("ram0")).findFirst().orElseThrow();
+    // (readahead's window runs past the 1 MiB region: at least the region is read.)
+    assertTrue(ram0.readSectors() >= 2048, "1 MiB read back from the device: "
+        + ram0.readSectors());
+    assertEquals(2048, ram0.writeSectors(), "1 MiB written back before the reads");
+    // invalidate=0: no ioctl, the reads find the pages the writes left (the last close's
+    // blkdev_flush_mapping() is not modelled).
+    var keep = ScenarioResults.toRunResult(
+        runOnDevice("direct=0\nrw=write\nsize=1m\nverify=crc32c\ninvalidate=0"), 0);
+    assertEquals(256, keep.jobs().get(0).totalIos(0));
+    assertEquals(0, keep.disks().stream().filter(d -> d.name().equals("ram0")).findFirst()
+        .orElseThrow().readSectors());
+  }
+
+  @Test
+  void verifyAsync_onADevice_movesTheReadChecksOffTheJobThread() throws IOException {
+    long check = 256 * VerifyAlgorithm.MD5.costNs(4096);
+    for (String engine : List.of("psync", "libaio\niodepth=4", "io_uring\niodepth=8")) {
+      String job = "direct=1\nrw=randwrite\nsize=1m\nverify=md5\nioengine=" + engine;
+      var inline = ScenarioResults.toRunResult(runOnDevice(job), 0);
+      var async = ScenarioResults.toRunResult(runOnDevice(job + "\nverify_async=2"), 0);
+      JobStats in = inline.jobs().get(0);
+      JobStats as = async.jobs().get(0);
+      assertEquals(256, as.totalIos(0), engine + ": the same verify reads");
+      assertEquals(256, as.totalIos(1), engine);
+      assertEquals(check, in.usrNs() - as.usrNs(), 0.05 * check, engine);
+      assertEquals(check, verifyThreadsUsr(async, 2), 0.01 * check, engine);
+    }
   }
 }

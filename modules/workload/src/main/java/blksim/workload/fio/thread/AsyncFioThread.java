@@ -85,6 +85,13 @@ public final class AsyncFioThread extends FioJobThread {
   private final java.util.HashMap<Integer, Long> recordedLat = new java.util.HashMap<>();
   /** {@code io_submit_mode=offload}: the job's submit workers, or null. */
   private final OffloadPool pool;
+  /** {@code verify_async}: the job's verify threads, or null (never with offload). */
+  private final VerifyPool verifyPool;
+  /** With {@link #verifyPool}: each checked read in flight's check, by tag (never iterated). */
+  private final java.util.HashMap<Integer, Long> checkNs = new java.util.HashMap<>();
+  /** Writes queued, for end_fsync ({@code should_fsync()}). */
+  private long writes;
+  private boolean endFsyncDone;
 
   /**
    * @param uring io_uring costs (libaio uses {@code enterNs} for its system calls and
@@ -103,6 +110,8 @@ public final class AsyncFioThread extends FioJobThread {
     this.completeMin = Math.max(1, Math.min(job.iodepthBatchCompleteMin(), depth));
     this.batchSubmit = Math.max(1, Math.min(job.iodepthBatchSubmit(), depth));
     this.pool = job.offload() ? new OffloadPool(this, depth, offloadJob()) : null;
+    this.verifyPool = job.verifyAsync() > 0 && job.verify().enabled() && pool == null
+        ? new VerifyPool(this, job.verifyAsync()) : null;
   }
 
   /** What this job gives its submit workers: each sets up its own engine at depth 1. */
@@ -184,6 +193,9 @@ public final class AsyncFioThread extends FioJobThread {
   protected void step(TaskCpu cpu) {
     if (starting(cpu) || continueThink(cpu)) {
       return;
+    }
+    if (verifyPool != null) {
+      verifyPool.start(this, cpu); // verify_async_init(), in thread_main() before the I/O
     }
     if (pool != null) {
       pool.start(this, cpu); // rate_submit_init(): the workers set up their own engines
@@ -332,6 +344,16 @@ public final class AsyncFioThread extends FioJobThread {
     }
     boolean more = mayIssue(now);
     int depth = latencyLimit(this.depth);
+    if (more && verifyPool != null && verifyPool.held() > 0
+        && inFlight + batch.size() + verifyPool.held() >= depth) {
+      // __get_io_u(): every io_u is in flight, queued or with a verify thread: fio waits on
+      // free_cond (the I/Os in flight complete meanwhile, reaped after the wait).
+      if (verifyPool.tryWaitFree(this)) {
+        return false;
+      }
+      cpu.sleep();
+      return true;
+    }
     if (more && inFlight + batch.size() < depth && replaying()) {
       // read_iolog: the next record's delay is slept here, I/Os in flight or not (fio sleeps
       // in get_io_u()). A sync record is libaio's do_io_u_sync(): what is queued is committed,
@@ -406,8 +428,16 @@ public final class AsyncFioThread extends FioJobThread {
       if (ioRecordedLatNs >= 0) {
         recordedLat.put(req.tag(), ioRecordedLatNs);
       }
+      if (ioOp == blksim.kernel.block.ReqOp.WRITE) {
+        writes++;
+      }
+      // verify_async: a checked read's verify_io_u() is a verify thread's, once it completes.
+      long check = verifyPool != null ? verifyReadNs() : 0;
+      if (check > 0) {
+        checkNs.put(req.tag(), check);
+      }
       phase = Phase.QUEUED;
-      cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2 + verifyNs());
+      cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2 + verifyNs() - check);
       return true;
     }
     if (!batch.isEmpty()) {
@@ -416,16 +446,30 @@ public final class AsyncFioThread extends FioJobThread {
       return true;
     }
     if (inFlight == 0) {
+      if (job.endFsync() && writes > 0 && !endFsyncDone && !verifying()) {
+        // end_fsync: the end of do_io(), after it reaped everything, syncs the file
+        // (fio_io_sync(): libaio's do_io_u_sync() is fsync(2); io_uring's IORING_OP_FSYNC is
+        // modelled the same way), before thread_main() starts do_verify() (backend.c).
+        endFsyncDone = true;
+        logSync(cpu, false);
+        return startSync(cpu, file.fsync());
+      }
       if (!replaying() && beginVerify(now)) {
-        // do_verify() after do_io() reaped everything: fio_io_sync() first, then the reads.
-        call = file.fsync();
-        phase = Phase.SYNC;
-        if (call.step(cpu)) {
-          call = null;
-          phase = Phase.LOOP;
-          return false;
+        // thread_main(): clear_io_state() closes the device; do_verify() syncs only files still
+        // open (none), and get_next_verify() reopens it, where td_io_open_file()'s
+        // invalidate=1 is ioctl(BLKFLSBUF): written back without a cache flush, and dropped.
+        return job.invalidate() && startSync(cpu, file.flushBuf());
+      }
+      if (verifyPool != null) {
+        // verify_async_exit(): the verify threads give back every io_u they hold.
+        if (verifyPool.held() > 0) {
+          if (verifyPool.tryWaitFree(this)) {
+            return false;
+          }
+          cpu.sleep();
+          return true;
         }
-        return true;
+        verifyPool.exit(cpu);
       }
       if (pool != null) {
         pool.exit(cpu);
@@ -437,8 +481,23 @@ public final class AsyncFioThread extends FioJobThread {
     return waitFor(cpu, completeMin);
   }
 
+  /** A synchronous call with nothing in flight; true (an action was taken) unless it returned. */
+  private boolean startSync(TaskCpu cpu, SystemCall sync) {
+    call = sync;
+    phase = Phase.SYNC;
+    if (call.step(cpu)) {
+      call = null;
+      phase = Phase.LOOP;
+      return false;
+    }
+    return true;
+  }
+
   /** The I/O prepared in {@link #ioOp}, {@link #ioOffset}, {@link #ioLen} is queued. */
   private void queuePrepared(TaskCpu cpu) {
+    if (ioOp == blksim.kernel.block.ReqOp.WRITE) {
+      writes++;
+    }
     req = IoRequest.prep(ioOp, ioOffset, ioLen, ioPrio(), nextTag++);
     phase = Phase.QUEUED;
     cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2);
@@ -516,8 +575,12 @@ public final class AsyncFioThread extends FioJobThread {
     while (n < max && (done = ring.reap()) != null) {
       inFlight--;
       n++;
+      Long check = checkNs.isEmpty() ? null : checkNs.remove(done.tag());
       if (fatalIoError(done.result())) {
         continue; // fio stops the job: not accounted, the rest drains
+      }
+      if (check != null) {
+        verifyPool.hand(check, cpu); // verify_io_u_async(): the io_u goes to a verify thread
       }
       if (zbd() != null) {
         zbd().completed(zbdDdir(done.bio().op()), done.bio().sector() << 9,

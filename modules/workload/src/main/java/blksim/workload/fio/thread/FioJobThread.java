@@ -1050,11 +1050,14 @@ public abstract class FioJobThread extends Task {
   /**
    * fio's {@code thread_main()} after {@code do_io()}: when the write phase ended by its size
    * (not by runtime or a stop) and written blocks wait, {@code do_verify()} begins. Returns
-   * true when it did: the engine syncs the file ({@code fio_io_sync()}, its first step) and
-   * goes on issuing, now the verify reads. Simplified: the page cache is not invalidated (fio's
-   * {@code file_invalidate_cache()} when it reopens a file with {@code invalidate=1}), so a
-   * buffered job's verify reads may hit pages its writes left; on files the job's loops all
-   * run before one verify phase (fio verifies after each loop's {@code do_io()}).
+   * true when it did: the engine has done do_io()'s end_fsync before, and now closes its files
+   * ({@code clear_io_state()}; {@code do_verify()}'s {@code fio_io_sync()} then finds none
+   * open) and goes on issuing, the verify reads. A block device's reopen with
+   * {@code invalidate=1} is {@code ioctl(BLKFLSBUF)} ({@code BlockDeviceFile.flushBuf()}).
+   * Simplified: on regular files the page cache is not invalidated (fio's
+   * {@code file_invalidate_cache()} at the reopen), so a buffered job's verify reads may hit
+   * pages its writes left; on files the job's loops all run before one verify phase (fio
+   * verifies after each loop's {@code do_io()}).
    */
   protected final boolean beginVerify(long now) {
     if (verifyLog == null || verifying || verifyLog.isEmpty() || now >= stopNs || minRateFailed

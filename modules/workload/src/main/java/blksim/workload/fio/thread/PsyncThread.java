@@ -25,6 +25,12 @@ import java.util.function.IntFunction;
  * {@code clat} runs from just before the system call to its return, and {@code slat} is not
  * measured for synchronous engines. Buffered writes go into the page cache (and may be throttled
  * there); {@code fsync=N}, {@code fdatasync=N} and {@code end_fsync} sync the file.
+ *
+ * <p>{@code verify} in fio's order (backend.c): the writes, do_io()'s end_fsync, then no sync
+ * (the device is closed and reopened, which with {@code invalidate=1} is
+ * {@code ioctl(BLKFLSBUF)}), then the verify reads; with {@code verify_async} a read's check
+ * goes to the job's {@link VerifyPool} when the read returns, and the next I/O waits until the
+ * one io_u is free again.
  */
 public final class PsyncThread extends FioJobThread {
   private enum Phase {
@@ -45,11 +51,16 @@ public final class PsyncThread extends FioJobThread {
   private long recordedLatNs = -1;
   private boolean endFsyncDone;
   private boolean resetInstead;
+  /** {@code verify_async}: the job's verify threads, or null. */
+  private final VerifyPool verifyPool;
+  /** The check of the read in the call that {@link #verifyPool} takes when it completes. */
+  private long checkNs;
 
   public PsyncThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
       FioCostParams costs, SyscallParams syscalls, PageCacheParams pageCache, JobStats stats,
       long runSeed) {
     super(job, globalJobNumber, pid, queues, costs, syscalls, pageCache, stats, runSeed);
+    this.verifyPool = verifyPool(job);
   }
 
   /** A thread whose device has a page cache: buffered writes, fsync and end_fsync act on it. */
@@ -58,12 +69,21 @@ public final class PsyncThread extends FioJobThread {
       long runSeed, PageCache pc, AddressSpace mapping, WritebackParams wbCosts) {
     super(job, globalJobNumber, pid, queues, costs, syscalls, pageCache, stats, runSeed, pc,
         mapping, wbCosts);
+    this.verifyPool = verifyPool(job);
+  }
+
+  private VerifyPool verifyPool(FioJob job) {
+    return job.verifyAsync() > 0 && job.verify().enabled()
+        ? new VerifyPool(this, job.verifyAsync()) : null;
   }
 
   @Override
   protected void step(TaskCpu cpu) {
     if (starting(cpu) || continueThink(cpu)) {
       return;
+    }
+    if (verifyPool != null) {
+      verifyPool.start(this, cpu); // verify_async_init(), in thread_main() before the I/O
     }
     switch (phase) {
       case PREP:
@@ -122,6 +142,15 @@ public final class PsyncThread extends FioJobThread {
   }
 
   private void prep(TaskCpu cpu) {
+    while (verifyPool != null && verifyPool.held() > 0) {
+      // __get_io_u(): a sync engine has one io_u (iodepth is capped at 1); while a verify
+      // thread holds it, fio waits on free_cond (for an I/O, a sync, or verify_async_exit()).
+      if (!verifyPool.tryWaitFree(this)) {
+        phase = Phase.PREP;
+        cpu.sleep();
+        return;
+      }
+    }
     if (thinking() || thinkDue()) {
       // thinktime: nothing is in flight with one I/O at a time.
       phase = Phase.PREP;
@@ -142,16 +171,28 @@ public final class PsyncThread extends FioJobThread {
       return;
     }
     if (replaying() ? r == REPLAY_END : !mayIssue(cpu.now())) {
-      if (!replaying() && beginVerify(cpu.now())) {
-        startSync(cpu, file.fsync()); // do_verify(): fio_io_sync() first, then the reads
-        return;
-      }
-      if (job.endFsync() && writes > 0 && !endFsyncDone) {
-        // end_fsync: the file is synced when the writes are done, inside the job's runtime.
+      if (job.endFsync() && writes > 0 && !endFsyncDone && !verifying()) {
+        // end_fsync: the end of do_io() syncs the file once the writes are done, inside the
+        // job's runtime and before thread_main() starts do_verify() (backend.c).
         endFsyncDone = true;
         logSync(cpu, false);
         startSync(cpu, file.fsync());
         return;
+      }
+      if (!replaying() && beginVerify(cpu.now())) {
+        // thread_main(): clear_io_state() closes the device; do_verify() syncs only files still
+        // open (none), and get_next_verify() reopens it, where td_io_open_file()'s
+        // invalidate=1 is ioctl(BLKFLSBUF): the page cache written back (no cache flush) and
+        // dropped, so the verify reads reach the device. With invalidate=0 nothing is called.
+        if (job.invalidate()) {
+          startSync(cpu, file.flushBuf());
+        } else {
+          prep(cpu);
+        }
+        return;
+      }
+      if (verifyPool != null) {
+        verifyPool.exit(cpu); // verify_async_exit(): every io_u was given back above
       }
       finish(cpu);
       return;
@@ -190,13 +231,17 @@ public final class PsyncThread extends FioJobThread {
     len = ioLen;
     recordedLatNs = ioRecordedLatNs;
     phase = Phase.CALL;
-    cpu.runFor(CpuMode.USER, costs.userNsPerIo() + verifyNs());
+    // verify_async: a checked read's verify_io_u() is a verify thread's, once it completes.
+    checkNs = verifyPool != null ? verifyReadNs() : 0;
+    cpu.runFor(CpuMode.USER, costs.userNsPerIo() + verifyNs() - checkNs);
   }
 
   /** The call returned: fio records the latency and prepares the next I/O. */
   private void returned(TaskCpu cpu) {
     long ret = call.ret();
     call = null;
+    long check = checkNs;
+    checkNs = 0;
     if (fatalIoError(ret)) {
       completed(1);
       prep(cpu); // the job stops issuing and ends
@@ -206,6 +251,9 @@ public final class PsyncThread extends FioJobThread {
       zbd().completed(zbdDdir(op), ioOffset, len);
     }
     completed(1);
+    if (check > 0) {
+      verifyPool.hand(check, cpu); // verify_io_u_async(): the io_u goes to the verify threads
+    }
     latencySample(cpu.now() - issueNs); // depth 1: the probe settles there (lat_target_*())
     if (measuring()) {
       long now = cpu.now();

@@ -73,8 +73,10 @@ class SweepClusterTest {
     Process victim = null;
     try {
       victim = node(port2, "--seed", "127.0.0.1:" + port);
+      // Runs long enough (about a second of wall time each) that all three members hold one at
+      // once: with 4 ms runs a sweep could finish before the victim got any.
       List<String> args = SweepTest.args("--vary", "devices.0.irqmode=none,softirq,timer",
-          "--vary", "kernel.preempt=none,full", "--format", "csv");
+          "--vary", "kernel.preempt=none,full", "--format", "csv", "--set", "max-time=300ms");
       MainTest.Result local = SweepTest.sweep(args);
       assertEquals(0, local.code(), local.err());
 
@@ -101,7 +103,8 @@ class SweepClusterTest {
 
       // The survivor has downed the dead member: the next sweep joins it and runs.
       List<String> next = SweepTest.args("--vary", "devices.0.irqmode=none", "--vary",
-          "kernel.preempt=none", "--format", "csv", "--join", "127.0.0.1:" + port);
+          "kernel.preempt=none", "--format", "csv", "--set", "max-time=300ms", "--join",
+          "127.0.0.1:" + port);
       MainTest.Result again = SweepTest.sweep(next);
       assertEquals(0, again.code(), again.err());
       assertEquals(local.out().split("\n")[1], again.out().split("\n")[1]);

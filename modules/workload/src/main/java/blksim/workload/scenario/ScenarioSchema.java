@@ -251,6 +251,14 @@ public final class ScenarioSchema {
           "an mmap(), madvise() or munmap() system call besides its entry"),
       cost("costs.mm.unmap-per-page", "mm", blksim.kernel.mm.FaultCosts.DEFAULT.unmapPerPageNs(),
           "munmap() per mapped page: zap_pte_range(), rmap and reference drop, TLB flush share"),
+      cost("costs.mm.dio-pin-page", "mm",
+          blksim.kernel.syscall.SyscallParams.DEFAULT_DIO_PIN_PAGE_NS,
+          "O_DIRECT submission per user page after the first: pin_user_pages_fast() (gup_fast)"
+              + " and bio_add_page()"),
+      cost("costs.mm.dio-unpin-page", "mm",
+          blksim.kernel.syscall.SyscallParams.DEFAULT_DIO_UNPIN_PAGE_NS,
+          "O_DIRECT completion per user page after the first: bio_release_pages() ->"
+              + " unpin_user_pages()"),
       cost("costs.writeback.per-page", "writeback", 300,
           "the flusher, per page: clear_page_dirty_for_io, set_page_writeback, add to a bio [A]"),
       cost("costs.writeback.per-inode", "writeback", 2000,

@@ -75,6 +75,16 @@ public record SyscallParams(long rwEntryNs, long wakeReturnNs, long timerSlackNs
     return dioExtraPages(bytes) * dioUnpinPageNs;
   }
 
+  /**
+   * These costs without the O_DIRECT per-page ones: io_uring's registered buffers
+   * (IORING_REGISTER_BUFFERS, fio's {@code fixedbufs}) are pinned once at registration, and each
+   * I/O takes a bvec of them ({@code io_import_fixed()}, {@code bio_iov_bvec_set()}): no
+   * per-page pin or unpin.
+   */
+  public SyscallParams withoutDioPages() {
+    return new SyscallParams(rwEntryNs, wakeReturnNs, timerSlackNs, 0, 0);
+  }
+
   private static final long PAGE_SIZE = 4096;
 
   /** The read/write costs with the default timer slack. */

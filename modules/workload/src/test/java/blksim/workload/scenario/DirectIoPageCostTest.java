@@ -111,4 +111,15 @@ class DirectIoPageCostTest {
       assertEquals(31.0 * perPage, diff, 0.05 * 31 * perPage, engine);
     }
   }
+
+  @Test
+  void ioUringFixedbufs_pinsNothingPerIo() throws IOException {
+    String job = blockJob("io_uring", "read", "128k");
+    JobStats fixed = run(load(job + "fixedbufs=1\n", ""));
+    JobStats noPin = run(load(job, "", NO_PIN));
+    JobStats pinned = run(load(job, ""));
+    assertEquals(sysPerIo(noPin), sysPerIo(fixed), 0.01 * sysPerIo(noPin));
+    assertTrue(sysPerIo(pinned) > sysPerIo(fixed) + 1000, sysPerIo(pinned) + " vs "
+        + sysPerIo(fixed));
+  }
 }

@@ -79,8 +79,8 @@ public final class SubmitCall extends SystemCall {
    *     request's user buffer is pinned at its issue and released at its completion:
    *     {@code blkdev_direct_IO_async()} / {@code __blkdev_direct_IO()}); {@code null} otherwise
    */
-  public SubmitCall(Task task, IntFunction<BlockQueue> queues, CompletionRing ring, IoUringParams costs,
-      IoWq ioWq, SyscallParams direct) {
+  public SubmitCall(Task task, IntFunction<BlockQueue> queues, CompletionRing ring,
+      IoUringParams costs, IoWq ioWq, SyscallParams direct) {
     this.task = task;
     this.queues = queues;
     this.ring = ring;
@@ -95,7 +95,8 @@ public final class SubmitCall extends SystemCall {
    * from {@code blkdev_bio_end_io_async()}, interrupt context); 0 without O_DIRECT.
    */
   static long dioPagesNs(SyscallParams direct, Bio bio) {
-    return direct == null ? 0 : direct.dioPinNs(bio.sizeBytes()) + direct.dioUnpinNs(bio.sizeBytes());
+    return direct == null ? 0
+        : direct.dioPinNs(bio.sizeBytes()) + direct.dioUnpinNs(bio.sizeBytes());
   }
 
   /** Arms the call for {@code toSubmit}, in order; returns it. */

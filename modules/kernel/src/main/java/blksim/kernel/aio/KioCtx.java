@@ -36,7 +36,8 @@ public final class KioCtx {
   private KioCtx(Task task, CpuComponent cpu, BlockDeviceFile file, IoUringParams costs,
       SyscallParams syscalls) {
     this.ring = new CompletionRing(task, cpu);
-    this.submit = new SubmitCall(task, file.queues(), ring, costs, null);
+    this.submit = new SubmitCall(task, file.queues(), ring, costs, null,
+        file.direct() ? syscalls : null);
     this.wait = new WaitCall(task, ring, costs, syscalls.wakeReturnNs(), true);
   }
 

@@ -49,7 +49,14 @@ import java.util.function.IntFunction;
  * <p>Costs: the call's entry ({@link SyscallParams#rwEntryNs}), plus the miss cost of a buffered
  * read, plus the block layer's and driver's submission cost, as one burst of system time before
  * the issue; after the completion, the return ({@link SyscallParams#wakeReturnNs}) plus the copy
- * of a buffered read. As fio measures it, the whole call is its completion latency.
+ * of a buffered read. As fio measures it, the whole call is its completion latency. O_DIRECT
+ * pins the user buffer page by page ({@code bio_iov_iter_get_pages()}) and releases it after the
+ * I/O ({@code bio_release_pages()}): every page after the first adds
+ * {@link SyscallParams#dioPinNs} to the submission and {@link SyscallParams#dioUnpinNs} to the
+ * return (the per-I/O costs were measured on 4 KiB I/Os and hold the first page's). Simplified:
+ * the kernel releases a transfer of more than {@code DIO_INLINE_BIO_VECS} (4) pages in the bio's
+ * completion ({@code blkdev_bio_end_io()}, interrupt context) rather than in the caller; here the
+ * caller pays it on its return.
  *
  * <p>Simplified: the device's pages are order-0 (no large folios); without a page cache
  * {@code fsync} only pays its entry cost;
@@ -286,7 +293,8 @@ public final class BlockDeviceFile {
                 syscalls.rwEntryNs() + pageCache.missNs() + q.submitCostNs(deviceBio));
           } else {
             deviceBio = bio(op, offset, len, 0);
-            cpu.runFor(CpuMode.SYSTEM, syscalls.rwEntryNs() + q.submitCostNs(deviceBio));
+            cpu.runFor(CpuMode.SYSTEM, syscalls.rwEntryNs() + syscalls.dioPinNs(len)
+                + q.submitCostNs(deviceBio));
           }
           return false;
         case ISSUE:
@@ -332,8 +340,10 @@ public final class BlockDeviceFile {
         return;
       }
       phase = RETURN;
-      long copy = buffered ? pageCache.copyNs(len) : 0;
-      cpu.runFor(CpuMode.SYSTEM, syscalls.wakeReturnNs() + copy);
+      // A buffered read copies the page; O_DIRECT releases the pinned user pages
+      // (bio_release_pages()).
+      long pages = buffered ? pageCache.copyNs(len) : syscalls.dioUnpinNs(len);
+      cpu.runFor(CpuMode.SYSTEM, syscalls.wakeReturnNs() + pages);
     }
 
     private void onComplete(TaskCpu cpu, int err) {

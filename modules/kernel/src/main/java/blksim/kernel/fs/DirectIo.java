@@ -67,8 +67,16 @@ import java.util.List;
  * {@code filemap_write_and_wait_range()}); a direct write into a delalloc range of the model
  * (unmapped pages below the file's reserved end) is allocated as written, as if writeback had
  * flushed it first; sub-block zeroing around unaligned writes into new or unwritten blocks
- * ({@code iomap_dio_zero()}) issues no bio; O_DSYNC, FUA and polled I/O are not modelled; the
- * user buffer's pinning is in the block layer's submission cost.
+ * ({@code iomap_dio_zero()}) issues no bio; O_DSYNC, FUA and polled I/O are not modelled.
+ *
+ * <p>The user buffer: {@code iomap_dio_bio_iter()} pins its pages into each bio
+ * ({@code bio_iov_iter_get_pages()} → {@code pin_user_pages_fast()}, {@code bio_add_page()}) and
+ * the completion releases them ({@code bio_release_pages()}); every page under I/O after the first
+ * costs {@link blksim.kernel.syscall.SyscallParams#dioPinPageNs} at the mapping and
+ * {@link blksim.kernel.syscall.SyscallParams#dioUnpinPageNs} at the return of a synchronous call
+ * (the first page's are in the per-I/O costs, calibrated on 4 KiB I/Os). Simplified: an
+ * asynchronous dio pays both at its submission (the kernel releases the pages in the bio's
+ * completion, interrupt or workqueue context).
  */
 public final class DirectIo {
   /** The logical block size O_DIRECT must be aligned to ({@code bdev_logical_block_size()}). */
@@ -149,6 +157,8 @@ public final class DirectIo {
     private boolean extending;
     private long firstPage;
     private int nPages;
+    /** Bytes of the user buffer under I/O (pinned): the bios' total. */
+    private long dioBytes;
     private CpuComponent submitCpu;
     /** Woken when the last reference goes (synchronous: {@code dio->submit.waiter}). */
     private final Completion done = new Completion();
@@ -171,6 +181,7 @@ public final class DirectIo {
       this.result = 0;
       this.unwritten = false;
       this.extending = false;
+      this.dioBytes = 0;
       done.reinit();
     }
 
@@ -327,8 +338,17 @@ public final class DirectIo {
         }
         at = pageEnd;
       }
+      long bytes = 0;
       for (Bio b : bios) {
         cost += q.submitCostNs(b);
+        bytes += b.sizeBytes();
+      }
+      dioBytes = bytes;
+      // bio_iov_iter_get_pages(): the user pages are pinned and added to the bios as they are
+      // built; an asynchronous dio also pays their release here (see the class comment).
+      cost += vfs.syscalls().dioPinNs(bytes);
+      if (req != null) {
+        cost += vfs.syscalls().dioUnpinNs(bytes);
       }
       return cost;
     }
@@ -461,7 +481,9 @@ public final class DirectIo {
             syncDio.unlock();
             early = syncDio.ret();
             phase = RETURN + 1;
-            cpu.runFor(CpuMode.SYSTEM, vfs.syscalls().wakeReturnNs() + syncDio.endIoCostNs());
+            // bio_release_pages() of the pinned user pages, then the return.
+            cpu.runFor(CpuMode.SYSTEM, vfs.syscalls().wakeReturnNs() + syncDio.endIoCostNs()
+                + vfs.syscalls().dioUnpinNs(syncDio.dioBytes));
             return false;
           case RETURN:
             phase = RETURN + 1;

@@ -48,7 +48,9 @@ public final class IoRing {
     int maxWorkers = IoWq.boundedMax(Math.max(sqEntries, entries), onlineCpus);
     this.ioWq = new IoWq(cpu, file.queues(), ring, costs, task.pid(), maxWorkers, UNBOUNDED_MAX,
         task.unbound());
-    this.submit = new SubmitCall(task, file.queues(), ring, costs, ioWq);
+    this.ioWq.direct(file.direct() ? syscalls : null);
+    this.submit = new SubmitCall(task, file.queues(), ring, costs, ioWq,
+        file.direct() ? syscalls : null);
     this.wait = new WaitCall(task, ring, costs, syscalls.wakeReturnNs(), false);
   }
 

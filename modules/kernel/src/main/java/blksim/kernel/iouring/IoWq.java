@@ -71,6 +71,7 @@ public final class IoWq {
 
   private final CpuComponent cpu;
   private final IntFunction<BlockQueue> queues;
+  private blksim.kernel.syscall.SyscallParams direct;
   private final CompletionRing ring;
   private final IoUringParams params;
   private final String ownerName;
@@ -106,6 +107,19 @@ public final class IoWq {
     this.workersMayMove = workersMayMove;
     this.bounded = new Acct(WorkClass.BOUNDED, maxBounded);
     this.unbounded = new Acct(WorkClass.UNBOUNDED, maxUnbounded);
+  }
+
+  /**
+   * The O_DIRECT per-page costs a worker pays for each request it issues (the user buffer pinned
+   * again in blocking mode), {@code null} (the default) for a file opened without O_DIRECT.
+   */
+  public void direct(blksim.kernel.syscall.SyscallParams costs) {
+    this.direct = costs;
+  }
+
+  /** The O_DIRECT per-page cost of issuing {@code bio} from a worker. */
+  long dioPagesNs(blksim.kernel.block.Bio bio) {
+    return SubmitCall.dioPagesNs(direct, bio);
   }
 
   /** The bounded limit for an io_uring with {@code sqEntries} SQ entries on {@code cpus} CPUs. */

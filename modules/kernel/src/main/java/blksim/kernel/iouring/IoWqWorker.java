@@ -81,7 +81,8 @@ public final class IoWqWorker extends Task {
           IoUringParams p = wq.params();
           // Taking a request the submitter wrote on another core pulls its lines over.
           cpu.runFor(CpuMode.SYSTEM, p.workerLoopNs() + p.sqeIssueNs()
-              + wq.queue(cpu.cpu()).submitCostNs(bio) + current.handOver(cpu.cpu()));
+              + wq.queue(cpu.cpu()).submitCostNs(bio) + wq.dioPagesNs(bio)
+              + current.handOver(cpu.cpu()));
           return;
         }
         case ISSUE: {

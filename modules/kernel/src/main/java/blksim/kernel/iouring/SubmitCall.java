@@ -6,6 +6,7 @@ import blksim.kernel.block.Errno;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
+import blksim.kernel.syscall.SyscallParams;
 import blksim.kernel.syscall.SystemCall;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -50,6 +51,8 @@ public final class SubmitCall extends SystemCall {
   private final IoUringParams costs;
   /** io_uring's io-wq, where refused requests are punted; {@code null} for libaio. */
   private final IoWq ioWq;
+  /** The O_DIRECT per-page costs, {@code null} for a file opened without O_DIRECT. */
+  private final SyscallParams direct;
   private int phase;
   private List<IoRequest> batch;
   private int idx;
@@ -68,11 +71,32 @@ public final class SubmitCall extends SystemCall {
    */
   public SubmitCall(Task task, IntFunction<BlockQueue> queues, CompletionRing ring, IoUringParams costs,
       IoWq ioWq) {
+    this(task, queues, ring, costs, ioWq, null);
+  }
+
+  /**
+   * @param direct the O_DIRECT per-page costs when the file was opened with O_DIRECT (each
+   *     request's user buffer is pinned at its issue and released at its completion:
+   *     {@code blkdev_direct_IO_async()} / {@code __blkdev_direct_IO()}); {@code null} otherwise
+   */
+  public SubmitCall(Task task, IntFunction<BlockQueue> queues, CompletionRing ring,
+      IoUringParams costs, IoWq ioWq, SyscallParams direct) {
     this.task = task;
     this.queues = queues;
     this.ring = ring;
     this.costs = costs;
     this.ioWq = ioWq;
+    this.direct = direct;
+  }
+
+  /**
+   * The O_DIRECT per-page cost of {@code bio}: the pinning of its user pages after the first and,
+   * simplified, their release, which the kernel does in the completion ({@code bio_release_pages()}
+   * from {@code blkdev_bio_end_io_async()}, interrupt context); 0 without O_DIRECT.
+   */
+  static long dioPagesNs(SyscallParams direct, Bio bio) {
+    return direct == null ? 0
+        : direct.dioPinNs(bio.sizeBytes()) + direct.dioUnpinNs(bio.sizeBytes());
   }
 
   /** Arms the call for {@code toSubmit}, in order; returns it. */
@@ -142,7 +166,8 @@ public final class SubmitCall extends SystemCall {
         ? bio.withFlags(bio.flags() | Bio.REQ_NOWAIT)
         : bio;
     phase = ISSUE;
-    cpu.runFor(CpuMode.SYSTEM, costs.sqeIssueNs() + queue(cpu).submitCostNs(issuedBio));
+    cpu.runFor(CpuMode.SYSTEM, costs.sqeIssueNs() + queue(cpu).submitCostNs(issuedBio)
+        + dioPagesNs(direct, issuedBio));
   }
 
   /** Issues the request to the device. True when an action was taken. */

@@ -524,7 +524,8 @@ public final class ScenarioLoader {
     FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"),
         v.getDuration("costs.fio.cpuio-qsort-round"));
     SyscallParams syscalls = new SyscallParams(v.getDuration("costs.fio.syscall"),
-        v.getDuration("costs.fio.syscall-return"), v.getDuration("kernel.timer-slack"));
+        v.getDuration("costs.fio.syscall-return"), v.getDuration("kernel.timer-slack"),
+        v.getDuration("costs.mm.dio-pin-page"), v.getDuration("costs.mm.dio-unpin-page"));
     long nbSubmit = v.getDuration("costs.null-blk.submit");
     long nbComplete = v.getDuration("costs.null-blk.complete");
     List<DeviceParams> devices = new ArrayList<>();

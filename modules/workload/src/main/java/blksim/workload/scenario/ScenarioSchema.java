@@ -274,6 +274,14 @@ public final class ScenarioSchema {
               + " target CPU; drawn per completion; 0 (default): at once, as the validated"
               + " experiments were fitted; costs.timer.hrtimer-expiry's histogram is the local"
               + " APIC part"),
+      cost("costs.mm.dio-pin-page", "mm",
+          blksim.kernel.syscall.SyscallParams.DEFAULT_DIO_PIN_PAGE_NS,
+          "O_DIRECT submission per user page after the first: pin_user_pages_fast() (gup_fast)"
+              + " and bio_add_page()"),
+      cost("costs.mm.dio-unpin-page", "mm",
+          blksim.kernel.syscall.SyscallParams.DEFAULT_DIO_UNPIN_PAGE_NS,
+          "O_DIRECT completion per user page after the first: bio_release_pages() ->"
+              + " unpin_user_pages()"),
       cost("costs.writeback.per-page", "writeback", 300,
           "the flusher, per page: clear_page_dirty_for_io, set_page_writeback, add to a bio [A]"),
       cost("costs.writeback.per-inode", "writeback", 2000,

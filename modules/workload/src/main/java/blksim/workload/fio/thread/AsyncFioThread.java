@@ -202,7 +202,9 @@ public final class AsyncFioThread extends FioJobThread {
     } else if (ring == null) {
       // fio's engine init: io_uring_setup(iodepth) or io_setup(iodepth).
       if (engine == Engine.IO_URING) {
-        ioRing = IoRing.setup(this, cpu.cpu(), file, uring, syscalls, depth, onlineCpus);
+        // fixedbufs: the buffers were pinned once at io_uring_register(); no per-I/O pinning.
+        ioRing = IoRing.setup(this, cpu.cpu(), file, uring,
+            job.fixedbufs() ? syscalls.withoutDioPages() : syscalls, depth, onlineCpus);
         ring = ioRing.ring();
       } else {
         kioCtx = KioCtx.setup(this, cpu.cpu(), file, uring, syscalls);

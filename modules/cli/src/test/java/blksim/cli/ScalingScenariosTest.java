@@ -29,7 +29,8 @@ class ScalingScenariosTest {
   static List<Path> scenarios() throws IOException {
     try (Stream<Path> s = Files.list(DIR)) {
       List<Path> l = s.filter(p -> p.toString().endsWith(".conf")).sorted().toList();
-      assertEquals(5, l.size(), "brd and zram nowait on/off and null_blk psync: " + l);
+      assertEquals(6, l.size(),
+          "brd and zram nowait on/off, null_blk psync and its one-queue mq-deadline case: " + l);
       return l;
     }
   }
@@ -87,5 +88,44 @@ class ScalingScenariosTest {
       assertTrue(Double.parseDouble(row[2]) > 0, p + " spends system time: " + r.out());
       assertFalse(r.err().contains("Exception"), r.err());
     }
+  }
+
+  /**
+   * The shared-queue case's mechanism (README.md here, "Where a shared queue stops it"): from 8
+   * to 32 CPUs, null_blk with one mq-deadline queue and contended dd->lock does fewer I/Os per
+   * CPU, every I/O spins longer on the lock, and with contention off nothing spins.
+   */
+  @Test
+  @Timeout(60)
+  void sharedQueueScenario_spinsLongerOnDdLock_asTheMachineGrows() {
+    Path p = DIR.resolve("nullblk-mq-deadline-1q.conf");
+    double[][] on = sweepSpin(p, "on");
+    double[][] off = sweepSpin(p, "off");
+    // rows: 8 and 32 CPUs; columns: I/Os per CPU, spin ns per I/O
+    assertTrue(on[1][0] < on[0][0], "per-CPU I/Os fall from 8 to 32 CPUs: " + on[0][0] + " -> "
+        + on[1][0]);
+    assertTrue(on[0][1] > 0, "8 CPUs already contend for dd->lock");
+    assertTrue(on[1][1] > 2 * on[0][1], "spin per I/O grows with the machine: " + on[0][1]
+        + " -> " + on[1][1]);
+    assertEquals(0, off[0][1] + off[1][1], "contention off: no spin is charged");
+    assertTrue(off[1][0] > on[1][0], "without the spin, 32 CPUs do more I/Os each");
+  }
+
+  private static double[][] sweepSpin(Path p, String contention) {
+    MainTest.Result r = MainTest.cli("sweep", p.toString(), "--vary", "machine.cores-per-llc=2,8",
+        "--set", "max-time=300us", "--set", "kernel.spinlock-contention=" + contention,
+        "--metric", "ios=disk_util.0.read_ios", "--metric",
+        "spin=blksim.queues.nullb0.sched_lock_spin_ns", "--format", "csv", "--host", "local");
+    assertEquals(0, r.code(), r.err());
+    String[] lines = r.out().strip().split("\n");
+    assertEquals(3, lines.length, r.out());
+    double[][] rows = new double[2][];
+    for (int i = 0; i < 2; i++) {
+      String[] f = lines[i + 1].split(",");
+      double cpus = 4 * Double.parseDouble(f[0]);
+      double ios = Double.parseDouble(f[1]);
+      rows[i] = new double[] {ios / cpus, Double.parseDouble(f[2]) / ios};
+    }
+    return rows;
   }
 }

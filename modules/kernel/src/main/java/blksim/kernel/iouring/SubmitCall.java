@@ -1,8 +1,10 @@
 package blksim.kernel.iouring;
 
 import blksim.kernel.block.Bio;
+import blksim.kernel.block.BlkMqRules;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.Errno;
+import blksim.kernel.block.Plug;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
@@ -35,6 +37,22 @@ import java.util.function.IntFunction;
  * ({@link CompletionRing#addTaskWork}), one CQE post each, so those completions land inside the
  * submission latency.
  *
+ * <p>Plugging: a call that submits more than {@link #PLUG_THRESHOLD} requests holds a block plug
+ * ({@link Plug}, {@code current->plug}) around its issue loop, as the kernel does: libaio's
+ * {@code io_submit()} ({@code fs/aio.c}: {@code if (nr > AIO_PLUG_THRESHOLD) blk_start_plug()},
+ * {@code AIO_PLUG_THRESHOLD} 2, since 5.0) and io_uring's {@code io_submit_sqes()}
+ * ({@code io_submit_state_start()}: {@code state->need_plug = max_ios > 2}; the plug is started
+ * at the first request that wants one, {@code blk_start_plug_nr_ios()}, and finished in
+ * {@code io_submit_state_end()}). On a request-based queue a bio contiguous with the newest
+ * request of the plug merges into it ({@code blk_attempt_plug_merge()}), so a sequential batch
+ * becomes fewer requests (fewer driver dispatches and completion interrupts), and the plugged
+ * requests reach the queue together when the call finishes the plug ({@code blk_finish_plug()},
+ * in the caller's context) or sleeps ({@code sched_submit_work()}). Bio-based drivers (brd, zram,
+ * dm) ignore the plug. Simplified: the plug follows 6.x's rules ({@link BlkMqRules#V6}) in every
+ * kernel mode (before 5.0 libaio plugged every {@code io_submit()}, and there was no io_uring);
+ * a bio that merges in the plug still pays its whole submission cost
+ * ({@link BlockQueue#submitCostNs}), the request it did not allocate included.
+ *
  * <p>Simplified: completions of interrupt-completed requests issued here are posted to the ring
  * in the interrupt (the kernel defers part of it to task work).
  */
@@ -44,6 +62,12 @@ public final class SubmitCall extends SystemCall {
   private static final int ISSUE = 2;
   private static final int POSTED = 3;
   private static final int PUNTED = 4;
+
+  /**
+   * A call plugs when it submits more than this many requests: {@code AIO_PLUG_THRESHOLD} in
+   * {@code fs/aio.c} (2), and io_uring's {@code max_ios > 2} in {@code io_submit_state_start()}.
+   */
+  public static final int PLUG_THRESHOLD = 2;
 
   private final Task task;
   private final IntFunction<BlockQueue> queues;
@@ -63,6 +87,10 @@ public final class SubmitCall extends SystemCall {
   private int inlineResult;
   private TaskCpu wakeFrom;
   private Runnable wakeTask;
+  /** The call's block plug ({@code struct blk_plug} on the kernel stack of the call). */
+  private final Plug plug = new Plug(BlkMqRules.V6);
+  /** The plug is held by this call (it was armed with more than the threshold). */
+  private boolean plugged;
 
   /**
    * @param queues the device's queue on each CPU, by CPU id (issued on the caller's CPU)
@@ -113,10 +141,21 @@ public final class SubmitCall extends SystemCall {
       switch (phase) {
         case ENTER:
           phase = NEXT;
+          if (batch.size() > PLUG_THRESHOLD && task.plug() == null && plug.start()) {
+            plugged = true;
+            task.setPlug(plug);
+          }
           cpu.runFor(CpuMode.SYSTEM, costs.enterNs());
           return false;
         case NEXT:
           if (idx == batch.size()) {
+            if (plugged) {
+              // blk_finish_plug(): the plugged requests go to their queues, which run here.
+              plugged = false;
+              task.setPlug(null);
+              plug.flush(cpu.cpu(), false);
+              plug.finish();
+            }
             // io_uring_enter() with IORING_ENTER_GETEVENTS (fio's commit passes it): the
             // submitter runs its completion task work before it returns
             // (io_run_local_work_locked() under DEFER_TASKRUN, io_cqring_wait() otherwise).
@@ -179,7 +218,8 @@ public final class SubmitCall extends SystemCall {
       wakeFrom = cpu;
       wakeTask = () -> cpu.cpu().wake(task); // the same waker for every request from this cpu
     }
-    boolean issued = queue(cpu).issue(issuedBio, (b, err) -> ended(r, err), wakeTask);
+    boolean issued = queue(cpu).issue(issuedBio, (b, err) -> ended(r, err), wakeTask,
+        plugged ? plug : null);
     inIssue = false;
     if (!issued) {
       // No free tag and the bio may block: the call sleeps in the block layer.

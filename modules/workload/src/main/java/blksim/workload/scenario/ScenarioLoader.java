@@ -522,7 +522,8 @@ public final class ScenarioLoader {
         v.getDouble("costs.sched.smt-slowdown"), v.getDuration("costs.sched.cacheline"),
         v.getDuration("costs.sched.cacheline-remote"), v.getDuration("costs.sched.wake-remote")));
     FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"),
-        v.getDuration("costs.fio.cpuio-qsort-round"));
+        v.getDuration("costs.fio.cpuio-qsort-round"),
+        v.getDuration("costs.fio.random-map-per-io"));
     SyscallParams syscalls = new SyscallParams(v.getDuration("costs.fio.syscall"),
         v.getDuration("costs.fio.syscall-return"), v.getDuration("kernel.timer-slack"),
         v.getDuration("costs.mm.dio-pin-page"), v.getDuration("costs.mm.dio-unpin-page"));

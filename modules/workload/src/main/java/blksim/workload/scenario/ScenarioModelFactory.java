@@ -318,7 +318,8 @@ public final class ScenarioModelFactory implements ModelFactory {
         // A job on files of a filesystem (directory=, or filename= paths in one); the loader
         // checked the rest.
         Vfs v = vfs;
-        t = new FileFioThread(j, k, 1000 + k, task -> new VfsCalls(v, task), s.fioCosts(),
+        t = new FileFioThread(j, k, 1000 + k, task -> new VfsCalls(v, task),
+            s.fioCosts().forJob(j),
             stats, s.seed(), j.ioengine() == FioEngine.LIBAIO ? s.ioUring() : null, s.syscalls());
       } else if (j.ioengine() == FioEngine.CPUIO) {
         // fio's cpuio engine burns CPU and touches no file and no device.
@@ -327,10 +328,10 @@ public final class ScenarioModelFactory implements ModelFactory {
       } else if (j.ioengine() == FioEngine.PAGE_FAULT) {
         // fio's page_fault engine: faults on anonymous memory, no file, no device.
         t = new blksim.workload.fio.thread.PageFaultThread(j, k, 1000 + k, s.mm().faults(),
-            s.pageCache(), s.fioCosts(), stats, s.seed());
+            s.pageCache(), s.fioCosts().forJob(j), stats, s.seed());
       } else if (j.ioengine() == FioEngine.NULL) {
         // fio's null engine touches no file and no device.
-        t = new NullThread(j, k, 1000 + k, j.sizeBytes(), s.fioCosts(), stats, s.seed());
+        t = new NullThread(j, k, 1000 + k, j.sizeBytes(), s.fioCosts().forJob(j), stats, s.seed());
       } else {
         DeviceParams dev = s.device(j.filename());
         List<BlockQueue> q = queues.get(dev.name());
@@ -656,13 +657,14 @@ public final class ScenarioModelFactory implements ModelFactory {
       JobStats stats, int nCpus, PageCache pc, AddressSpace bdevMapping) {
     int pid = 1000 + k;
     if (j.ioengine().isSync()) {
-      return new PsyncThread(j, k, pid, q::get, s.fioCosts(), s.syscalls(), s.pageCache(), stats,
+      return new PsyncThread(j, k, pid, q::get, s.fioCosts().forJob(j), s.syscalls(),
+          s.pageCache(), stats,
           s.seed(), pc, bdevMapping, s.mm().costs());
     }
     AsyncFioThread.Engine engine = j.ioengine() == FioEngine.IO_URING
         ? AsyncFioThread.Engine.IO_URING : AsyncFioThread.Engine.LIBAIO;
-    return new AsyncFioThread(j, k, pid, q::get, s.fioCosts(), s.syscalls(), s.pageCache(),
-        s.ioUring(), engine, nCpus, stats, s.seed());
+    return new AsyncFioThread(j, k, pid, q::get, s.fioCosts().forJob(j), s.syscalls(),
+        s.pageCache(), s.ioUring(), engine, nCpus, stats, s.seed());
   }
 
   /**

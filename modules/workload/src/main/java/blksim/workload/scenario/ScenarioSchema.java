@@ -206,6 +206,9 @@ public final class ScenarioSchema {
       Param.num("costs.fio.cpuio-qsort-round", "fio", DURATION, "ns", "100ms", 0,
           1_000_000_000_000L, "user time of one round of ioengine=cpuio's cpumode=qsort"
               + " (engines/cpu.c do_qsort(): four qsorts of 1 MiB)"),
+      Param.num("costs.fio.random-map-per-io", "fio", DURATION, "ns", "0", 0, 1_000_000_000L,
+          "fio's user time per I/O for its random map (lib/axmap.c lookup and mark), added to"
+              + " user-per-io for random jobs without norandommap; 0: inside user-per-io"),
       Param.num("costs.null-blk.submit", "null_blk", DURATION, "ns", "600ns", 0,
           1_000_000_000L, "CPU time from submit_bio() through blk-mq to null_queue_rq()"),
       Param.num("costs.null-blk.complete", "null_blk", DURATION, "ns", "500ns", 0,

@@ -128,11 +128,23 @@ final class Metrics {
     return WqReport.splice(json, w.toString());
   }
 
+  /**
+   * The value of {@code metric} in {@code json}: a dotted path ({@code jobs.0.read.iops}), a
+   * constant, or a quotient of two, {@code a / b} or {@code a/b} (a path never contains
+   * {@code /}, so the spaces are optional; with several, they divide left to right). A
+   * {@code -} is never an operator: JSON keys contain it ({@code dmz_cwq_dmz-sdb}).
+   */
   static double evaluate(Map<String, Object> json, String metric, String file, int line) {
-    int slash = metric.indexOf(" / ");
-    if (slash > 0) {
-      double a = evaluate(json, metric.substring(0, slash).trim(), file, line);
-      double b = evaluate(json, metric.substring(slash + 3).trim(), file, line);
+    int slash = metric.lastIndexOf('/');
+    if (slash >= 0) {
+      String left = metric.substring(0, slash).trim();
+      String right = metric.substring(slash + 1).trim();
+      if (left.isEmpty() || right.isEmpty()) {
+        throw new InputException(file, line, "metric", "'" + metric + "': '/' needs an operand"
+            + " on each side (a / b or a/b)");
+      }
+      double a = evaluate(json, left, file, line);
+      double b = evaluate(json, right, file, line);
       return b == 0 ? Double.NaN : a / b;
     }
     if (metric.matches("[0-9]+(\\.[0-9]+)?")) {

@@ -61,8 +61,9 @@ final class SweepCommand implements Callable<Integer> {
 
   @Option(names = "--metric", paramLabel = "[LABEL=]PATH",
       description = "a figure of fio's JSON output: a dotted path (jobs.0.read.iops) or a"
-          + " quotient of two ('jobs.0.ctx / jobs.0.read.total_ios'), with an optional column"
-          + " label; repeatable")
+          + " quotient of two ('jobs.0.ctx / jobs.0.read.total_ios' or"
+          + " jobs.0.ctx/jobs.0.read.total_ios), with an optional column label; repeatable. '/'"
+          + " is the only operator; '-' is part of a key (dmz_cwq_dmz-sdb), never a minus")
   List<String> metrics = new ArrayList<>();
 
   @Option(names = "--set", paramLabel = "KEY=VALUE",

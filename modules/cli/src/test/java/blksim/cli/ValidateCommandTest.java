@@ -141,6 +141,24 @@ class ValidateCommandTest {
         () -> Metrics.evaluate(json, "jobs.0.write.bw2 / 1024", "p", 1));
   }
 
+  /** '/' divides with or without spaces; '-' stays part of a key; a missing operand is an error. */
+  @Test
+  void metric_quotientWithoutSpaces_isTheSameAsWithSpaces() {
+    java.util.Map<String, Object> json = java.util.Map.of("jobs", List.of(java.util.Map.of(
+        "ctx", 300, "read", java.util.Map.of("iops", 1500.0, "total_ios", 100))),
+        "dm_zoned", java.util.Map.of("dmz_cwq_dmz-sdb", java.util.Map.of("n", 8)));
+    double spaced = Metrics.evaluate(json, "jobs.0.ctx / jobs.0.read.total_ios", "p", 1);
+    assertEquals(3.0, spaced);
+    assertEquals(spaced, Metrics.evaluate(json, "jobs.0.ctx/jobs.0.read.total_ios", "p", 1));
+    assertEquals(spaced, Metrics.evaluate(json, "jobs.0.ctx /jobs.0.read.total_ios", "p", 1));
+    assertEquals(15.0, Metrics.evaluate(json, "jobs.0.read.iops/jobs.0.read.total_ios", "p", 1));
+    // Left to right: (1500 / 100) / 3.
+    assertEquals(5.0, Metrics.evaluate(json, "jobs.0.read.iops/jobs.0.read.total_ios/3", "p", 1));
+    assertEquals(2.0, Metrics.evaluate(json, "dm_zoned.dmz_cwq_dmz-sdb.n/4", "p", 1));
+    org.junit.jupiter.api.Assertions.assertThrows(blksim.engine.InputException.class,
+        () -> Metrics.evaluate(json, "jobs.0.ctx/", "p", 1));
+  }
+
   @Test
   void textTable_sizesColumnsFromTheirContents() {
     TextTable t = new TextTable(List.of("a", "n", "v"), false, true, false);

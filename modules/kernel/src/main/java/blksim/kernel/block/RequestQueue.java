@@ -172,14 +172,28 @@ public final class RequestQueue {
   }
 
   /**
-   * Models the scheduler's lock ({@code dd->lock}, taken by {@code dd_bio_merge()} and
-   * {@code dd_insert_requests()} on every submitted bio) as the contended spinlock {@code lock}
-   * held {@code holdNs} per bio; {@code cpus} are the machine's CPUs by id. Only with a
-   * scheduler, before the first bio. The spin is charged in {@link BlockQueue#submitCostNs}:
-   * the lock is reserved there, at the point the submission reaches the insert (the path's
-   * cost minus the hold), which every caller charges right away. Simplified: the dispatch's
-   * and the completion's acquisitions of {@code dd->lock} (from interrupts and kblockd) are not
-   * charged.
+   * Models the scheduler's lock ({@code dd->lock}) as the contended spinlock {@code lock} held
+   * {@code holdNs} per request inserted; {@code cpus} are the machine's CPUs by id. Only with a
+   * scheduler, before the first bio.
+   *
+   * <p>Where: {@code dd_insert_requests()}, which {@code blk_mq_submit_bio()} reaches through
+   * {@code blk_mq_insert_request()} only after {@code blk_mq_get_new_requests()} allocated the
+   * request with its scheduler tag (block/blk-mq.c); a plug flush inserts its batch the same way
+   * ({@code blk_mq_dispatch_plug_list()}, one acquisition for the batch, held {@code holdNs} per
+   * request). So the submitter holds its scheduler tag while it spins, and tag waits and lock
+   * spins can occur together. The spin is charged in {@link #submitBio}, after the tag is taken:
+   * the lock is reserved from the issue time, and a contended submitter's CPU is busy for the
+   * spin (taken as {@link DriverCpu#interrupt}: the running task is charged the time as system
+   * time and delayed by it, as a spin with preemption off delays it) before the request is
+   * inserted and the queue run. {@link BlockQueue#submitCostNs} stays the path's cost alone.
+   *
+   * <p>Simplified: the hold's CPU time is inside the calibrated submit cost, paid before the
+   * issue, while the lock is occupied after it; the spin counts as interrupt time in the
+   * machine's CPU use ({@code blksim.cpu_util}) and as the task's system time; the
+   * acquisition in {@code dd_bio_merge()} (before the tag, one per bio tried for a merge), the
+   * dispatch's ({@code dd_dispatch_request()}, from the submitter or kblockd running the
+   * queue) and the completion's ({@code dd_finish_request()}) are not charged, so the real lock
+   * saturates earlier.
    */
   public void modelSchedulerLock(blksim.kernel.locking.SpinLock lock,
       java.util.List<blksim.kernel.topology.Cpu> cpus, long holdNs) {
@@ -200,16 +214,27 @@ public final class RequestQueue {
   }
 
   private long submitCost(DriverCpu cpu) {
-    long base = params.submitCostNs();
+    return params.submitCostNs();
+  }
+
+  /**
+   * {@code spin_lock(&dd->lock)} by {@code cpu} now for {@code requests} inserts, then
+   * {@code then}: at once when the lock is free or not modelled, else after the spin, which
+   * {@code cpu} spends busy (see {@link #modelSchedulerLock}).
+   */
+  private void underSchedLock(DriverCpu cpu, int requests, Runnable then) {
     if (schedLock == null) {
-      return base;
+      then.run();
+      return;
     }
-    long arrive = cpu.now() + Math.max(0, base - schedLockHoldNs);
-    long spin = schedLock.acquire(lockCpus[cpu.cpuId()], arrive, schedLockHoldNs);
-    if (spin > 0) {
-      counters.lockSpin(spin);
+    long spin = schedLock.acquire(lockCpus[cpu.cpuId()], cpu.now(),
+        schedLockHoldNs * requests);
+    if (spin <= 0) {
+      then.run();
+      return;
     }
-    return base + spin;
+    counters.lockSpin(spin);
+    cpu.interrupt(spin, then);
   }
 
   /** The shared tag map, or null. */
@@ -375,9 +400,20 @@ public final class RequestQueue {
       plug.add(rq);
       return true;
     }
+    if (schedLock == null) {
+      insertAndRun(cpu, rq);
+    } else {
+      // The request holds its scheduler tag from here while its submitter spins on dd->lock.
+      underSchedLock(cpu, 1, () -> insertAndRun(cpu, rq));
+    }
+    return true;
+  }
+
+  /** {@code blk_mq_insert_request()} of a new request, then the queue run. */
+  private void insertAndRun(DriverCpu cpu, Request rq) {
     boolean async = params.scheduler() != RequestQueueParams.Scheduler.NONE
         && params.rules().elevatorSubmitRunsAsync();
-    if (elevator.insert(rq, now)) {
+    if (elevator.insert(rq, cpu.now())) {
       freeMerged(rq);
     } else if (blkTrace != null) {
       traceInsert(cpu, rq);
@@ -387,7 +423,6 @@ public final class RequestQueue {
     } else {
       run(cpu);
     }
-    return true;
   }
 
   /** A plug flush hands {@code rqs} (this queue's, in order) over from a task on {@code cpu}. */
@@ -395,7 +430,12 @@ public final class RequestQueue {
     if (blkTrace != null) {
       blkTrace.unplug(cpu, rqs.size(), !fromSchedule);
     }
-    insert(cpu, rqs, fromSchedule);
+    if (schedLock == null) {
+      insert(cpu, rqs, fromSchedule);
+    } else {
+      List<Request> batch = List.copyOf(rqs);
+      underSchedLock(cpu, batch.size(), () -> insert(cpu, batch, fromSchedule));
+    }
   }
 
   private void insert(DriverCpu cpu, List<Request> rqs, boolean async) {

@@ -31,13 +31,15 @@ import java.util.ArrayDeque;
  * <p>Sharing: the lock is called directly by every CPU that takes it, so its users must share a
  * partition (DEVELOPERS.md, the one-partition rule).
  *
- * <p>Where blksim takes one: mq-deadline's {@code dd->lock}, once per submitted bio
- * ({@code dd_bio_merge()} and {@code dd_insert_requests()}), on a request queue with a scheduler
+ * <p>Where blksim takes one: mq-deadline's {@code dd->lock} in {@code dd_insert_requests()},
+ * after the request took its scheduler tag (once per request, or once per plug batch), on a
+ * request queue with a scheduler
  * that several CPUs submit to (a {@code disk}, {@code ssd} or {@code zoned-disk}, a null_blk
  * with fewer hardware queues than CPUs and mq-deadline), when
  * {@code kernel.spinlock-contention = on} ({@code RequestQueue.modelSchedulerLock}; off by
  * default so calibrated figures do not move). Locks of modelled paths not (yet) charged this
- * way, each a candidate: dd->lock in the dispatch and in the completion;
+ * way, each a candidate: dd->lock in {@code dd_bio_merge()} (before the tag), in the dispatch and
+ * in the completion;
  * {@code hctx->lock} (the dispatch list); {@code tags->lock} in {@code blk_mq_tag_busy()} and
  * {@code blk_mq_tag_idle()} (once per active/idle transition, rare); the sbitmap wait-queue
  * lock on tag sleeps and wakeups; the page cache's {@code xa_lock}; the zone write lock of

@@ -472,11 +472,13 @@ public final class ScenarioSchema {
       Param.choice("kernel.spinlock-contention", "locking", "off", List.of("off", "on"),
           "on: contended spinlocks on shared request queues cost queueing time (qspinlock FIFO,"
               + " a cache-line hand-off per waiter, blksim.kernel.locking.SpinLock): mq-deadline's"
-              + " dd->lock per submitted bio on a request queue shared by several CPUs; off (the"
+              + " dd->lock per request inserted (dd_insert_requests(), after the request took its"
+              + " scheduler tag) on a request queue shared by several CPUs; off (the"
               + " default) keeps every lock uncontended-equivalent, as calibrated"),
       cost("costs.spinlock.dd-lock-hold", "locking", 200,
           "time a submission holds mq-deadline's dd->lock (dd_bio_merge() plus"
-              + " dd_insert_requests(): an rb-tree lookup and insert, the FIFO list) [A: a few"
+              + " dd_insert_requests(): an rb-tree lookup and insert, the FIFO list; charged as one"
+              + " hold at the insert) [A: a few"
               + " hundred ns of the submission path's cost]"),
       cost("costs.spinlock.handoff-smt", "locking", 15,
           "contended spinlock hand-off between SMT siblings: one cache-line transfer in the"

@@ -520,11 +520,14 @@ public final class AsyncFioThread extends FioJobThread {
       cpu.sleep();
       return true;
     }
-    if (engine == Engine.IO_URING && ring.ready() >= Math.min(min, inFlight)) {
+    // wait_for_completions(): min_evts = min(iodepth_batch_complete_min, cur_depth), at least 1;
+    // asking the kernel for more events than are in flight would never return.
+    int want = Math.max(1, Math.min(min, inFlight));
+    if (engine == Engine.IO_URING && ring.ready() >= want) {
       reap(cpu);
       return false;
     }
-    waitCall = engine == Engine.IO_URING ? ioRing.waitFor(min) : kioCtx.ioGetevents(min);
+    waitCall = engine == Engine.IO_URING ? ioRing.waitFor(want) : kioCtx.ioGetevents(want);
     phase = Phase.REAP;
     if (!waitCall.step(cpu)) {
       return true;

@@ -95,7 +95,8 @@ public final class Simulator {
   static Outcome runFull(Scenario s, Partitioning partitioning, Host host,
       ProgressListener progress, ActorSystem<Void> node) {
     long wallStart = System.currentTimeMillis();
-    // Built here too on the cluster host: the machine's structure reads the reports back.
+    // Built here too on the cluster host: the machine's structure reads the reports back, and
+    // the cluster runner places its components (without building it once more).
     ScenarioModelFactory.Machine machine = new ScenarioModelFactory().machine(s);
     ScenarioModelFactory.checkPartitioning(s, machine.model(), partitioning);
     RunOutcome outcome;
@@ -104,10 +105,10 @@ public final class Simulator {
           Runtime.getRuntime().availableProcessors(), progress);
     } else if (node != null) {
       outcome = ClusterRunner.run(List.of(node), ScenarioModelFactory.class.getName(),
-          s.spec(), partitioning, progress);
+          s.spec(), machine.model(), partitioning, progress);
     } else {
-      outcome = ClusterRunner.run(ScenarioModelFactory.class.getName(), s.spec(), partitioning,
-          progress);
+      outcome = ClusterRunner.run(ScenarioModelFactory.class.getName(), s.spec(),
+          machine.model(), partitioning, progress);
     }
     List<ComponentReport> reports = new ArrayList<>();
     outcome.reports().forEach(r -> reports.add(r.report()));

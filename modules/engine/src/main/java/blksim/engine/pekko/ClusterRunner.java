@@ -66,7 +66,18 @@ public final class ClusterRunner {
   public static RunOutcome run(String factoryClass, String spec, Partitioning partitioning,
       ProgressListener progress) {
     // Build the model first: a bad spec fails before any node starts.
-    Model model = ModelFactory.byName(factoryClass).build(spec);
+    return run(factoryClass, spec, ModelFactory.byName(factoryClass).build(spec), partitioning,
+        progress);
+  }
+
+  /**
+   * {@link #run(String, String, Partitioning, ProgressListener)} with {@code model}, the model
+   * {@code factoryClass} builds from {@code spec}, already built by the caller: this JVM reads
+   * it only to place its components and count those that keep the run alive (the partitions
+   * build their own), so a caller that builds it anyway saves a second build.
+   */
+  public static RunOutcome run(String factoryClass, String spec, Model model,
+      Partitioning partitioning, ProgressListener progress) {
     ActorSystem<Void> system = startEmbeddedNode();
     try {
       return run(List.of(system), factoryClass, spec, model, partitioning, progress,
@@ -85,6 +96,17 @@ public final class ClusterRunner {
       String spec, Partitioning partitioning, ProgressListener progress) {
     return run(systems, factoryClass, spec, partitioning, progress, PartitionSharding.TYPE_NAME,
         UnaryOperator.identity(), null);
+  }
+
+  /**
+   * {@link #run(List, String, String, Partitioning, ProgressListener)} with {@code model} already
+   * built by the caller from {@code spec} (read only, as in
+   * {@link #run(String, String, Model, Partitioning, ProgressListener)}).
+   */
+  public static RunOutcome run(List<? extends ActorSystem<?>> systems, String factoryClass,
+      String spec, Model model, Partitioning partitioning, ProgressListener progress) {
+    return run(systems, factoryClass, spec, model, partitioning, progress,
+        PartitionSharding.TYPE_NAME, UnaryOperator.identity(), null);
   }
 
   /**

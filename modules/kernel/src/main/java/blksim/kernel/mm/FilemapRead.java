@@ -64,15 +64,13 @@ public final class FilemapRead extends SystemCall {
   /** {@code BIO_MAX_VECS}: one order-0 page a segment, so at most 1 MiB a readahead bio. */
   static final int BIO_MAX_VECS = 256;
 
-  /** One read bio and the pages it fills. */
-  private record ReadBio(Bio bio, AddressSpace as, long firstPage, int pages) {}
 
   private final Task task;
   private final PageCache pc;
   private final PageCacheParams costs;
   private final SyscallParams syscalls;
-  private final ArrayDeque<ReadBio> toIssue = new ArrayDeque<>();
-  private final Pages pages = new Pages();
+  private final ArrayDeque<ReadaheadPages.ReadBio> toIssue = new ArrayDeque<>();
+  private final ReadaheadPages pages;
 
   private AddressSpace as;
   private Readahead ra;
@@ -94,6 +92,7 @@ public final class FilemapRead extends SystemCall {
   public FilemapRead(Task task, PageCache pc, PageCacheParams costs, SyscallParams syscalls) {
     this.task = task;
     this.pc = pc;
+    this.pages = new ReadaheadPages(pc, () -> as, this::queueBio);
     this.costs = costs;
     this.syscalls = syscalls;
   }
@@ -234,8 +233,8 @@ public final class FilemapRead extends SystemCall {
     BlockQueue q = queues.apply(cpu.cpu().cpu().id());
     CpuComponent c = cpu.cpu();
     while (!toIssue.isEmpty()) {
-      ReadBio rb = toIssue.peek();
-      if (!q.issue(rb.bio(), (b, err) -> ended(rb, err, c), () -> c.wake(task))) {
+      ReadaheadPages.ReadBio rb = toIssue.peek();
+      if (!q.issue(rb.bio(), (b, err) -> rb.ended(pc, err, c), () -> c.wake(task))) {
         slept = true;
         cpu.sleep();
         return false;
@@ -339,64 +338,8 @@ public final class FilemapRead extends SystemCall {
 
   private void queueBio(long sector, long firstPage, int n, int flags) {
     Bio bio = new Bio(ReqOp.READ, sector, n << 12, flags);
-    toIssue.add(new ReadBio(bio, as, firstPage, n));
+    toIssue.add(new ReadaheadPages.ReadBio(bio, as, firstPage, n));
     pendingNs += queue.submitCostNs(bio);
     pc.accountPgpgin(bio.sectors());
-  }
-
-  /** The bio's completion: its pages unlocked (up to date if it succeeded), readers woken. */
-  private void ended(ReadBio rb, int err, CpuComponent on) {
-    for (long p = rb.firstPage(); p < rb.firstPage() + rb.pages(); p++) {
-      pc.endRead(rb.as(), p, err == 0);
-    }
-    rb.as().pageWait.wakeUpAll(on);
-  }
-
-  /** Readahead's view of the page cache of the file being read. */
-  private final class Pages implements Readahead.Pages {
-    private long runFirst;
-    private long runSector;
-    private int runPages;
-
-    @Override
-    public boolean present(long index) {
-      return as.cached(index);
-    }
-
-    @Override
-    public long iSize() {
-      return as.host.iSize(as);
-    }
-
-    @Override
-    public void add(long index, boolean mark) {
-      long sector = as.host.readSector(as, index);
-      pc.addReadPage(as, index, mark, sector < 0, true);
-      if (sector < 0) {
-        flush();
-        return;
-      }
-      if (runPages > 0 && runPages < BIO_MAX_VECS && runFirst + runPages == index
-          && runSector + (long) runPages * 8 == sector) {
-        runPages++;
-        return;
-      }
-      flush();
-      runFirst = index;
-      runSector = sector;
-      runPages = 1;
-    }
-
-    @Override
-    public void submit() {
-      flush();
-    }
-
-    void flush() {
-      if (runPages > 0) {
-        queueBio(runSector, runFirst, runPages, Bio.REQ_RAHEAD);
-        runPages = 0;
-      }
-    }
   }
 }

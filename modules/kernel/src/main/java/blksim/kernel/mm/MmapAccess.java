@@ -68,15 +68,14 @@ public final class MmapAccess extends SystemCall {
   private static final int EFAULT = 14;
   private static final int EIO = 5;
 
-  private record ReadBio(Bio bio, AddressSpace as, long firstPage, int pages) {}
 
   private final Task task;
   private final PageCache pc;
   private final FaultCosts costs;
   private final PageCacheParams copy;
   private final long missNs;
-  private final ArrayDeque<ReadBio> toIssue = new ArrayDeque<>();
-  private final Pages pages = new Pages();
+  private final ArrayDeque<ReadaheadPages.ReadBio> toIssue = new ArrayDeque<>();
+  private final ReadaheadPages pages;
 
   private FileMapping m;
   private AddressSpace as;
@@ -106,6 +105,7 @@ public final class MmapAccess extends SystemCall {
   public MmapAccess(Task task, PageCache pc, FaultCosts costs, PageCacheParams copy) {
     this.task = task;
     this.pc = pc;
+    this.pages = new ReadaheadPages(pc, () -> as, this::queueBio);
     this.costs = costs;
     this.copy = copy;
     this.missNs = copy.missNs();
@@ -369,8 +369,8 @@ public final class MmapAccess extends SystemCall {
     BlockQueue q = as.wb.queues().apply(cpu.cpu().cpu().id());
     CpuComponent c = cpu.cpu();
     while (!toIssue.isEmpty()) {
-      ReadBio rb = toIssue.peek();
-      if (!q.issue(rb.bio(), (b, err) -> ended(rb, err, c), () -> c.wake(task))) {
+      ReadaheadPages.ReadBio rb = toIssue.peek();
+      if (!q.issue(rb.bio(), (b, err) -> rb.ended(pc, err, c), () -> c.wake(task))) {
         cpu.sleep();
         return false;
       }
@@ -428,17 +428,11 @@ public final class MmapAccess extends SystemCall {
 
   private void queueBio(long sector, long firstPage, int n, int flags) {
     Bio bio = new Bio(ReqOp.READ, sector, n << 12, flags);
-    toIssue.add(new ReadBio(bio, as, firstPage, n));
+    toIssue.add(new ReadaheadPages.ReadBio(bio, as, firstPage, n));
     sysNs += queue.submitCostNs(bio);
     pc.accountPgpgin(bio.sectors());
   }
 
-  private void ended(ReadBio rb, int err, CpuComponent on) {
-    for (long i = rb.firstPage(); i < rb.firstPage() + rb.pages(); i++) {
-      pc.endRead(rb.as(), i, err == 0);
-    }
-    rb.as().pageWait.wakeUpAll(on);
-  }
 
   private TaskDirtyState state() {
     Object s = task.mmState();
@@ -473,53 +467,5 @@ public final class MmapAccess extends SystemCall {
     }
     phase = WALK;
     return false;
-  }
-
-  /** Readahead's view of the mapped file's page cache (as {@link FilemapRead}'s). */
-  private final class Pages implements Readahead.Pages {
-    private long runFirst;
-    private long runSector;
-    private int runPages;
-
-    @Override
-    public boolean present(long index) {
-      return as.cached(index);
-    }
-
-    @Override
-    public long iSize() {
-      return as.host.iSize(as);
-    }
-
-    @Override
-    public void add(long index, boolean mark) {
-      long sector = as.host.readSector(as, index);
-      pc.addReadPage(as, index, mark, sector < 0, true);
-      if (sector < 0) {
-        flush();
-        return;
-      }
-      if (runPages > 0 && runPages < FilemapRead.BIO_MAX_VECS && runFirst + runPages == index
-          && runSector + (long) runPages * 8 == sector) {
-        runPages++;
-        return;
-      }
-      flush();
-      runFirst = index;
-      runSector = sector;
-      runPages = 1;
-    }
-
-    @Override
-    public void submit() {
-      flush();
-    }
-
-    void flush() {
-      if (runPages > 0) {
-        queueBio(runSector, runFirst, runPages, Bio.REQ_RAHEAD);
-        runPages = 0;
-      }
-    }
   }
 }

@@ -129,34 +129,11 @@ public final class BufferedWrite extends SystemCall {
 
   /** One {@code balance_dirty_pages()} iteration; true when the task went to sleep. */
   private boolean balance(TaskCpu cpu) {
-    long now = cpu.now();
-    long jiffies = pc.jiffies(now);
     if (bdpStartJiffies < 0) {
-      bdpStartJiffies = jiffies;
+      bdpStartJiffies = pc.jiffies(cpu.now());
     }
-    BdiWriteback wb = as.wb;
-    BdpDecision d = BalanceDirtyPages.balanceDirtyPagesIteration(pc.snapshot(wb), pagesDirtied,
-        state(), pc.domain(), wb.bw, jiffies, bdpStartJiffies);
-    task.setMmState(d.task());
-    last = d;
-    if (d.kickBackgroundWriteback() && !wb.running) {
-      wb.startBackgroundWriteback();
-    }
-    pc.recordBalance(d);
-    if (d.sleep()) {
-      phase = WOKEN;
-      long pause = d.pauseNs(pc.hz());
-      blksim.kernel.sched.CpuComponent c = cpu.cpu();
-      c.callAfter(pause, () -> c.wake(task));
-      cpu.sleep();
-      return true;
-    }
-    if (d.loopAgain()) {
-      // The kernel loops again only after a sleep with a zero rate; the arithmetic never asks
-      // for a loop without one.
-      throw new IllegalStateException(task.comm() + ": balance_dirty_pages loops without sleeping");
-    }
-    phase = COPY;
-    return false;
+    last = pc.balanceDirtyPages(task, as.wb, pagesDirtied, bdpStartJiffies, cpu);
+    phase = last.sleep() ? WOKEN : COPY;
+    return last.sleep();
   }
 }

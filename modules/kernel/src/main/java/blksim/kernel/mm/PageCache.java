@@ -144,6 +144,36 @@ public final class PageCache {
     bdpStats.record(d, hz);
   }
 
+  /**
+   * One iteration of {@code balance_dirty_pages()} for {@code task}, which has dirtied
+   * {@code pagesDirtied} pages and has been throttled against {@code wb} since
+   * {@code startJiffies}: the task's dirty state and the decision are recorded, background
+   * writeback is started when the decision asks for it, and a pause puts the task to sleep until
+   * it ends ({@code sleep()} of the result). Shared by buffered writes and write faults.
+   */
+  BdpDecision balanceDirtyPages(blksim.kernel.sched.Task task, BdiWriteback wb, long pagesDirtied,
+      long startJiffies, blksim.kernel.sched.TaskCpu cpu) {
+    Object s = task.mmState();
+    TaskDirtyState state = s == null ? TaskDirtyState.FORK : (TaskDirtyState) s;
+    BdpDecision d = BalanceDirtyPages.balanceDirtyPagesIteration(snapshot(wb), pagesDirtied,
+        state, domain(), wb.bw, jiffies(cpu.now()), startJiffies);
+    task.setMmState(d.task());
+    if (d.kickBackgroundWriteback() && !wb.running) {
+      wb.startBackgroundWriteback();
+    }
+    recordBalance(d);
+    if (d.sleep()) {
+      blksim.kernel.sched.CpuComponent c = cpu.cpu();
+      c.callAfter(d.pauseNs(hz), () -> c.wake(task));
+      cpu.sleep();
+    } else if (d.loopAgain()) {
+      // The kernel loops again only after a sleep with a zero rate; the arithmetic never asks
+      // for a loop without one.
+      throw new IllegalStateException(task.comm() + ": balance_dirty_pages loops without sleeping");
+    }
+    return d;
+  }
+
   /** Clean pages dropped by reclaim so far. */
   public long reclaimedPages() {
     return reclaimedPages;

@@ -43,6 +43,11 @@ import java.util.function.ToLongFunction;
  * from its read-ahead track buffer or merges it into the write stream. Such a stream of commands
  * runs at the media rate of where it is.
  *
+ * <p><b>Command aging.</b> With {@link RotationalDiskParams#ncqAgingNs} above 0 a command
+ * that has waited that long at the drive is served next (the oldest first), the starvation
+ * bound drive firmware puts on its reordering; without it SPTF may leave a command far from
+ * the busy area queued for seconds.
+ *
  * <p><b>Simplified</b> (each is a later knob if a figure needs it): no write cache (every write is
  * timed on the media, so §15.2's cache-acknowledged writes and FLUSH CACHE destage are the caller's
  * to add); reads and writes share one seek curve (the write figures of §15.5 T1; the HC310 reads
@@ -73,6 +78,8 @@ public final class RotationalDisk {
   private long nextSequentialSector = -1;
   /** When the command being served completes; a new one may not start before. */
   private long busyUntilNs;
+  /** Commands served because they reached the aging limit, not by the policy. */
+  private long agedPicks;
 
   public RotationalDisk(RotationalDiskParams params) {
     this.params = params;
@@ -97,6 +104,11 @@ public final class RotationalDisk {
   /** Cylinders of the disk. */
   public long cylinders() {
     return cylinders;
+  }
+
+  /** Commands served so far because they had waited the aging limit. */
+  public long agedPicks() {
+    return agedPicks;
   }
 
   /** Cylinder under the head now. */
@@ -227,6 +239,20 @@ public final class RotationalDisk {
    * @return the index in {@code queued} of the command to serve
    */
   public <T> int pickNext(long nowNs, List<T> queued, ToLongFunction<? super T> sectorOf) {
+    return pickNext(nowNs, queued, sectorOf, c -> nowNs);
+  }
+
+  /**
+   * {@link #pickNext(long, List, ToLongFunction)} with the firmware's command aging
+   * ({@link RotationalDiskParams#ncqAgingNs}): if a command among the first {@code ncqDepth}
+   * has been queued at the drive for at least the aging limit, the one queued longest is served
+   * (the first in the list among equals), whatever its positioning time; otherwise the policy
+   * chooses. Without an aging limit this is the policy's choice.
+   *
+   * @param queuedAtOf when a command was handed to the drive
+   */
+  public <T> int pickNext(long nowNs, List<T> queued, ToLongFunction<? super T> sectorOf,
+      ToLongFunction<? super T> queuedAtOf) {
     if (queued.isEmpty()) {
       throw new IllegalArgumentException("queued must hold at least one command, was empty");
     }
@@ -234,6 +260,22 @@ public final class RotationalDisk {
       return 0;
     }
     int n = Math.min(queued.size(), params.ncqDepth());
+    long aging = params.ncqAgingNs();
+    if (aging > 0) {
+      int oldest = 0;
+      long oldestAt = Long.MAX_VALUE;
+      for (int i = 0; i < n; i++) {
+        long at = queuedAtOf.applyAsLong(queued.get(i));
+        if (at < oldestAt) {
+          oldest = i;
+          oldestAt = at;
+        }
+      }
+      if (nowNs - oldestAt >= aging) {
+        agedPicks++;
+        return oldest;
+      }
+    }
     int best = 0;
     long bestNs = Long.MAX_VALUE;
     for (int i = 0; i < n; i++) {

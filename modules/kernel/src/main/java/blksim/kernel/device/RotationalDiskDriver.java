@@ -37,7 +37,7 @@ public final class RotationalDiskDriver implements MqDriver {
   }
 
   private void serveNext(long now) {
-    int i = disk.pickNext(now, held, Request::sector);
+    int i = disk.pickNext(now, held, Request::sector, Request::dispatchNs);
     Request rq = held.remove(i);
     busy = true;
     commands++;

@@ -27,6 +27,11 @@ package blksim.kernel.device;
  * <tr><td>{@code perCommandOverheadNs}</td><td>50 µs</td><td>[A] controller time to decode a
  *     command and start the mechanism; no published figure</td></tr>
  * <tr><td>{@code ncqPolicy}</td><td>SPTF</td><td>[A] §15.2</td></tr>
+ * <tr><td>{@code ncqAgingNs}</td><td>0 (no aging)</td><td>the firmware's command aging limit:
+ *     a queued command that has waited this long is served next, whatever SPTF would pick. No
+ *     SATA drive publishes it; DDN's S2A9900 manual (its {@code DISK AGINGLIMIT=} setting, which
+ *     sets it on Hitachi SAS drives) gives 50 to 250 ms, default 200 ms [S for that drive family,
+ *     A for a SATA SMR drive]. Off by default so that no calibrated figure moves.</td></tr>
  * </table>
  *
  * <p>The cylinder count is derived, not given: the media rate is taken as linear in the radius
@@ -48,10 +53,13 @@ package blksim.kernel.device;
  * @param ncqDepth commands the drive can hold queued (NCQ tags) and choose among
  * @param perCommandOverheadNs controller time per command before the mechanism moves [A]
  * @param ncqPolicy how the drive picks among queued commands
+ * @param ncqAgingNs the command aging limit: a command queued at the drive for at least this
+ *     long is served before any other (the oldest such first); 0: none
  */
 public record RotationalDiskParams(long capacityBytes, int rpm, int surfaces, long trackSeekNs,
     long averageSeekNs, long fullStrokeSeekNs, long outerMediaBytesPerSec,
-    long innerMediaBytesPerSec, int ncqDepth, long perCommandOverheadNs, NcqPolicy ncqPolicy) {
+    long innerMediaBytesPerSec, int ncqDepth, long perCommandOverheadNs, NcqPolicy ncqPolicy,
+    long ncqAgingNs) {
 
   /** 1 MiB. */
   private static final long MIB = 1L << 20;
@@ -84,7 +92,16 @@ public record RotationalDiskParams(long capacityBytes, int rpm, int surfaces, lo
       DEFAULT_CAPACITY_BYTES, DEFAULT_RPM, DEFAULT_SURFACES, DEFAULT_TRACK_SEEK_NS,
       DEFAULT_AVERAGE_SEEK_NS, DEFAULT_FULL_STROKE_SEEK_NS, DEFAULT_OUTER_MEDIA_BYTES_PER_SEC,
       DEFAULT_INNER_MEDIA_BYTES_PER_SEC, DEFAULT_NCQ_DEPTH, DEFAULT_PER_COMMAND_OVERHEAD_NS,
-      NcqPolicy.SPTF);
+      NcqPolicy.SPTF, 0);
+
+  /** Without command aging. */
+  public RotationalDiskParams(long capacityBytes, int rpm, int surfaces, long trackSeekNs,
+      long averageSeekNs, long fullStrokeSeekNs, long outerMediaBytesPerSec,
+      long innerMediaBytesPerSec, int ncqDepth, long perCommandOverheadNs, NcqPolicy ncqPolicy) {
+    this(capacityBytes, rpm, surfaces, trackSeekNs, averageSeekNs, fullStrokeSeekNs,
+        outerMediaBytesPerSec, innerMediaBytesPerSec, ncqDepth, perCommandOverheadNs, ncqPolicy,
+        0);
+  }
 
   public RotationalDiskParams {
     if (capacityBytes <= 0 || capacityBytes % 512 != 0) {
@@ -124,6 +141,7 @@ public record RotationalDiskParams(long capacityBytes, int rpm, int surfaces, lo
     if (ncqPolicy == null) {
       throw new IllegalArgumentException("ncqPolicy must be SPTF or FIFO, was null");
     }
+    DeviceChecks.cost("ncqAgingNs", ncqAgingNs);
     long cylinders = cylinders(capacityBytes, rpm, surfaces, outerMediaBytesPerSec,
         innerMediaBytesPerSec);
     if (cylinders < MIN_CYLINDERS) {
@@ -155,21 +173,28 @@ public record RotationalDiskParams(long capacityBytes, int rpm, int surfaces, lo
   public RotationalDiskParams withCapacityBytes(long bytes) {
     return new RotationalDiskParams(bytes, rpm, surfaces, trackSeekNs, averageSeekNs,
         fullStrokeSeekNs, outerMediaBytesPerSec, innerMediaBytesPerSec, ncqDepth,
-        perCommandOverheadNs, ncqPolicy);
+        perCommandOverheadNs, ncqPolicy, ncqAgingNs);
   }
 
   /** A copy with another NCQ depth and policy. */
   public RotationalDiskParams withNcq(int depth, NcqPolicy policy) {
     return new RotationalDiskParams(capacityBytes, rpm, surfaces, trackSeekNs, averageSeekNs,
         fullStrokeSeekNs, outerMediaBytesPerSec, innerMediaBytesPerSec, depth,
-        perCommandOverheadNs, policy);
+        perCommandOverheadNs, policy, ncqAgingNs);
+  }
+
+  /** A copy with another command aging limit (0: none). */
+  public RotationalDiskParams withNcqAgingNs(long ns) {
+    return new RotationalDiskParams(capacityBytes, rpm, surfaces, trackSeekNs, averageSeekNs,
+        fullStrokeSeekNs, outerMediaBytesPerSec, innerMediaBytesPerSec, ncqDepth,
+        perCommandOverheadNs, ncqPolicy, ns);
   }
 
   /** A copy with another per-command overhead. */
   public RotationalDiskParams withPerCommandOverheadNs(long ns) {
     return new RotationalDiskParams(capacityBytes, rpm, surfaces, trackSeekNs, averageSeekNs,
         fullStrokeSeekNs, outerMediaBytesPerSec, innerMediaBytesPerSec, ncqDepth, ns,
-        ncqPolicy);
+        ncqPolicy, ncqAgingNs);
   }
 
   private static double tracks(long capacityBytes, int rpm, long outer, long inner) {

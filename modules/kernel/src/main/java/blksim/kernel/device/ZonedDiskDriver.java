@@ -48,7 +48,7 @@ public final class ZonedDiskDriver implements MqDriver {
   }
 
   private void serveNext(long now) {
-    int i = disk.pickNext(now, held, Request::sector);
+    int i = disk.pickNext(now, held, Request::sector, Request::dispatchNs);
     Request rq = held.remove(i);
     busy = true;
     commands++;

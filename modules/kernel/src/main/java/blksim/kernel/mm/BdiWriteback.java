@@ -145,13 +145,16 @@ public final class BdiWriteback {
   }
 
   /**
-   * {@code writeback_inodes_sb()}: queues a WB_SYNC_NONE work over every dirty inode, for as
+   * {@code writeback_inodes_sb()}: queues a WB_SYNC_NONE work with {@code tagged_writepages}
+   * (each inode written whole, see {@link #chunkSize}) over every dirty inode, for as
    * many pages as are dirty now ({@code get_nr_dirty_pages()}: the dirty pages plus one per
    * dirty inode, here plus one); {@code done} runs when it is finished. The first half of
    * {@code sync_filesystem()}, which waits for it before the WB_SYNC_ALL pass.
    */
   public void queueWritebackSb(Runnable done) {
     WbWork w = new WbWork(pc.nrDirty() + 1, false, false, false, WbWork.Reason.SYNC);
+    // __writeback_inodes_sb_nr(): .tagged_writepages = 1 (since 3.1, 6e6938b6d313).
+    w.taggedWritepages = true;
     w.done = done;
     works.add(w);
     wakeup();
@@ -218,11 +221,12 @@ public final class BdiWriteback {
   }
 
   /**
-   * {@code writeback_chunk_size()}: unlimited for WB_SYNC_ALL, else min(avg write bandwidth / 2,
-   * dirty limit / 8, the work's budget), rounded down to 4 MiB multiples after adding 4 MiB.
+   * {@code writeback_chunk_size()}: unlimited for WB_SYNC_ALL and tagged works, else min(avg
+   * write bandwidth / 2, dirty limit / 8, the work's budget), rounded down to 4 MiB multiples
+   * after adding 4 MiB.
    */
   long chunkSize(WbWork w) {
-    if (w.syncAll) {
+    if (w.syncAll || w.taggedWritepages) {
       return Long.MAX_VALUE;
     }
     long pages = Math.min(bw.avgWriteBandwidth() / 2, pc.domain().dirtyLimit() / DIRTY_SCOPE);

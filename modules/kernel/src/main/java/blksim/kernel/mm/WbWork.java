@@ -19,6 +19,12 @@ final class WbWork {
   final boolean forBackground;
   final boolean forKupdate;
   final Reason reason;
+  /**
+   * {@code tagged_writepages}: a WB_SYNC_NONE work of a sync ({@code writeback_inodes_sb()})
+   * that writes only the pages dirty when it reached the inode, each inode in one go
+   * ({@link BdiWriteback#chunkSize} is unlimited, as for WB_SYNC_ALL).
+   */
+  boolean taggedWritepages;
   /** Run when the work is done ({@code wb_completion}), or null. */
   Runnable done;
   /** The one inode an fsync writes, or null for a whole-wb work. */

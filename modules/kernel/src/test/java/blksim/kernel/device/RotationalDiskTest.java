@@ -168,6 +168,26 @@ class RotationalDiskTest {
   }
 
   @Test
+  void aging_servesACommandThatWaitedTheLimit_beforeTheNearestOne() {
+    RotationalDisk d = new RotationalDisk(flat().withNcqAgingNs(200_000_000));
+    // Sector 5400 (9 ms away) was queued at t = 0, sector 600 (1 ms) at t = 150 ms.
+    List<long[]> q = List.of(new long[] {5400, 0}, new long[] {600, 150_000_000});
+    // At 199.99 ms nothing has aged: SPTF takes 600.
+    assertEquals(1, d.pickNext(199_990_000, q, c -> c[0], c -> c[1]));
+    // At 200 ms the command at 5400 has waited the limit: it goes first.
+    assertEquals(0, d.pickNext(200_000_000, q, c -> c[0], c -> c[1]));
+    assertEquals(1, d.agedPicks());
+    // Without aging the far command waits however long.
+    RotationalDisk none = new RotationalDisk(flat());
+    assertEquals(1, none.pickNext(10_000_000_000L, q, c -> c[0], c -> c[1]));
+    // Of two aged commands the one queued longer goes first, not the nearer one.
+    List<long[]> q3 = List.of(new long[] {600, 100_000_000}, new long[] {5400, 50_000_000},
+        new long[] {3000, 0});
+    assertEquals(2, d.pickNext(400_000_000, q3, c -> c[0], c -> c[1]));
+    assertEquals(2, d.agedPicks());
+  }
+
+  @Test
   void fifo_takesTheOldest() {
     RotationalDisk d = new RotationalDisk(flat().withNcq(32, NcqPolicy.FIFO));
     assertEquals(0, d.pickNext(0, List.of(5400L, 600L)));
@@ -193,5 +213,7 @@ class RotationalDiskTest {
         e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> p.withNcq(0, NcqPolicy.SPTF));
     assertEquals("ncqDepth must be in [1, 256], was 0", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> p.withNcqAgingNs(-1));
+    assertTrue(e.getMessage().startsWith("ncqAgingNs must be in [0, "), e.getMessage());
   }
 }

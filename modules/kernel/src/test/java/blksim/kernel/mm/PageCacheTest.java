@@ -123,5 +123,10 @@ class PageCacheTest {
     assertEquals(Long.MAX_VALUE, wb.chunkSize(sync));
     WbWork small = new WbWork(10, false, false, true, WbWork.Reason.PERIODIC);
     assertEquals(1024, wb.chunkSize(small), "a small budget still writes one 4 MiB chunk");
+    // writeback_inodes_sb()'s WB_SYNC_NONE work is tagged: each inode in one go.
+    WbWork tagged = new WbWork(1000, false, false, false, WbWork.Reason.SYNC);
+    assertEquals(1024, wb.chunkSize(tagged));
+    tagged.taggedWritepages = true;
+    assertEquals(Long.MAX_VALUE, wb.chunkSize(tagged));
   }
 }

@@ -965,7 +965,8 @@ public final class ScenarioLoader {
         RotationalDiskParams drive = new RotationalDiskParams(size, dv.getInt("rpm"),
             dv.getInt("surfaces"), track, avg, full, outer, inner, depth,
             dv.getDuration("command-overhead"),
-            dv.getString("ncq-policy").equals("fifo") ? NcqPolicy.FIFO : NcqPolicy.SPTF);
+            dv.getString("ncq-policy").equals("fifo") ? NcqPolicy.FIFO : NcqPolicy.SPTF,
+            dv.getDuration("ncq-aging"));
         if (type.equals("zoned-disk")) {
           long wbtLat = dv.getString("wbt").equals("on") ? dv.getInt("wbt-lat-usec") * 1000L : 0;
           String label = dv.getString("dmzadm-label");

@@ -595,7 +595,10 @@ public final class ScenarioSchema {
             "controller time per command before the mechanism moves"),
         Param.choice("ncq-policy", "disk", "sptf", List.of("sptf", "fifo"),
             "how the drive picks among its queued commands: shortest positioning time or"
-                + " arrival order"))));
+                + " arrival order"),
+        Param.num("ncq-aging", "disk", DURATION, "ns", "0", 0, 10_000_000_000L,
+            "the drive's command aging limit: a command queued this long is served next"
+                + " (0: none; DDN's Hitachi drive setting defaults to 200ms)"))));
     m.put("zoned-disk", requestBased("zoned-disk", "a host-managed zoned (SMR) SATA disk behind"
         + " the blk-mq request layer: the disk model with conventional and sequential zones",
         String.valueOf(ZonedLayout.DEFAULT_CAPACITY_BYTES), zonedDiskKeys(m.get("disk"))));
@@ -624,7 +627,7 @@ public final class ScenarioSchema {
    */
   private static List<Param> zonedDiskKeys(List<Param> disk) {
     List<Param> l = new java.util.ArrayList<>();
-    for (Param p : disk.subList(disk.size() - 9, disk.size())) {
+    for (Param p : disk.subList(disk.size() - 10, disk.size())) {
       l.add(new Param(p.path(), "zoned-disk", p.type(), p.unit(), p.defaultValue(),
           p.description(), p.min(), p.max(), p.choices()));
     }

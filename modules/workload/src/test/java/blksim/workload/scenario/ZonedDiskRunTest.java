@@ -112,6 +112,24 @@ class ZonedDiskRunTest {
   }
 
   @Test
+  void ncqAgingBoundsTheWaitOfACommandSptfPassesOver() throws IOException {
+    // A sequential stream keeps its next read queued at the drive, always the nearest command;
+    // SPTF therefore passes over a random read elsewhere for as long as the stream lasts. With
+    // a 20 ms aging limit that read is served once it has waited 20 ms.
+    String fio = "[seq]\nrw=read\nbs=64k\nioengine=libaio\niodepth=16\noffset=16M\n"
+        + "size=128M\ntime_based\nruntime=500ms\n"
+        + "[rand]\nrw=randread\nbs=4k\nioengine=psync\noffset=256M\nsize=256M\n"
+        + "time_based\nruntime=500ms\n";
+    JobStats sptf = run(ZONED, fio).jobs().get(1);
+    JobStats aged = run(ZONED.replace(" }", ", ncq-aging = 20ms }"), fio).jobs().get(1);
+    assertTrue(aged.totalIos(0) > 10, "random reads with aging " + aged.totalIos(0));
+    assertTrue(aged.totalIos(0) > 2 * sptf.totalIos(0),
+        "random reads with aging " + aged.totalIos(0) + ", without " + sptf.totalIos(0));
+    // Each waits at most the limit plus the command being served and its own service.
+    assertTrue(aged.clat(0).max() < 50_000_000L, "aged max " + aged.clat(0).max() + " ns");
+  }
+
+  @Test
   void zbdReadsOnlyWrittenData() throws IOException {
     RunResult r = run(ZONED, "[w]\nzonemode=zbd\nrw=write\nbs=64k\nioengine=psync\noffset=16M\n"
         + "size=4M\n[r]\nstonewall\nzonemode=zbd\nrw=read\nbs=64k\nioengine=psync\noffset=16M\n"

@@ -521,9 +521,14 @@ public final class ScenarioLoader {
             v.getString("kernel.wake-placement").toUpperCase(java.util.Locale.ROOT)),
         v.getDouble("costs.sched.smt-slowdown"), v.getDuration("costs.sched.cacheline"),
         v.getDuration("costs.sched.cacheline-remote"), v.getDuration("costs.sched.wake-remote")));
+    if (v.getDuration("costs.fio.random-map-per-io")
+        + v.getDuration("costs.fio.random-draw-per-io") > v.getDuration("costs.fio.user-per-io")) {
+      throw v.error("costs.fio.random-draw-per-io", FioCostParams.SHARES_RULE);
+    }
     FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"),
         v.getDuration("costs.fio.cpuio-qsort-round"),
-        v.getDuration("costs.fio.random-map-per-io"));
+        v.getDuration("costs.fio.random-map-per-io"), v.getDuration("costs.fio.random-draw-per-io"),
+        v.getDuration("costs.fio.zipf-draw-per-io"), v.getDuration("costs.fio.pareto-draw-per-io"));
     SyscallParams syscalls = new SyscallParams(v.getDuration("costs.fio.syscall"),
         v.getDuration("costs.fio.syscall-return"), v.getDuration("kernel.timer-slack"),
         v.getDuration("costs.mm.dio-pin-page"), v.getDuration("costs.mm.dio-unpin-page"));

@@ -89,6 +89,10 @@ class VerifyTest {
     assertEquals(256, md5.totalIos(0), "the verify phase still reads every block");
     assertEquals(0, md5.error());
     assertEquals(VerifyAlgorithm.MD5.costNs(4096) * 256, noRead.usrNs() - none.usrNs(), 256.0);
+    // verify_async's threads have nothing to check either: the job runs as without them.
+    JobStats async = run("ioengine=null\nrw=write\nsize=1m\nverify=md5\nverify_async=2");
+    assertEquals(256, async.totalIos(0));
+    assertEquals(md5.usrNs(), async.usrNs());
     JobStats reads = run("ioengine=null\nrw=read\nsize=1m");
     assertEquals(noRead.usrNs() + reads.usrNs(), md5.usrNs(), 0.02 * md5.usrNs(),
         "a verify read costs a plain read's user time, no checksum");

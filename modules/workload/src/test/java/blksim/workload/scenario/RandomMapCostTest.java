@@ -79,6 +79,16 @@ class RandomMapCostTest {
   }
 
   @Test
+  void sharesNearUserPerIo_leaveASequentialJobItsFixedPart() throws IOException {
+    // user-per-io 150 ns with 130 ns of shares: a sequential job pays the 20 ns left.
+    String tight = "  costs.fio { user-per-io = 150ns, random-map-per-io = 110ns,"
+        + " random-draw-per-io = 20ns }";
+    double seq = usrNsPerIo(run("rw=read", tight));
+    double rand = usrNsPerIo(run("rw=randread", tight));
+    assertEquals(130, rand - seq, 1.0);
+  }
+
+  @Test
   void sharesBeyondUserPerIo_areAnInputError() {
     blksim.engine.InputException e = org.junit.jupiter.api.Assertions.assertThrows(
         blksim.engine.InputException.class, () -> run("rw=randread",

@@ -122,7 +122,7 @@ public record FioCostParams(long userNsPerIo, long cpuioQsortRoundNs, long rando
         work = work * pct / 100;
       }
     }
-    return new FioCostParams(userNsPerIo - shares + work, cpuioQsortRoundNs, randomMapNsPerIo,
-        randomDrawNsPerIo, zipfDrawNsPerIo, paretoDrawNsPerIo);
+    // The job's own cost, shares applied (and cleared: forJob() on it changes nothing).
+    return new FioCostParams(userNsPerIo - shares + work, cpuioQsortRoundNs, 0, 0, 0, 0);
   }
 }

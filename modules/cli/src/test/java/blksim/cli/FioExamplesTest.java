@@ -93,15 +93,25 @@ class FioExamplesTest {
   }
 
   static List<Path> examples() throws IOException {
-    try (Stream<Path> s = Files.list(DIR)) {
+    return jobFiles(DIR);
+  }
+
+  /** The job files ({@code *.fio}, {@code *.job}) of a corpus directory, sorted. */
+  static List<Path> jobFiles(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
       return s.filter(p -> p.toString().endsWith(".fio") || p.toString().endsWith(".job"))
           .sorted().toList();
     }
   }
 
   static Map<String, Outcome> expected() throws IOException {
+    return expected(EXPECTED);
+  }
+
+  /** An {@code EXPECTED.tsv}: file, result, reason. */
+  static Map<String, Outcome> expected(Path tsv) throws IOException {
     Map<String, Outcome> m = new LinkedHashMap<>();
-    for (String line : Files.readAllLines(EXPECTED, StandardCharsets.UTF_8)) {
+    for (String line : Files.readAllLines(tsv, StandardCharsets.UTF_8)) {
       if (line.isBlank() || line.startsWith("#")) {
         continue;
       }
@@ -116,10 +126,15 @@ class FioExamplesTest {
   }
 
   static String readmeTable(List<Outcome> all) {
+    return readmeTable(all, BEGIN, END);
+  }
+
+  /** The README's table of a corpus between its markers: a count line, then file and result. */
+  static String readmeTable(List<Outcome> all, String begin, String end) {
     long runs = all.stream().filter(o -> o.result().equals("runs")).count();
     long engine = all.stream().filter(o -> o.result().equals("refused-engine")).count();
     long byFio = all.stream().filter(o -> o.result().equals("refused-by-fio")).count();
-    StringBuilder b = new StringBuilder(BEGIN).append('\n');
+    StringBuilder b = new StringBuilder(begin).append('\n');
     b.append(all.size()).append(" job files: ").append(runs).append(" run unchanged, ")
         .append(engine).append(are(engine)).append(" refused for an engine blksim does not model, ")
         .append(byFio).append(are(byFio)).append(" refused as fio itself refuses them, ")
@@ -133,7 +148,7 @@ class FioExamplesTest {
       };
       b.append("| `").append(o.file()).append("` | ").append(r).append(" |\n");
     }
-    return b.append(END).toString();
+    return b.append(end).toString();
   }
 
   @Test
@@ -143,19 +158,36 @@ class FioExamplesTest {
       got.add(run(job, tmp));
     }
     assertTrue(got.size() >= 100, "fio's examples are there: " + got.size());
-    if (Boolean.getBoolean("blksim.fioExamples.update")) {
-      StringBuilder b = new StringBuilder("# file\tresult\treason (written by FioExamplesTest;"
-          + " see SOURCE.md)\n");
+    checkOrUpdate(got, EXPECTED, BEGIN, END, "blksim.fioExamples.update", null);
+  }
+
+  /**
+   * Compares a corpus's outcomes with its {@code EXPECTED.tsv}; with the system property
+   * {@code update} set, first rewrites that file and the README's table between the markers
+   * (inserted after {@code insertAfter} when the README has none yet).
+   */
+  static void checkOrUpdate(List<Outcome> got, Path expectedTsv, String begin, String end,
+      String update, String insertAfter) throws IOException {
+    if (Boolean.getBoolean(update)) {
+      String writer = expectedTsv.equals(EXPECTED) ? "FioExamplesTest" : "FioTJobsTest";
+      StringBuilder b = new StringBuilder("# file\tresult\treason (written by " + writer
+          + "; see SOURCE.md)\n");
       got.forEach(o -> b.append(o.tsv()).append('\n'));
-      Files.writeString(EXPECTED, b.toString());
+      Files.writeString(expectedTsv, b.toString());
       String readme = Files.readString(README);
-      int from = readme.indexOf(BEGIN);
-      int to = readme.indexOf(END);
-      assertTrue(from >= 0 && to > from, "the README has the table's markers");
-      Files.writeString(README, readme.substring(0, from) + readmeTable(got)
-          + readme.substring(to + END.length()));
+      int from = readme.indexOf(begin);
+      int to = readme.indexOf(end);
+      if (from < 0 && insertAfter != null && readme.contains(insertAfter)) {
+        int at = readme.indexOf(insertAfter) + insertAfter.length();
+        readme = readme.substring(0, at) + "\n\n" + begin + "\n" + end + readme.substring(at);
+        from = readme.indexOf(begin);
+        to = readme.indexOf(end);
+      }
+      assertTrue(from >= 0 && to > from, "the README has the table's markers " + begin);
+      Files.writeString(README, readme.substring(0, from) + readmeTable(got, begin, end)
+          + readme.substring(to + end.length()));
     }
-    Map<String, Outcome> want = expected();
+    Map<String, Outcome> want = expected(expectedTsv);
     List<String> diffs = new ArrayList<>();
     for (Outcome o : got) {
       Outcome w = want.get(o.file());
@@ -164,10 +196,10 @@ class FioExamplesTest {
             + o.tsv());
       }
     }
-    assertTrue(diffs.isEmpty(), "fio examples changed (regenerate with"
-        + " -Dblksim.fioExamples.update=true if intended):\n" + String.join("\n", diffs));
+    assertTrue(diffs.isEmpty(), "job files changed (regenerate with -D" + update
+        + "=true if intended):\n" + String.join("\n", diffs));
     assertEquals(want.keySet(), new java.util.LinkedHashSet<>(got.stream().map(Outcome::file)
-        .toList()), "EXPECTED.tsv lists exactly the example files");
+        .toList()), expectedTsv + " lists exactly the job files");
   }
 
   @Test

@@ -713,7 +713,18 @@ public final class FioJob {
 
   /** {@code verify_backlog}: verify after every N writes (0: at the end). */
   public long verifyBacklog() {
-    return s.verifyBacklog;
+    // experimental_verify logs nothing (log_io_piece() is skipped), so check_get_verify() finds
+    // no io_hist entry to verify before the job's own verify phase.
+    return s.experimentalVerify ? 0 : s.verifyBacklog;
+  }
+
+  /**
+   * {@code experimental_verify}: fio logs no written block; its verify phase resets the job's
+   * random state and re-generates the write sequence (backend.c {@code do_verify()}), so the
+   * blocks are read back in the order written, each write once, overlaps included.
+   */
+  public boolean experimentalVerify() {
+    return s.experimentalVerify;
   }
 
   /** {@code verify_backlog_batch}: blocks verified each time (0: verify_backlog). */

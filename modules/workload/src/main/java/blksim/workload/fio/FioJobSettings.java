@@ -206,6 +206,7 @@ final class FioJobSettings implements Cloneable {
   boolean endFsync;
   /** {@code filesize}: each file's size, or its range; 0: not given ({@code size / nrfiles}). */
   long fileSizeLow;
+  boolean experimentalVerify;
   long fileSizeHigh;
   int nrFiles = 1;
   /** {@code openfiles}; 0: nrfiles (fixup_options()). */
@@ -588,6 +589,8 @@ final class FioJobSettings implements Cloneable {
       case "verify" -> verify = VerifyAlgorithm.parse(string(value));
       case "do_verify" -> doVerify = bool(value);
       case "verify_only" -> verifyOnly = flag(value);
+      case "experimental_verify" -> experimentalVerify = bool(value);
+      case "buffer_pattern" -> string(value);
       case "verify_backlog" -> verifyBacklog = FioValues.bytes(string(value), kbBase);
       case "verify_backlog_batch" -> verifyBacklogBatch = integer(value, 0, Integer.MAX_VALUE);
       // Checked, without effect: buffer contents are not simulated, so where the header sits,
@@ -736,10 +739,8 @@ final class FioJobSettings implements Cloneable {
       throw error("verify", "verify with read_iolog is not modelled by blksim (a replay issues"
           + " the trace's I/Os, not the job's pattern)");
     }
-    if (verify.enabled() && verify != VerifyAlgorithm.NULL && ioengine == FioEngine.NULL) {
-      throw error("verify", "ioengine=null stores no data, so fio's verify=" + verify.fioName()
-          + " would fail every block; use verify=null with it");
-    }
+    // ioengine=null is FIO_FAKEIO: verify_io_u() (verify.c) "pretend[s] we verified
+    // everything", so a verify job on it runs (its reads check nothing; NullThread).
     // add_job() (init.c): "if (!o->filename && !td->files_index && !o->read_iolog_file)" it adds
     // nr_files files named by make_filename() ($jobname.$jobnum.$filenum by default), relative,
     // so in the working directory (or in directory= when given). A diskless engine has none.
@@ -762,6 +763,15 @@ final class FioJobSettings implements Cloneable {
    * refused as fio refuses them (they are not in its option table).
    */
   private void finishEngine() {
+    if (ioengine == FioEngine.NULL && sizeBytes == 0 && sizePercent == 0 && fileSizeLow > 0) {
+      // setup_files() (filesetup.c): a FIO_DISKLESSIO | FIO_FAKEIO file takes filesize as its
+      // real_file_size, and without size= the job's size is the sum of its files' io_size.
+      if (fileSizeLow != fileSizeHigh) {
+        throw error("filesize", "a filesize range with ioengine=null (fio draws each file's"
+            + " size from it) is not modelled by blksim; give one filesize or size=");
+      }
+      sizeBytes = fileSizeLow * nrFiles;
+    }
     if (ioengine == FioEngine.CPUIO) {
       if (cpuload == 0) {
         throw error(origins.containsKey("cpuload") ? "cpuload" : "ioengine", "ioengine=cpuio"
@@ -853,7 +863,8 @@ final class FioJobSettings implements Cloneable {
       }
       if (!java.nio.file.Files.isRegularFile(p)) {
         throw error("read_iolog", "trace file " + f + " does not exist (looked in the working"
-            + " directory and next to the job file)");
+            + " directory and next to the job file; fio fails the same way: open iolog: No such"
+            + " file or directory)");
       }
       try {
         if (readIologFormat == null) {

@@ -521,9 +521,14 @@ public final class ScenarioLoader {
             v.getString("kernel.wake-placement").toUpperCase(java.util.Locale.ROOT)),
         v.getDouble("costs.sched.smt-slowdown"), v.getDuration("costs.sched.cacheline"),
         v.getDuration("costs.sched.cacheline-remote"), v.getDuration("costs.sched.wake-remote")));
+    if (v.getDuration("costs.fio.random-map-per-io")
+        + v.getDuration("costs.fio.random-draw-per-io") > v.getDuration("costs.fio.user-per-io")) {
+      throw v.error("costs.fio.random-draw-per-io", FioCostParams.SHARES_RULE);
+    }
     FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"),
         v.getDuration("costs.fio.cpuio-qsort-round"),
-        v.getDuration("costs.fio.random-map-per-io"));
+        v.getDuration("costs.fio.random-map-per-io"), v.getDuration("costs.fio.random-draw-per-io"),
+        v.getDuration("costs.fio.zipf-draw-per-io"), v.getDuration("costs.fio.pareto-draw-per-io"));
     SyscallParams syscalls = new SyscallParams(v.getDuration("costs.fio.syscall"),
         v.getDuration("costs.fio.syscall-return"), v.getDuration("kernel.timer-slack"),
         v.getDuration("costs.mm.dio-pin-page"), v.getDuration("costs.mm.dio-unpin-page"));
@@ -2077,13 +2082,19 @@ public final class ScenarioLoader {
   /**
    * {@code verify_async}: the verify threads ({@code VerifyPool}) are modelled for jobs on
    * regular files ({@code FileFioThread}) and block devices ({@code PsyncThread},
-   * {@code AsyncFioThread}) without offload; refused with offload and for engines that do no I/O.
+   * {@code AsyncFioThread}) without offload; with ioengine=null they have nothing to check;
+   * refused with offload and for cpuio.
    */
   private static void checkVerifyAsync(FioJob j) {
     if (j.verifyAsync() == 0 || !j.verify().enabled()) {
       return;
     }
-    boolean io = j.ioengine() != FioEngine.NULL && j.ioengine() != FioEngine.CPUIO;
+    if (j.ioengine() == FioEngine.NULL && !j.offload()) {
+      // FIO_FAKEIO: a verify thread's verify_io_u() returns at once; the hand-off of each
+      // verify read to the threads (a condition-variable signal) is not modelled.
+      return;
+    }
+    boolean io = j.ioengine() != FioEngine.CPUIO;
     if (!io || j.offload()) {
       throw j.error("verify_async", "verify_async (fio's verify threads) is modelled by blksim"
           + " for jobs without io_submit_mode=offload, not "

@@ -207,8 +207,17 @@ public final class ScenarioSchema {
           1_000_000_000_000L, "user time of one round of ioengine=cpuio's cpumode=qsort"
               + " (engines/cpu.c do_qsort(): four qsorts of 1 MiB)"),
       Param.num("costs.fio.random-map-per-io", "fio", DURATION, "ns", "0", 0, 1_000_000_000L,
-          "fio's user time per I/O for its random map (lib/axmap.c lookup and mark), added to"
-              + " user-per-io for random jobs without norandommap; 0: inside user-per-io"),
+          "the share of user-per-io that is fio's random map (lib/axmap.c lookup and mark):"
+              + " saved by jobs without the map (sequential, norandommap, lfsr, zipf, pareto)"),
+      Param.num("costs.fio.random-draw-per-io", "fio", DURATION, "ns", "0", 0, 1_000_000_000L,
+          "the share of user-per-io that is the uniform random offset's draw (lib/rand.c"
+              + " __rand() scaled to the blocks): saved by sequential jobs"),
+      Param.num("costs.fio.zipf-draw-per-io", "fio", DURATION, "ns", "0", 0, 1_000_000_000L,
+          "user time of one random_distribution=zipf draw (lib/zipf.c zipf_next()), paid"
+              + " instead of random-draw-per-io; 0: the uniform draw's"),
+      Param.num("costs.fio.pareto-draw-per-io", "fio", DURATION, "ns", "0", 0, 1_000_000_000L,
+          "user time of one random_distribution=pareto draw (lib/zipf.c pareto_next()), paid"
+              + " instead of random-draw-per-io; 0: the uniform draw's"),
       Param.num("costs.null-blk.submit", "null_blk", DURATION, "ns", "600ns", 0,
           1_000_000_000L, "CPU time from submit_bio() through blk-mq to null_queue_rq()"),
       Param.num("costs.null-blk.complete", "null_blk", DURATION, "ns", "500ns", 0,

@@ -62,6 +62,56 @@ class VerifyTest {
   }
 
   @Test
+  void experimentalVerify_replaysEveryWrite_overlapsIncluded_andHasNoBacklog()
+      throws IOException {
+    // fio's experimental_verify logs nothing: do_verify() re-generates the write sequence, so a
+    // norandommap job reads back every write, rewritten blocks as often as they were written.
+    JobStats logged = run("rw=randwrite\nsize=1m\nnorandommap\nverify=crc32c");
+    JobStats replayed = run("rw=randwrite\nsize=1m\nnorandommap\nverify=crc32c\n"
+        + "experimental_verify=1");
+    assertTrue(logged.totalIos(0) < 256, "the log drops overwritten blocks");
+    assertEquals(256, replayed.totalIos(1));
+    assertEquals(256, replayed.totalIos(0), "every write is replayed");
+    // Nothing in io_hist: check_get_verify() finds no block to verify while writing.
+    JobStats timed = run("rw=randwrite\nverify=crc32c\nverify_backlog=16\nruntime=2ms\n"
+        + "time_based\nexperimental_verify=1");
+    assertTrue(timed.totalIos(1) > 32);
+    assertEquals(0, timed.totalIos(0));
+  }
+
+  @Test
+  void nullEngine_verifies_asFioFakesIt_writesPayTheChecksum_readsDoNot() throws IOException {
+    // engines/null.c is FIO_FAKEIO: verify_io_u() passes every read without checking it.
+    JobStats none = run("ioengine=null\nrw=write\nsize=1m");
+    JobStats md5 = run("ioengine=null\nrw=write\nsize=1m\nverify=md5");
+    JobStats noRead = run("ioengine=null\nrw=write\nsize=1m\nverify=md5\ndo_verify=0");
+    assertEquals(256, md5.totalIos(1));
+    assertEquals(256, md5.totalIos(0), "the verify phase still reads every block");
+    assertEquals(0, md5.error());
+    assertEquals(VerifyAlgorithm.MD5.costNs(4096) * 256, noRead.usrNs() - none.usrNs(), 256.0);
+    // verify_async's threads have nothing to check either: the job runs as without them.
+    JobStats async = run("ioengine=null\nrw=write\nsize=1m\nverify=md5\nverify_async=2");
+    assertEquals(256, async.totalIos(0));
+    assertEquals(md5.usrNs(), async.usrNs());
+    JobStats reads = run("ioengine=null\nrw=read\nsize=1m");
+    assertEquals(noRead.usrNs() + reads.usrNs(), md5.usrNs(), 0.02 * md5.usrNs(),
+        "a verify read costs a plain read's user time, no checksum");
+  }
+
+  @Test
+  void nullEngine_withFilesizeAndNoSize_takesItsSizeFromFilesize() throws IOException {
+    // setup_files(): a FIO_DISKLESSIO | FIO_FAKEIO file's real_file_size is filesize, and the
+    // job's size the sum of its files'.
+    assertEquals(256, runAlone("ioengine=null\nrw=write\nfilesize=1m").totalIos(1));
+    assertEquals(512, runAlone("ioengine=null\nrw=write\nfilesize=1m\nnrfiles=2").totalIos(1));
+    assertEquals(64, runAlone("ioengine=null\nrw=write\nfilesize=1m\nsize=256k").totalIos(1),
+        "size= wins");
+    InputException e = assertThrows(InputException.class,
+        () -> runAlone("ioengine=null\nrw=write\nfilesize=1m-2m"));
+    assertTrue(e.getMessage().contains("filesize"), e.getMessage());
+  }
+
+  @Test
   void doVerify0_writesTheChecksumButReadsNothing_andRuntimeEndsBeforeTheVerifyPhase()
       throws IOException {
     JobStats off = run("rw=write\nsize=1m\nverify=crc32c\ndo_verify=0");
@@ -297,15 +347,22 @@ class VerifyTest {
   }
 
   @Test
-  void uncostedAlgorithms_fileJobs_andTheNullEngine_areRefused() throws IOException {
+  void uncostedAlgorithms_areRefused() throws IOException {
     InputException e = assertThrows(InputException.class,
         () -> run("rw=write\nsize=1m\nverify=sha256"));
     assertTrue(e.getMessage().contains("no sourced figure yet"), e.getMessage());
+  }
+
+  /** A job with no filename= (its own options only) on the same machine. */
+  JobStats runAlone(String job) throws IOException {
     Path p = dir.resolve("n.conf");
-    Files.writeString(p, "blksim {\n  fio.jobs = [\"\"\"\n[j]\nioengine=null\nsize=1m\n"
-        + "rw=write\nverify=md5\n\"\"\"]\n}\n");
-    e = assertThrows(InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
-    assertTrue(e.getMessage().contains("use verify=null"), e.getMessage());
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\nbs=4k\n" + job + "\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    return ScenarioResults.toRunResult(out, 0).jobs().get(0);
   }
 
   /** The run's outcome for a job on the brd ram0 (its own options after filename=/dev/ram0). */

@@ -231,7 +231,7 @@ public abstract class FioJobThread extends Task {
     this.steady = blksim.workload.fio.SteadyState.of(job);
     // backend.c: writes are logged "if (td_write(td) && (td->o.do_verify || ...) && verify)".
     this.verifyLog = job.verify().enabled() && job.rw().writes() && job.doVerify()
-        ? new VerifyLog(job.offsetOverlapRisk()) : null;
+        ? new VerifyLog(job.offsetOverlapRisk() && !job.experimentalVerify()) : null;
     this.pattern = regionBytes > 0
         ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
     this.replay = job.replay() == null ? null : new ReplayFeed(job.replay(), job.jobIndex(),

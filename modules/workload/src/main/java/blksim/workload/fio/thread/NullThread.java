@@ -20,6 +20,9 @@ import blksim.workload.fio.stats.JobStats;
  * the I/Os queued after it; fio's exact interleaving of commits and reaps
  * ({@code iodepth_batch*}, the engine refusing to queue while it holds events) is not modelled.
  * The throughput, one I/O per {@code costs.fio.user-per-io}, does not depend on it.
+ *
+ * <p>With {@code verify}, the engine being {@code FIO_FAKEIO}, every verify read passes without
+ * a check (and without its checksum's CPU time); writes still pay for their checksum.
  */
 public final class NullThread extends FioJobThread {
   private final int depth;
@@ -84,12 +87,17 @@ public final class NullThread extends FioJobThread {
       if (queued > 0) {
         reapAll(cpu.now());
       }
-      finish(cpu);
-      return;
+      // thread_main(): a write phase that ended by its size goes on with do_verify().
+      if (!beginVerify(cpu.now()) || !mayIssue(cpu.now())) {
+        finish(cpu);
+        return;
+      }
     }
     nextIo();
     preparing = true;
-    cpu.runFor(CpuMode.USER, costs.userNsPerIo());
+    // FIO_FAKEIO: a write still gets its verify checksum (populate_verify_io_u()), but
+    // verify_io_u() returns before checking a read ("pretend we verified everything").
+    cpu.runFor(CpuMode.USER, costs.userNsPerIo() + (ioOp == ReqOp.WRITE ? verifyNs() : 0));
   }
 
   private void reapAll(long now) {

@@ -1,7 +1,5 @@
 package blksim.kernel.device;
 
-import java.util.PriorityQueue;
-
 /**
  * The service model of a solid-state drive (kernel-model.md §7.4, §15.5 T2): "a parallel server
  * with k internal channels", with a per-device bandwidth cap. Given commands in the order they
@@ -43,8 +41,9 @@ public final class Ssd {
   /** Scratch: pages of the write counted for a channel {@link #atTail}, booked at the end. */
   private final long[] pending;
   private final BusyIntervals link = new BusyIntervals();
-  /** Completion times of the commands in flight, earliest first. */
-  private final PriorityQueue<Long> inFlight = new PriorityQueue<>();
+  /** Completion times of the commands in flight: a binary min-heap in {@code inFlight[0, n)}. */
+  private long[] inFlight = new long[32];
+  private int inFlightCount;
   private long lastSubmitNs;
 
   public Ssd(SsdParams params) {
@@ -65,10 +64,49 @@ public final class Ssd {
 
   /** Commands submitted and not complete at {@code nowNs} (one completing at nowNs is done). */
   public int inFlight(long nowNs) {
-    while (!inFlight.isEmpty() && inFlight.peek() <= nowNs) {
-      inFlight.poll();
+    while (inFlightCount > 0 && inFlight[0] <= nowNs) {
+      pollInFlight();
     }
-    return inFlight.size();
+    return inFlightCount;
+  }
+
+  private void addInFlight(long t) {
+    if (inFlightCount == inFlight.length) {
+      inFlight = java.util.Arrays.copyOf(inFlight, inFlightCount * 2);
+    }
+    int i = inFlightCount++;
+    while (i > 0) {
+      int parent = (i - 1) >>> 1;
+      if (inFlight[parent] <= t) {
+        break;
+      }
+      inFlight[i] = inFlight[parent];
+      i = parent;
+    }
+    inFlight[i] = t;
+  }
+
+  private void pollInFlight() {
+    long last = inFlight[--inFlightCount];
+    int n = inFlightCount;
+    int i = 0;
+    while (true) {
+      int child = 2 * i + 1;
+      if (child >= n) {
+        break;
+      }
+      if (child + 1 < n && inFlight[child + 1] < inFlight[child]) {
+        child++;
+      }
+      if (inFlight[child] >= last) {
+        break;
+      }
+      inFlight[i] = inFlight[child];
+      i = child;
+    }
+    if (n > 0) {
+      inFlight[i] = last;
+    }
   }
 
   /** The link time of {@code bytes}: bytes / bandwidth, rounded to the nanosecond. */
@@ -152,7 +190,7 @@ public final class Ssd {
       }
       done = link.book(read, linkNs(bytes));
     }
-    inFlight.add(done);
+    addInFlight(done);
     return done;
   }
 

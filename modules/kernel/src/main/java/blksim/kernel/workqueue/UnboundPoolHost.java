@@ -49,6 +49,8 @@ public final class UnboundPoolHost implements Component {
   private final List<Runnable> slots = new ArrayList<>();
   private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
   private final Map<Integer, Integer> cpuIndex = new HashMap<>();
+  /** The same as an array (the component index of cpu {@code c} at {@code [c]}, -1 unknown). */
+  private int[] cpuIndexOf = new int[0];
   private TimerBase timerBase;
   private boolean touched;
   private Context ctx;
@@ -267,7 +269,16 @@ public final class UnboundPoolHost implements Component {
   // ---- plumbing ------------------------------------------------------------------------------
 
   void sendToCpu(int cpu, WqMessage m) {
-    int idx = cpuIndex.computeIfAbsent(cpu, c -> ctx.indexOf("cpu/" + c));
+    if (cpu >= cpuIndexOf.length) {
+      int n = cpuIndexOf.length;
+      cpuIndexOf = java.util.Arrays.copyOf(cpuIndexOf, Math.max(cpu + 1, 2 * n));
+      java.util.Arrays.fill(cpuIndexOf, n, cpuIndexOf.length, -1);
+    }
+    int idx = cpuIndexOf[cpu];
+    if (idx < 0) {
+      idx = cpuIndex.computeIfAbsent(cpu, c -> ctx.indexOf("cpu/" + c));
+      cpuIndexOf[cpu] = idx;
+    }
     ctx.send(idx, m, system.lookaheadNs());
   }
 

@@ -467,7 +467,7 @@ public final class Worker extends Task {
 
   /** CPU time sampled at ticks, and the CPU-intensive check ({@code wq_worker_tick()}). */
   private void accountBurst(long ns) {
-    Jiffies j = owner.system.timerParams().jiffies();
+    Jiffies j = owner.system.jiffies();
     long now = tc.now();
     long ticks = j.at(now + ns) - j.at(now);
     if (ticks > 0) {

@@ -59,6 +59,8 @@ public final class WorkqueueCpu implements Component {
   private int selfIndex = -1;
   private int[] cpuIndex;
   private final Map<String, Integer> hostIndex = new HashMap<>();
+  /** {@link #poolOwnerIndex} of unbound pool {@code nPerCpu + i} at {@code [i]}, -1 unknown. */
+  private int[] hostIndexOfPool = new int[0];
 
   private static final class PendingFlush {
     int remaining;
@@ -588,8 +590,20 @@ public final class WorkqueueCpu implements Component {
     if (poolId >= 0 && poolId < nPerCpu) {
       return cpuIndex(poolId / WqConstants.NR_STD_WORKER_POOLS);
     }
-    String host = system.hostIdOfPool(poolId);
-    return hostIndex.computeIfAbsent(host, ctx::indexOf);
+    // Cached per pool: the host's id is a string looked up by name, and this runs for every
+    // unbound work queued and finished.
+    int i = poolId - nPerCpu;
+    if (i >= hostIndexOfPool.length) {
+      int n = hostIndexOfPool.length;
+      hostIndexOfPool = Arrays.copyOf(hostIndexOfPool, Math.max(i + 1, 2 * n));
+      Arrays.fill(hostIndexOfPool, n, hostIndexOfPool.length, -1);
+    }
+    int idx = hostIndexOfPool[i];
+    if (idx < 0) {
+      idx = hostIndex.computeIfAbsent(system.hostIdOfPool(poolId), ctx::indexOf);
+      hostIndexOfPool[i] = idx;
+    }
+    return idx;
   }
 
   private void send(int target, WqMessage m) {

@@ -66,6 +66,8 @@ public final class WorkqueueSystem {
   private final Topology topology;
   private final SchedParams sched;
   private final TimerParams timerParams;
+  /** {@code timerParams.jiffies()}, made once: workers read it at every burst. */
+  private final blksim.kernel.timer.Jiffies jiffies;
   private final WorkqueueParams params;
   private final List<Workqueue> workqueues;
   private final List<UnboundPoolSpec> unboundPools;
@@ -80,6 +82,7 @@ public final class WorkqueueSystem {
     this.topology = b.topology;
     this.sched = b.sched;
     this.timerParams = b.timerParams;
+    this.jiffies = b.timerParams.jiffies();
     this.params = b.params;
     this.workqueues = List.copyOf(b.wqs);
     this.unboundPools = List.copyOf(b.unboundPools);
@@ -604,6 +607,11 @@ public final class WorkqueueSystem {
   /** The timer parameters. */
   public TimerParams timerParams() {
     return timerParams;
+  }
+
+  /** The jiffies clock of {@link #timerParams()} (one instance for the run). */
+  blksim.kernel.timer.Jiffies jiffies() {
+    return jiffies;
   }
 
   /** The scheduler parameters. */

@@ -133,14 +133,29 @@ class SsdTest {
   /** Merging touching bookings changes no result: checked against unmerged bookings. */
   @Test
   void busyIntervals_mergedGiveTheSameSlotsAsSeparateBookings() {
+    sameSlotsAsSeparateBookings(7, 40, 12, 20_000);
+  }
+
+  /**
+   * The same against hundreds of intervals held at once (bookings far ahead, gaps left): the
+   * sorted arrays grow, reuse the room forgotten at their front, and insert in the middle.
+   */
+  @Test
+  void busyIntervals_manyHeldIntervals_sameSlotsAsSeparateBookings() {
+    sameSlotsAsSeparateBookings(13, 4_000, 9, 6_000);
+  }
+
+  private static void sameSlotsAsSeparateBookings(long seed, int readyAhead, int maxLen,
+      int bookings) {
     BusyIntervals merged = new BusyIntervals();
     java.util.List<long[]> plain = new java.util.ArrayList<>();
-    java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+    java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
     long now = 0;
-    for (int i = 0; i < 20_000; i++) {
+    int maxHeld = 0;
+    for (int i = 0; i < bookings; i++) {
       now += r.nextInt(3);
-      long ready = now + r.nextInt(40);
-      long d = 1 + r.nextInt(12);
+      long ready = now + r.nextInt(readyAhead);
+      long d = 1 + r.nextInt(maxLen);
       // the earliest gap of d at or after ready among separate bookings
       long start = ready;
       boolean moved = true;
@@ -158,7 +173,9 @@ class SsdTest {
       final long t = now;
       plain.removeIf(iv -> iv[1] <= t);
       merged.forgetBefore(now);
+      maxHeld = Math.max(maxHeld, merged.size());
     }
+    assertTrue(maxHeld > (readyAhead > 1_000 ? 100 : 1), "intervals held at once: " + maxHeld);
   }
 
   /**

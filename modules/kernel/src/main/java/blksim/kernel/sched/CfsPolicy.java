@@ -1,7 +1,6 @@
 package blksim.kernel.sched;
 
 import java.util.Comparator;
-import java.util.TreeSet;
 
 /**
  * The Completely Fair Scheduler of one CPU, as in Linux 6.4 (kernel/sched/fair.c): one
@@ -49,7 +48,7 @@ public final class CfsPolicy implements SchedPolicy {
   private final long minGranularityNs;
   private final long wakeupGranularityNs;
   private final int nrLatency;
-  private final TreeSet<Task> timeline = new TreeSet<>(ENTITY_BEFORE);
+  private final Timeline timeline = new Timeline(ENTITY_BEFORE);
 
   private Task curr;
   private Task nextBuddy;
@@ -148,7 +147,7 @@ public final class CfsPolicy implements SchedPolicy {
 
   @Override
   public java.util.List<Task> queued() {
-    return new java.util.ArrayList<>(timeline);
+    return timeline.toList();
   }
 
   @Override

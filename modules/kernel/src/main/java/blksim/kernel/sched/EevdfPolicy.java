@@ -1,7 +1,6 @@
 package blksim.kernel.sched;
 
 import java.util.Comparator;
-import java.util.TreeSet;
 
 /**
  * The fair scheduler of one CPU as Linux 6.6 made it: Earliest Eligible Virtual Deadline First
@@ -39,7 +38,7 @@ public final class EevdfPolicy implements SchedPolicy {
 
   private final long baseSliceNs;
   private final long tickNs;
-  private final TreeSet<Task> timeline = new TreeSet<>(BY_VRUNTIME);
+  private final Timeline timeline = new Timeline(BY_VRUNTIME);
 
   private Task curr;
   private long minVruntime;
@@ -239,12 +238,19 @@ public final class EevdfPolicy implements SchedPolicy {
       return c;
     }
     Task best = null;
-    for (Task t : timeline) {
-      if (!eligible(t)) {
-        break;
+    Task single = timeline.single();
+    if (single != null) {
+      if (eligible(single)) {
+        best = single;
       }
-      if (best == null || t.se.deadline < best.se.deadline) {
-        best = t;
+    } else {
+      for (Task t : timeline) {
+        if (!eligible(t)) {
+          break;
+        }
+        if (best == null || t.se.deadline < best.se.deadline) {
+          best = t;
+        }
       }
     }
     if (best == null || (c != null && best.se.deadline > c.se.deadline)) {
@@ -302,7 +308,7 @@ public final class EevdfPolicy implements SchedPolicy {
 
   @Override
   public java.util.List<Task> queued() {
-    return new java.util.ArrayList<>(timeline);
+    return timeline.toList();
   }
 
   @Override

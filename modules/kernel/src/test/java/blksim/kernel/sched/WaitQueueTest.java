@@ -149,4 +149,30 @@ class WaitQueueTest {
     run(P, Long.MAX_VALUE, cpu);
     assertEquals(List.of("w1"), order);
   }
+
+  @Test
+  void membership_throughALoneWaiterASecondAndBackToNone() {
+    WaitQueue wq = new WaitQueue();
+    Task a = new CfsPolicyTest.Idle("a", 0, 1);
+    Task b = new CfsPolicyTest.Idle("b", 0, 2);
+    Task c = new CfsPolicyTest.Idle("c", 0, 3);
+    assertFalse(wq.active());
+    wq.prepareToWait(a);
+    wq.prepareToWait(a);
+    assertTrue(wq.active());
+    assertTrue(wq.queued(a));
+    wq.finishWait(b);
+    assertTrue(wq.queued(a), "finish_wait() of another task leaves the lone waiter");
+    wq.prepareToWaitExclusive(b);
+    assertTrue(wq.queued(a) && wq.queued(b));
+    wq.finishWait(a);
+    assertFalse(wq.queued(a));
+    assertTrue(wq.queued(b));
+    wq.finishWait(b);
+    assertFalse(wq.active());
+    wq.prepareToWait(c);
+    assertTrue(wq.queued(c) && !wq.queued(a) && !wq.queued(b));
+    wq.finishWait(c);
+    assertFalse(wq.active());
+  }
 }

@@ -20,6 +20,9 @@ import org.HdrHistogram.Histogram;
  * percentiles, fio's bins or a plot need one; a bucket is identified by its lowest value, which
  * an HdrHistogram records into the same bucket, so every figure read from it is the same.
  *
+ * <p>A sample is buffered raw and reaches the table in batches ({@link #record(long)}); every
+ * reading method moves the buffer in first, so what is read never depends on the batching.
+ *
  * <p>Not thread-safe; owned by one job's statistics.
  */
 final class LatencyCounts {
@@ -36,11 +39,20 @@ final class LatencyCounts {
   /** An HdrHistogram of the same shape, only for its bucket arithmetic (never recorded into). */
   private static final Histogram SHAPE = new Histogram(DIGITS);
 
-  /** Bucket keys plus one (0: free slot). */
-  private long[] keys = new long[16];
-  private long[] counts = new long[16];
+  /** Samples {@link #record(long)} kept before they go into the table (a power of two). */
+  static final int PENDING = 128;
+
+  /**
+   * The open-addressing table, interleaved: slot i is {@code table[2 i]}, the bucket key plus
+   * one (0: free slot), and {@code table[2 i + 1]}, its count, so a probe touches one cache line.
+   */
+  private long[] table = new long[32];
   private int size;
+  /** Samples in the table. */
   private long total;
+  /** Raw samples recorded since the last {@link #flush()}, created at the first one. */
+  private long[] pending;
+  private int nPending;
   /** The HdrHistogram of the counts, built on demand and dropped by any change. */
   private Histogram view;
 
@@ -53,47 +65,77 @@ final class LatencyCounts {
     return v >>> b << b;
   }
 
-  /** One sample of {@code v} ns (not negative). */
+  /**
+   * One sample of {@code v} ns (not negative). Kept raw in a small buffer that goes into the
+   * table {@value #PENDING} samples at a time (or when the counts are read): the per-I/O cost is
+   * a store into a line just written, and the table's probes, each a likely cache miss once a
+   * run has 1,024 jobs' histograms (issue 15 item 1), come in a batch the CPU overlaps.
+   */
   void record(long v) {
-    add(bucket(v), 1);
+    long[] p = pending;
+    if (p == null) {
+      p = pending = new long[PENDING];
+    }
+    p[nPending] = v;
+    if (++nPending == PENDING) {
+      flush();
+    }
   }
 
   /** {@code count} samples in the bucket of {@code v}. */
   void record(long v, long count) {
     if (count > 0) {
+      flush();
       add(bucket(v), count);
     }
   }
 
   /** The number of samples. */
   long totalCount() {
-    return total;
+    return total + nPending;
   }
 
   /** Adds every sample of {@code other}. */
   void add(LatencyCounts other) {
-    for (int i = 0; i < other.keys.length; i++) {
-      if (other.keys[i] != 0) {
-        add(other.keys[i] - 1, other.counts[i]);
+    flush();
+    other.flush();
+    long[] t = other.table;
+    for (int i = 0; i < t.length; i += 2) {
+      if (t[i] != 0) {
+        add(t[i] - 1, t[i + 1]);
       }
+    }
+  }
+
+  /** Moves the buffered samples into the table. */
+  private void flush() {
+    int n = nPending;
+    if (n == 0) {
+      return;
+    }
+    nPending = 0;
+    long[] p = pending;
+    for (int j = 0; j < n; j++) {
+      add(bucket(p[j]), 1);
     }
   }
 
   private void add(long key, long count) {
     view = null;
     total += count;
-    int mask = keys.length - 1;
+    long[] t = table;
+    int mask = (t.length >> 1) - 1;
     int i = slot(key, mask);
     while (true) {
-      long k = keys[i];
+      long k = t[2 * i];
       if (k == key + 1) {
-        counts[i] += count;
+        t[2 * i + 1] += count;
         return;
       }
       if (k == 0) {
-        keys[i] = key + 1;
-        counts[i] = count;
-        if (++size * 2 > keys.length) {
+        t[2 * i] = key + 1;
+        t[2 * i + 1] = count;
+        if (++size * 4 > t.length) {
           grow();
         }
         return;
@@ -107,30 +149,31 @@ final class LatencyCounts {
   }
 
   private void grow() {
-    long[] ok = keys;
-    long[] oc = counts;
-    keys = new long[ok.length * 2];
-    counts = new long[ok.length * 2];
-    int mask = keys.length - 1;
-    for (int j = 0; j < ok.length; j++) {
-      if (ok[j] != 0) {
-        int i = slot(ok[j] - 1, mask);
-        while (keys[i] != 0) {
+    long[] old = table;
+    long[] t = new long[old.length * 2];
+    int mask = (t.length >> 1) - 1;
+    for (int j = 0; j < old.length; j += 2) {
+      if (old[j] != 0) {
+        int i = slot(old[j] - 1, mask);
+        while (t[2 * i] != 0) {
           i = (i + 1) & mask;
         }
-        keys[i] = ok[j];
-        counts[i] = oc[j];
+        t[2 * i] = old[j];
+        t[2 * i + 1] = old[j + 1];
       }
     }
+    table = t;
   }
 
   /** The buckets holding samples (their lowest values), ascending. */
   private long[] sortedBuckets() {
+    flush();
     long[] b = new long[size];
     int n = 0;
-    for (long k : keys) {
-      if (k != 0) {
-        b[n++] = k - 1;
+    long[] t = table;
+    for (int j = 0; j < t.length; j += 2) {
+      if (t[j] != 0) {
+        b[n++] = t[j] - 1;
       }
     }
     Arrays.sort(b);
@@ -138,12 +181,13 @@ final class LatencyCounts {
   }
 
   private long count(long key) {
-    int mask = keys.length - 1;
+    long[] t = table;
+    int mask = (t.length >> 1) - 1;
     int i = slot(key, mask);
-    while (keys[i] != key + 1) {
+    while (t[2 * i] != key + 1) {
       i = (i + 1) & mask;
     }
-    return counts[i];
+    return t[2 * i + 1];
   }
 
   /**
@@ -151,6 +195,7 @@ final class LatencyCounts {
    * lowest value with its count. Kept until the next change; callers must not modify it.
    */
   Histogram histogram() {
+    flush();
     if (view == null) {
       Histogram h = new Histogram(DIGITS);
       long[] b = sortedBuckets();

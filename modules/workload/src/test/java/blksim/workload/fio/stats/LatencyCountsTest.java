@@ -111,5 +111,31 @@ class LatencyCountsTest {
     assertEquals(4, c.histogram().getTotalCount());
     assertEquals(new Histogram(3).highestEquivalentValue(20_000),
         c.histogram().getValueAtPercentile(100));
+    c.record(30_000);
+    assertEquals(5, c.totalCount());
+    assertEquals(5, c.histogram().getTotalCount());
+    assertEquals(new Histogram(3).highestEquivalentValue(30_000),
+        c.histogram().getValueAtPercentile(100));
+  }
+
+  @Test
+  void buffered_samplesAreCountedAndEncodedAtEveryPointOfTheBatch() throws IOException {
+    // Read after each of 3 x PENDING + 5 samples (a partial buffer, a full one, a flushed one):
+    // the encoding equals that of a histogram recorded directly with the same samples.
+    long[] v = samples(3, 3 * LatencyCounts.PENDING + 5);
+    LatencyCounts c = new LatencyCounts();
+    Histogram direct = new Histogram(3);
+    for (int i = 0; i < v.length; i++) {
+      c.record(v[i]);
+      direct.recordValue(v[i]);
+      assertEquals(i + 1, c.totalCount());
+      if (i % 37 == 0 || i % LatencyCounts.PENDING == LatencyCounts.PENDING - 1) {
+        LatencyCounts copy = new LatencyCounts();
+        copy.add(c);
+        assertEquals(i + 1, copy.totalCount());
+        assertEquals(direct.getValueAtPercentile(50), c.histogram().getValueAtPercentile(50));
+        assertEquals(direct.getTotalCount(), c.histogram().getTotalCount());
+      }
+    }
   }
 }

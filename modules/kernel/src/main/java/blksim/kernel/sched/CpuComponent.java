@@ -532,15 +532,24 @@ public final class CpuComponent implements Component, DriverCpu {
       if (t.home.inLlcOfRunning()) {
         tryToWakeUp(t);
       } else {
-        wakeRemote(t.home.index(), t.taskId);
+        wakeRemoteTo(t.home, t.home.index(), t.taskId);
       }
     } else if (t.rq == this) {
       wake(t);
     } else if (t.rq == null) {
       throw new IllegalStateException(id + ": task " + t.comm() + " is on no CPU");
     } else {
-      wakeRemote(ctx.indexOf(t.rq.id()), t.taskId);
+      wakeRemoteTo(t.rq, ctx.indexOf(t.rq.id()), t.taskId);
     }
+  }
+
+  /**
+   * {@link #wakeRemote} to {@code target} from this CPU, after the wakeup latency of their
+   * distance ({@link PlacementParams#wakeupExtraNs}: longer across LLCs and NUMA nodes).
+   */
+  private void wakeRemoteTo(CpuComponent target, int targetIndex, int taskId) {
+    ctx.send(targetIndex, new TaskWakeup(taskId),
+        params.wakeupLatencyNs() + params.placement().wakeupExtraNs(cpu, target.cpu));
   }
 
   /**
@@ -978,15 +987,15 @@ public final class CpuComponent implements Component, DriverCpu {
   /**
    * CPU time to pull {@code lines} modified cache lines last written on {@code from} to this
    * CPU: nothing on the same core (SMT siblings share L1 and L2) or with no last writer,
-   * {@link PlacementParams#cachelineNs} each within a socket, {@link
-   * PlacementParams#cachelineRemoteNs} across sockets.
+   * {@link PlacementParams#cachelineNs} each within a NUMA node, {@link
+   * PlacementParams#cachelineRemoteNs} from another node (the remote access of issue 15 item 4).
    */
   public long lineTransferNs(Cpu from, int lines) {
     if (from == null || from.core() == cpu.core()) {
       return 0;
     }
     PlacementParams p = params.placement();
-    return lines * (from.socket() == cpu.socket() ? p.cachelineNs() : p.cachelineRemoteNs());
+    return lines * (from.node() == cpu.node() ? p.cachelineNs() : p.cachelineRemoteNs());
   }
 
   /** Placed wakeups (rule SIS) run on this CPU, and the CPUs their idle search tested. */

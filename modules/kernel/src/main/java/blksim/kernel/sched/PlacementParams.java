@@ -5,9 +5,9 @@ package blksim.kernel.sched;
  * items 3 and 4).
  *
  * @param rule the wakeup placement rule
- * @param smtSlowdown how much longer a burst takes when the CPU's SMT sibling is busy at its
- *     start (1 = no SMT effect; a core whose two threads together do {@code t} times the work of
- *     one gives {@code 2 / t})
+ * @param smtSlowdown how much slower a CPU runs its work while its SMT sibling runs a task
+ *     ({@link SmtCore}: rescaled when the sibling starts or stops; 1 = no SMT effect; a core
+ *     whose two threads together do {@code t} times the work of one gives {@code 2 / t})
  * @param cachelineNs moving one modified cache line from another core of the same socket (an
  *     L2-to-L2 intervention)
  * @param cachelineRemoteNs the same from another NUMA node (another socket, or another die of

@@ -14,7 +14,7 @@ class CheckDeterminismTest {
   void aScenarioSplitByCpu_isReportedDeterministic() {
     MainTest.Result r = MainTest.cli("run", "../../scenarios/quickstart/nullblk-psync.conf",
         "--host", "local", "--check-determinism", "--partitions=cpu",
-        "--set", "max-time=20ms");
+        "--set", "max-time=20ms", "--set", "costs.sched.smt-slowdown=1");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().startsWith("deterministic: partitions=one and partitions=cpu"), r.out());
     MainTest.Result none = MainTest.cli("run", "../../scenarios/quickstart/nullblk-psync.conf",

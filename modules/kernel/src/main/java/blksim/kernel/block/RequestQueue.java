@@ -214,7 +214,20 @@ public final class RequestQueue {
   }
 
   private long submitCost(DriverCpu cpu) {
-    return params.submitCostNs();
+    long[] r = remoteSubmitNs;
+    return r == null ? params.submitCostNs() : params.submitCostNs() + r[cpu.cpuId()];
+  }
+
+  /** Extra submission CPU time by CPU id for a queue homed on another node, or null (none). */
+  private long[] remoteSubmitNs;
+
+  /**
+   * NUMA remote access (issue 15 item 4): CPU {@code c} pays {@code nsByCpu[c]} more per request
+   * it submits, because this queue's requests and tags live on another node than {@code c}'s
+   * ({@code blk_mq_alloc_rqs()} allocates them on the hardware context's node). Before the run.
+   */
+  public void remoteAccessNs(long[] nsByCpu) {
+    this.remoteSubmitNs = nsByCpu.clone();
   }
 
   /**

@@ -198,6 +198,42 @@ public final class NullBlkDriver implements MqDriver {
     }
   }
 
+  /**
+   * Cache lines of a request and its tag that the submitting CPU writes ({@code
+   * blk_mq_get_tag()}'s sbitmap word, {@code blk_mq_rq_ctx_init()} over the first lines of the
+   * ~300-byte {@code struct request}); [A], not measured.
+   */
+  public static final int REQUEST_LINES = 4;
+
+  /**
+   * NUMA remote access (issue 15 item 4): a hardware context's requests and tags are allocated
+   * on its node, the node of its first CPU ({@code blk_mq_hw_queue_to_node()}), so a CPU of
+   * another node mapped to it pulls {@link #REQUEST_LINES} lines from that node per request, at
+   * {@code lineRemoteNs} each, as submission CPU time. Only contexts that span nodes (fewer
+   * {@code submit_queues} than nodes, or groups cut across a node boundary) pay anything.
+   * {@code cpus} are the machine's CPUs by id. Before the run; 0 turns it off.
+   */
+  public NullBlkDriver remoteAccess(List<Cpu> cpus, long lineRemoteNs) {
+    if (lineRemoteNs <= 0) {
+      return this;
+    }
+    for (HwCtx h : hctxs) {
+      int home = cpus.get(h.cpus()[0]).node();
+      long[] ns = new long[cpuToHctx.length];
+      boolean any = false;
+      for (int c : h.cpus()) {
+        if (cpus.get(c).node() != home) {
+          ns[c] = REQUEST_LINES * lineRemoteNs;
+          any = true;
+        }
+      }
+      if (any) {
+        h.queue().remoteAccessNs(ns);
+      }
+    }
+    return this;
+  }
+
   /** The hardware context CPU {@code cpuId} submits to ({@code blk_mq_map_queue()}). */
   public HwCtx hctx(int cpuId) {
     return hctxs[cpuToHctx[cpuId]];

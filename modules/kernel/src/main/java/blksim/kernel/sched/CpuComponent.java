@@ -151,6 +151,10 @@ public final class CpuComponent implements Component, DriverCpu {
   private int selfIndex = -1;
   /** The other CPUs of this CPU's SMT core ({@code cpu_smt_mask()} less this one). */
   private List<CpuComponent> smtSiblings = List.of();
+  /** This CPU's SMT core when two busy siblings slow each other ({@link SmtCore}), else null. */
+  private SmtCore smt;
+  /** The SMT slowdown the running burst runs at (1: alone on its core). */
+  private double burstFactor = 1.0;
   /** Placed wakeups (rule SIS) this CPU's tasks or interrupts did, and CPUs they tested. */
   private long placements;
   private long placementTests;
@@ -441,6 +445,9 @@ public final class CpuComponent implements Component, DriverCpu {
    */
   @Override
   public void interrupt(long costNs, Runnable handler) {
+    if (smt != null) {
+      costNs = smt.stretch(this, costNs);
+    }
     irqNs += costNs;
     long now = ctx.now();
     if (samples != null) {
@@ -525,15 +532,24 @@ public final class CpuComponent implements Component, DriverCpu {
       if (t.home.inLlcOfRunning()) {
         tryToWakeUp(t);
       } else {
-        wakeRemote(t.home.index(), t.taskId);
+        wakeRemoteTo(t.home, t.home.index(), t.taskId);
       }
     } else if (t.rq == this) {
       wake(t);
     } else if (t.rq == null) {
       throw new IllegalStateException(id + ": task " + t.comm() + " is on no CPU");
     } else {
-      wakeRemote(ctx.indexOf(t.rq.id()), t.taskId);
+      wakeRemoteTo(t.rq, ctx.indexOf(t.rq.id()), t.taskId);
     }
+  }
+
+  /**
+   * {@link #wakeRemote} to {@code target} from this CPU, after the wakeup latency of their
+   * distance ({@link PlacementParams#wakeupExtraNs}: longer across LLCs and NUMA nodes).
+   */
+  private void wakeRemoteTo(CpuComponent target, int targetIndex, int taskId) {
+    ctx.send(targetIndex, new TaskWakeup(taskId),
+        params.wakeupLatencyNs() + params.placement().wakeupExtraNs(cpu, target.cpu));
   }
 
   /**
@@ -627,6 +643,17 @@ public final class CpuComponent implements Component, DriverCpu {
       }
     }
     smtSiblings = List.copyOf(sib);
+    double f = params.placement().smtSlowdown();
+    if (f != 1.0 && !sib.isEmpty()) {
+      // Shared by the core's threads (the first to join makes it), as LlcBalance by an LLC's.
+      for (CpuComponent c : sib) {
+        smt = smt == null ? c.smt : smt;
+      }
+      if (smt == null) {
+        smt = new SmtCore(f);
+      }
+      smt.add(this);
+    }
   }
 
   /** This component's index in the run. */
@@ -960,15 +987,15 @@ public final class CpuComponent implements Component, DriverCpu {
   /**
    * CPU time to pull {@code lines} modified cache lines last written on {@code from} to this
    * CPU: nothing on the same core (SMT siblings share L1 and L2) or with no last writer,
-   * {@link PlacementParams#cachelineNs} each within a socket, {@link
-   * PlacementParams#cachelineRemoteNs} across sockets.
+   * {@link PlacementParams#cachelineNs} each within a NUMA node, {@link
+   * PlacementParams#cachelineRemoteNs} from another node (the remote access of issue 15 item 4).
    */
   public long lineTransferNs(Cpu from, int lines) {
     if (from == null || from.core() == cpu.core()) {
       return 0;
     }
     PlacementParams p = params.placement();
-    return lines * (from.socket() == cpu.socket() ? p.cachelineNs() : p.cachelineRemoteNs());
+    return lines * (from.node() == cpu.node() ? p.cachelineNs() : p.cachelineRemoteNs());
   }
 
   /** Placed wakeups (rule SIS) run on this CPU, and the CPUs their idle search tested. */
@@ -1707,6 +1734,11 @@ public final class CpuComponent implements Component, DriverCpu {
     charge(current, burstMode, done);
     current.pendingMode = burstMode;
     current.pendingNs = burstLenNs - done;
+    if (smt != null) {
+      // The work left, stretched again by the sibling's state when it resumes.
+      current.pendingNs = SmtCore.rescale(burstLenNs - done, burstFactor, 1.0);
+      current.pendingFresh = true;
+    }
     preempt(true);
   }
 
@@ -1792,7 +1824,11 @@ public final class CpuComponent implements Component, DriverCpu {
 
   /** {@code context_switch()}: the incoming task pays the switch as system time. */
   private void switchTo(Task next, boolean inEvent) {
+    boolean wasIdle = current == null;
     current = next;
+    if (smt != null && wasIdle) {
+      smt.busyChanged(this, true);
+    }
     // sched_info_arrive(): the wait on the run queue ends.
     long now = ctx.now();
     next.sliceSchDelayNs = now - next.lastQueuedNs;
@@ -1840,6 +1876,7 @@ public final class CpuComponent implements Component, DriverCpu {
         t.pendingFresh = false;
         begin(m, t.pendingNs);
       } else {
+        burstFactor = 1.0;
         beginRaw(m, t.pendingNs);
       }
       return;
@@ -1848,26 +1885,34 @@ public final class CpuComponent implements Component, DriverCpu {
   }
 
   /**
-   * Starts a burst of {@code ns} of work: stretched by the SMT slowdown when a sibling of this
-   * core runs a task at its start (sampled once: a sibling that starts or stops during the burst
-   * does not change it; simplified).
+   * Starts a burst of {@code ns} of work: stretched by the SMT slowdown while a sibling of this
+   * core runs a task, and rescaled when that changes during the burst ({@link SmtCore}).
    */
   private void begin(CpuMode mode, long ns) {
-    double f = params.placement().smtSlowdown();
-    if (f != 1.0 && ns > 0 && smtSiblingBusy()) {
-      ns = Math.round(ns * f);
-    }
-    beginRaw(mode, ns);
+    burstFactor = smt == null || ns <= 0 ? 1.0 : smt.factorFor(this);
+    beginRaw(mode, burstFactor == 1.0 ? ns : Math.round(ns * burstFactor));
   }
 
-  /** Whether another CPU of this SMT core runs a task ({@code !is_core_idle()}). */
-  private boolean smtSiblingBusy() {
-    for (CpuComponent c : smtSiblings) {
-      if (c.current != null) {
-        return true;
-      }
+  /**
+   * A sibling of this core started or stopped running a task ({@link SmtCore#busyChanged}): the
+   * running burst's work still to do runs from now on at slowdown {@code f}. Its part done is
+   * charged and the rest re-armed, as {@link #cut} and {@link #settle} split a burst. An
+   * open-ended spin is left alone.
+   */
+  void smtRateChanged(double f) {
+    if (!inBurst || spinning || f == burstFactor || current == null) {
+      return;
     }
-    return false;
+    long now = ctx.now();
+    long irqAhead = Math.max(0, irqBusyUntil - now);
+    long done = Math.max(0, Math.min(now - burstStartNs - (stolenNs - irqAhead), burstLenNs));
+    if (done > 0) {
+      charge(current, burstMode, done);
+    }
+    long left = SmtCore.rescale(burstLenNs - done, burstFactor, f);
+    slots[endSlot] = CANCELLED;
+    burstFactor = f;
+    beginRaw(burstMode, left);
   }
 
   private void beginRaw(CpuMode mode, long ns) {
@@ -2002,6 +2047,9 @@ public final class CpuComponent implements Component, DriverCpu {
 
   private void leaveCpu() {
     current = null;
+    if (smt != null) {
+      smt.busyChanged(this, false);
+    }
     needResched = false;
     if (policy.nrRunning() > 0) {
       scheduleDispatch();

@@ -5,17 +5,28 @@ package blksim.kernel.sched;
  * items 3 and 4).
  *
  * @param rule the wakeup placement rule
- * @param smtSlowdown how much longer a burst takes when the CPU's SMT sibling is busy at its
- *     start (1 = no SMT effect; a core whose two threads together do {@code t} times the work of
- *     one gives {@code 2 / t})
+ * @param smtSlowdown how much slower a CPU runs its work while its SMT sibling runs a task
+ *     ({@link SmtCore}: rescaled when the sibling starts or stops; 1 = no SMT effect; a core
+ *     whose two threads together do {@code t} times the work of one gives {@code 2 / t})
  * @param cachelineNs moving one modified cache line from another core of the same socket (an
  *     L2-to-L2 intervention)
- * @param cachelineRemoteNs the same across sockets
+ * @param cachelineRemoteNs the same from another NUMA node (another socket, or another die of
+ *     the socket)
  * @param wakeRemoteNs the waker's CPU time for a wakeup onto another CPU, besides the scan:
  *     {@code ttwu_queue_wakelist()}'s IPI, or the remote run-queue lock and enqueue
+ * @param wakeCrossLlcNs added to the wakeup latency of a cross-CPU wakeup into another LLC of
+ *     the waker's NUMA node ({@link blksim.kernel.topology.CpuDistance#NODE})
+ * @param wakeCrossNodeNs added to the wakeup latency of a cross-CPU wakeup onto another NUMA
+ *     node ({@link blksim.kernel.topology.CpuDistance#REMOTE})
  */
 public record PlacementParams(Rule rule, double smtSlowdown, long cachelineNs,
-    long cachelineRemoteNs, long wakeRemoteNs) {
+    long cachelineRemoteNs, long wakeRemoteNs, long wakeCrossLlcNs, long wakeCrossNodeNs) {
+
+  /** No extra latency for wakeups across LLCs or nodes (as before issue 15 item 4). */
+  public PlacementParams(Rule rule, double smtSlowdown, long cachelineNs,
+      long cachelineRemoteNs, long wakeRemoteNs) {
+    this(rule, smtSlowdown, cachelineNs, cachelineRemoteNs, wakeRemoteNs, 0, 0);
+  }
 
   /** The wakeup placement rules of {@code kernel.wake-placement}. */
   public enum Rule {
@@ -40,14 +51,30 @@ public record PlacementParams(Rule rule, double smtSlowdown, long cachelineNs,
     if (!(smtSlowdown >= 1.0 && smtSlowdown <= 4.0)) {
       throw new IllegalArgumentException("smtSlowdown must be in [1, 4], was " + smtSlowdown);
     }
-    if (cachelineNs < 0 || cachelineRemoteNs < 0 || wakeRemoteNs < 0) {
+    if (cachelineNs < 0 || cachelineRemoteNs < 0 || wakeRemoteNs < 0 || wakeCrossLlcNs < 0
+        || wakeCrossNodeNs < 0) {
       throw new IllegalArgumentException("placement costs must be >= 0");
     }
   }
 
   /** The same with rule {@code r}. */
   public PlacementParams withRule(Rule r) {
-    return new PlacementParams(r, smtSlowdown, cachelineNs, cachelineRemoteNs, wakeRemoteNs);
+    return new PlacementParams(r, smtSlowdown, cachelineNs, cachelineRemoteNs, wakeRemoteNs,
+        wakeCrossLlcNs, wakeCrossNodeNs);
+  }
+
+  /**
+   * What a cross-CPU wakeup from {@code from} to {@code to} takes beyond the same-LLC wakeup
+   * latency: the IPI and the wakeup's cache lines cross the die fabric or the interconnect. An
+   * SMT sibling's wakeup takes the same-LLC latency (it would save a few tens of ns of L2
+   * misses, but that latency is also the run's lookahead).
+   */
+  public long wakeupExtraNs(blksim.kernel.topology.Cpu from, blksim.kernel.topology.Cpu to) {
+    return switch (blksim.kernel.topology.CpuDistance.of(from, to)) {
+      case NODE -> wakeCrossLlcNs;
+      case REMOTE -> wakeCrossNodeNs;
+      default -> 0;
+    };
   }
 
   /** Whether a CPU must see its LLC's CPUs (placement, or its SMT sibling's state). */

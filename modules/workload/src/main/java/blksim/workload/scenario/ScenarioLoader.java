@@ -520,7 +520,9 @@ public final class ScenarioLoader {
         blksim.kernel.sched.PlacementParams.Rule.valueOf(
             v.getString("kernel.wake-placement").toUpperCase(java.util.Locale.ROOT)),
         v.getDouble("costs.sched.smt-slowdown"), v.getDuration("costs.sched.cacheline"),
-        v.getDuration("costs.sched.cacheline-remote"), v.getDuration("costs.sched.wake-remote")));
+        v.getDuration("costs.sched.cacheline-remote"), v.getDuration("costs.sched.wake-remote"),
+        v.getDuration("costs.sched.wakeup-cross-llc"),
+        v.getDuration("costs.sched.wakeup-cross-node")));
     if (v.getDuration("costs.fio.random-map-per-io")
         + v.getDuration("costs.fio.random-draw-per-io") > v.getDuration("costs.fio.user-per-io")) {
       throw v.error("costs.fio.random-draw-per-io", FioCostParams.SHARES_RULE);
@@ -710,7 +712,8 @@ public final class ScenarioLoader {
         new PageCacheParams(v.getDuration("costs.page-cache.miss"),
             v.getDuration("costs.page-cache.copy")), ioUring,
         blockLayer, List.copyOf(devices), List.copyOf(jobs), timehist(v, topo.cpuCount()),
-        wakePlacement(v, partitions), v.getDuration("costs.block.kblockd-run"),
+        wakePlacement(v, partitions, topo.threadsPerCore() > 1),
+        v.getDuration("costs.block.kblockd-run"),
         mm(v, jobs, partitions, topo), fss, fsMark,
         new Scenario.FsMarkCosts(v.getDuration("costs.fs-mark.user-per-file"),
             v.getDuration("costs.fs-mark.fork")), commands, v.getDuration("costs.shell.exec"),
@@ -1724,7 +1727,7 @@ public final class ScenarioLoader {
    * {@code kernel.wake-placement}: with {@code llc}, tasks move between the CPUs of an LLC
    * through direct calls, so a partition must never split an LLC.
    */
-  private static String wakePlacement(Values v, String partitions) {
+  private static String wakePlacement(Values v, String partitions, boolean smt) {
     String wp = v.getString("kernel.wake-placement");
     String p = partitions.trim().toLowerCase(java.util.Locale.ROOT);
     boolean llcWhole = p.equals("one") || p.equals("node") || p.equals("llc");
@@ -1733,7 +1736,7 @@ public final class ScenarioLoader {
           + " which must then share a partition: use partitions one, node or llc, not '"
           + partitions + "'");
     }
-    if (v.getDouble("costs.sched.smt-slowdown") != 1.0 && !llcWhole) {
+    if (v.getDouble("costs.sched.smt-slowdown") != 1.0 && !llcWhole && smt) {
       throw v.error("costs.sched.smt-slowdown", "an SMT slowdown other than 1 reads the"
           + " sibling CPU's state, so the CPUs of an LLC must share a partition: use partitions"
           + " one, node or llc, not '" + partitions + "'");

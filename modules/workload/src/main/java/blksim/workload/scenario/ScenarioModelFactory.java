@@ -191,7 +191,8 @@ public final class ScenarioModelFactory implements ModelFactory {
     for (DeviceParams d : s.devices()) {
       if (d instanceof NullBlkParams nb) {
         nullBlk.put(d.name(), new NullBlkDriver(nb, topo.cpus(), kblockd).seed(s.seed())
-            .hrtimerExpiry(spread[0]));
+            .hrtimerExpiry(spread[0])
+            .remoteAccess(topo.cpus(), s.sched().placement().cachelineRemoteNs()));
       }
     }
     NullBlkDriver.shareTagSets(new ArrayList<>(nullBlk.values()));

@@ -186,9 +186,15 @@ public final class ScenarioSchema {
       Param.num("costs.sched.wakeup-latency", "cpu", DURATION, "ns", "4us", 1, 1_000_000_000L,
           "cross-CPU wakeup (IPI) latency; also the run's lookahead"),
       Param.num("costs.sched.smt-slowdown", "cpu", Param.Type.DOUBLE, "x", "1", 1, 4,
-          "a burst that starts while its CPU's SMT sibling runs a task takes this much longer"
-              + " (1: no SMT effect; 2 / core throughput of two threads); other than 1 needs"
-              + " partitions one, node or llc"),
+          "work a CPU runs while its SMT sibling runs a task takes this much longer, rescaled"
+              + " when the sibling starts or stops (1: no SMT effect; 2 / core throughput of two"
+              + " threads); other than 1 on an SMT machine needs partitions one, node or llc"),
+      Param.num("costs.sched.wakeup-cross-llc", "cpu", DURATION, "ns", "0", 0,
+          1_000_000_000L, "added to wakeup-latency for a cross-CPU wakeup into another LLC of"
+              + " the waker's NUMA node"),
+      Param.num("costs.sched.wakeup-cross-node", "cpu", DURATION, "ns", "0", 0,
+          1_000_000_000L, "added to wakeup-latency for a cross-CPU wakeup onto another NUMA"
+              + " node"),
       Param.num("costs.sched.cacheline", "cpu", DURATION, "ns", "0", 0, 1_000_000L,
           "pulling one modified cache line from another core of the socket (wakeup placement's"
               + " remote run-queue reads, io_uring requests handed to io-wq workers; 0: free)"),

@@ -245,6 +245,8 @@ public final class ScenarioModelFactory implements ModelFactory {
         for (List<CpuComponent> l : byLlc.values()) {
           CpuComponent.loadBalance(l, s.loadBalance());
         }
+        // And across the LLCs and nodes (DIE, NUMA), by messages between them.
+        CpuComponent.loadBalanceAcross(new ArrayList<>(byLlc.values()), s.loadBalance());
       }
     }
     PageCache pc = null;
@@ -342,6 +344,11 @@ public final class ScenarioModelFactory implements ModelFactory {
           Seeds.forComponent(s.seed(), "hrtimer/fio/" + j.name() + "/" + k));
       t.setAllowedCpus(allowed);
       t.setUnbound(s.migratesInLlc() && (allowed == null || allowed.length > 1));
+      // Balancing may move a job to another LLC or node only if nothing else touches its state
+      // while it is runnable: synchronous I/O (completed while it sleeps), cpuio, null.
+      t.setMovesAcrossLlc(t.unbound() && !j.offload() && j.verifyAsync() == 0
+          && (t instanceof PsyncThread || t instanceof blksim.workload.fio.thread.CpuioThread
+              || t instanceof NullThread));
       cpus.get(cpuId).addTask(t);
       if (j.runtimeNs() > 0) {
         expectedEnd = Math.max(expectedEnd, j.startDelayNs() + j.rampTimeNs() + j.runtimeNs());

@@ -102,6 +102,19 @@ class LoadBalanceDeterminismTest {
         "unbalanced without: node 0 " + without[0] + ", node 1 " + without[1]);
   }
 
+  /**
+   * The task object itself travels between LLCs, so the cluster host (a model built per
+   * partition) refuses a split run with tasks that may leave their LLC, naming the key.
+   */
+  @Test
+  void clusterHost_refusesTasksThatMayChangePartitions() {
+    Scenario s = ScenarioLoader.load(MainTest.resource(NUMA), NUMA_SAMPLED);
+    blksim.engine.InputException e = org.junit.jupiter.api.Assertions.assertThrows(
+        blksim.engine.InputException.class, () -> Simulator.runFull(s,
+            Partitioning.parse("llc"), Simulator.Host.CLUSTER, ProgressListener.NONE));
+    assertTrue(e.getMessage().contains("kernel.load-balance"), e.getMessage());
+  }
+
   /** Runnable tasks summed over the second half of the samples, node 0 (CPUs 0-1), node 1. */
   static double[] nodeRunnable(String j) {
     String sched = j.substring(j.indexOf("\"sched_samples\""));

@@ -69,9 +69,11 @@ import java.util.function.LongSupplier;
  * for the idle CPUs, and when a CPU goes idle (new-idle). Simplified: loads are the runnable
  * tasks' weights, not PELT averages; group types are has-spare, fully-busy and overloaded only
  * (no misfit, asymmetric or imbalanced groups); no active balancing (a queue's only, running task
- * is never pushed); {@code rd->overload} is exact rather than sticky; no domain above the LLC,
- * because a movable task here stays in its LLC (its wakeups are placed there and the LLC is one
- * partition's), so tasks of different LLCs are never balanced against each other.
+ * is never pushed); {@code rd->overload} is exact rather than sticky. Above the LLC
+ * ({@link #loadBalanceAcross}: DIE across the LLCs of a node, NUMA across nodes) no CPU reads
+ * another LLC: LLCs publish load summaries and pull tasks by request and reply, each message a
+ * lookahead on its way, and only tasks that {@link Task#movesAcrossLlc() may leave their LLC}
+ * move; a moved task's wakeups are placed in its new LLC.
  *
  * <p>Simplified also: under the §1.3 rule no {@code wake_affine()} pull towards the waker's
  * CPU and no SMT or cache-hotness preference in the idle scan (rule SIS has the first two); new tasks
@@ -1897,8 +1899,10 @@ public final class CpuComponent implements Component, DriverCpu {
       summaryArrived(s);
     } else if (m instanceof CrossLlcMessages.PullRequest r) {
       detachForRemote(r);
-    } else if (m instanceof CrossLlcMessages.PullReply r) {
+    } else if (m instanceof CrossLlcMessages.TaskArrives r) {
       attachFromRemote(r);
+    } else if (m instanceof CrossLlcMessages.PullReply r) {
+      pullAnswered(r);
     } else if (m instanceof CrossLlcMessages.WakeForward w) {
       wakeUnbound(w.task());
     } else if (m instanceof CrossLlcMessages.NohzKick) {
@@ -2237,7 +2241,7 @@ public final class CpuComponent implements Component, DriverCpu {
    */
   private void detachForRemote(CrossLlcMessages.PullRequest r) {
     long now = ctx.now();
-    List<Task> moved = new ArrayList<>();
+    int moved = 0;
     long srcMin = policy.minVruntime();
     if (policy.nrRunning() > 1) {
       List<Task> cand = policy.queued();
@@ -2282,21 +2286,22 @@ public final class CpuComponent implements Component, DriverCpu {
         nrChanged();
         p.rq = null; // travelling: no LLC's to read
         lbLlc.above.forwarded.put(p, r.dstIndex());
-        moved.add(p);
+        ctx.send(r.dstIndex(), new CrossLlcMessages.TaskArrives(p, srcMin, cpu.id()),
+            params.wakeupLatencyNs());
+        moved++;
         if (r.idle() == CPU_NEWLY_IDLE || imbalance <= 0) {
           break;
         }
       }
     }
-    ctx.send(r.dstIndex(), new CrossLlcMessages.PullReply(r.level(), List.copyOf(moved), srcMin,
-        cpu.id(), r.idle()), params.wakeupLatencyNs());
+    ctx.send(r.dstIndex(), new CrossLlcMessages.PullReply(r.level(), moved, r.idle()),
+        params.wakeupLatencyNs());
   }
 
-  /** The answer to this CPU's pull request: {@code attach_tasks()}, then the domain's state. */
-  private void attachFromRemote(CrossLlcMessages.PullReply r) {
+  /** A task pulled from another LLC arrives: {@code attach_task()}. */
+  private void attachFromRemote(CrossLlcMessages.TaskArrives r) {
     long now = ctx.now();
-    SchedDomain sd = domains[r.level()];
-    sd.pullPending = false;
+    Task p = r.task();
     Cpu src = null;
     for (List<CpuComponent> l : lbLlc.above.llcs) {
       for (CpuComponent c : l) {
@@ -2305,22 +2310,26 @@ public final class CpuComponent implements Component, DriverCpu {
         }
       }
     }
-    for (Task p : r.tasks()) {
-      lbLlc.above.forwarded.remove(p);
-      p.rq = this;
-      p.migrations++;
-      migrationsIn++;
-      lbPulled++;
-      if (samples != null) {
-        samples.migration(now);
-      }
-      policy.enqueueMigrated(p, r.srcMinVruntime(), now);
-      nrChanged();
-      // The destination runs detach and attach in the kernel: it pays the remote lines.
-      chargeWakeup(lineTransferNs(src, LoadBalanceParams.MIGRATE_LINES));
-      checkPreemptCurr(p, now);
+    lbLlc.above.forwarded.remove(p);
+    p.rq = this;
+    p.migrations++;
+    migrationsIn++;
+    lbPulled++;
+    if (samples != null) {
+      samples.migration(now);
     }
-    if (r.tasks().isEmpty()) {
+    policy.enqueueMigrated(p, r.srcMinVruntime(), now);
+    nrChanged();
+    // The destination runs detach and attach in the kernel: it pays the remote lines.
+    chargeWakeup(lineTransferNs(src, LoadBalanceParams.MIGRATE_LINES));
+    checkPreemptCurr(p, now);
+  }
+
+  /** The answer to this CPU's pull request: the domain's {@code nr_balance_failed}. */
+  private void pullAnswered(CrossLlcMessages.PullReply r) {
+    SchedDomain sd = domains[r.level()];
+    sd.pullPending = false;
+    if (r.moved() == 0) {
       if (r.idle() != CPU_NEWLY_IDLE) {
         sd.nrBalanceFailed++;
       }

@@ -53,12 +53,18 @@ public final class CrossLlcMessages {
       implements Msg {}
 
   /**
-   * The answer to a {@link PullRequest}: the tasks detached (possibly none), which the
-   * destination attaches ({@code attach_tasks()}), with the source's {@code min_vruntime} at
-   * detach time and the source CPU id (the migration's remote cache lines).
+   * A task a {@link PullRequest} detached, on its way to the destination, which attaches it
+   * ({@code attach_task()}); {@code srcMinVruntime} is the source's {@code min_vruntime} at
+   * detach time, {@code srcCpuId} the source CPU (the migration's remote cache lines). Carries
+   * the task object itself: the local host only (see {@code checkClusterPartitioning}).
    */
-  public record PullReply(int level, List<Task> tasks, long srcMinVruntime, int srcCpuId,
-      int idle) implements Msg {}
+  public record TaskArrives(Task task, long srcMinVruntime, int srcCpuId) implements Msg {}
+
+  /**
+   * The answer to a {@link PullRequest}, after its {@link TaskArrives} (if any): {@code moved}
+   * tasks, for the destination domain's {@code nr_balance_failed}.
+   */
+  public record PullReply(int level, int moved, int idle) implements Msg {}
 
   /**
    * {@code nohz_balancer_kick()} across LLCs: a busy CPU of an LLC with several busy CPUs asks

@@ -2197,9 +2197,8 @@ public final class CpuComponent implements Component, DriverCpu {
           src = r;
         }
       }
-      sd.balanceIntervalMs = sd.minIntervalMs;
       if (src == null) {
-        return 0;
+        return balanced(sd, idle, false);
       }
       int level = Arrays.asList(domains).indexOf(sd);
       sd.pullPending = true;
@@ -2242,6 +2241,7 @@ public final class CpuComponent implements Component, DriverCpu {
   private void detachForRemote(CrossLlcMessages.PullRequest r) {
     long now = ctx.now();
     int moved = 0;
+    boolean allPinned = true;
     long srcMin = policy.minVruntime();
     if (policy.nrRunning() > 1) {
       List<Task> cand = policy.queued();
@@ -2259,8 +2259,11 @@ public final class CpuComponent implements Component, DriverCpu {
         if (++loop > loopMax) {
           break;
         }
-        if (!p.unbound || !p.movesAcrossLlc || !p.allowedOn(r.dstCpuId()) || p == current
-            || p.waking) {
+        if (!p.unbound || !p.movesAcrossLlc || !p.allowedOn(r.dstCpuId())) {
+          continue;
+        }
+        allPinned = false;
+        if (p == current || p.waking) {
           continue;
         }
         boolean hot = lb.migrationCostNs() > 0 && now - p.se.execStart < lb.migrationCostNs();
@@ -2294,8 +2297,8 @@ public final class CpuComponent implements Component, DriverCpu {
         }
       }
     }
-    ctx.send(r.dstIndex(), new CrossLlcMessages.PullReply(r.level(), moved, r.idle()),
-        params.wakeupLatencyNs());
+    ctx.send(r.dstIndex(), new CrossLlcMessages.PullReply(r.level(), moved, r.idle(),
+        moved == 0 && allPinned), params.wakeupLatencyNs());
   }
 
   /** A task pulled from another LLC arrives: {@code attach_task()}. */
@@ -2329,6 +2332,12 @@ public final class CpuComponent implements Component, DriverCpu {
   private void pullAnswered(CrossLlcMessages.PullReply r) {
     SchedDomain sd = domains[r.level()];
     sd.pullPending = false;
+    if (r.allPinned()) {
+      balanced(sd, r.idle(), true); // out_all_pinned: the interval backs off
+      return;
+    }
+    // We were unbalanced, so reset the balancing interval.
+    sd.balanceIntervalMs = sd.minIntervalMs;
     if (r.moved() == 0) {
       if (r.idle() != CPU_NEWLY_IDLE) {
         sd.nrBalanceFailed++;

@@ -62,9 +62,10 @@ public final class CrossLlcMessages {
 
   /**
    * The answer to a {@link PullRequest}, after its {@link TaskArrives} (if any): {@code moved}
-   * tasks, for the destination domain's {@code nr_balance_failed}.
+   * tasks, for the destination domain's {@code nr_balance_failed} and balance interval;
+   * {@code allPinned}: no task examined could run on the destination ({@code LBF_ALL_PINNED}).
    */
-  public record PullReply(int level, int moved, int idle) implements Msg {}
+  public record PullReply(int level, int moved, int idle, boolean allPinned) implements Msg {}
 
   /**
    * {@code nohz_balancer_kick()} across LLCs: a busy CPU of an LLC with several busy CPUs asks

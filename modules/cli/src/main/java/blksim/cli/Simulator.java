@@ -99,6 +99,9 @@ public final class Simulator {
     // the cluster runner places its components (without building it once more).
     ScenarioModelFactory.Machine machine = new ScenarioModelFactory().machine(s);
     ScenarioModelFactory.checkPartitioning(s, machine.model(), partitioning);
+    if (host != Host.LOCAL) {
+      ScenarioModelFactory.checkClusterPartitioning(s, machine.model(), partitioning);
+    }
     RunOutcome outcome;
     if (host == Host.LOCAL) {
       outcome = LocalRunner.run(machine.model(), partitioning,

@@ -50,5 +50,11 @@ public final class KernelKryoRegistrar implements KryoRegistrar {
     KryoRegistrar.register(kryo, blksim.kernel.mm.MmComponent.VmstatTick.class, 1200);
     // Sleeping locks' optimistic spinning (blksim.kernel.locking), ids 1300-1309.
     KryoRegistrar.register(kryo, blksim.kernel.sched.CpuComponent.SpinStop.class, 1300);
+    // Load balancing above the LLC (blksim.kernel.sched.CrossLlcMessages), ids 1460-1469; the
+    // messages carrying a Task never cross partitions of the cluster host.
+    KryoRegistrar.register(kryo, blksim.kernel.sched.CrossLlcMessages.LlcSummary.class, 1460);
+    KryoRegistrar.register(kryo, blksim.kernel.sched.CrossLlcMessages.PullRequest.class, 1461);
+    KryoRegistrar.register(kryo, blksim.kernel.sched.CrossLlcMessages.PullReply.class, 1462);
+    KryoRegistrar.register(kryo, blksim.kernel.sched.CrossLlcMessages.NohzKick.class, 1463);
   }
 }

@@ -69,9 +69,11 @@ import java.util.function.LongSupplier;
  * for the idle CPUs, and when a CPU goes idle (new-idle). Simplified: loads are the runnable
  * tasks' weights, not PELT averages; group types are has-spare, fully-busy and overloaded only
  * (no misfit, asymmetric or imbalanced groups); no active balancing (a queue's only, running task
- * is never pushed); {@code rd->overload} is exact rather than sticky; no domain above the LLC,
- * because a movable task here stays in its LLC (its wakeups are placed there and the LLC is one
- * partition's), so tasks of different LLCs are never balanced against each other.
+ * is never pushed); {@code rd->overload} is exact rather than sticky. Above the LLC
+ * ({@link #loadBalanceAcross}: DIE across the LLCs of a node, NUMA across nodes) no CPU reads
+ * another LLC: LLCs publish load summaries and pull tasks by request and reply, each message a
+ * lookahead on its way, and only tasks that {@link Task#movesAcrossLlc() may leave their LLC}
+ * move; a moved task's wakeups are placed in its new LLC.
  *
  * <p>Simplified also: under the §1.3 rule no {@code wake_affine()} pull towards the waker's
  * CPU and no SMT or cache-hotness preference in the idle scan (rule SIS has the first two); new tasks
@@ -194,6 +196,8 @@ public final class CpuComponent implements Component, DriverCpu {
   private long lbPulled;
   private long lbPasses;
   private boolean lbContinue;
+  /** The last {@link #loadBalanceAbove} sent a pull request. */
+  private boolean lbRequested;
 
   /** A CPU with no tasks yet; add them with {@link #addTask} before the run starts. */
   public CpuComponent(Cpu cpu, SchedParams params) {
@@ -397,6 +401,8 @@ public final class CpuComponent implements Component, DriverCpu {
       endSpin(s.token());
     } else if (message instanceof BalanceKick) {
       nohzIdleBalance();
+    } else if (message instanceof CrossLlcMessages.Msg m) {
+      crossLlc(m);
     } else {
       throw new IllegalStateException(id + ": unexpected message " + message);
     }
@@ -484,7 +490,7 @@ public final class CpuComponent implements Component, DriverCpu {
    */
   public void wake(Task t) {
     if (t.unbound) {
-      tryToWakeUp(t);
+      wakeUnbound(t);
       return;
     }
     if (t.rq != this) {
@@ -529,11 +535,7 @@ public final class CpuComponent implements Component, DriverCpu {
    */
   public void wakeUp(Task t) {
     if (t.unbound) {
-      if (t.home.inLlcOfRunning()) {
-        tryToWakeUp(t);
-      } else {
-        wakeRemoteTo(t.home, t.home.index(), t.taskId);
-      }
+      wakeUnbound(t);
     } else if (t.rq == this) {
       wake(t);
     } else if (t.rq == null) {
@@ -688,7 +690,7 @@ public final class CpuComponent implements Component, DriverCpu {
    * IPI). A task already being woken, runnable or running is left to that.
    */
   private void tryToWakeUp(Task t) {
-    if (!t.home.inLlcOfRunning()) {
+    if (!ownedByRunningLlc(t)) {
       throw new IllegalStateException(id + ": unbound task " + t.comm() + " of "
           + t.home.id + " woken from outside its LLC without wakeUp()");
     }
@@ -1067,6 +1069,8 @@ public final class CpuComponent implements Component, DriverCpu {
     long nohzNextBalanceNs;
     /** An idle-balance kick is on its way ({@code NOHZ_BALANCE_KICK} set). */
     boolean kickPending;
+    /** Balancing above the LLC, null when off or the machine has one LLC. */
+    AboveLlc above;
   }
 
   /** "Run the nohz idle balance" ({@code kick_ilb()}'s IPI), within the LLC only. */
@@ -1132,7 +1136,21 @@ public final class CpuComponent implements Component, DriverCpu {
     List<String> r = new ArrayList<>();
     for (SchedDomain sd : domains) {
       StringBuilder b = new StringBuilder(sd.name).append(':');
-      for (List<CpuComponent> g : sd.groups) {
+      List<List<CpuComponent>> groups = sd.groups;
+      if (sd.aboveLlc()) {
+        groups = new ArrayList<>();
+        for (List<Integer> ids : sd.llcGroups) {
+          List<CpuComponent> g = new ArrayList<>();
+          for (CpuComponent c : sd.span) {
+            if (ids.contains(c.cpu.llc())) {
+              g.add(c);
+            }
+          }
+          g.sort(java.util.Comparator.comparingInt(c -> c.cpu.id()));
+          groups.add(g);
+        }
+      }
+      for (List<CpuComponent> g : groups) {
         b.append(" {");
         for (int i = 0; i < g.size(); i++) {
           b.append(i == 0 ? "" : ",").append(g.get(i).cpu.id());
@@ -1161,6 +1179,9 @@ public final class CpuComponent implements Component, DriverCpu {
         overloadCounted = o;
         lbLlc.nrOverloaded += o ? 1 : -1;
       }
+      if (lbLlc.above != null) {
+        summaryChanged();
+      }
     }
   }
 
@@ -1180,7 +1201,8 @@ public final class CpuComponent implements Component, DriverCpu {
 
   private long maxBalanceJiffies() {
     // max_load_balance_interval = HZ * num_online_cpus() / 10, over the LLC's CPUs here.
-    return Math.max(1, (long) params.hz() * llc.size() / 10);
+    int n = lbLlc != null && lbLlc.above != null ? lbLlc.above.machineCpus : llc.size();
+    return Math.max(1, (long) params.hz() * n / 10);
   }
 
   /** The busy CPU's balancing at the first tick at or after {@code rq->next_balance}. */
@@ -1207,6 +1229,9 @@ public final class CpuComponent implements Component, DriverCpu {
     if (ctx.now() >= nextBalanceNs) {
       rebalanceDomains(this, true);
     }
+    if (lbLlc.above != null) {
+      kickRemoteIdle();
+    }
     armBalance();
   }
 
@@ -1217,6 +1242,9 @@ public final class CpuComponent implements Component, DriverCpu {
    */
   private void nohzBalancerKick() {
     long now = ctx.now();
+    if (lbLlc.above != null) {
+      kickRemoteIdle();
+    }
     if (lbLlc.kickPending || now < lbLlc.nohzNextBalanceNs || policy.nrRunning() < 2) {
       return;
     }
@@ -1300,7 +1328,9 @@ public final class CpuComponent implements Component, DriverCpu {
     }
     long next = now + (long) params.hz() * tickNs;
     SchedDomain first = domains[0];
-    if (lbLlc.nrOverloaded == 0 || avgIdleNs < first.maxNewidleLbCostNs) {
+    boolean overload = lbLlc.nrOverloaded > 0
+        || lbLlc.above != null && lbLlc.above.remoteOverloaded > 0;
+    if (!overload || avgIdleNs < first.maxNewidleLbCostNs) {
       nextBalanceNs = Math.min(nextBalanceNs,
           first.lastBalanceNs + first.intervalNs(false, tickNs, maxBalanceJiffies()));
       return;
@@ -1326,7 +1356,8 @@ public final class CpuComponent implements Component, DriverCpu {
         sd.lastDecayNs = now;
       }
       currCost += cost;
-      if (pulled || policy.nrRunning() > 0 || incoming > 0) {
+      if (pulled || policy.nrRunning() > 0 || incoming > 0
+          || sd.aboveLlc() && lbRequested) {
         break;
       }
     }
@@ -1421,6 +1452,9 @@ public final class CpuComponent implements Component, DriverCpu {
    * migratable tasks and attach them here. Returns the number of tasks moved.
    */
   int loadBalance(SchedDomain sd, int idle, CpuComponent payer) {
+    if (sd.aboveLlc()) {
+      return loadBalanceAbove(sd, idle, payer);
+    }
     lbPasses++;
 
     if (!shouldWeBalance(sd, idle)) {
@@ -1673,6 +1707,670 @@ public final class CpuComponent implements Component, DriverCpu {
     nrChanged();
     payer.chargeWakeup(payer.lineTransferNs(src.cpu, LoadBalanceParams.MIGRATE_LINES));
     checkPreemptCurr(p, now);
+  }
+
+  // ---- load balancing above the LLC (DIE, NUMA; issue 15 item 3) --------------------------
+
+  /**
+   * What the CPUs of one LLC know of the other LLCs for balancing above it: their published
+   * summaries (a lookahead old), where this LLC sent tasks it gave away (for their wakeups), and
+   * its own publishing state. Owned by the LLC's partition; nothing here is read by another.
+   */
+  static final class AboveLlc {
+    /** The machine's LLCs (immutable CPU lists, read for their ids and sizes only). */
+    final List<List<CpuComponent>> llcs;
+    final int machineCpus;
+    /** The last summary received of each LLC, by LLC id (null: none yet, read as idle). */
+    final CrossLlcMessages.LlcSummary[] remote;
+    /** Remote LLCs whose last summary says overloaded ({@code rd->overload} of the machine). */
+    int remoteOverloaded;
+    /** Tasks this LLC detached for another LLC: the component index they went to. */
+    final java.util.IdentityHashMap<Task, Integer> forwarded = new java.util.IdentityHashMap<>();
+    CrossLlcMessages.LlcSummary lastSent;
+    boolean publishArmed;
+    /** The next time a busy CPU of this LLC may kick remote idle LLCs. */
+    long nextRemoteKickNs;
+    /** Component index of the first CPU of each LLC (by LLC id), built on first use. */
+    int[] firstIndex;
+
+    AboveLlc(List<List<CpuComponent>> llcs, int machineCpus) {
+      this.llcs = llcs;
+      this.machineCpus = machineCpus;
+      int max = 0;
+      for (List<CpuComponent> l : llcs) {
+        max = Math.max(max, l.get(0).cpu.llc() + 1);
+      }
+      this.remote = new CrossLlcMessages.LlcSummary[max];
+    }
+  }
+
+  /**
+   * Turns on load balancing above the LLC for the whole machine ({@code llcs}: every LLC's CPUs,
+   * each list already given to {@link #loadBalance(List, LoadBalanceParams)}); only before the
+   * run starts, and only when balancing is on and there are several LLCs. Adds to each CPU's
+   * domains DIE (the LLCs of its node) and the NUMA levels (see {@link SchedDomain}).
+   *
+   * <p>No CPU reads another LLC's state: each LLC publishes its load ({@link
+   * CrossLlcMessages.LlcSummary}) to the others at the first tick after its run queues change,
+   * arriving a lookahead later; a balancer above the LLC uses its own LLC's live state and the
+   * others' summaries; a pull is a request to the busiest CPU named by a summary and a reply
+   * carrying the detached tasks, each a lookahead on the way (two in all: the kernel's
+   * {@code load_balance()} does it at once, under both run-queue locks). So the LLCs may be in
+   * different partitions and a run is the same whatever the partitioning. A task moves to
+   * another LLC only if {@link Task#movesAcrossLlc()} (per-CPU kworkers, pinned tasks and tasks
+   * whose state others touch never do). Wakeups of a task that left an LLC follow it: the LLC it
+   * left sends them on ({@link CrossLlcMessages.WakeForward}), a wakeup that finds it in transit
+   * is dropped as a wakeup of a runnable task is. An idle LLC is kicked into its nohz idle balance
+   * when another LLC's summary says overloaded (the kernel's kick from that LLC's busy tick).
+   *
+   * <p>Simplified: summaries are published at most once per tick and only when they changed;
+   * the busiest queue is chosen by the summary (its CPU with the most runnable tasks) and the
+   * source, not the destination, runs {@code detach_tasks()} on its state at the request's
+   * arrival; one pull of a level is outstanding at a time; newidle balancing stops at the first
+   * level that sent a request; no {@code SD_SERIALIZE}, no NUMA-balancing locality
+   * ({@code migrate_degrades_locality()}), no active balancing.
+   */
+  public static void loadBalanceAcross(List<List<CpuComponent>> llcs, LoadBalanceParams p) {
+    if (!p.enabled() || llcs.size() < 2) {
+      return;
+    }
+    int n = 0;
+    for (List<CpuComponent> l : llcs) {
+      n += l.size();
+      for (CpuComponent c : l) {
+        if (c.lbLlc == null || c.ctx != null) {
+          throw new IllegalStateException(c.id + ": loadBalance() each LLC before the run starts"
+              + " and before loadBalanceAcross()");
+        }
+      }
+    }
+    List<List<CpuComponent>> all = List.copyOf(llcs);
+    for (List<CpuComponent> l : all) {
+      AboveLlc a = new AboveLlc(all, n);
+      for (CpuComponent c : l) {
+        c.lbLlc.above = a;
+      }
+    }
+    for (List<CpuComponent> l : all) {
+      for (CpuComponent c : l) {
+        c.domains = c.buildDomainsAbove(all);
+      }
+    }
+  }
+
+  /** This CPU's domains with DIE and NUMA levels added above its LLC ones. */
+  private SchedDomain[] buildDomainsAbove(List<List<CpuComponent>> all) {
+    List<SchedDomain> d = new ArrayList<>(Arrays.asList(domains));
+    List<List<CpuComponent>> nodeLlcs = new ArrayList<>();
+    List<List<CpuComponent>> socketLlcs = new ArrayList<>();
+    for (List<CpuComponent> l : all) {
+      Cpu c0 = l.get(0).cpu;
+      if (c0.node() == cpu.node()) {
+        nodeLlcs.add(l);
+      }
+      if (c0.socket() == cpu.socket()) {
+        socketLlcs.add(l);
+      }
+    }
+    int childSpan = llc.size();
+    // DIE: the node's LLCs, one group each.
+    if (nodeLlcs.size() > 1) {
+      d.add(aboveLevel(d, "DIE", nodeLlcs, l -> l.get(0).cpu.llc(), false));
+      childSpan = spanOf(nodeLlcs).size();
+    }
+    // NUMA: the socket's nodes, then the machine's sockets (sched_init_numa(): one level per
+    // distance).
+    long socketNodes = socketLlcs.stream().map(l -> l.get(0).cpu.node()).distinct().count();
+    if (socketNodes > 1) {
+      d.add(aboveLevel(d, "NUMA", socketLlcs, l -> l.get(0).cpu.node(), true));
+      childSpan = spanOf(socketLlcs).size();
+    }
+    int sockets = (int) all.stream().map(l -> l.get(0).cpu.socket()).distinct().count();
+    int nodes = (int) all.stream().map(l -> l.get(0).cpu.node()).distinct().count();
+    if (sockets > 1) {
+      d.add(aboveLevel(d, "NUMA", all, l -> socketNodes > 1 ? l.get(0).cpu.socket()
+          : l.get(0).cpu.node(), true));
+    } else if (nodes > 1 && socketNodes <= 1) {
+      d.add(aboveLevel(d, "NUMA", all, l -> l.get(0).cpu.node(), true));
+    }
+    // imb_numa_nr (build_sched_domains()): from the first level above the LLC.
+    int imb = 0;
+    int imbSpan = 1;
+    boolean first = true;
+    for (int i = domains.length; i < d.size(); i++) {
+      SchedDomain sd = d.get(i);
+      if (first) {
+        int nrLlcs = sd.span.size() / llc.size();
+        imb = Math.max(1, nrLlcs == 1 ? sd.span.size() >> 3 : nrLlcs);
+        sd.imbNumaNr = imb;
+        SchedDomain top = null;
+        for (int k = i + 1; k < d.size(); k++) {
+          if (d.get(k).numa) {
+            top = d.get(k);
+            break;
+          }
+        }
+        imbSpan = top != null ? top.span.size() : sd.span.size();
+        first = false;
+      } else {
+        sd.imbNumaNr = imb * Math.max(1, sd.span.size() / imbSpan);
+      }
+    }
+    return d.toArray(new SchedDomain[0]);
+  }
+
+  private SchedDomain aboveLevel(List<SchedDomain> child, String name,
+      List<List<CpuComponent>> llcsOfSpan,
+      java.util.function.ToIntFunction<List<CpuComponent>> groupOf, boolean numa) {
+    java.util.TreeMap<Integer, List<Integer>> groups = new java.util.TreeMap<>();
+    for (List<CpuComponent> l : llcsOfSpan) {
+      groups.computeIfAbsent(groupOf.applyAsInt(l), k -> new ArrayList<>())
+          .add(l.get(0).cpu.llc());
+    }
+    List<List<Integer>> g = new ArrayList<>(groups.values());
+    int local = -1;
+    for (int i = 0; i < g.size(); i++) {
+      if (g.get(i).contains(cpu.llc())) {
+        local = i;
+      }
+    }
+    return SchedDomain.above(name, spanOf(llcsOfSpan), g, local, numa,
+        !child.isEmpty() && !child.get(child.size() - 1).numa);
+  }
+
+  private static List<CpuComponent> spanOf(List<List<CpuComponent>> llcs) {
+    List<CpuComponent> s = new ArrayList<>();
+    llcs.forEach(s::addAll);
+    return s;
+  }
+
+  /** Whether {@code t} is on a CPU of this CPU's LLC, this CPU's LLC handling the message. */
+  private boolean ownedByRunningLlc(Task t) {
+    CpuComponent r = t.rq;
+    // t.rq holds a CPU of this LLC only if this LLC's partition wrote it (an arrival or a move
+    // inside the LLC): other partitions write CPUs of theirs, or null while the task travels.
+    return r != null && r.cpu.llc() == cpu.llc() && inLlcOfRunning();
+  }
+
+  /**
+   * The wakeup of an unbound task ({@code try_to_wake_up()}): placed here if it is on this LLC,
+   * sent on if this LLC gave it to another, dropped if it is on its way here (it is runnable),
+   * else sent to its home CPU, which knows more.
+   */
+  private void wakeUnbound(Task t) {
+    if (ownedByRunningLlc(t)) {
+      tryToWakeUp(t);
+      return;
+    }
+    AboveLlc a = lbLlc == null ? null : lbLlc.above;
+    if (a != null && inLlcOfRunning()) {
+      Integer to = a.forwarded.get(t);
+      if (to != null) {
+        ctx.send(to, new CrossLlcMessages.WakeForward(t), params.wakeupLatencyNs());
+        return;
+      }
+      if (t.home.cpu.llc() == cpu.llc()) {
+        return; // on its way back here: a runnable task
+      }
+    }
+    if (t.home.cpu.llc() == cpu.llc() && inLlcOfRunning()) {
+      tryToWakeUp(t); // throws: the task should be here
+      return;
+    }
+    wakeRemoteTo(t.home, ctx.indexOf(t.home.id), t.taskId);
+  }
+
+  private void crossLlc(CrossLlcMessages.Msg m) {
+    if (m instanceof CrossLlcMessages.LlcSummary s) {
+      summaryArrived(s);
+    } else if (m instanceof CrossLlcMessages.PullRequest r) {
+      detachForRemote(r);
+    } else if (m instanceof CrossLlcMessages.TaskArrives r) {
+      attachFromRemote(r);
+    } else if (m instanceof CrossLlcMessages.PullReply r) {
+      pullAnswered(r);
+    } else if (m instanceof CrossLlcMessages.WakeForward w) {
+      wakeUnbound(w.task());
+    } else if (m instanceof CrossLlcMessages.NohzKick) {
+      kickIdleHere();
+    }
+  }
+
+  /** After a run-queue change: the LLC's summary goes out at the next tick. */
+  private void summaryChanged() {
+    AboveLlc a = lbLlc.above;
+    if (a.publishArmed) {
+      return;
+    }
+    a.publishArmed = true;
+    long now = ctx.now();
+    long at = (now / tickNs + 1) * tickNs;
+    callAfter(at - now, this::publishSummary);
+  }
+
+  /** This LLC's live summary. */
+  private CrossLlcMessages.LlcSummary liveSummary() {
+    int nr = 0;
+    int idle = 0;
+    long load = 0;
+    boolean over = false;
+    CpuComponent busiest = null;
+    for (CpuComponent c : llc) {
+      int n = c.policy.nrRunning();
+      nr += n;
+      load += c.policy.loadWeight();
+      if (c.idleForPlacement()) {
+        idle++;
+      }
+      over |= n >= 2;
+      if (busiest == null || n > busiest.policy.nrRunning()
+          || n == busiest.policy.nrRunning()
+          && c.policy.loadWeight() > busiest.policy.loadWeight()) {
+        busiest = c;
+      }
+    }
+    return new CrossLlcMessages.LlcSummary(cpu.llc(), llc.size(), nr, load, idle, over,
+        ctx.indexOf(busiest.id), busiest.policy.nrRunning(), busiest.policy.loadWeight());
+  }
+
+  private void publishSummary() {
+    AboveLlc a = lbLlc.above;
+    a.publishArmed = false;
+    CrossLlcMessages.LlcSummary s = liveSummary();
+    if (s.equals(a.lastSent)) {
+      return;
+    }
+    a.lastSent = s;
+    if (a.firstIndex == null) {
+      a.firstIndex = new int[a.remote.length];
+      for (List<CpuComponent> l : a.llcs) {
+        a.firstIndex[l.get(0).cpu.llc()] = ctx.indexOf(l.get(0).id);
+      }
+    }
+    for (List<CpuComponent> l : a.llcs) {
+      int id = l.get(0).cpu.llc();
+      if (id != cpu.llc()) {
+        ctx.send(a.firstIndex[id], s, params.wakeupLatencyNs());
+      }
+    }
+  }
+
+  /** A summary arrives: stored; an overloaded LLC kicks this one's idle balance. */
+  private void summaryArrived(CrossLlcMessages.LlcSummary s) {
+    AboveLlc a = lbLlc.above;
+    CrossLlcMessages.LlcSummary old = a.remote[s.llc()];
+    if (old != null && old.overloaded()) {
+      a.remoteOverloaded--;
+    }
+    a.remote[s.llc()] = s;
+    if (s.overloaded()) {
+      a.remoteOverloaded++;
+      kickIdleHere();
+    }
+  }
+
+  /** A remote LLC asks for an idle balance: kick this LLC's first idle CPU, if due. */
+  private void kickIdleHere() {
+    long now = ctx.now();
+    if (lbLlc.kickPending || now < lbLlc.nohzNextBalanceNs) {
+      return;
+    }
+    for (CpuComponent c : llc) {
+      if (c.idleForPlacement()) {
+        lbLlc.kickPending = true;
+        ctx.send(c.index(), new BalanceKick(), params.wakeupLatencyNs());
+        return;
+      }
+    }
+  }
+
+  /**
+   * {@code nohz_balancer_kick()}'s test across LLCs, from a busy CPU's tick or balancing: if
+   * this CPU has two tasks or its LLC two busy CPUs ({@code sds->nr_busy_cpus > 1}), the LLCs
+   * whose summaries show idle CPUs are asked to balance; at most once per tick per LLC.
+   */
+  private void kickRemoteIdle() {
+    AboveLlc a = lbLlc.above;
+    long now = ctx.now();
+    if (now < a.nextRemoteKickNs) {
+      return;
+    }
+    int busy = 0;
+    for (CpuComponent c : llc) {
+      if (!c.idleForPlacement()) {
+        busy++;
+      }
+    }
+    if (busy < 2 && policy.nrRunning() < 2) {
+      return;
+    }
+    a.nextRemoteKickNs = now + tickNs;
+    for (List<CpuComponent> l : a.llcs) {
+      int id = l.get(0).cpu.llc();
+      CrossLlcMessages.LlcSummary r = a.remote[id];
+      if (id != cpu.llc() && (r == null || r.idle() > 0)) {
+        ctx.send(ctx.indexOf(l.get(0).id), new CrossLlcMessages.NohzKick(cpu.llc()),
+            params.wakeupLatencyNs());
+      }
+    }
+  }
+
+  /** The stats of one group above the LLC: this LLC live, the others from summaries. */
+  private GroupStats groupAbove(List<Integer> llcIds, CpuComponent payer, long[] reads) {
+    GroupStats s = new GroupStats();
+    AboveLlc a = lbLlc.above;
+    for (int id : llcIds) {
+      if (id == cpu.llc()) {
+        GroupStats own = groupStats(llc, null, payer, reads);
+        s.weight += own.weight;
+        s.nr += own.nr;
+        s.load += own.load;
+        s.idle += own.idle;
+        continue;
+      }
+      List<CpuComponent> l = llcOf(a, id);
+      // Reading a remote LLC's run queues: one line per CPU, as within the LLC.
+      reads[0] += payer.lineTransferNs(l.get(0).cpu, l.size());
+      CrossLlcMessages.LlcSummary r = a.remote[id];
+      s.weight += l.size();
+      if (r == null) {
+        s.idle += l.size();
+      } else {
+        s.nr += r.nr();
+        s.load += r.load();
+        s.idle += r.idle();
+      }
+    }
+    if (s.nr > s.weight) {
+      s.type = GROUP_OVERLOADED;
+      s.avgLoad = s.load * SCHED_CAPACITY_SCALE / (s.weight * CAPACITY_PER_CPU);
+    } else if (s.idle == 0) {
+      s.type = GROUP_FULLY_BUSY;
+    } else {
+      s.type = GROUP_HAS_SPARE;
+    }
+    return s;
+  }
+
+  private static List<CpuComponent> llcOf(AboveLlc a, int id) {
+    for (List<CpuComponent> l : a.llcs) {
+      if (l.get(0).cpu.llc() == id) {
+        return l;
+      }
+    }
+    throw new IllegalStateException("no LLC " + id);
+  }
+
+  /** {@code should_we_balance()} above the LLC: the first idle CPU of the local group. */
+  private boolean shouldWeBalanceAbove(SchedDomain sd, int idle) {
+    if (idle == CPU_NEWLY_IDLE) {
+      return policy.nrRunning() == 0 && incoming == 0;
+    }
+    AboveLlc a = lbLlc.above;
+    List<Integer> g = sd.llcGroups.get(sd.local);
+    for (int id : g) {
+      if (id == cpu.llc()) {
+        for (CpuComponent c : llc) {
+          if (c.idleForPlacement()) {
+            return c == this;
+          }
+        }
+      } else if (a.remote[id] == null || a.remote[id].idle() > 0) {
+        return false;
+      }
+    }
+    return llcOf(a, g.get(0)).get(0) == this;
+  }
+
+  /**
+   * {@code load_balance()} of a level above the LLC into this CPU: the busiest group from the
+   * summaries, the imbalance ({@code calculate_imbalance()}, with {@code adjust_numa_imbalance()}
+   * at a NUMA level), then a {@link CrossLlcMessages.PullRequest} to the busiest LLC's busiest
+   * CPU. Returns 0 (tasks arrive later); {@link #lbRequested} says whether a request left.
+   */
+  private int loadBalanceAbove(SchedDomain sd, int idle, CpuComponent payer) {
+    lbPasses++;
+    lbRequested = false;
+    if (sd.pullPending) {
+      return 0;
+    }
+    if (!shouldWeBalanceAbove(sd, idle)) {
+      lbContinue = false;
+      return balanced(sd, idle, false);
+    }
+    long[] reads = new long[1];
+    try {
+      GroupStats local = null;
+      GroupStats busiest = null;
+      int busiestIdx = -1;
+      long totalLoad = 0;
+      long totalCap = 0;
+      for (int i = 0; i < sd.llcGroups.size(); i++) {
+        GroupStats s = groupAbove(sd.llcGroups.get(i), payer, reads);
+        totalLoad += s.load;
+        totalCap += s.weight * CAPACITY_PER_CPU;
+        if (i == sd.local) {
+          local = s;
+        } else if (s.weight > 0 && pickBusiest(s, busiest)) {
+          busiest = s;
+          busiestIdx = i;
+        }
+      }
+      if (busiest == null || local.type > busiest.type) {
+        return balanced(sd, idle, false);
+      }
+      long sdsAvg = totalCap == 0 ? 0 : totalLoad * SCHED_CAPACITY_SCALE / totalCap;
+      if (local.type == GROUP_OVERLOADED) {
+        if (local.avgLoad >= busiest.avgLoad || local.avgLoad >= sdsAvg
+            || 100 * busiest.avgLoad <= sd.imbalancePct * local.avgLoad) {
+          return balanced(sd, idle, false);
+        }
+      }
+      boolean force = sd.preferSibling && local.type == GROUP_HAS_SPARE
+          && busiest.nr > local.nr + 1;
+      if (!force && busiest.type != GROUP_OVERLOADED) {
+        if (idle == CPU_NOT_IDLE || busiest.weight > 1 && local.idle <= busiest.idle + 1
+            || busiest.nr == 1) {
+          return balanced(sd, idle, false);
+        }
+      }
+      int type = MIGRATE_TASK;
+      long imbalance;
+      if (local.type == GROUP_HAS_SPARE && busiest.type > GROUP_FULLY_BUSY) {
+        // No SD_SHARE_PKG_RESOURCES above the LLC: fill the local group's spare capacity
+        // (migrate_util; a busy CPU's utilisation counted as full, a runnable task's as one CPU).
+        type = MIGRATE_UTIL;
+        imbalance = local.idle * CAPACITY_PER_CPU;
+        if (idle != CPU_NOT_IDLE && imbalance == 0) {
+          type = MIGRATE_TASK;
+          imbalance = 1;
+        }
+      } else if (local.type == GROUP_HAS_SPARE) {
+        if (busiest.weight == 1 || sd.preferSibling) {
+          imbalance = Math.max(0, busiest.nr - local.nr);
+        } else {
+          imbalance = Math.max(0, local.idle - busiest.idle);
+        }
+        if (sd.numa) {
+          imbalance = adjustNumaImbalance(imbalance, local.nr + 1, sd.imbNumaNr);
+        }
+        imbalance >>= 1;
+      } else {
+        if (local.type < GROUP_OVERLOADED) {
+          local.avgLoad = local.load * SCHED_CAPACITY_SCALE / (local.weight * CAPACITY_PER_CPU);
+          if (local.avgLoad >= busiest.avgLoad) {
+            return balanced(sd, idle, false);
+          }
+        }
+        type = MIGRATE_LOAD;
+        imbalance = Math.min((busiest.avgLoad - sdsAvg) * busiest.weight * CAPACITY_PER_CPU,
+            (sdsAvg - local.avgLoad) * local.weight * CAPACITY_PER_CPU) / SCHED_CAPACITY_SCALE;
+      }
+      if (imbalance <= 0) {
+        return balanced(sd, idle, false);
+      }
+      boolean migrateLoad = type == MIGRATE_LOAD;
+      // find_busiest_queue(), from the summaries: the busiest CPU of the busiest LLC.
+      AboveLlc a = lbLlc.above;
+      CrossLlcMessages.LlcSummary src = null;
+      for (int id : sd.llcGroups.get(busiestIdx)) {
+        CrossLlcMessages.LlcSummary r = a.remote[id];
+        if (r == null || r.busiestNr() < 2) {
+          continue; // its only task runs: active balancing is not modelled
+        }
+        long v = migrateLoad ? r.busiestLoad() : r.busiestNr();
+        if (src == null || v > (migrateLoad ? src.busiestLoad() : src.busiestNr())) {
+          src = r;
+        }
+      }
+      if (src == null) {
+        return balanced(sd, idle, false);
+      }
+      int level = Arrays.asList(domains).indexOf(sd);
+      sd.pullPending = true;
+      lbRequested = true;
+      ctx.send(src.busiestIndex(), new CrossLlcMessages.PullRequest(index(), cpu.id(), level,
+          imbalance, type, idle, sd.nrBalanceFailed, sd.cacheNiceTries),
+          params.wakeupLatencyNs());
+      return 0;
+    } finally {
+      payer.chargeWakeup(reads[0]);
+    }
+  }
+
+  /** {@code enum migration_type}, the three used above the LLC. */
+  static final int MIGRATE_LOAD = 1;
+  static final int MIGRATE_TASK = 0;
+  static final int MIGRATE_UTIL = 2;
+
+  /** {@code NUMA_IMBALANCE_MIN} (fair.c). */
+  static final int NUMA_IMBALANCE_MIN = 2;
+
+  /**
+   * {@code adjust_numa_imbalance()} (fair.c 6.4): while the destination would run at most
+   * {@code imb_numa_nr} tasks ({@code allow_numa_imbalance()}), an imbalance of up to
+   * {@link #NUMA_IMBALANCE_MIN} tasks is left alone (a pair of communicating tasks stays local).
+   */
+  static long adjustNumaImbalance(long imbalance, int dstRunning, int imbNumaNr) {
+    if (dstRunning > imbNumaNr) {
+      return imbalance;
+    }
+    return imbalance <= NUMA_IMBALANCE_MIN ? 0 : imbalance;
+  }
+
+  /**
+   * A pull request arrives at the CPU a summary named busiest: {@code detach_tasks()} on this
+   * CPU's state now, with {@code can_migrate_task()}'s rules (movable across LLCs, allowed on
+   * the destination, not running, not cache hot unless the destination's domain failed more
+   * than its {@code cache_nice_tries}); the tasks leave at once and arrive a lookahead later.
+   */
+  private void detachForRemote(CrossLlcMessages.PullRequest r) {
+    long now = ctx.now();
+    int moved = 0;
+    boolean allPinned = true;
+    long srcMin = policy.minVruntime();
+    if (policy.nrRunning() > 1) {
+      List<Task> cand = policy.queued();
+      cand.sort((x, y) -> {
+        int c = Long.compare(recency(x), recency(y));
+        return c != 0 ? c : Long.compare(x.orderKey, y.orderKey);
+      });
+      int loopMax = Math.min(lb.nrMigrate(), policy.nrRunning());
+      int loop = 0;
+      long imbalance = r.imbalance();
+      for (Task p : cand) {
+        if (r.idle() != CPU_NOT_IDLE && policy.nrRunning() <= 1) {
+          break;
+        }
+        if (++loop > loopMax) {
+          break;
+        }
+        if (!p.unbound || !p.movesAcrossLlc || !p.allowedOn(r.dstCpuId())) {
+          continue;
+        }
+        allPinned = false;
+        if (p == current || p.waking) {
+          continue;
+        }
+        boolean hot = lb.migrationCostNs() > 0 && now - p.se.execStart < lb.migrationCostNs();
+        if (hot && r.nrBalanceFailed() <= r.cacheNiceTries()) {
+          continue;
+        }
+        if (r.migrationType() == MIGRATE_LOAD) {
+          long load = Math.max(1, p.weight());
+          if ((load >> Math.min(r.nrBalanceFailed(), 62)) > imbalance) {
+            continue;
+          }
+          imbalance -= load;
+        } else if (r.migrationType() == MIGRATE_UTIL) {
+          // task_util_est(): a runnable task counted as a whole CPU (no PELT here).
+          if (CAPACITY_PER_CPU > imbalance) {
+            continue;
+          }
+          imbalance -= CAPACITY_PER_CPU;
+        } else {
+          imbalance--;
+        }
+        policy.dequeueQueued(p, now);
+        nrChanged();
+        p.rq = null; // travelling: no LLC's to read
+        lbLlc.above.forwarded.put(p, r.dstIndex());
+        ctx.send(r.dstIndex(), new CrossLlcMessages.TaskArrives(p, srcMin, cpu.id()),
+            params.wakeupLatencyNs());
+        moved++;
+        if (r.idle() == CPU_NEWLY_IDLE || imbalance <= 0) {
+          break;
+        }
+      }
+    }
+    ctx.send(r.dstIndex(), new CrossLlcMessages.PullReply(r.level(), moved, r.idle(),
+        moved == 0 && allPinned), params.wakeupLatencyNs());
+  }
+
+  /** A task pulled from another LLC arrives: {@code attach_task()}. */
+  private void attachFromRemote(CrossLlcMessages.TaskArrives r) {
+    long now = ctx.now();
+    Task p = r.task();
+    Cpu src = null;
+    for (List<CpuComponent> l : lbLlc.above.llcs) {
+      for (CpuComponent c : l) {
+        if (c.cpu.id() == r.srcCpuId()) {
+          src = c.cpu;
+        }
+      }
+    }
+    lbLlc.above.forwarded.remove(p);
+    p.rq = this;
+    p.migrations++;
+    migrationsIn++;
+    lbPulled++;
+    if (samples != null) {
+      samples.migration(now);
+    }
+    policy.enqueueMigrated(p, r.srcMinVruntime(), now);
+    nrChanged();
+    // The destination runs detach and attach in the kernel: it pays the remote lines.
+    chargeWakeup(lineTransferNs(src, LoadBalanceParams.MIGRATE_LINES));
+    checkPreemptCurr(p, now);
+  }
+
+  /** The answer to this CPU's pull request: the domain's {@code nr_balance_failed}. */
+  private void pullAnswered(CrossLlcMessages.PullReply r) {
+    SchedDomain sd = domains[r.level()];
+    sd.pullPending = false;
+    if (r.allPinned()) {
+      balanced(sd, r.idle(), true); // out_all_pinned: the interval backs off
+      return;
+    }
+    // We were unbalanced, so reset the balancing interval.
+    sd.balanceIntervalMs = sd.minIntervalMs;
+    if (r.moved() == 0) {
+      if (r.idle() != CPU_NEWLY_IDLE) {
+        sd.nrBalanceFailed++;
+      }
+    } else {
+      sd.nrBalanceFailed = 0;
+    }
   }
 
   /** {@code check_preempt_curr()} after {@code t} became runnable, or leave idle. */
@@ -2265,7 +2963,9 @@ public final class CpuComponent implements Component, DriverCpu {
         if (t.home == CpuComponent.this) {
           liveTaskGone();
         } else {
-          ctx.send(t.home.index(), new LiveTaskExited(), 0);
+          // A task balanced to another LLC may exit in another partition than its home's.
+          ctx.send(t.home.index(), new LiveTaskExited(),
+              t.home.inLlcOfRunning() ? 0 : params.wakeupLatencyNs());
         }
       }
       leaveCpu();

@@ -58,6 +58,12 @@ public abstract class Task {
   CpuComponent home;
   /** Whether the task may move to another CPU of its LLC when woken (kernel-model.md §1.3). */
   boolean unbound;
+  /**
+   * Whether load balancing may move the task to another LLC or node (issue 15 item 3): only a
+   * task whose state nothing outside its own CPU touches while it is runnable (see
+   * {@link #setMovesAcrossLlc}).
+   */
+  boolean movesAcrossLlc;
   /** CPU ids it may run on ({@code cpus_ptr}), ascending; null: all. */
   int[] allowedCpus;
   /** A wakeup is on its way to a CPU chosen for it ({@code TASK_WAKING}). */
@@ -260,6 +266,26 @@ public abstract class Task {
       throw new IllegalStateException(comm + ": affinity is set before the task is placed");
     }
     this.unbound = unbound;
+  }
+
+  /**
+   * Lets load balancing move the task, while it is runnable and not running, to a CPU of another
+   * LLC or node (a message that takes the run's lookahead, as it may cross partitions); only
+   * for an {@link #setUnbound unbound} task, before it is placed. Set it only for a task whose
+   * state no other task, interrupt or device reads or writes while it is runnable (a
+   * synchronous I/O or CPU-burning thread: its I/O completes while it sleeps, on the CPU it
+   * slept on); wakeups reach it wherever it went ({@link CpuComponent#wakeUp}).
+   */
+  public void setMovesAcrossLlc(boolean moves) {
+    if (rq != null) {
+      throw new IllegalStateException(comm + ": affinity is set before the task is placed");
+    }
+    this.movesAcrossLlc = moves;
+  }
+
+  /** Whether load balancing may move the task to another LLC or node. */
+  public boolean movesAcrossLlc() {
+    return movesAcrossLlc;
   }
 
   /**

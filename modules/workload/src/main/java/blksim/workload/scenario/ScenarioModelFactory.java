@@ -108,6 +108,33 @@ public final class ScenarioModelFactory implements ModelFactory {
     }
   }
 
+  /**
+   * Load balancing across LLCs moves a task to another partition as the Java object itself (a
+   * message of the local host); the cluster host builds the model once per partition, so a task
+   * cannot change partitions there. A run with tasks that may move between LLCs
+   * ({@link blksim.kernel.sched.Task#movesAcrossLlc()}) over several partitions of the cluster
+   * host is refused.
+   */
+  public static void checkClusterPartitioning(Scenario s, Model model,
+      blksim.engine.Partitioning p) {
+    int[] placement = p.place(model.components());
+    boolean split = false;
+    for (int x : placement) {
+      split |= x != placement[0];
+    }
+    if (!split) {
+      return;
+    }
+    for (blksim.engine.Component c : model.components()) {
+      if (c instanceof CpuComponent cpu
+          && cpu.tasks().stream().anyMatch(blksim.kernel.sched.Task::movesAcrossLlc)) {
+        throw new blksim.engine.InputException(null, 0, "kernel.load-balance", "on, it moves"
+            + " tasks between LLCs, which the cluster host cannot do across partitions: use"
+            + " --host=local, --partitions=one or kernel.load-balance=off, not '" + p + "'");
+      }
+    }
+  }
+
   /** Builds the model of an already loaded scenario. */
   public Model build(Scenario s) {
     return machine(s).model();
@@ -246,6 +273,8 @@ public final class ScenarioModelFactory implements ModelFactory {
         for (List<CpuComponent> l : byLlc.values()) {
           CpuComponent.loadBalance(l, s.loadBalance());
         }
+        // And across the LLCs and nodes (DIE, NUMA), by messages between them.
+        CpuComponent.loadBalanceAcross(new ArrayList<>(byLlc.values()), s.loadBalance());
       }
     }
     PageCache pc = null;
@@ -343,6 +372,11 @@ public final class ScenarioModelFactory implements ModelFactory {
           Seeds.forComponent(s.seed(), "hrtimer/fio/" + j.name() + "/" + k));
       t.setAllowedCpus(allowed);
       t.setUnbound(s.migratesInLlc() && (allowed == null || allowed.length > 1));
+      // Balancing may move a job to another LLC or node only if nothing else touches its state
+      // while it is runnable: synchronous I/O (completed while it sleeps), cpuio, null.
+      t.setMovesAcrossLlc(t.unbound() && !j.offload() && j.verifyAsync() == 0
+          && (t instanceof PsyncThread || t instanceof blksim.workload.fio.thread.CpuioThread
+              || t instanceof NullThread));
       cpus.get(cpuId).addTask(t);
       if (j.runtimeNs() > 0) {
         expectedEnd = Math.max(expectedEnd, j.startDelayNs() + j.rampTimeNs() + j.runtimeNs());

@@ -163,7 +163,9 @@ public final class ScenarioSchema {
               + " runnable tasks that are not cache hot (kernel.sched-migration-cost) and whose"
               + " affinity allows it, paying costs.sched.cacheline per run queue read and 6 lines"
               + " per migration; acts on tasks that may move (kernel.wake-placement llc or sis),"
-              + " within their LLC; off: tasks move only at wakeup"),
+              + " within their LLC, and on psync, cpuio and null jobs also across LLCs and nodes"
+              + " (DIE and NUMA domains, by messages a lookahead apart); off: tasks move only at"
+              + " wakeup"),
       Param.num("kernel.sched-migration-cost", "cpu", DURATION, "ns", "500us", 0,
           1_000_000_000L, "sysctl_sched_migration_cost (debugfs sched/migration_cost_ns): a task"
               + " that ran less than this long ago is cache hot and load balancing leaves it"),

@@ -775,6 +775,11 @@ public final class RequestQueue {
     }
 
     @Override
+    public String driveSummary() {
+      return driver.summary();
+    }
+
+    @Override
     public ZoneGeometry zones() {
       return zones;
     }

@@ -325,6 +325,16 @@ public final class CachedDiskDriver implements MqDriver {
     return flushWaitNs;
   }
 
+  /** Writes held, destages, FLUSH CACHE commands and their wait, for a run's report. */
+  @Override
+  public String summary() {
+    return "write cache " + (cache.bytes() >> 20) + " MiB: writes held " + cachedWrites
+        + ", destages " + destages + ", FLUSH CACHE " + flushes + " (waited "
+        + flushWaitNs / 1_000_000 + " ms in all, " + (flushes == 0 ? 0
+        : flushWaitNs / flushes / 1_000) + " us each on average), held now "
+        + (cachedBytes >> 10) + " KiB";
+  }
+
   /** Dirty extents (for tests): first sector -> bytes. */
   Map<Long, Long> dirtyExtents() {
     TreeMap<Long, Long> m = new TreeMap<>();

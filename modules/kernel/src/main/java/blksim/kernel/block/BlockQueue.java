@@ -79,6 +79,11 @@ public interface BlockQueue {
     return false;
   }
 
+  /** The driver's one-line summary of the drive's state ({@link MqDriver#summary}), or "". */
+  default String driveSummary() {
+    return "";
+  }
+
   /** The queue's writeback throttling ({@link Wbt}), or null when it has none. */
   default Wbt wbt() {
     return null;

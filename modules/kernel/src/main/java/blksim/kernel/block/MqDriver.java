@@ -14,4 +14,9 @@ public interface MqDriver {
    * the context that runs the queue, on {@code cpu}, whose timers it may arm.
    */
   void queueRq(Request rq, DriverCpu cpu);
+
+  /** One line on the drive's own state for a run's report (its write cache), or "". */
+  default String summary() {
+    return "";
+  }
 }

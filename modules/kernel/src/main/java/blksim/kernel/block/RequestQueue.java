@@ -69,6 +69,8 @@ public final class RequestQueue {
   private DriverCpu traceCpu;
   /** Writeback throttling ({@code q->rq_qos}, blk-wbt), or null when off. */
   private Wbt wbt;
+  /** Whether the device has a volatile write cache ({@link #enableWriteCache}). */
+  private boolean writeCache;
   /** The completion interrupt's delivery latency; a constant 0 (the default) adds nothing. */
   private blksim.engine.CostDistribution irqDelivery = blksim.engine.CostDistribution.constant(0);
   private String irqStreamName;
@@ -305,6 +307,19 @@ public final class RequestQueue {
    */
   public void enableWbt(Wbt w) {
     wbt = w;
+  }
+
+  /**
+   * Declares the device's volatile write cache (QUEUE_FLAG_WC): empty flushes then reach the
+   * driver ({@link BlockQueue#writeCache}). Before the first bio.
+   */
+  public void enableWriteCache() {
+    writeCache = true;
+  }
+
+  /** Whether the device declared a volatile write cache. */
+  public boolean writeCache() {
+    return writeCache;
   }
 
   /** The queue's writeback throttling, or null when off. */
@@ -765,6 +780,16 @@ public final class RequestQueue {
     @Override
     public Wbt wbt() {
       return wbt;
+    }
+
+    @Override
+    public boolean writeCache() {
+      return writeCache;
+    }
+
+    @Override
+    public String driveSummary() {
+      return driver.summary();
     }
 
     @Override

@@ -10,9 +10,16 @@ import blksim.kernel.block.RequestQueueParams;
  *
  * @param queue the request queue's parameters (its capacity is the drive's)
  * @param drive the mechanism
+ * @param cache the drive's write cache ({@link WriteCacheParams#OFF}: none, every write timed
+ *     on the media)
  */
-public record DiskParams(RequestQueueParams queue, RotationalDiskParams drive)
-    implements RequestBasedParams {
+public record DiskParams(RequestQueueParams queue, RotationalDiskParams drive,
+    WriteCacheParams cache) implements RequestBasedParams {
+
+  /** Without a write cache. */
+  public DiskParams(RequestQueueParams queue, RotationalDiskParams drive) {
+    this(queue, drive, WriteCacheParams.OFF);
+  }
 
   public DiskParams {
     if (queue.capacityBytes() != drive.capacityBytes()) {
@@ -27,6 +34,13 @@ public record DiskParams(RequestQueueParams queue, RotationalDiskParams drive)
 
   @Override
   public RequestQueue newRequestQueue(Kblockd kblockd) {
-    return new RequestQueue(queue, new RotationalDiskDriver(new RotationalDisk(drive)), kblockd);
+    if (!cache.enabled()) {
+      return new RequestQueue(queue, new RotationalDiskDriver(new RotationalDisk(drive)),
+          kblockd);
+    }
+    RequestQueue q = new RequestQueue(queue,
+        new CachedDiskDriver(new RotationalDisk(drive), null, cache), kblockd);
+    q.enableWriteCache();
+    return q;
   }
 }

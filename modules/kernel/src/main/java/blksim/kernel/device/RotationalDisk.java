@@ -48,9 +48,9 @@ import java.util.function.ToLongFunction;
  * bound drive firmware puts on its reordering; without it SPTF may leave a command far from
  * the busy area queued for seconds.
  *
- * <p><b>Simplified</b> (each is a later knob if a figure needs it): no write cache (every write is
- * timed on the media, so §15.2's cache-acknowledged writes and FLUSH CACHE destage are the caller's
- * to add); reads and writes share one seek curve (the write figures of §15.5 T1; the HC310 reads
+ * <p><b>Simplified</b> (each is a later knob if a figure needs it): no write cache here (every
+ * command served is timed on the media; §15.2's cache-acknowledged writes and FLUSH CACHE destage
+ * are {@link CachedDiskDriver}'s); reads and writes share one seek curve (the write figures of §15.5 T1; the HC310 reads
  * seek about 0.8 ms faster on average); no head-switch or settle time within a cylinder, no
  * read-ahead beyond the strictly sequential case, no thermal recalibration, no defect remapping,
  * no discrete recording zones (the rate is continuous in the radius), and the controller overhead
@@ -114,6 +114,11 @@ public final class RotationalDisk {
   /** Cylinder under the head now. */
   public long headCylinder() {
     return headCylinder;
+  }
+
+  /** The sector after the last one served (a command starting there streams), -1 at first. */
+  public long nextSequentialSector() {
+    return nextSequentialSector;
   }
 
   /** When the command being served completes (0 before the first). */

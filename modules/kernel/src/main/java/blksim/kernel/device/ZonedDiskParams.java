@@ -23,15 +23,17 @@ import blksim.kernel.block.Wbt;
  * @param dmzBoundedCache whether dm-zoned on this disk keeps the kernel's bounded metadata
  *     cache ({@code min_nr_mblks}..{@code max_nr_mblks}, misses read synchronously), else every
  *     metadata block is cached
+ * @param cache the drive's volatile write cache (§15.2: on by default for this drive, 256 MiB
+ *     [A]); {@link WriteCacheParams#OFF}: every write timed on the media
  */
 public record ZonedDiskParams(RequestQueueParams queue, RotationalDiskParams drive,
     ZonedLayout layout, long wbtLatNs, int hz, long dmzadmSeq, String dmzadmLabel,
-    boolean dmzBoundedCache) implements RequestBasedParams {
+    boolean dmzBoundedCache, WriteCacheParams cache) implements RequestBasedParams {
 
-  /** Without writeback throttling, formatted with dmzadm's defaults. */
+  /** Without writeback throttling or a write cache, formatted with dmzadm's defaults. */
   public ZonedDiskParams(RequestQueueParams queue, RotationalDiskParams drive,
       ZonedLayout layout) {
-    this(queue, drive, layout, 0, 250, 16, "", true);
+    this(queue, drive, layout, 0, 250, 16, "", true, WriteCacheParams.OFF);
   }
 
   public ZonedDiskParams {
@@ -50,12 +52,16 @@ public record ZonedDiskParams(RequestQueueParams queue, RotationalDiskParams dri
   @Override
   public RequestQueue newRequestQueue(Kblockd kblockd) {
     ZonedDisk zones = new ZonedDisk(layout);
-    RequestQueue q = new RequestQueue(queue, new ZonedDiskDriver(new RotationalDisk(drive), zones),
+    RotationalDisk disk = new RotationalDisk(drive);
+    RequestQueue q = new RequestQueue(queue, cache.enabled()
+        ? new CachedDiskDriver(disk, zones, cache) : new ZonedDiskDriver(disk, zones),
         kblockd, false, zones);
+    if (cache.enabled()) {
+      q.enableWriteCache();
+    }
     if (wbtLatNs > 0) {
-      // wbt_init(): blk_queue_depth() is the driver's queue_depth; the drive model has no
-      // volatile write cache (QUEUE_FLAG_WC clear, see BlockQueue#writeCache).
-      q.enableWbt(new Wbt(wbtLatNs, queue.queueDepth(), false, hz));
+      // wbt_init(): blk_queue_depth() is the driver's queue_depth; rwb->wc is QUEUE_FLAG_WC.
+      q.enableWbt(new Wbt(wbtLatNs, queue.queueDepth(), cache.enabled(), hz));
     }
     return q;
   }

@@ -777,7 +777,14 @@ public final class DmzDevice {
         + ", aborted " + stats.reclaimAborts + ", kcopyd MiB " + (kcopydBytes >> 20)
         + ", throttle sleeps " + kcThrottle.sleeps + ", zone resets " + stats.zoneResets
         + "\n  " + md.cache.summary()
-        + "\n" + wbtLine();
+        + "\n" + wbtLine() + cacheLine();
+  }
+
+  /** The disk's write cache line, or nothing without one. */
+  private String cacheLine() {
+    BlockQueue q = queues[home.cpu().id()];
+    String d = q == null ? "" : q.driveSummary();
+    return d.isEmpty() ? "" : "  " + q.diskName() + " " + d + "\n";
   }
 
   /** The disk queue's wbt line, or nothing when wbt is off. */

@@ -14,6 +14,7 @@ import blksim.kernel.device.RequestBasedParams;
 import blksim.kernel.device.RotationalDiskParams;
 import blksim.kernel.device.SsdDeviceParams;
 import blksim.kernel.device.SsdParams;
+import blksim.kernel.device.WriteCacheParams;
 import blksim.kernel.device.BrdParams;
 import blksim.kernel.device.DeviceParams;
 import blksim.kernel.device.IrqMode;
@@ -975,6 +976,10 @@ public final class ScenarioLoader {
             dv.getDuration("command-overhead"),
             dv.getString("ncq-policy").equals("fifo") ? NcqPolicy.FIFO : NcqPolicy.SPTF,
             dv.getDuration("ncq-aging"));
+        WriteCacheParams cache = dv.getString("write-cache").equals("on")
+            ? new WriteCacheParams(dv.getSize("write-cache-size") / 512 * 512,
+                dv.getDuration("write-cache-latency"), dv.getSize("link-rate"))
+            : WriteCacheParams.OFF;
         if (type.equals("zoned-disk")) {
           long wbtLat = dv.getString("wbt").equals("on") ? dv.getInt("wbt-lat-usec") * 1000L : 0;
           String label = dv.getString("dmzadm-label");
@@ -985,9 +990,9 @@ public final class ScenarioLoader {
           }
           return new ZonedDiskParams(q, drive, zonedLayout(size, dv), wbtLat,
               v.getInt("kernel.hz"), dv.getLong("dmzadm-seq"), label,
-              dv.getString("dmz-metadata-cache").equals("bounded"));
+              dv.getString("dmz-metadata-cache").equals("bounded"), cache);
         }
-        return new DiskParams(q, drive);
+        return new DiskParams(q, drive, cache);
       } catch (IllegalArgumentException e) {
         throw dv.error("size", e.getMessage());
       }

@@ -615,7 +615,17 @@ public final class ScenarioSchema {
                 + " arrival order"),
         Param.num("ncq-aging", "disk", DURATION, "ns", "0", 0, 10_000_000_000L,
             "the drive's command aging limit: a command queued this long is served next"
-                + " (0: none; DDN's Hitachi drive setting defaults to 200ms)"))));
+                + " (0: none; DDN's Hitachi drive setting defaults to 200ms)"),
+        Param.choice("write-cache", "disk", "off", List.of("off", "on"),
+            "the drive's volatile write cache: writes complete once held, the drive destages"
+                + " them itself, FLUSH CACHE waits for the destage (on by default for a"
+                + " zoned-disk, kernel-model.md §15.2)"),
+        Param.num("write-cache-size", "disk", SIZE, "bytes", "256M", 512, 1L << 40,
+            "write cache capacity: writes wait at the drive while it would hold more"),
+        Param.num("write-cache-latency", "disk", DURATION, "ns", "100us", 0, 1_000_000_000L,
+            "controller time to take a write into the cache, before its transfer"),
+        Param.num("link-rate", "disk", SIZE, "bytes/s", "600000000", 1, Long.MAX_VALUE,
+            "host link rate at which a cached write's data arrives (SATA 6 Gb/s: 600 MB/s)"))));
     m.put("zoned-disk", requestBased("zoned-disk", "a host-managed zoned (SMR) SATA disk behind"
         + " the blk-mq request layer: the disk model with conventional and sequential zones",
         String.valueOf(ZonedLayout.DEFAULT_CAPACITY_BYTES), zonedDiskKeys(m.get("disk"))));
@@ -644,8 +654,10 @@ public final class ScenarioSchema {
    */
   private static List<Param> zonedDiskKeys(List<Param> disk) {
     List<Param> l = new java.util.ArrayList<>();
-    for (Param p : disk.subList(disk.size() - 10, disk.size())) {
-      l.add(new Param(p.path(), "zoned-disk", p.type(), p.unit(), p.defaultValue(),
+    for (Param p : disk.subList(disk.size() - 14, disk.size())) {
+      // §15.2: a host-managed SMR drive has its write cache on [S].
+      String dflt = p.path().equals("write-cache") ? "on" : p.defaultValue();
+      l.add(new Param(p.path(), "zoned-disk", p.type(), p.unit(), dflt,
           p.description(), p.min(), p.max(), p.choices()));
     }
     l.add(Param.num("zone-size", "zoned-disk", SIZE, "bytes", "256M", 4096, Long.MAX_VALUE,

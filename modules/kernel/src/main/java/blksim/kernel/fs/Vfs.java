@@ -103,6 +103,9 @@ public final class Vfs {
     blksim.kernel.locking.RwSemaphore iRwsem(long ino, blksim.kernel.locking.LockParams params) {
       blksim.kernel.locking.RwSemaphore l = iRwsems.get(ino);
       if (l == null) {
+        if (params.waitLock() == null && waitLock != null) {
+          params = params.withWaitLock(waitLock);
+        }
         l = new blksim.kernel.locking.RwSemaphore("i_rwsem " + mountPoint + ":" + ino,
             "i_rwsem " + fs.type(), params);
         iRwsems.put(ino, l);
@@ -221,6 +224,13 @@ public final class Vfs {
   private final List<Mount> list = new ArrayList<>();
   /** Buffered-read costs ({@code costs.page-cache.*}). */
   private PageCacheParams readCosts = new PageCacheParams(0, 0);
+  /** {@code sem->wait_lock} of the inode locks ({@code kernel.rwsem-wait-lock}), or null. */
+  private blksim.kernel.locking.LockParams.WaitLock waitLock;
+
+  /** Models the inode locks' {@code wait_lock} with {@code w} (null: not modelled). */
+  public void setWaitLock(blksim.kernel.locking.LockParams.WaitLock w) {
+    this.waitLock = w;
+  }
 
   public Vfs(PageCache pc, SyscallParams syscalls, WritebackParams wbCosts) {
     this.pc = pc;

@@ -119,6 +119,12 @@ public abstract class SleepingLock {
   final ArrayDeque<Waiter> spinners = new ArrayDeque<>();
   /** Acquisitions in progress, by task (looked up, never iterated). */
   private final IdentityHashMap<Task, Waiter> inProgress = new IdentityHashMap<>();
+  /** {@code sem->wait_lock}, or null when {@link LockParams#waitLock()} is not modelled. */
+  private final SpinLock waitLock;
+  /** The wakeups of the {@code wait_lock} section in progress ({@code wake_q}), or null. */
+  private List<Task> wakeQ;
+  /** Wait-list entries {@code rwsem_mark_wake()} visited in that section. */
+  private int walked;
   private long maxSleepers;
   private long handoffs;
   private long acquisitions;
@@ -128,6 +134,13 @@ public abstract class SleepingLock {
     this.name = name;
     this.lockClass = lockClass;
     this.params = params;
+    this.waitLock = params.waitLock() == null ? null
+        : new SpinLock(name + "/wait_lock", params.waitLock().handoff());
+  }
+
+  /** {@code sem->wait_lock}, or null when not modelled. */
+  public SpinLock waitLock() {
+    return waitLock;
   }
 
   /** The lock class: tasks account their waits per class, as {@code /proc/lock_stat} does. */
@@ -239,7 +252,8 @@ public abstract class SleepingLock {
           // Readers are granted the lock by the waker; woken otherwise (spuriously): sleep on.
           return sleep(w, cpu, now);
         }
-        return writeTryQueued(w, cpu, now);
+        // Woken: raw_spin_lock_irq(&sem->wait_lock) and rwsem_try_write_lock() again.
+        return writeTryQueued(w, cpu, now, waitLockSection(cpu.cpu().cpu(), now, 1));
     }
   }
 
@@ -267,8 +281,22 @@ public abstract class SleepingLock {
       // rwsem_cond_wake_waiter() → clear_nonspinnable(): the lock is free as it queues.
       nonSpinnable = false;
     }
+    // raw_spin_lock_irq(&sem->wait_lock): list_add_tail() and the first rwsem_try_write_lock().
+    long section = waitLockSection(cpu.cpu().cpu(), now, 1);
     queue(w, now);
-    return writeTryQueued(w, cpu, now);
+    return writeTryQueued(w, cpu, now, section);
+  }
+
+  /**
+   * One critical section under {@code wait_lock} by a CPU reaching it at {@code now} that visits
+   * {@code entries} wait-list entries: returns its spin plus hold (0 when not modelled).
+   */
+  private long waitLockSection(blksim.kernel.topology.Cpu cpu, long now, int entries) {
+    if (waitLock == null) {
+      return 0;
+    }
+    long hold = params.waitLock().holdNs() + entries * params.waitLock().entryNs();
+    return waitLock.acquire(cpu, now, hold) + hold;
   }
 
   /** Whether a writer may spin now ({@code rwsem_can_spin_on_owner()}). */
@@ -293,8 +321,12 @@ public abstract class SleepingLock {
     return false;
   }
 
-  /** {@code rwsem_try_write_lock()} / the mutex's wait loop, for a queued writer. */
-  private boolean writeTryQueued(Waiter w, TaskCpu cpu, long now) {
+  /**
+   * {@code rwsem_try_write_lock()} / the mutex's wait loop, for a queued writer, in a
+   * {@code wait_lock} section of {@code section} ns (its spin and hold: charged before the lock
+   * is used when it succeeds; simplified, not charged when the writer sleeps again).
+   */
+  private boolean writeTryQueued(Waiter w, TaskCpu cpu, long now, long section) {
     Waiter first = waitList.peekFirst();
     boolean free = writer == null && readers == 0;
     if (free && (!handoff || first == w)) {
@@ -303,7 +335,7 @@ public abstract class SleepingLock {
         handoff = false;
       }
       take(w.task, true);
-      return finish(w, now);
+      return finishWithCost(w, now, section, cpu);
     }
     if (first == w && !handoff && handoffDue(w, now)) {
       handoff = true;
@@ -336,10 +368,16 @@ public abstract class SleepingLock {
       take(w.task, false);
       long cost = 0;
       if (!waitList.isEmpty() && !waitList.peekFirst().write) {
+        // rwsem_mark_wake(RWSEM_WAKE_READ_OWNED) under wait_lock, then wake_up_q().
+        beginWaitLockSection();
         cost = grantReaders(cpu.cpu());
+        cost = endWaitLockSection(cpu.cpu(), cost);
       }
       return finishWithCost(w, now, cost, cpu);
     }
+    // raw_spin_lock_irq(&sem->wait_lock) and list_add_tail() (simplified: the section occupies
+    // wait_lock but is not charged to the reader, which sleeps right after).
+    waitLockSection(cpu.cpu().cpu(), now, 0);
     queue(w, now);
     return sleep(w, cpu, now);
   }
@@ -414,7 +452,7 @@ public abstract class SleepingLock {
     }
     writer = null;
     OwnerWatch.of(t).held.remove(this);
-    return wake(on);
+    return wakeSection(on);
   }
 
   /** A reader releases; returns the CPU time owed for wakeups. */
@@ -424,7 +462,48 @@ public abstract class SleepingLock {
           + " but no reader holds it");
     }
     readers--;
-    return readers == 0 ? wake(on) : 0;
+    return readers == 0 ? wakeSection(on) : 0;
+  }
+
+  /** {@code rwsem_wake()}: {@link #wake} under {@code wait_lock} when sleepers are queued. */
+  private long wakeSection(CpuComponent on) {
+    if (waitLock == null || waitList.isEmpty()) {
+      return wake(on);
+    }
+    beginWaitLockSection();
+    return endWaitLockSection(on, wake(on));
+  }
+
+  private void beginWaitLockSection() {
+    if (waitLock != null) {
+      wakeQ = new ArrayList<>();
+      walked = 1;
+    }
+  }
+
+  /**
+   * Ends a {@code wait_lock} section begun on {@code on} now: reserves {@code wait_lock} for the
+   * walk, then issues the collected wakeups one {@link LockParams#wakeCostNs} apart after it
+   * ({@code wake_up_q()}). Returns the CPU time the releaser owes: the spin, the hold and the
+   * wakeups ({@code cost}, already summed by the grants).
+   */
+  private long endWaitLockSection(CpuComponent on, long cost) {
+    if (waitLock == null) {
+      return cost;
+    }
+    List<Task> q = wakeQ;
+    wakeQ = null;
+    long section = waitLockSection(on.cpu(), on.now(), walked);
+    long at = section;
+    for (Task t : q) {
+      at += params.wakeCostNs();
+      if (at == 0) {
+        on.wakeUp(t);
+      } else {
+        on.callAfter(at, () -> on.wakeUp(t));
+      }
+    }
+    return section + cost;
   }
 
   /** The lock became free: hand-off, a spinner, or {@code rwsem_mark_wake(RWSEM_WAKE_ANY)}. */
@@ -461,7 +540,7 @@ public abstract class SleepingLock {
     if (first.write) {
       if (first.phase == Phase.QUEUED && !first.woken) {
         first.woken = true;
-        on.wakeUp(first.task);
+        wakeUpProcess(first.task, on);
         return params.wakeCostNs();
       }
       return 0;
@@ -482,6 +561,8 @@ public abstract class SleepingLock {
     long cost = 0;
     int n = 0;
     List<Waiter> granted = new ArrayList<>();
+    // rwsem_mark_wake(): list_for_each_entry_safe() over the whole list, writers skipped.
+    walked = Math.max(walked, waitList.size());
     for (Iterator<Waiter> it = waitList.iterator(); it.hasNext() && n < MAX_READERS_WAKEUP; ) {
       Waiter w = it.next();
       if (w.write) {
@@ -510,10 +591,19 @@ public abstract class SleepingLock {
     }
     if (was == Phase.QUEUED && !w.woken) {
       w.woken = true;
-      on.wakeUp(w.task);
+      wakeUpProcess(w.task, on);
       return params.wakeCostNs();
     }
     return 0;
+  }
+
+  /** Wakes {@code t} now, or queues it on the {@code wake_q} of the section in progress. */
+  private void wakeUpProcess(Task t, CpuComponent on) {
+    if (wakeQ != null) {
+      wakeQ.add(t);
+    } else {
+      on.wakeUp(t);
+    }
   }
 
   /** The owner {@code t} left its CPU: spinners give up ({@code !owner_on_cpu()}). */

@@ -94,6 +94,48 @@ class RwSemaphoreTest {
     assertTrue(stat(b, "L").maxWaitNs() > 80_000, log.toString());
   }
 
+  /**
+   * Writer A holds the lock 100 µs; three readers queue at 10-30 µs, then {@code writers}
+   * writers: A's release grants the readers (rwsem_mark_wake() walks the whole list). Returns
+   * the times the readers took the lock.
+   */
+  long[] readersGrantedBehind(int writers, LockParams p) {
+    log.clear();
+    cpus.clear();
+    RwSemaphore l = new RwSemaphore("L", p);
+    task("A").downWrite(l).run(100_000).upWrite(l);
+    for (int i = 1; i <= 3; i++) {
+      task("R" + i).sleepFor(i * 10_000L).downRead(l).run(1_000).upRead(l);
+    }
+    for (int i = 0; i < writers; i++) {
+      task("W" + i).sleepFor(40_000L + i * 500L).downWrite(l).run(1_000).upWrite(l);
+    }
+    run();
+    if (p.waitLock() != null) {
+      assertTrue(l.waitLock().acquisitions() >= 3 + writers, l.waitLock().toString());
+    }
+    return new long[] {when("R1", "R+"), when("R2", "R+"), when("R3", "R+")};
+  }
+
+  @Test
+  void waitLock_walkGrowsWithTheQueue_andWakeupsAreIssuedOneAfterAnother() {
+    LockParams.WaitLock wl = new LockParams.WaitLock(SpinLockParams.DEFAULT, 200, 100);
+    LockParams on = NO_SPIN.withWaitLock(wl);
+    long[] off2 = readersGrantedBehind(2, NO_SPIN);
+    long[] off20 = readersGrantedBehind(20, NO_SPIN);
+    long[] on2 = readersGrantedBehind(2, on);
+    long[] on20 = readersGrantedBehind(20, on);
+    // Without wait_lock the queue behind the readers changes nothing.
+    assertEquals(off2[2], off20[2]);
+    // With it, A's rwsem_wake() walks 5 or 23 entries (200 ns + 100 ns each) and wake_up_q()
+    // wakes R1, R2, R3 one wake cost (1 µs) apart.
+    assertEquals(1_000, on2[1] - on2[0], "wake_q: " + log);
+    assertEquals(1_000, on2[2] - on2[1]);
+    assertEquals(18 * 100, on20[0] - on2[0], "the walk over 18 more writers");
+    assertTrue(on2[2] - off2[2] >= 200 + 5 * 100 + 3 * 1_000, "after the section and three"
+        + " wakeups: " + (on2[2] - off2[2]));
+  }
+
   @Test
   void readerArrivingBehindASleepingWriter_waitsForIt() {
     RwSemaphore l = new RwSemaphore("L", NO_SPIN);

@@ -596,6 +596,9 @@ public final class ScenarioLoader {
     sharedQueuePartitions(v, partitions, topo, devices);
     // Read here so that a bad value fails at load (ScenarioModelFactory applies them).
     v.getString("kernel.spinlock-contention");
+    v.getString("kernel.rwsem-wait-lock");
+    v.getDuration("costs.rwsem.wait-lock-hold");
+    v.getDuration("costs.rwsem.wait-list-entry");
     for (String k : List.of("dd-lock-hold", "handoff-smt", "handoff-llc", "handoff-node",
         "handoff-remote-node", "handoff-socket")) {
       v.getDuration("costs.spinlock." + k);

@@ -301,6 +301,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
       if (!s.filesystems().isEmpty() || s.commandsUseVfs()) {
         vfs = new Vfs(pc, s.syscalls(), s.mm().costs());
+        vfs.setWaitLock(lockParams(s).waitLock());
         vfs.setReadCosts(s.pageCache());
         vfs.setFaultCosts(s.mm().faults());
         for (FilesystemParams f : s.filesystems()) {
@@ -320,8 +321,7 @@ public final class ScenarioModelFactory implements ModelFactory {
             }
             b.mountedAt(f.mountPoint());
             b.attach(wqs, btrfsEndioWrite.get(f.mountPoint()), dioWqs.get(f.mountPoint()),
-                devQueues, s.syscalls(),
-                blksim.kernel.locking.LockParams.DEFAULT.withHz(s.hz()));
+                devQueues, s.syscalls(), lockParams(s));
           }
         }
         workloadTasks.addAll(fsMark(s, vfs, cpus));
@@ -492,6 +492,28 @@ public final class ScenarioModelFactory implements ModelFactory {
         q.shareTags(tags.newSharer());
       }
     }
+  }
+
+  /**
+   * The sleeping locks' parameters: HZ, and {@code sem->wait_lock} when
+   * {@code kernel.rwsem-wait-lock = on} (off: not modelled, nothing changes).
+   */
+  static blksim.kernel.locking.LockParams lockParams(Scenario s) {
+    blksim.kernel.locking.LockParams p =
+        blksim.kernel.locking.LockParams.DEFAULT.withHz(s.hz());
+    Values v = new Values(com.typesafe.config.ConfigFactory.parseString(s.spec()), "blksim",
+        ScenarioSchema.KEYS);
+    if (!v.getString("kernel.rwsem-wait-lock").equals("on")) {
+      return p;
+    }
+    return p.withWaitLock(new blksim.kernel.locking.LockParams.WaitLock(
+        new blksim.kernel.locking.SpinLockParams(
+            v.getDuration("costs.spinlock.handoff-smt"),
+            v.getDuration("costs.spinlock.handoff-llc"),
+            v.getDuration("costs.spinlock.handoff-node"),
+            v.getDuration("costs.spinlock.handoff-remote-node"),
+            v.getDuration("costs.spinlock.handoff-socket")),
+        v.getDuration("costs.rwsem.wait-lock-hold"), v.getDuration("costs.rwsem.wait-list-entry")));
   }
 
   /**

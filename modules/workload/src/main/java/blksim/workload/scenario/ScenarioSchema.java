@@ -508,7 +508,22 @@ public final class ScenarioSchema {
       cost("costs.spinlock.handoff-remote-node", "locking", 150,
           "contended spinlock hand-off between nodes of one socket [A: same source]"),
       cost("costs.spinlock.handoff-socket", "locking", 250,
-          "contended spinlock hand-off between sockets [A: same source, 150-300 ns]"));
+          "contended spinlock hand-off between sockets [A: same source, 150-300 ns]"),
+      Param.choice("kernel.rwsem-wait-lock", "locking", "off", List.of("off", "on"),
+          "on: every sleeping lock (rw_semaphore, mutex) serialises its slow path on its"
+              + " sem->wait_lock, a contended qspinlock (costs.spinlock.handoff-*): queueing,"
+              + " each woken writer's retry and each release with sleepers (rwsem_wake() ->"
+              + " rwsem_mark_wake(), which walks the whole wait list when a reader is first),"
+              + " and the wakeups are issued one after another after it is dropped"
+              + " (wake_up_q()); off (the default) keeps those sections free, as calibrated"),
+      cost("costs.rwsem.wait-lock-hold", "locking", 200,
+          "hold of one sem->wait_lock section without the list walk: list insert or delete,"
+              + " the count's atomic, the waiter's fields, a few cache lines"
+              + " [A: 2 cache-line transfers of costs.spinlock.handoff-node]"),
+      cost("costs.rwsem.wait-list-entry", "locking", 100,
+          "rwsem_mark_wake()'s walk, per wait-list entry visited under sem->wait_lock: one"
+              + " cache-line miss (each struct rwsem_waiter is on its task's stack)"
+              + " [A: one transfer, costs.spinlock.handoff-node]"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {
     return Param.num(path, component, DURATION, "ns", defaultNs + "ns", 0, 1_000_000_000L,

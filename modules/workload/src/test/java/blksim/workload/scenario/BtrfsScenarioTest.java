@@ -166,6 +166,27 @@ class BtrfsScenarioTest {
   }
 
   @Test
+  void rwsemWaitLock_onlyWhenTheKeyIsOn_takenByTheSlowPaths_andABadValueIsRefused()
+      throws IOException {
+    String opts = ", data-profile = raid0, options = \"thread_pool=64\"";
+    Run off = run(opts, JOB);
+    assertEquals(null, off.fs().treeLock().waitLock(), "off by default: not modelled");
+    extraCosts = "  kernel.rwsem-wait-lock = on\n";
+    Run on = run(opts, JOB);
+    extraCosts = "";
+    // Every contended acquisition queues or is woken under wait_lock at least once.
+    assertTrue(on.fs().treeLock().waitLock().acquisitions()
+        >= on.fs().treeLock().contended() / 2, on.fs().treeLock().waitLock().toString());
+    assertTrue(lastJobEnd(on) > lastJobEnd(off), "the sections and the serial wakeups cost time: "
+        + lastJobEnd(on) + " vs " + lastJobEnd(off));
+    assertEquals(off.fs().orderedCreated(), on.fs().orderedCreated());
+    extraCosts = "  kernel.rwsem-wait-lock = maybe\n";
+    InputException bad = refused(opts, JOB);
+    extraCosts = "";
+    assertEquals("blksim.kernel.rwsem-wait-lock", bad.key());
+  }
+
+  @Test
   void treeNodeTransfers_lengthenTheHolds_onlyAcrossCoresOfTheirKind() throws IOException {
     // 4 CPUs in one LLC: submitters and finishers alternate on the tree lock from different
     // cores, so every such hold pays the same-LLC transfer; the other-LLC cost never applies.

@@ -320,7 +320,8 @@ public final class ScenarioModelFactory implements ModelFactory {
         Vfs v = vfs;
         t = new FileFioThread(j, k, 1000 + k, task -> new VfsCalls(v, task),
             s.fioCosts().forJob(j),
-            stats, s.seed(), j.ioengine() == FioEngine.LIBAIO ? s.ioUring() : null, s.syscalls());
+            stats, s.seed(), j.ioengine() == FioEngine.LIBAIO || j.ioengine() == FioEngine.IO_URING
+            ? s.ioUring() : null, s.syscalls());
       } else if (j.ioengine() == FioEngine.CPUIO) {
         // fio's cpuio engine burns CPU and touches no file and no device.
         t = new blksim.workload.fio.thread.CpuioThread(j, k, 1000 + k, s.fioCosts(), stats,

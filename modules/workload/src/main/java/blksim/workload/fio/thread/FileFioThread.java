@@ -276,6 +276,29 @@ public final class FileFioThread extends FioJobThread {
     this.pool = job.offload() && uring != null ? new OffloadPool(this, depth, offloadJob()) : null;
     this.verifyPool = job.verifyAsync() > 0 && job.verify().enabled()
         ? new VerifyPool(this, job.verifyAsync()) : null;
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (int i = 0; i < files.count(); i++) {
+      names.add(iologName(job, files, i));
+    }
+    iologOnFiles(names);
+  }
+
+  /**
+   * fio's {@code f->file_name} of file {@code i} ({@code add_file()}): the {@code directory=}
+   * path, else the name as the job gave it (relative to the working directory when relative).
+   */
+  static String iologName(FioJob job, FioFileSet files, int i) {
+    if (job.inWorkingDirectory()) {
+      return job.fileName(i);
+    }
+    if (job.directory() != null) {
+      return files.path(i);
+    }
+    if (job.filename() != null) {
+      java.util.List<String> given = job.filenames();
+      return i < given.size() ? given.get(i) : files.path(i);
+    }
+    return job.fileName(i);
   }
 
   /** What this job gives its submit workers: each opens its own libaio context at depth 1. */
@@ -775,6 +798,7 @@ public final class FileFioThread extends FioJobThread {
         check(ret, "open(" + files.path(cur) + ")");
         fds[cur] = calls().lastOpened();
         files.opened(cur);
+        logFile(cur, true);
         // td_io_open_file(): fio's default fadvise_hint=1 advises RANDOM for a random job,
         // SEQUENTIAL (a doubled readahead window) otherwise; 0 gives no advice.
         int advice = job.fadviseAdvice();
@@ -874,6 +898,7 @@ public final class FileFioThread extends FioJobThread {
         fds[f] = null;
         opened[f] = false;
         files.closed(f);
+        logFile(f, false);
         dropMapping(f);
       }
     };
@@ -1185,6 +1210,7 @@ public final class FileFioThread extends FioJobThread {
     } else {
       nextIo(files.pattern(cur), cur);
     }
+    logFileIo(cur); // write_iolog: log_io_u() as the io_u is queued
     len = ioLen;
     op = ioOp;
     phase = Phase.CALL;

@@ -17,9 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
  * fio's COPYING), each run alone as {@link FioExamplesTest} runs fio's examples,
  * {@code ./blksim run FILE --set max-time=20ms}, and checked against that directory's
  * {@code EXPECTED.tsv}. fio's own runner ({@code t/run-fio-tests.py}) runs some of them after a
- * {@code -pre} job and checks their output; here every file runs on its own, so a
- * {@code -post} file that needs its {@code -pre} file's output is refused as fio would refuse
- * it alone. Regenerate with {@code -Dblksim.fioTJobs.update=true}, which also writes the
+ * {@code -pre} job and checks their output; here every file runs on its own, in name order in
+ * one working directory, so a file that reads its {@code -pre} file's {@code write_iolog}
+ * (t0031) finds it, and a {@code -post} file that needs other state of its {@code -pre} run is
+ * refused as fio would refuse it alone. Regenerate with {@code -Dblksim.fioTJobs.update=true}, which also writes the
  * README's table.
  */
 @Timeout(600)
@@ -34,8 +35,26 @@ class FioTJobsTest {
   @Test
   void everyFioTJob_runsOrIsRefusedCleanly_asRecorded() throws IOException {
     List<FioExamplesTest.Outcome> got = new ArrayList<>();
-    for (Path job : FioExamplesTest.jobFiles(DIR)) {
-      got.add(FioExamplesTest.run(job, tmp));
+    // write_iolog=NAME writes into the working directory, as fio does; a -pre file runs just
+    // before its main file (sorted: "t0031-pre.fio" < "t0031.fio"), whose read_iolog then finds
+    // that log, as fio's runner chains them. What the runs leave there is removed afterwards.
+    Path cwd = Path.of("");
+    java.util.Set<Path> before;
+    try (java.util.stream.Stream<Path> l = Files.list(cwd.toAbsolutePath())) {
+      before = new java.util.HashSet<>(l.toList());
+    }
+    try {
+      for (Path job : FioExamplesTest.jobFiles(DIR)) {
+        got.add(FioExamplesTest.run(job, tmp));
+      }
+    } finally {
+      try (java.util.stream.Stream<Path> l = Files.list(cwd.toAbsolutePath())) {
+        for (Path p : l.toList()) {
+          if (!before.contains(p) && Files.isRegularFile(p)) {
+            Files.delete(p);
+          }
+        }
+      }
     }
     assertTrue(got.size() >= 40, "fio's t/jobs are there: " + got.size());
     FioExamplesTest.checkOrUpdate(got, EXPECTED, BEGIN, END, "blksim.fioTJobs.update",

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /**
  * fio's {@code write_iolog=FILE}: the job's I/O as a version 3 iolog, written as fio 3.31 and
@@ -35,6 +36,10 @@ public final class IologWriter {
 
   private final Path path;
   private final String fileName;
+  /** A job on regular files: fio's names of its files, each opened and closed on its own. */
+  private final List<String> files;
+  private final boolean[] open;
+  private int cur;
   private Writer out;
   private long startNs;
 
@@ -46,6 +51,45 @@ public final class IologWriter {
   public IologWriter(Path path, String fileName) {
     this.path = path;
     this.fileName = fileName;
+    this.files = null;
+    this.open = null;
+  }
+
+  /**
+   * The log of a job on regular files: {@code init_iolog_write()} logs an {@code add} for each
+   * of {@code fileNames} (fio's {@code f->file_name}: the name as the job gave it, relative
+   * names relative, or the {@code directory=} path) when the job starts; each file's
+   * {@code open} and {@code close} are logged as the job opens and closes it
+   * ({@link #opened}, {@link #closed}), and each I/O names the file of {@link #use}.
+   */
+  public IologWriter(Path path, List<String> fileNames) {
+    this.path = path;
+    this.fileName = fileNames.get(0);
+    this.files = List.copyOf(fileNames);
+    this.open = new boolean[fileNames.size()];
+  }
+
+  /** The file the next logged I/Os are on (a job on regular files). */
+  public void use(int file) {
+    cur = file;
+  }
+
+  /** File {@code file} was opened at {@code nowNs} ({@code td_io_open_file()}). */
+  public void opened(long nowNs, int file) {
+    if (out == null || files == null || open[file]) {
+      return;
+    }
+    open[file] = true;
+    action(nowNs, files.get(file), "open");
+  }
+
+  /** File {@code file} was closed at {@code nowNs} ({@code td_io_close_file()}). */
+  public void closed(long nowNs, int file) {
+    if (out == null || files == null || !open[file]) {
+      return;
+    }
+    open[file] = false;
+    action(nowNs, files.get(file), "close");
   }
 
   /** The job starts at {@code nowNs}: the header, the file's add and open. */
@@ -59,6 +103,12 @@ public final class IologWriter {
       out.write('\n');
     } catch (IOException e) {
       throw failed(e);
+    }
+    if (files != null) {
+      for (String f : files) {
+        action(nowNs, f, "add");
+      }
+      return;
     }
     fileAction(nowNs, "add");
     fileAction(nowNs, "open");
@@ -83,7 +133,7 @@ public final class IologWriter {
     try {
       out.write(Long.toString(micros(nowNs)));
       out.write(' ');
-      out.write(fileName);
+      out.write(files != null ? files.get(cur) : fileName);
       out.write(' ');
       out.write(act);
       out.write(' ');
@@ -106,7 +156,8 @@ public final class IologWriter {
       return;
     }
     try {
-      out.write(micros(nowNs) + " " + fileName + " " + (data ? "datasync" : "sync") + " 0 0\n");
+      out.write(micros(nowNs) + " " + (files != null ? files.get(cur) : fileName) + " "
+          + (data ? "datasync" : "sync") + " 0 0\n");
     } catch (IOException e) {
       throw failed(e);
     }
@@ -117,7 +168,13 @@ public final class IologWriter {
     if (out == null) {
       return;
     }
-    fileAction(nowNs, "close");
+    if (files != null) {
+      for (int i = 0; i < files.size(); i++) {
+        closed(nowNs, i); // a file still open when the job ends (max-time)
+      }
+    } else {
+      fileAction(nowNs, "close");
+    }
     try {
       out.close();
     } catch (IOException e) {
@@ -127,8 +184,12 @@ public final class IologWriter {
   }
 
   private void fileAction(long nowNs, String act) {
+    action(nowNs, fileName, act);
+  }
+
+  private void action(long nowNs, String name, String act) {
     try {
-      out.write(micros(nowNs) + " " + fileName + " " + act + "\n");
+      out.write(micros(nowNs) + " " + name + " " + act + "\n");
     } catch (IOException e) {
       throw failed(e);
     }

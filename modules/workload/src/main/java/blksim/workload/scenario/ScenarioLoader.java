@@ -1374,10 +1374,16 @@ public final class ScenarioLoader {
             + " randwrite); buffered I/O, reads and the synchronous engines on btrfs files are"
             + " not modelled");
       }
-      if (!j.ioengine().isSync() && j.ioengine() != FioEngine.LIBAIO) {
+      if (!j.ioengine().isSync() && j.ioengine() != FioEngine.LIBAIO
+          && j.ioengine() != FioEngine.IO_URING) {
         throw j.error("ioengine", "job '" + j.name() + "': files are modelled with the"
-            + " synchronous engines (psync/sync/pvsync/pvsync2) and libaio so far; ioengine="
-            + j.ioengine().fioName() + " on files is not; use filename= on a device for it");
+            + " synchronous engines (psync/sync/pvsync/pvsync2), libaio and io_uring so far;"
+            + " ioengine=" + j.ioengine().fioName() + " on files is not; use filename= on a"
+            + " device for it");
+      }
+      if (j.ioengine() == FioEngine.IO_URING && j.hipri()) {
+        throw j.error("hipri", "job '" + j.name() + "': hipri (IORING_SETUP_IOPOLL) on files"
+            + " is not modelled by blksim; io_uring on files completes by interrupt");
       }
       if (j.verify().enabled() && (j.verifyOnly() || j.rw().writes() && j.doVerify())
           && (j.ioengine().fileOperation() || j.ioengine() == FioEngine.FALLOC

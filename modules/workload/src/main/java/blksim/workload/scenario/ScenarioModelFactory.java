@@ -350,7 +350,8 @@ public final class ScenarioModelFactory implements ModelFactory {
         Vfs v = vfs;
         t = new FileFioThread(j, k, 1000 + k, task -> new VfsCalls(v, task),
             s.fioCosts().forJob(j),
-            stats, s.seed(), j.ioengine() == FioEngine.LIBAIO ? s.ioUring() : null, s.syscalls());
+            stats, s.seed(), j.ioengine() == FioEngine.LIBAIO || j.ioengine() == FioEngine.IO_URING
+            ? s.ioUring() : null, s.syscalls());
       } else if (j.ioengine() == FioEngine.CPUIO) {
         // fio's cpuio engine burns CPU and touches no file and no device.
         t = new blksim.workload.fio.thread.CpuioThread(j, k, 1000 + k, s.fioCosts(), stats,
@@ -423,19 +424,14 @@ public final class ScenarioModelFactory implements ModelFactory {
   }
 
   /**
-   * {@code write_iolog}: recorded for block-device (and replay and null-engine) jobs, one job per
-   * file (fio would intersperse several jobs' lines in one file; here they would race).
+   * {@code write_iolog}: recorded for block-device, file (and replay and null-engine) jobs, one
+   * job per file (fio would intersperse several jobs' lines in one file; here they would race).
    */
   private static void checkWriteIologs(Scenario s, List<FioJob> jobs) {
     java.util.Set<java.nio.file.Path> seen = new java.util.HashSet<>();
     for (FioJob j : jobs) {
       if (j.writeIolog() == null) {
         continue;
-      }
-      if (s.onFilesystem(j)) {
-        throw new blksim.engine.InputException(null, 0, "write_iolog", "job " + j.name()
-            + ": write_iolog is recorded for block-device jobs only, not for files of a"
-            + " filesystem");
       }
       if (!seen.add(java.nio.file.Path.of(j.writeIolog()).toAbsolutePath().normalize())) {
         throw new blksim.engine.InputException(null, 0, "write_iolog", "job " + j.name()

@@ -185,10 +185,43 @@ class FioFileDirectAioTest {
   }
 
   @Test
-  void misalignedDirectJobsAndIoUringOnFiles_areRefusedWithTheReason() throws IOException {
+  void ioUringDirectReads_keepTheQueueDepth_andBypassThePageCache() throws IOException {
+    Run r = run("rw=randread\nbs=4k\nsize=8m\nioengine=io_uring\niodepth=8\ndirect=1");
+    assertEquals(2048, r.ios());
+    long[] depth = r.job().ioDepthCounts();
+    assertTrue(depth[3] > 2000, "submissions at depth 8: " + java.util.Arrays.toString(depth));
+    assertEquals(0, depth[4] + depth[5] + depth[6], "never more than iodepth");
+    assertEquals(8 << 11, r.diskReadSectors(), "8 MiB read from the disk");
+    assertEquals(0, r.mm().pgpgin(), "no page went through the page cache");
+  }
+
+  @Test
+  void ioUringBufferedReads_goThroughThePageCache() throws IOException {
+    Run r = run("rw=read\nbs=4k\nsize=4m\nioengine=io_uring\niodepth=16");
+    assertEquals(1024, r.ios());
+    assertEquals(4096, r.mm().pgpgin(), "the 4 MiB file came through the page cache once");
+    assertTrue(r.diskReads() < 1024 / 8, "readahead windows: " + r.diskReads());
+  }
+
+  @Test
+  void ioUring_reapsTheCompletionRingInUserSpace_libaioEntersTheKernel() throws IOException {
+    // fio_ioring_getevents() reads the CQ ring first and calls io_uring_enter(GETEVENTS) only
+    // when fewer than min completions are there; fio_libaio_getevents() always calls
+    // io_getevents() (user_space_reap is off by default). Same I/Os, less system time.
+    String job = "rw=randread\nbs=4k\nsize=8m\niodepth=8\ndirect=1\nioengine=";
+    Run uring = run(job + "io_uring");
+    Run aio = run(job + "libaio");
+    assertEquals(aio.ios(), uring.ios());
+    assertTrue(uring.job().sysNs() < aio.job().sysNs(),
+        "sys ns io_uring " + uring.job().sysNs() + " vs libaio " + aio.job().sysNs());
+  }
+
+  @Test
+  void misalignedDirectJobsAndIoUringHipriOnFiles_areRefusedWithTheReason()
+      throws IOException {
     Path p = dir.resolve("bad.conf");
     for (String[] c : new String[][] {{"offset=1000\ndirect=1", "offset", "EINVAL"},
-        {"ioengine=io_uring", "ioengine", "io_uring"}}) {
+        {"ioengine=io_uring\nhipri=1", "hipri", "IOPOLL"}}) {
       Files.writeString(p, "blksim {\n"
           + "  devices = [ { type = ssd, name = sdb, size = 4G } ]\n"
           + "  filesystems = [ { type = xfs, device = sdb, mount = /mnt/t } ]\n"

@@ -25,8 +25,17 @@ import java.util.function.Function;
  * filesystem ({@link FioFileSet}), through {@link VfsCalls}: with a synchronous engine
  * ({@code pread()}/{@code pwrite()}), or with libaio ({@link FileAio}: {@code io_submit()} and
  * {@code io_getevents()}, keeping up to {@code iodepth} I/Os in flight as
- * {@link AsyncFioThread} does on a device); buffered through the page cache, or with
- * {@code direct=1} opened O_DIRECT ({@link blksim.kernel.fs.DirectIo}).
+ * {@link AsyncFioThread} does on a device), or with io_uring (the same {@link FileAio} calls
+ * standing for {@code io_uring_enter()}'s submit and wait, with fio's user-space reap of the
+ * completion ring); buffered through the page cache, or with {@code direct=1} opened O_DIRECT
+ * ({@link blksim.kernel.fs.DirectIo}).
+ *
+ * <p>Simplified for io_uring on files: a buffered SQE runs inline in the submitting
+ * {@code io_uring_enter()}, as a buffered libaio iocb does; the kernel first tries it with
+ * IOCB_NOWAIT and, when it would block (a page-cache miss, a locked inode), punts it to an
+ * io-wq worker or retries it from the page's wait-queue callback, which blksim does not model;
+ * the direct path is the kernel's (bios submitted in the call, completion posted by the
+ * interrupt or the dio workqueue). hipri (IOPOLL) and sqthread_poll on files are not modelled.
  *
  * <p>What it does, in fio's order ({@code thread_main()}, {@code setup_files()},
  * {@code extend_file()}, {@code do_io()}, {@code close_and_free_files()}):
@@ -234,8 +243,8 @@ public final class FileFioThread extends FioJobThread {
   }
 
   /**
-   * A job with {@code ioengine=libaio} when {@code uring} is given (its costs, as
-   * {@link AsyncFioThread} uses them for libaio), else with a synchronous engine.
+   * A job with {@code ioengine=libaio} or {@code io_uring} when {@code uring} is given (its
+   * costs, as {@link AsyncFioThread} uses them), else with a synchronous engine.
    */
   public FileFioThread(FioJob job, int globalJobNumber, int pid, Function<Task, VfsCalls> calls,
       FioCostParams costs, JobStats stats, long runSeed, IoUringParams uring,
@@ -267,6 +276,29 @@ public final class FileFioThread extends FioJobThread {
     this.pool = job.offload() && uring != null ? new OffloadPool(this, depth, offloadJob()) : null;
     this.verifyPool = job.verifyAsync() > 0 && job.verify().enabled()
         ? new VerifyPool(this, job.verifyAsync()) : null;
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (int i = 0; i < files.count(); i++) {
+      names.add(iologName(job, files, i));
+    }
+    iologOnFiles(names);
+  }
+
+  /**
+   * fio's {@code f->file_name} of file {@code i} ({@code add_file()}): the {@code directory=}
+   * path, else the name as the job gave it (relative to the working directory when relative).
+   */
+  static String iologName(FioJob job, FioFileSet files, int i) {
+    if (job.inWorkingDirectory()) {
+      return job.fileName(i);
+    }
+    if (job.directory() != null) {
+      return files.path(i);
+    }
+    if (job.filename() != null) {
+      java.util.List<String> given = job.filenames();
+      return i < given.size() ? given.get(i) : files.path(i);
+    }
+    return job.fileName(i);
   }
 
   /** What this job gives its submit workers: each opens its own libaio context at depth 1. */
@@ -766,6 +798,7 @@ public final class FileFioThread extends FioJobThread {
         check(ret, "open(" + files.path(cur) + ")");
         fds[cur] = calls().lastOpened();
         files.opened(cur);
+        logFile(cur, true);
         // td_io_open_file(): fio's default fadvise_hint=1 advises RANDOM for a random job,
         // SEQUENTIAL (a doubled readahead window) otherwise; 0 gives no advice.
         int advice = job.fadviseAdvice();
@@ -865,6 +898,7 @@ public final class FileFioThread extends FioJobThread {
         fds[f] = null;
         opened[f] = false;
         files.closed(f);
+        logFile(f, false);
         dropMapping(f);
       }
     };
@@ -1077,8 +1111,11 @@ public final class FileFioThread extends FioJobThread {
       commit(cpu);
       return true;
     }
-    if (inFlight > 0) {
-      return waitFor(cpu, inFlight);
+    while (inFlight > 0) {
+      if (waitFor(cpu, inFlight)) {
+        return true;
+      }
+      // io_uring: reaped from the ring in user space (at most iodepth_batch_complete_max).
     }
     return false;
   }
@@ -1088,9 +1125,19 @@ public final class FileFioThread extends FioJobThread {
     startAio(cpu, aio.ioSubmit(fds[batchFile], batch), true);
   }
 
-  /** {@code io_getevents(min)}; always takes an action. */
+  /**
+   * {@code io_getevents(min)}; always takes an action. With io_uring, fio's
+   * {@code fio_ioring_getevents()} first reads the completion ring in user space and enters the
+   * kernel ({@code io_uring_enter(IORING_ENTER_GETEVENTS)}) only when fewer than {@code min}
+   * completions are there: then the events are reaped without a call and false is returned.
+   */
   private boolean waitFor(TaskCpu cpu, int min) {
-    startAio(cpu, aio.ioGetevents(Math.min(min, inFlight)), false);
+    int want = Math.min(min, inFlight);
+    if (engine == FioEngine.IO_URING && want > 0 && aio.ring().ready() >= want) {
+      reap(cpu);
+      return false;
+    }
+    startAio(cpu, aio.ioGetevents(want), false);
     return true;
   }
 
@@ -1163,6 +1210,7 @@ public final class FileFioThread extends FioJobThread {
     } else {
       nextIo(files.pattern(cur), cur);
     }
+    logFileIo(cur); // write_iolog: log_io_u() as the io_u is queued
     len = ioLen;
     op = ioOp;
     phase = Phase.CALL;

@@ -111,7 +111,7 @@ public abstract class FioJobThread extends Task {
   /** {@code read_iolog}: the trace this job replays instead of its pattern, or null. */
   private final ReplayFeed replay;
   /** {@code write_iolog}: the log of the I/Os this job queues, or null. */
-  private final blksim.workload.replay.IologWriter iolog;
+  private blksim.workload.replay.IologWriter iolog;
   private long lastIssueNs;
   private long timeOffsetNs;
   private boolean replaySleeping;
@@ -1022,6 +1022,37 @@ public abstract class FioJobThread extends Task {
   /** The priority of the I/O {@link #nextIo} prepared ({@code fio_cmdprio_set_ioprio()}), 0 if none. */
   protected final int ioPrio() {
     return cmdPrio == null ? 0 : cmdPrio.pick(ioOp == ReqOp.READ ? 0 : 1, ioLen, prioRandom);
+  }
+
+  /**
+   * write_iolog of a job on regular files: its log names the files {@code names} (fio's
+   * {@code f->file_name}), each opened and closed on its own; called by the constructor of a
+   * file job.
+   */
+  protected final void iologOnFiles(java.util.List<String> names) {
+    if (iolog != null) {
+      iolog = new blksim.workload.replay.IologWriter(java.nio.file.Path.of(job.writeIolog()),
+          names);
+    }
+  }
+
+  /** write_iolog of a file job: the I/O {@link #nextIo} prepared, on file {@code file}. */
+  protected final void logFileIo(int file) {
+    if (iolog != null) {
+      iolog.use(file);
+      logIo();
+    }
+  }
+
+  /** write_iolog of a file job: file {@code file} was opened (true) or closed. */
+  protected final void logFile(int file, boolean opened) {
+    if (iolog != null) {
+      if (opened) {
+        iolog.opened(cpu().now(), file);
+      } else {
+        iolog.closed(cpu().now(), file);
+      }
+    }
   }
 
   /** write_iolog: fio logs each io_u as it is queued ({@code log_io_u()}). */

@@ -1490,19 +1490,8 @@ public final class CpuComponent implements Component, DriverCpu {
           return balanced(sd, idle, allPinned);
         }
         long sdsAvg = totalCap == 0 ? 0 : totalLoad * SCHED_CAPACITY_SCALE / totalCap;
-        if (local.type == GROUP_OVERLOADED) {
-          if (local.avgLoad >= busiest.avgLoad || local.avgLoad >= sdsAvg
-              || 100 * busiest.avgLoad <= sd.imbalancePct * local.avgLoad) {
-            return balanced(sd, idle, allPinned);
-          }
-        }
-        boolean force = sd.preferSibling && local.type == GROUP_HAS_SPARE
-            && busiest.nr > local.nr + 1;
-        if (!force && busiest.type != GROUP_OVERLOADED) {
-          if (idle == CPU_NOT_IDLE || busiest.weight > 1 && local.idle <= busiest.idle + 1
-              || busiest.nr == 1) {
-            return balanced(sd, idle, allPinned);
-          }
+        if (nothingToPull(sd, idle, local, busiest, sdsAvg)) {
+          return balanced(sd, idle, allPinned);
         }
         // calculate_imbalance()
         boolean migrateLoad;
@@ -2123,6 +2112,28 @@ public final class CpuComponent implements Component, DriverCpu {
   }
 
   /**
+   * find_busiest_group()'s early "balanced" exits once the groups' statistics are known (fair.c
+   * 6.4): an overloaded local group at or above the busiest's or the domain's average load, or
+   * within {@code imbalance_pct} of the busiest; otherwise, unless SD_PREFER_SIBLING forces a
+   * spread, a busiest group that is not overloaded and leaves nothing worth moving. Shared by the
+   * levels inside the LLC and those above it.
+   */
+  private static boolean nothingToPull(SchedDomain sd, int idle, GroupStats local,
+      GroupStats busiest, long sdsAvg) {
+    if (local.type == GROUP_OVERLOADED) {
+      if (local.avgLoad >= busiest.avgLoad || local.avgLoad >= sdsAvg
+          || 100 * busiest.avgLoad <= sd.imbalancePct * local.avgLoad) {
+        return true;
+      }
+    }
+    boolean force = sd.preferSibling && local.type == GROUP_HAS_SPARE
+        && busiest.nr > local.nr + 1;
+    return !force && busiest.type != GROUP_OVERLOADED
+        && (idle == CPU_NOT_IDLE || busiest.weight > 1 && local.idle <= busiest.idle + 1
+            || busiest.nr == 1);
+  }
+
+  /**
    * {@code load_balance()} of a level above the LLC into this CPU: the busiest group from the
    * summaries, the imbalance ({@code calculate_imbalance()}, with {@code adjust_numa_imbalance()}
    * at a NUMA level), then a {@link CrossLlcMessages.PullRequest} to the busiest LLC's busiest
@@ -2160,19 +2171,8 @@ public final class CpuComponent implements Component, DriverCpu {
         return balanced(sd, idle, false);
       }
       long sdsAvg = totalCap == 0 ? 0 : totalLoad * SCHED_CAPACITY_SCALE / totalCap;
-      if (local.type == GROUP_OVERLOADED) {
-        if (local.avgLoad >= busiest.avgLoad || local.avgLoad >= sdsAvg
-            || 100 * busiest.avgLoad <= sd.imbalancePct * local.avgLoad) {
-          return balanced(sd, idle, false);
-        }
-      }
-      boolean force = sd.preferSibling && local.type == GROUP_HAS_SPARE
-          && busiest.nr > local.nr + 1;
-      if (!force && busiest.type != GROUP_OVERLOADED) {
-        if (idle == CPU_NOT_IDLE || busiest.weight > 1 && local.idle <= busiest.idle + 1
-            || busiest.nr == 1) {
-          return balanced(sd, idle, false);
-        }
+      if (nothingToPull(sd, idle, local, busiest, sdsAvg)) {
+        return balanced(sd, idle, false);
       }
       int type = MIGRATE_TASK;
       long imbalance;

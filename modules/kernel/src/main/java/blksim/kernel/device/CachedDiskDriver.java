@@ -222,26 +222,19 @@ public final class CachedDiskDriver implements MqDriver {
           }
         }
         long head = Math.max(0, next);
-        int n = 0;
-        for (Long s : dirty.tailMap(head, true).keySet()) {
-          if (n++ == DESTAGE_WINDOW) {
-            break;
-          }
-          long ns = disk.accessNs(now, s);
-          if (ns < bestNs) {
-            bestNs = ns;
-            pickDirty = s;
-          }
-        }
-        n = 0;
-        for (Long s : dirty.headMap(head, false).descendingKeySet()) {
-          if (n++ == DESTAGE_WINDOW) {
-            break;
-          }
-          long ns = disk.accessNs(now, s);
-          if (ns < bestNs) {
-            bestNs = ns;
-            pickDirty = s;
+        // The window on each side of the head: ahead of it, then behind it (nearest first).
+        for (Iterable<Long> side : List.of(dirty.tailMap(head, true).keySet(),
+            dirty.headMap(head, false).descendingKeySet())) {
+          int n = 0;
+          for (Long s : side) {
+            if (n++ == DESTAGE_WINDOW) {
+              break;
+            }
+            long ns = disk.accessNs(now, s);
+            if (ns < bestNs) {
+              bestNs = ns;
+              pickDirty = s;
+            }
           }
         }
         if (pickDirty != null) {

@@ -139,6 +139,16 @@ public final class CpuComponent implements Component, DriverCpu {
   private long stolenPendingNs;
   private int endSlot = -1;
   private long irqBusyUntil;
+  /**
+   * Idle states deeper than C1 ({@link #useIdleStates}): exit latency and target residency of
+   * each, shallowest first; empty when off. {@link #idleSinceNs}: when this CPU last went idle
+   * (or an interrupt on it ended while it was idle).
+   */
+  private long[] idleExitNs = new long[0];
+  private long[] idleResidencyNs = new long[0];
+  private long idleSinceNs;
+  /** Wakeups and interrupts that found this CPU in each deeper state. */
+  private long[] idleExits = new long[0];
 
   private long userNs;
   private long sysNs;
@@ -469,7 +479,10 @@ public final class CpuComponent implements Component, DriverCpu {
       start = Math.max(now, irqBusyUntil);
     } else {
       boolean awake = dispatchPending || irqBusyUntil > now;
-      start = Math.max(awake ? now : now + params.idleExitNs(), irqBusyUntil);
+      start = Math.max(awake ? now : now + params.idleExitNs() + deepExitNs(now), irqBusyUntil);
+      if (!awake && idleExitNs.length > 0) {
+        idleSinceNs = start + costNs;
+      }
     }
     irqBusyUntil = start + costNs;
     if (trace != null && timehist.inWindow(start) && irqCount / 2 < timehist.maxLines()) {
@@ -2466,8 +2479,46 @@ public final class CpuComponent implements Component, DriverCpu {
   private void scheduleDispatch() {
     if (!dispatchPending) {
       dispatchPending = true;
-      callAfter(0, onDispatch);
+      long now = ctx.now();
+      callAfter(current == null && irqBusyUntil <= now ? deepExitNs(now) : 0, onDispatch);
     }
+  }
+
+  /**
+   * Uses idle states deeper than C1 (kernel-model.md §1.5; {@code kernel.cpuidle}): an idle CPU
+   * woken after an idle period of at least {@code residencyNs[i]} (the state's target residency)
+   * was in state {@code i} and takes {@code exitNs[i]} more than C1's exit ({@link
+   * SchedParams#idleExitNs()}) to run the woken task or the interrupt. Simplified: the governor
+   * is an oracle that picks the deepest state whose target residency the idle period reached
+   * (menu / teo aim at that; they also mispredict, which is not modelled). Only before the run.
+   */
+  public void useIdleStates(long[] exitNs, long[] residencyNs) {
+    if (ctx != null) {
+      throw new IllegalStateException(id + ": idle states are set before the run starts");
+    }
+    if (exitNs.length != residencyNs.length) {
+      throw new IllegalArgumentException(id + ": one residency per idle state");
+    }
+    idleExitNs = exitNs.clone();
+    idleResidencyNs = residencyNs.clone();
+    idleExits = new long[exitNs.length];
+  }
+
+  /** Extra exit latency of the idle state this idle CPU is in at {@code now} (0: C1 or off). */
+  private long deepExitNs(long now) {
+    long idle = now - idleSinceNs;
+    for (int i = idleExitNs.length - 1; i >= 0; i--) {
+      if (idle >= idleResidencyNs[i]) {
+        idleExits[i]++;
+        return idleExitNs[i];
+      }
+    }
+    return 0;
+  }
+
+  /** Wakeups and interrupts that found this CPU in each state of {@link #useIdleStates}. */
+  public long[] idleStateExits() {
+    return idleExits.clone();
   }
 
   /** {@code __schedule()} on an idle CPU: picks a task once no interrupt is in progress. */
@@ -2767,6 +2818,7 @@ public final class CpuComponent implements Component, DriverCpu {
 
   private void leaveCpu() {
     current = null;
+    idleSinceNs = ctx.now();
     if (smt != null) {
       smt.busyChanged(this, false);
     }

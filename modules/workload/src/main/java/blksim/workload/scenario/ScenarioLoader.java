@@ -597,6 +597,7 @@ public final class ScenarioLoader {
     // Read here so that a bad value fails at load (ScenarioModelFactory applies them).
     v.getString("kernel.spinlock-contention");
     v.getString("kernel.rwsem-wait-lock");
+    v.getString("kernel.cpuidle");
     v.getDuration("costs.rwsem.wait-lock-hold");
     v.getDuration("costs.rwsem.wait-list-entry");
     for (String k : List.of("dd-lock-hold", "handoff-smt", "handoff-llc", "handoff-node",

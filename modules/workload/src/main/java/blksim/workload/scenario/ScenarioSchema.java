@@ -523,7 +523,14 @@ public final class ScenarioSchema {
       cost("costs.rwsem.wait-list-entry", "locking", 100,
           "rwsem_mark_wake()'s walk, per wait-list entry visited under sem->wait_lock: one"
               + " cache-line miss (each struct rwsem_waiter is on its task's stack)"
-              + " [A: one transfer, costs.spinlock.handoff-node]"));
+              + " [A: one transfer, costs.spinlock.handoff-node]"),
+      Param.choice("kernel.cpuidle", "cpu", "off", List.of("off", "skx"),
+          "idle states deeper than C1: skx is intel_idle's skx_cstates (Skylake-SP / Cascade"
+              + " Lake, drivers/idle/intel_idle.c: C1E exit 10 us after 20 us idle, C6 exit 133 us"
+              + " after 600 us idle): an idle CPU woken (a task or an interrupt) after an idle"
+              + " period of at least a state's target residency pays that state's exit latency"
+              + " on top of C1's (costs.sched.idle-exit), the governor taken as an oracle; off"
+              + " (the default): every idle CPU is in C1"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {
     return Param.num(path, component, DURATION, "ns", defaultNs + "ns", 0, 1_000_000_000L,

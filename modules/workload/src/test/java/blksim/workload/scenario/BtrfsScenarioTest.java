@@ -187,6 +187,25 @@ class BtrfsScenarioTest {
   }
 
   @Test
+  void cpuidleSkx_handOffsToSleepersOnIdleCpusCostTheirExit_andABadValueIsRefused()
+      throws IOException {
+    String opts = ", data-profile = raid0, options = \"thread_pool=64\"";
+    Run c1 = run(opts, JOB);
+    extraCosts = "  kernel.cpuidle = skx\n";
+    Run skx = run(opts, JOB);
+    extraCosts = "";
+    // The same writes, but every wakeup of a sleeper on a CPU idle for 20 us or more pays
+    // C1E's or C6's exit: the lock's hand-offs and the finishers' wakeups take longer.
+    assertEquals(c1.fs().orderedCreated(), skx.fs().orderedCreated());
+    assertTrue(lastJobEnd(skx) > lastJobEnd(c1), "idle-state exits cost time: "
+        + lastJobEnd(skx) + " vs " + lastJobEnd(c1));
+    extraCosts = "  kernel.cpuidle = c6\n";
+    InputException bad = refused(opts, JOB);
+    extraCosts = "";
+    assertEquals("blksim.kernel.cpuidle", bad.key());
+  }
+
+  @Test
   void treeNodeTransfers_lengthenTheHolds_onlyAcrossCoresOfTheirKind() throws IOException {
     // 4 CPUs in one LLC: submitters and finishers alternate on the tree lock from different
     // cores, so every such hold pays the same-LLC transfer; the other-LLC cost never applies.

@@ -41,7 +41,7 @@ public final class DirtyFilesTask extends Task {
       // no writeback can touch their chunks while they are mapped.
       placed = true;
       long cost = 0;
-      for (long i = 0; i < spec.files(); i++) {
+      for (long i = 0; spec.overwrite() > 0 && i < spec.files(); i++) {
         if (spec.overwritten(i)) {
           long r = calls.writtenFile(spec.path(i), spec.fileSizeBytes());
           if (r < 0) {

@@ -171,6 +171,28 @@ public final class ZonedDisk implements ZoneGeometry {
     return 0;
   }
 
+  /**
+   * Zone {@code zone} as an earlier run left it, without any command: written up to
+   * {@code wpSectors} from its start and closed ({@code CLOSED}; {@code FULL} at the zone's end,
+   * {@code EMPTY} at 0). Only forward from an empty or closed zone (it holds no open resource).
+   *
+   * @throws IllegalArgumentException for a conventional, open or full zone, or a write pointer
+   *     behind the present one or past the zone's end
+   */
+  public void setWritten(long zone, long wpSectors) {
+    int i = seqIndex(zone);
+    long start = zone << shift;
+    if (i < 0 || cond[i].open() || cond[i] == ZoneCondition.FULL || wpSectors < wp[i] - start
+        || wpSectors > zoneSectors) {
+      throw new IllegalArgumentException("zone " + zone + " (" + (i < 0 ? "conventional"
+          : cond[i]) + ", wp +" + (i < 0 ? 0 : wp[i] - start) + ") cannot be left written to +"
+          + wpSectors);
+    }
+    wp[i] = start + wpSectors;
+    cond[i] = wpSectors == 0 ? ZoneCondition.EMPTY
+        : wpSectors == zoneSectors ? ZoneCondition.FULL : ZoneCondition.CLOSED;
+  }
+
   /** {@code REQ_OP_ZONE_RESET} of the zone holding {@code sector}: 0 or {@code -EIO}. */
   public int reset(long sector) {
     long zone = zoneNo(sector);

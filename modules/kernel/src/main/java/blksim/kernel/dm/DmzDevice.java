@@ -3,6 +3,7 @@ package blksim.kernel.dm;
 import blksim.kernel.block.Bio;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.ReqOp;
+import blksim.kernel.device.ZonedDisk;
 import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.workqueue.DelayedWork;
 import blksim.kernel.workqueue.WorkItem;
@@ -643,6 +644,48 @@ public final class DmzDevice {
     }
   }
 
+  /**
+   * Sectors {@code [sector, sector + sectors)} of the target as an earlier run left them
+   * ({@code dirty-files.overwrite}): each chunk piece mapped and its blocks valid
+   * ({@link DmzMetadata#prewrite}, a share {@code randomShare} of the newly mapped chunks in
+   * random zones), and a sequential zone's write pointer on the disk moved to the data's end
+   * with the zone closed ({@link ZonedDisk#setWritten}); no I/O, nothing dirty, the metadata
+   * cache untouched. Before the first bio only.
+   *
+   * @throws IllegalStateException if the target already handled a bio, or no zone is free
+   */
+  public void prewrite(long sector, long sectors, double randomShare) {
+    if (stats.bios > 0) {
+      throw new IllegalStateException(name + ": data left by an earlier run must be placed"
+          + " before the first bio");
+    }
+    long zs = fmt.zoneNrSectors();
+    ZonedDisk disk = home != null && queues[home.cpu().id()].zones() instanceof ZonedDisk d
+        ? d : null;
+    long s = sector;
+    long end = sector + sectors;
+    while (s < end) {
+      long e = Math.min(end, (s / zs + 1) * zs);
+      int chunk = (int) (s / zs);
+      int block = (int) ((s % zs) / DmzFormat.BLOCK_SECTORS);
+      int n = (int) ((e - s) / DmzFormat.BLOCK_SECTORS);
+      DmzZone z = md.prewrite(chunk, block, n, randomShare);
+      if (z == null) {
+        throw new IllegalStateException(name + ": no free zone for chunk " + chunk
+            + " left by an earlier run");
+      }
+      if (z.seq() && disk != null) {
+        disk.setWritten(z.id, (long) z.wpBlock * DmzFormat.BLOCK_SECTORS);
+      }
+      s = e;
+    }
+  }
+
+  /** Chunks mapped by {@link #prewrite}, and of those in random zones. */
+  public long[] prewrittenChunks() {
+    return new long[] {md.prewrittenChunks, md.prewrittenRnd};
+  }
+
   /** The disk sector of block {@code block} of zone {@code z}. */
   long sectorOf(DmzZone z, int block) {
     return z.id * fmt.zoneNrSectors() + (long) block * DmzFormat.BLOCK_SECTORS;
@@ -767,7 +810,10 @@ public final class DmzDevice {
 
   /** The zone counts and the counters, one line each. */
   public String summary() {
-    return name + " (" + fmt.label() + "): " + md.counts() + "\n  bios " + stats.bios
+    return name + " (" + fmt.label() + "): " + md.counts()
+        + (md.prewrittenChunks == 0 ? "" : "\n  left by an earlier run: " + md.prewrittenChunks
+            + " chunks mapped (" + md.prewrittenRnd + " in random zones)")
+        + "\n  bios " + stats.bios
         + ", chunk work runs " + stats.chunkWorkRuns + ", direct writes " + stats.directWrites
         + ", buffered writes " + stats.bufferedWrites + ", read clones " + stats.readClones
         + ", free-zone waits " + stats.freeZoneWaits + ", reclaim waits " + stats.reclaimWaits

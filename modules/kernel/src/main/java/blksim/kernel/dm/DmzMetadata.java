@@ -318,6 +318,51 @@ final class DmzMetadata {
     return bz;
   }
 
+  /** Chunks mapped by {@link #prewrite}, so far. */
+  long prewrittenChunks;
+  /** Of those, mapped to random zones. */
+  long prewrittenRnd;
+
+  /**
+   * Blocks {@code [block, block + n)} of {@code chunk} as an earlier run left them (written and
+   * valid), without I/O and without dirtying metadata or touching the metadata cache: the state
+   * {@code dmz_load_mapping()} would read back. An unmapped chunk is mapped to a free zone: the
+   * {@code k}-th such chunk to a random one when {@code floor((k + 1) r) > floor(k r)} for
+   * {@code r = randomShare}, else to a sequential one (either kind when the other has none
+   * free); a sequential zone's write pointer moves to the data's end. Returns the data zone, or
+   * null if no zone is free.
+   */
+  DmzZone prewrite(int chunk, int block, int n, double randomShare) {
+    DmzZone z;
+    if (dzoneOf[chunk] == DmzZone.UNMAPPED) {
+      long k = prewrittenChunks;
+      boolean rnd = Math.floor((k + 1) * randomShare) > Math.floor(k * randomShare);
+      z = rnd ? unmapRnd.poll() : unmapSeq.poll();
+      if (z == null) {
+        z = rnd ? unmapSeq.poll() : unmapRnd.poll();
+      }
+      if (z == null) {
+        return null;
+      }
+      dzoneOf[chunk] = z.id;
+      z.chunk = chunk;
+      touch(z);
+      (z.rnd ? mapRnd : mapSeq).add(z);
+      prewrittenChunks++;
+      if (z.rnd) {
+        prewrittenRnd++;
+      }
+    } else {
+      z = zones[dzoneOf[chunk]];
+    }
+    int c = z.valid.set(block, n);
+    z.weight = Math.min(z.weight + c, (int) fmt.zoneNrBlocks());
+    if (z.seq()) {
+      z.wpBlock = Math.max(z.wpBlock, block + n);
+    }
+    return z;
+  }
+
   /** {@code dmz_validate_blocks()}. */
   void validate(DmzZone z, int block, int n) {
     int c = z.valid.set(block, n);

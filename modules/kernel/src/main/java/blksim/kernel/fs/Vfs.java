@@ -40,6 +40,8 @@ public final class Vfs {
     /** {@code sb->s_dio_done_wq} ("dio/DEV"), null until {@link Vfs#setDioDoneWq}. */
     blksim.kernel.workqueue.WorkqueueSystem dioWqs;
     blksim.kernel.workqueue.Workqueue dioDoneWq;
+    /** Told of data left on the device by an earlier run ({@link VfsCalls#writtenFile}). */
+    WrittenHook written = (sector, sectors) -> { };
 
     Mount(Filesystem fs, String mountPoint, BdiWriteback wb, SplittableRandom allocRandom) {
       this.fs = fs;
@@ -263,6 +265,25 @@ public final class Vfs {
     }
     m.dioWqs = wqs;
     m.dioDoneWq = wq;
+  }
+
+  /** Data an earlier run left on a filesystem's device: sectors {@code [sector, +sectors)}. */
+  @FunctionalInterface
+  public interface WrittenHook {
+    /** Sectors {@code [sector, sector + sectors)} of the device hold written data. */
+    void written(long sector, long sectors);
+  }
+
+  /**
+   * Tells the device under the filesystem mounted at {@code mountPoint} of data an earlier run
+   * left on it (dm-zoned maps the chunks, {@code DmzDevice#prewrite}); by default nothing.
+   */
+  public void setWrittenHook(String mountPoint, WrittenHook hook) {
+    Mount m = mountAt(mountPoint);
+    if (m == null) {
+      throw new IllegalArgumentException("nothing mounted at " + mountPoint);
+    }
+    m.written = hook;
   }
 
   /** The mount table. */

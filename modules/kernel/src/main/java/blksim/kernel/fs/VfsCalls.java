@@ -259,6 +259,29 @@ public final class VfsCalls {
    */
   public long dirtyFile(String path, long sizeBytes, long extentBytes, long strideBytes,
       long nowNs) {
+    return dirtyFile(path, sizeBytes, extentBytes, strideBytes, nowNs, false);
+  }
+
+  /**
+   * {@link #dirtyFile(String, long, long, long, long)}, of a file that {@link #writtenFile} left
+   * on the disk when {@code existing} (looked up, not created; its blocks stay where they are,
+   * so the writeback overwrites them).
+   */
+  public long dirtyFile(String path, long sizeBytes, long extentBytes, long strideBytes,
+      long nowNs, boolean existing) {
+    if (existing) {
+      Mounts.Resolved r = resolve(path);
+      Vfs.Mount m = r == null ? null : vfs.mountOf(r);
+      if (m == null || r.relativePath().isEmpty()) {
+        return -Filesystem.ENOENT;
+      }
+      long ino = r.fs().lookupPath(r.relativePath());
+      if (ino < 0) {
+        return ino;
+      }
+      dirtyPages(m, ino, sizeBytes, extentBytes, strideBytes, nowNs);
+      return 0;
+    }
     Mounts.Resolved r = resolve(path);
     Vfs.Mount m = r == null ? null : vfs.mountOf(r);
     if (m == null || r.relativePath().isEmpty()) {
@@ -293,12 +316,69 @@ public final class VfsCalls {
       return res;
     }
     fs.setSize(ino, sizeBytes);
+    dirtyPages(m, ino, sizeBytes, extentBytes, strideBytes, nowNs);
+    return cost;
+  }
+
+  private void dirtyPages(Vfs.Mount m, long ino, long sizeBytes, long extentBytes,
+      long strideBytes, long nowNs) {
+    long pages = sizeBytes / Filesystem.PAGE_SIZE;
     AddressSpace as = m.mapping(ino);
     blksim.kernel.mm.PageCache pc = vfs.pageCache();
     long extent = extentBytes == 0 ? pages : extentBytes / Filesystem.PAGE_SIZE;
     long stride = extentBytes == 0 ? pages : Math.max(extent, strideBytes / Filesystem.PAGE_SIZE);
     for (long p = 0; p < pages; p += stride) {
       pc.dirtyRange(as, p, Math.min(extent, pages - p), nowNs);
+    }
+  }
+
+  /**
+   * Leaves a clean file of {@code sizeBytes} at {@code path} as an earlier run wrote it: the
+   * missing directories and the file created, {@code i_size} set and its blocks allocated at
+   * once ({@link Filesystem#allocate}, the placement writeback would choose), and the mount's
+   * {@link Vfs#setWrittenHook written hook} told of each extent (dm-zoned maps the chunks). No
+   * I/O and nothing dirty. Returns the system time the creates cost, or a negative errno.
+   *
+   * <p>Simplified: the allocation's log record is counted as if it were new.
+   */
+  public long writtenFile(String path, long sizeBytes) {
+    Mounts.Resolved r = resolve(path);
+    Vfs.Mount m = r == null ? null : vfs.mountOf(r);
+    if (m == null || r.relativePath().isEmpty()) {
+      return -Filesystem.ENOENT;
+    }
+    Filesystem fs = r.fs();
+    long cost = 0;
+    long dirIno = fs.rootIno();
+    String[] parts = r.relativePath().split("/");
+    for (int i = 0; i < parts.length - 1; i++) {
+      long next = fs.lookup(dirIno, parts[i]);
+      if (next == -Filesystem.ENOENT) {
+        next = fs.mkdir(dirIno, parts[i]);
+        cost += fs.createCostNs();
+      }
+      if (next < 0) {
+        return next;
+      }
+      dirIno = next;
+    }
+    long ino = fs.create(dirIno, parts[parts.length - 1]);
+    if (ino < 0) {
+      return ino;
+    }
+    cost += fs.createCostNs();
+    long pages = sizeBytes / Filesystem.PAGE_SIZE;
+    if (pages > Integer.MAX_VALUE) {
+      return -Filesystem.EINVAL;
+    }
+    int res = fs.reserve(ino, 0, (int) pages);
+    if (res < 0) {
+      return res;
+    }
+    fs.setSize(ino, sizeBytes);
+    Allocation a = fs.allocate(ino, 0, (int) pages, m.allocRandom);
+    for (Extent e : a.extents()) {
+      m.written.written(e.sector(), (long) e.pages() * Filesystem.SECTORS_PER_PAGE);
     }
     return cost;
   }

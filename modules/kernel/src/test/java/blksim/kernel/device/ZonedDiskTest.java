@@ -129,4 +129,22 @@ class ZonedDiskTest {
     assertEquals(55_880, ZonedLayout.DEFAULTS.zones());
     assertEquals(55_356, ZonedLayout.DEFAULTS.sequentialZones());
   }
+
+  @Test
+  void setWritten_leavesAZoneClosedAtItsWritePointer_writesContinueThere() {
+    d.setWritten(3, 100);
+    assertEquals(ZoneCondition.CLOSED, d.condition(3));
+    assertEquals(3 * Z + 100, d.writePointer(3));
+    assertEquals(0, d.openZones(), "a closed zone holds no open resource");
+    assertEquals(-Errno.EIO, d.write(3 * Z, 8), "behind the write pointer");
+    assertEquals(0, d.write(3 * Z + 100, 8));
+    assertEquals(ZoneCondition.IMP_OPEN, d.condition(3));
+    assertThrows(IllegalArgumentException.class, () -> d.setWritten(3, 200), "open");
+    d.setWritten(4, Z);
+    assertEquals(ZoneCondition.FULL, d.condition(4));
+    assertThrows(IllegalArgumentException.class, () -> d.setWritten(0, 8), "conventional");
+    d.setWritten(5, 50);
+    assertThrows(IllegalArgumentException.class, () -> d.setWritten(5, 40), "backwards");
+    assertEquals(ZoneCondition.CLOSED, d.reportZones(5 * Z, 1).get(0).cond());
+  }
 }

@@ -773,7 +773,8 @@ public final class ScenarioLoader {
           + stride);
     }
     blksim.workload.umount.DirtyFiles d = new blksim.workload.umount.DirtyFiles(norm, files,
-        size, v.getInt("dirty-files.directories"), extent, stride);
+        size, v.getInt("dirty-files.directories"), extent, stride,
+        v.getDouble("dirty-files.overwrite"), v.getDouble("dirty-files.overwrite-random"));
     long dirtyable = v.getSize("machine.memory") - v.getSize("machine.reserved-memory");
     if (d.totalDirtyBytes() > dirtyable) {
       throw v.error("dirty-files.files", "the dirty volume, dirty-files.files x the dirty bytes"

@@ -319,6 +319,12 @@ public final class ScenarioModelFactory implements ModelFactory {
           if (dioWqs.containsKey(f.mountPoint())) {
             vfs.setDioDoneWq(f.mountPoint(), wqs, dioWqs.get(f.mountPoint()));
           }
+          blksim.kernel.dm.DmzDevice zoned = dmz.devices().get(d.name());
+          if (zoned != null && s.dirtyFiles() != null) {
+            // dirty-files.overwrite: dm-zoned maps the chunks an earlier run left.
+            double rnd = s.dirtyFiles().overwriteRandom();
+            vfs.setWrittenHook(f.mountPoint(), (sec, n) -> zoned.prewrite(sec, n, rnd));
+          }
           if (fs instanceof blksim.kernel.fs.btrfs.BtrfsFilesystem b) {
             // Direct writes go to each device's queue on the submitting CPU.
             List<List<BlockQueue>> devQueues = new ArrayList<>();

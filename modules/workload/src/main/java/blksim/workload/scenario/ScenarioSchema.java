@@ -431,6 +431,15 @@ public final class ScenarioSchema {
               + " dirty), a multiple of 4 KiB"),
       Param.num("dirty-files.dirty-stride", "umount", SIZE, "bytes", "0", 0, 8L << 40,
           "the distance between dirty pieces, at least dirty-extent (0 with dirty-extent 0)"),
+      Param.num("dirty-files.overwrite", "umount", Param.Type.DOUBLE, "", "0", 0, 1,
+          "the share of the files an earlier run left on the disk, spread evenly over the others:"
+              + " their blocks are allocated and, on dm-zoned, their chunks mapped (bitmaps set,"
+              + " sequential zones written to the data's end and closed) at t = 0 without I/O,"
+              + " so their writeback overwrites them in place (0: every file is new)"),
+      Param.num("dirty-files.overwrite-random", "umount", Param.Type.DOUBLE, "", "0", 0, 1,
+          "the share of the chunks of those files dm-zoned maps to random (conventional) zones,"
+              + " the rest to sequential zones (0: all sequential, where idle reclaim leaves"
+              + " older data)"),
       Param.num("trace.sample-interval", "trace", DURATION, "ns", "0", 0, Long.MAX_VALUE,
           "every CPU records its busy time and device completions per interval of this length"
               + " for the report's plots (0: off; run --report sets 1/200 of the run)"),

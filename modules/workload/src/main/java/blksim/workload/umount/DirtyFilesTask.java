@@ -14,12 +14,14 @@ import java.util.function.Function;
  * <p>Simplified: the data is dirtied without {@code write()} calls (it stands for data written
  * before the part of the run that is measured), so the volume may exceed the dirty limits;
  * the flusher's periodic and background writeback start on it as they would on a volume that
- * had just been written.
+ * had just been written. The files {@link DirtyFiles#overwritten} are first placed all at once,
+ * clean, as an earlier run left them ({@link VfsCalls#writtenFile}), then dirtied in their turn.
  */
 public final class DirtyFilesTask extends Task {
   private final DirtyFiles spec;
   private final VfsCalls calls;
   private long next;
+  private boolean placed;
 
   public DirtyFilesTask(int pid, DirtyFiles spec, Function<Task, VfsCalls> calls) {
     super("dirty-files", pid, 0);
@@ -34,13 +36,32 @@ public final class DirtyFilesTask extends Task {
 
   @Override
   protected void step(TaskCpu cpu) {
+    if (!placed) {
+      // The files an earlier run left, all placed in the first step: nothing is dirty yet, so
+      // no writeback can touch their chunks while they are mapped.
+      placed = true;
+      long cost = 0;
+      for (long i = 0; spec.overwrite() > 0 && i < spec.files(); i++) {
+        if (spec.overwritten(i)) {
+          long r = calls.writtenFile(spec.path(i), spec.fileSizeBytes());
+          if (r < 0) {
+            throw new IllegalStateException("dirty-files: " + spec.path(i) + ": error " + (-r));
+          }
+          cost += r;
+        }
+      }
+      if (cost > 0) {
+        cpu.runFor(CpuMode.SYSTEM, cost);
+        return;
+      }
+    }
     if (next >= spec.files()) {
       cpu.exit();
       return;
     }
     long i = next++;
     long r = calls.dirtyFile(spec.path(i), spec.fileSizeBytes(), spec.extentBytes(),
-        spec.strideBytes(), cpu.now());
+        spec.strideBytes(), cpu.now(), spec.overwritten(i));
     if (r < 0) {
       throw new IllegalStateException("dirty-files: " + spec.path(i) + ": error " + (-r));
     }

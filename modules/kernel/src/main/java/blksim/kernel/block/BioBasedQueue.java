@@ -30,6 +30,14 @@ public abstract class BioBasedQueue implements BlockQueue {
   private final DiskCounters counters;
   /** {@code q->blk_trace}: null unless the run is traced. */
   private blksim.kernel.blktrace.BlkTrace blkTrace;
+  /** This CPU's cache footprint when cache-cold first touches are modelled, else null. */
+  private CacheFootprint footprint;
+  private int footprintDevice;
+  private blksim.engine.CostDistribution coldPage;
+  private blksim.engine.CostDistribution coldPath;
+  private java.util.SplittableRandom coldRandom;
+  /** Whether this CPU has run the driver's submission path for this device yet. */
+  private boolean pathWarm;
 
   /**
    * @param diskName the disk's name ({@code ram0}, {@code zram0})
@@ -83,7 +91,57 @@ public abstract class BioBasedQueue implements BlockQueue {
     if (BlockLayer.checkSubmit(this, bio) != 0) {
       return blockLayer.nowaitRejectNs();
     }
-    return serviceNs(bio);
+    return footprint == null ? serviceNs(bio) : serviceNs(bio) + coldNs(bio);
+  }
+
+  /**
+   * Models cache-cold first touches on this queue (issue 10 item 9, {@code kernel.cache-cold}):
+   * a read or write pays {@code coldPage} (drawn per cold page) for each page of the device that
+   * is not in {@code footprint}, this CPU's, and the first bio this CPU submits to the device
+   * pays {@code coldPath} once (the driver's code and the device's structures, cold on this CPU).
+   * {@code random} is this queue's own stream, drawn from only for a cost that is not a constant
+   * (it may be null when both are). Before the first bio.
+   *
+   * <p>Charged in {@link #submitCostNs}, where the pages are touched; the disk counters' ticks
+   * ({@link #issue}) stay {@link #serviceNs} alone (simplified).
+   */
+  public final void coldTouches(CacheFootprint footprint, int device,
+      blksim.engine.CostDistribution coldPage, blksim.engine.CostDistribution coldPath,
+      java.util.SplittableRandom random) {
+    if ((!coldPage.isConstant() || !coldPath.isConstant()) && random == null) {
+      throw new IllegalArgumentException("a cold-touch distribution needs a stream");
+    }
+    if (device < 0 || device >= 1 << 15) {
+      throw new IllegalArgumentException("device index out of range: " + device);
+    }
+    this.footprint = footprint;
+    this.footprintDevice = device;
+    this.coldPage = coldPage;
+    this.coldPath = coldPath;
+    this.coldRandom = random;
+  }
+
+  /** The cold-touch cost of {@code bio}, touching its pages; see {@link #coldTouches}. */
+  private long coldNs(Bio bio) {
+    long ns = 0;
+    if (!pathWarm) {
+      pathWarm = true;
+      ns += coldPath.sampleNs(coldRandom);
+    }
+    if (bio.op() != ReqOp.READ && bio.op() != ReqOp.WRITE) {
+      return ns;
+    }
+    long cold = footprint.touch(footprintDevice, bio.firstPage(), bio.pageCount());
+    if (cold == 0) {
+      return ns;
+    }
+    if (coldPage.isConstant()) {
+      return ns + cold * coldPage.sampleNs(null);
+    }
+    for (long i = 0; i < cold; i++) {
+      ns += coldPage.sampleNs(coldRandom);
+    }
+    return ns;
   }
 
   /** Completes {@code bio} before returning; never waits, so always returns true. */

@@ -60,8 +60,9 @@ public abstract class BioBasedQueue implements BlockQueue {
 
   /**
    * CPU time of the driver's {@code ->submit_bio} for {@code bio}, including the generic
-   * submission path to it and {@code bio_endio()} (but not the bio's own end_io callback). Must
-   * be a pure function of the bio and the parameters.
+   * submission path to it and {@code bio_endio()} (but not the bio's own end_io callback). A
+   * pure function of the bio and the parameters, unless a cost is a distribution (then drawn
+   * once per bio: {@link #issue} reuses what {@link #submitCostNs} returned for the same bio).
    */
   protected abstract long serviceNs(Bio bio);
 
@@ -91,8 +92,15 @@ public abstract class BioBasedQueue implements BlockQueue {
     if (BlockLayer.checkSubmit(this, bio) != 0) {
       return blockLayer.nowaitRejectNs();
     }
-    return footprint == null ? serviceNs(bio) : serviceNs(bio) + coldNs(bio);
+    long ns = footprint == null ? serviceNs(bio) : serviceNs(bio) + coldNs(bio);
+    costBio = bio;
+    costNs = ns;
+    return ns;
   }
+
+  /** The bio {@link #submitCostNs} was last asked about and its answer (issue reuses it). */
+  private Bio costBio;
+  private long costNs;
 
   /**
    * Models cache-cold first touches on this queue (issue 10 item 9, {@code kernel.cache-cold}):
@@ -103,7 +111,8 @@ public abstract class BioBasedQueue implements BlockQueue {
    * (it may be null when both are). Before the first bio.
    *
    * <p>Charged in {@link #submitCostNs}, where the pages are touched; the disk counters' ticks
-   * ({@link #issue}) stay {@link #serviceNs} alone (simplified).
+   * ({@link #issue}) include it when the issued bio is the one costed (not for a dm clone
+   * costed on a copy: simplified).
    */
   public final void coldTouches(CacheFootprint footprint, int device,
       blksim.engine.CostDistribution coldPage, blksim.engine.CostDistribution coldPath,
@@ -155,7 +164,11 @@ public abstract class BioBasedQueue implements BlockQueue {
     if (blkTrace != null) {
       blkTrace.queue(cpu, bio);
     }
-    counters.doneInline(bio.op(), bio.sizeBytes(), serviceNs(bio), cpu.now());
+    // The time charged for this bio, when it was (a distribution is drawn once per bio, and a
+    // cold touch counted once); else, e.g. for a dm clone costed on a copy, the driver's time.
+    long ns = bio == costBio ? costNs : serviceNs(bio);
+    costBio = null;
+    counters.doneInline(bio.op(), bio.sizeBytes(), ns, cpu.now());
     if (blkTrace != null) {
       blkTrace.bioComplete(cpu, bio, 0);
     }

@@ -30,6 +30,14 @@ public abstract class BioBasedQueue implements BlockQueue {
   private final DiskCounters counters;
   /** {@code q->blk_trace}: null unless the run is traced. */
   private blksim.kernel.blktrace.BlkTrace blkTrace;
+  /** This CPU's cache footprint when cache-cold first touches are modelled, else null. */
+  private CacheFootprint footprint;
+  private int footprintDevice;
+  private blksim.engine.CostDistribution coldPage;
+  private blksim.engine.CostDistribution coldPath;
+  private java.util.SplittableRandom coldRandom;
+  /** Whether this CPU has run the driver's submission path for this device yet. */
+  private boolean pathWarm;
 
   /**
    * @param diskName the disk's name ({@code ram0}, {@code zram0})
@@ -52,8 +60,9 @@ public abstract class BioBasedQueue implements BlockQueue {
 
   /**
    * CPU time of the driver's {@code ->submit_bio} for {@code bio}, including the generic
-   * submission path to it and {@code bio_endio()} (but not the bio's own end_io callback). Must
-   * be a pure function of the bio and the parameters.
+   * submission path to it and {@code bio_endio()} (but not the bio's own end_io callback). A
+   * pure function of the bio and the parameters, unless a cost is a distribution (then drawn
+   * once per bio: {@link #issue} reuses what {@link #submitCostNs} returned for the same bio).
    */
   protected abstract long serviceNs(Bio bio);
 
@@ -83,7 +92,65 @@ public abstract class BioBasedQueue implements BlockQueue {
     if (BlockLayer.checkSubmit(this, bio) != 0) {
       return blockLayer.nowaitRejectNs();
     }
-    return serviceNs(bio);
+    long ns = footprint == null ? serviceNs(bio) : serviceNs(bio) + coldNs(bio);
+    costBio = bio;
+    costNs = ns;
+    return ns;
+  }
+
+  /** The bio {@link #submitCostNs} was last asked about and its answer (issue reuses it). */
+  private Bio costBio;
+  private long costNs;
+
+  /**
+   * Models cache-cold first touches on this queue (issue 10 item 9, {@code kernel.cache-cold}):
+   * a read or write pays {@code coldPage} (drawn per cold page) for each page of the device that
+   * is not in {@code footprint}, this CPU's, and the first bio this CPU submits to the device
+   * pays {@code coldPath} once (the driver's code and the device's structures, cold on this CPU).
+   * {@code random} is this queue's own stream, drawn from only for a cost that is not a constant
+   * (it may be null when both are). Before the first bio.
+   *
+   * <p>Charged in {@link #submitCostNs}, where the pages are touched; the disk counters' ticks
+   * ({@link #issue}) include it when the issued bio is the one costed (not for a dm clone
+   * costed on a copy: simplified).
+   */
+  public final void coldTouches(CacheFootprint footprint, int device,
+      blksim.engine.CostDistribution coldPage, blksim.engine.CostDistribution coldPath,
+      java.util.SplittableRandom random) {
+    if ((!coldPage.isConstant() || !coldPath.isConstant()) && random == null) {
+      throw new IllegalArgumentException("a cold-touch distribution needs a stream");
+    }
+    if (device < 0 || device >= 1 << 15) {
+      throw new IllegalArgumentException("device index out of range: " + device);
+    }
+    this.footprint = footprint;
+    this.footprintDevice = device;
+    this.coldPage = coldPage;
+    this.coldPath = coldPath;
+    this.coldRandom = random;
+  }
+
+  /** The cold-touch cost of {@code bio}, touching its pages; see {@link #coldTouches}. */
+  private long coldNs(Bio bio) {
+    long ns = 0;
+    if (!pathWarm) {
+      pathWarm = true;
+      ns += coldPath.sampleNs(coldRandom);
+    }
+    if (bio.op() != ReqOp.READ && bio.op() != ReqOp.WRITE) {
+      return ns;
+    }
+    long cold = footprint.touch(footprintDevice, bio.firstPage(), bio.pageCount());
+    if (cold == 0) {
+      return ns;
+    }
+    if (coldPage.isConstant()) {
+      return ns + cold * coldPage.sampleNs(null);
+    }
+    for (long i = 0; i < cold; i++) {
+      ns += coldPage.sampleNs(coldRandom);
+    }
+    return ns;
   }
 
   /** Completes {@code bio} before returning; never waits, so always returns true. */
@@ -97,7 +164,11 @@ public abstract class BioBasedQueue implements BlockQueue {
     if (blkTrace != null) {
       blkTrace.queue(cpu, bio);
     }
-    counters.doneInline(bio.op(), bio.sizeBytes(), serviceNs(bio), cpu.now());
+    // The time charged for this bio, when it was (a distribution is drawn once per bio, and a
+    // cold touch counted once); else, e.g. for a dm clone costed on a copy, the driver's time.
+    long ns = bio == costBio ? costNs : serviceNs(bio);
+    costBio = null;
+    counters.doneInline(bio.op(), bio.sizeBytes(), ns, cpu.now());
     if (blkTrace != null) {
       blkTrace.bioComplete(cpu, bio, 0);
     }

@@ -132,4 +132,18 @@ class BrdQueueTest {
         () -> new BrdParams(" ", GIB, false, 0, 0, 0, 0, true));
     assertEquals("name must be a non-empty disk name, was ' '", e.getMessage());
   }
+
+  @Test
+  void aPerPageDistribution_isDrawnOncePerBio_theDiskTicksAreTheTimeCharged() {
+    BrdParams p = new BrdParams("ram0", GIB, false, 500,
+        blksim.engine.CostDistribution.uniform(1_000, 9_000),
+        blksim.engine.CostDistribution.constant(4_000), 1_000, true);
+    ScriptedSubmitter s = ScriptedSubmitter.run(
+        cpu -> new BrdQueue(p, BLOCK, cpu, new java.util.SplittableRandom(3)),
+        List.of(read(0, 4096, 0), read(8, 8192, 0), read(64, 4096, 0)));
+    assertEquals(3, s.completions.size());
+    // Bios run back to back from 0: the device was busy exactly the submitter's system time,
+    // which it would not be if issue() drew the pages again for the ticks.
+    assertEquals(s.stimeNs(), s.q.counters().ioTicksNs(s.completions.get(2).timeNs()));
+  }
 }

@@ -708,6 +708,10 @@ public final class ScenarioLoader {
     v.getDuration("trace.sample-interval"); // checked here, read by ScenarioModelFactory
     v.getCost("costs.timer.hrtimer-expiry"); // likewise (ScenarioModelFactory.spread)
     v.getCost("costs.irq.delivery");
+    v.getString("kernel.cache-cold"); // likewise (ScenarioModelFactory.CacheCold)
+    v.getSize("costs.cache.size");
+    v.getCost("costs.cache.cold-page");
+    v.getCost("costs.cache.cold-path");
     blksim.workload.umount.DirtyFiles dirtyFiles = dirtyFiles(v, fss, partitions, topo);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,

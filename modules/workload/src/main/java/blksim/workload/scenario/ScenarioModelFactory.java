@@ -205,6 +205,7 @@ public final class ScenarioModelFactory implements ModelFactory {
     // partition when such a device exists).
     Map<String, RequestQueue> shared = new LinkedHashMap<>();
     blksim.engine.CostDistribution[] spread = spread(s);
+    CacheCold cold = CacheCold.of(s);
     for (DeviceParams d : s.devices()) {
       if (d instanceof RequestBasedParams rb) {
         RequestQueue rq = rb.newRequestQueue(kblockd);
@@ -252,6 +253,7 @@ public final class ScenarioModelFactory implements ModelFactory {
           // One seed per device, the same on every CPU: all CPUs agree on its contents.
           q = d.newQueue(cpu, s.blockLayer(),
               new SplittableRandom(Seeds.forComponent(s.seed(), "dev/" + d.name())));
+          cold.attach(q, s, d, cpu);
         }
         cpu.attach(q);
         onCpu.put(d.name(), q);
@@ -462,6 +464,49 @@ public final class ScenarioModelFactory implements ModelFactory {
     Values v = new Values(c, "blksim", ScenarioSchema.KEYS);
     return new blksim.engine.CostDistribution[] {v.getCost("costs.timer.hrtimer-expiry"),
         v.getCost("costs.irq.delivery")};
+  }
+
+  /**
+   * Cache-cold first touches (issue 10 item 9, {@code kernel.cache-cold}): one
+   * {@link blksim.kernel.block.CacheFootprint} per CPU, given to that CPU's brd and zram queues
+   * with a stream per (device, CPU) for the costs that are distributions. Off: {@link #attach}
+   * does nothing.
+   */
+  private static final class CacheCold {
+    private final blksim.engine.CostDistribution page;
+    private final blksim.engine.CostDistribution path;
+    private final long sizeBytes;
+    private final Map<Integer, blksim.kernel.block.CacheFootprint> byCpu = new LinkedHashMap<>();
+
+    private CacheCold(blksim.engine.CostDistribution page, blksim.engine.CostDistribution path,
+        long sizeBytes) {
+      this.page = page;
+      this.path = path;
+      this.sizeBytes = sizeBytes;
+    }
+
+    static CacheCold of(Scenario s) {
+      com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseString(s.spec());
+      Values v = new Values(c, "blksim", ScenarioSchema.KEYS);
+      if (!"on".equals(v.getString("kernel.cache-cold"))) {
+        return new CacheCold(null, null, 0);
+      }
+      return new CacheCold(v.getCost("costs.cache.cold-page"), v.getCost("costs.cache.cold-path"),
+          v.getSize("costs.cache.size"));
+    }
+
+    void attach(BlockQueue q, Scenario s, DeviceParams d, CpuComponent cpu) {
+      if (page == null || !(q instanceof blksim.kernel.block.BioBasedQueue b)) {
+        return;
+      }
+      int id = cpu.cpu().id();
+      blksim.kernel.block.CacheFootprint fp = byCpu.computeIfAbsent(id,
+          k -> new blksim.kernel.block.CacheFootprint(sizeBytes));
+      SplittableRandom r = page.isConstant() && path.isConstant() ? null
+          : new SplittableRandom(Seeds.forComponent(s.seed(),
+              "dev/" + d.name() + "/cache/cpu" + id));
+      b.coldTouches(fp, s.devices().indexOf(d), page, path, r);
+    }
   }
 
   /**

@@ -539,7 +539,27 @@ public final class ScenarioSchema {
               + " after 600 us idle): an idle CPU woken (a task or an interrupt) after an idle"
               + " period of at least a state's target residency pays that state's exit latency"
               + " on top of C1's (costs.sched.idle-exit), the governor taken as an oracle; off"
-              + " (the default): every idle CPU is in C1"));
+              + " (the default): every idle CPU is in C1"),
+      Param.choice("kernel.cache-cold", "cache", "off", List.of("off", "on"),
+          "on: cache-cold first touches (issue 10 item 9) on brd and zram: each CPU keeps the"
+              + " device pages it touched last (costs.cache.size, LRU); a page read or written"
+              + " that is not among them costs costs.cache.cold-page more, and the first bio a"
+              + " CPU submits to a device costs costs.cache.cold-path more; off (the default)"
+              + " keeps every brd and zram page cost as calibrated (the calibrated per-page"
+              + " costs came from random I/O over devices much larger than a cache, i.e. cold)"),
+      Param.num("costs.cache.cold-page", "cache", DURATION, "ns", "500ns", 0, 1_000_000_000L,
+          "extra CPU time of copying a 4 KiB page that is not in the CPU's cache, drawn per"
+              + " cold page (a distribution may be given) [D: 64 lines from DRAM at ~90 ns each"
+              + " (Drepper, What Every Programmer Should Know About Memory, 2007, sec. 3.3), at"
+              + " most ~10 in flight per core (the L1 fill buffers, Intel 64 and IA-32"
+              + " Optimization Reference Manual): ~580 ns, against ~60 ns from L2]"),
+      Param.num("costs.cache.cold-path", "cache", DURATION, "ns", "5us", 0, 1_000_000_000L,
+          "extra CPU time of the first bio a CPU submits to a device: the driver's code and the"
+              + " device's structures are not yet in that CPU's caches [A: a few hundred"
+              + " instruction and data lines at ~100 ns each, partly overlapped]"),
+      Param.num("costs.cache.size", "cache", SIZE, "bytes", "2M", 4096, 1L << 36,
+          "bytes of device pages one CPU's caches hold for kernel.cache-cold [A: a core's L2,"
+              + " 1-2 MiB on current x86 server cores; what falls out of it is taken as cold]"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {
     return Param.num(path, component, DURATION, "ns", defaultNs + "ns", 0, 1_000_000_000L,

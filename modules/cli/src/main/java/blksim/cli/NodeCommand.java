@@ -63,6 +63,7 @@ final class NodeCommand implements Callable<Integer> {
           : "--seed", e.getMessage());
     }
     // Runs of distributed sweeps ('blksim sweep --join'), each whole on this node.
+    SweepTrace.mark("node up");
     SweepWork.startWorker(system);
     PrintWriter out = spec.commandLine().getOut();
     out.println("blksim node up at " + Cluster.get(system).selfMember().address()

@@ -185,6 +185,7 @@ final class SweepCommand implements Callable<Integer> {
         throw relabel(e, axes, combo);
       }
     }
+    SweepTrace.mark(jobs.size() + " runs loaded");
     Simulator.Host h = RunCommand.parseHost(host);
     if (report != null) {
       ReportDir.check(report, "--report");
@@ -242,6 +243,7 @@ final class SweepCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.print(rendered);
     out.flush();
+    SweepTrace.mark("table printed");
     if (output != null) {
       Path abs = output.toAbsolutePath();
       Outputs.writeAll(abs.getParent(), List.of(new Outputs.File(abs.getFileName().toString(),
@@ -278,9 +280,11 @@ final class SweepCommand implements Callable<Integer> {
     List<SweepWork.Values> out = new ArrayList<>();
     ActorSystem<Void> node = h == Simulator.Host.CLUSTER ? ClusterRunner.startEmbeddedNode()
         : null;
+    SweepTrace.mark("embedded node up");
     try {
       for (SweepDriver.Job j : jobs) {
         long t0 = System.nanoTime();
+        SweepTrace.mark("run " + (j.index() + 1) + " start");
         SweepWork.Values v = SweepWork.run(j.spec(), h, paths, node);
         // A metric that names nothing stops the sweep after its first run (the defaults:
         // the first, which tells reads from writes).
@@ -296,6 +300,7 @@ final class SweepCommand implements Callable<Integer> {
       if (node != null) {
         ClusterRunner.shutdown(node);
       }
+      SweepTrace.mark("embedded node stopped");
     }
     return out;
   }
@@ -314,7 +319,9 @@ final class SweepCommand implements Callable<Integer> {
       throw new InputException(null, 0, "--join", e.getMessage());
     }
     try {
+      SweepTrace.mark("joined: this node is Up");
       ClusterRunner.awaitMembers(sys, nodes, java.time.Duration.ofSeconds(60));
+      SweepTrace.mark(nodes + " members Up");
       SweepWork.startWorker(sys);
       String id = "sweep" + Long.toHexString(System.nanoTime());
       CompletableFuture<SweepDriver.Outcome> done = new CompletableFuture<>();
@@ -337,9 +344,11 @@ final class SweepCommand implements Callable<Integer> {
             + " results are those of a local sweep (runs are deterministic)");
       }
       err.flush();
+      SweepTrace.mark("last result in");
       return o.values();
     } finally {
       ClusterRunner.shutdown(sys);
+      SweepTrace.mark("left the cluster, actor system terminated");
     }
   }
 

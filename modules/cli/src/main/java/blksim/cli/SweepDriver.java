@@ -151,6 +151,7 @@ final class SweepDriver {
     }
 
     private Behavior<DriverCommand> onWorkers(Workers m) {
+      SweepTrace.mark("driver: " + m.refs().size() + " workers listed");
       for (ActorRef<WorkerCommand> w : new ArrayList<>(busy.keySet())) {
         if (!m.refs().contains(w)) {
           lose(w, "left the worker listing");
@@ -209,6 +210,7 @@ final class SweepDriver {
         return Behaviors.stopped();
       }
       results[r.index()] = new SweepWork.Values(r.values(), r.errors());
+      SweepTrace.mark("driver: run " + (r.index() + 1) + " result from " + r.node());
       finished++;
       String why = rerunWhy.get(r.index());
       if (why != null) {
@@ -238,6 +240,7 @@ final class SweepDriver {
         }
         int run = pending.poll();
         busy.put(w, run);
+        SweepTrace.mark("driver: run " + (run + 1) + " to " + w.path().address());
         w.tell(new RunRequest(sweepId, run, jobs.get(run).spec(), host, metrics,
             ctx.getSelf()));
       }

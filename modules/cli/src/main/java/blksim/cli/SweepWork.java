@@ -125,10 +125,13 @@ public final class SweepWork {
           RunReply reply;
           try {
             Simulator.Host h = RunCommand.parseHost(r.host());
+            SweepTrace.mark("worker: run " + (r.index() + 1) + " start");
             if (h == Simulator.Host.CLUSTER && privateNode[0] == null) {
               privateNode[0] = ClusterRunner.startEmbeddedNode();
+              SweepTrace.mark("worker: private node up");
             }
             Values v = run(r.spec(), h, r.metrics(), privateNode[0]);
+            SweepTrace.mark("worker: run " + (r.index() + 1) + " end");
             reply = new RunReply(r.sweepId(), r.index(), v.values(), v.errors(), null, self, me);
           } catch (RuntimeException | StackOverflowError e) {
             if (stopping.get() || org.apache.pekko.actor.CoordinatedShutdown.get(system)

@@ -62,13 +62,16 @@ final class SweepDriver {
 
   /**
    * The driver of sweep {@code sweepId}: it starts handing out runs once {@code nodes} workers
-   * are listed, or after 10 s with those there are.
+   * are listed, or after 10 s with those there are. Run {@code preRun} (-1: none) is already
+   * running on this JVM's worker, started before the cluster was joined: its reply comes with
+   * no worker, and this JVM's worker gets no other run before it.
    */
   static Behavior<DriverCommand> create(String sweepId, List<Job> jobs, String host,
-      List<String> metrics, int nodes, PrintWriter err, CompletableFuture<Outcome> done) {
+      List<String> metrics, int nodes, int preRun, PrintWriter err,
+      CompletableFuture<Outcome> done) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       timers.startTimerWithFixedDelay(new Tick(), Duration.ofSeconds(1));
-      return new State(ctx, sweepId, jobs, host, metrics, nodes, err, done).behavior();
+      return new State(ctx, sweepId, jobs, host, metrics, nodes, preRun, err, done).behavior();
     }));
   }
 
@@ -93,14 +96,20 @@ final class SweepDriver {
     private final Map<Integer, String> rerunWhy = new java.util.TreeMap<>();
     private final List<String> reruns = new ArrayList<>();
     private final long startNs = System.nanoTime();
+    /** The run this JVM's worker started before the driver existed, or -1. */
+    private final int preRun;
+    /** Whether this JVM's worker, once listed, was marked busy with {@link #preRun}. */
+    private boolean preRunMarked;
     private int finished;
     private int failed;
     private String lastLine = "";
     private long lastPrintNs;
 
     State(ActorContext<DriverCommand> ctx, String sweepId, List<Job> jobs, String host,
-        List<String> metrics, int nodes, PrintWriter err, CompletableFuture<Outcome> done) {
+        List<String> metrics, int nodes, int preRun, PrintWriter err,
+        CompletableFuture<Outcome> done) {
       this.ctx = ctx;
+      this.preRun = preRun;
       this.waitFor = nodes;
       this.sweepId = sweepId;
       this.jobs = jobs;
@@ -110,7 +119,9 @@ final class SweepDriver {
       this.done = done;
       this.results = new SweepWork.Values[jobs.size()];
       for (int i = 0; i < jobs.size(); i++) {
-        pending.add(i);
+        if (i != preRun) {
+          pending.add(i);
+        }
       }
       ActorRef<Receptionist.Listing> listing = ctx.messageAdapter(Receptionist.Listing.class,
           l -> new Workers(l.getServiceInstances(SweepWork.WORKER_KEY)));
@@ -161,6 +172,11 @@ final class SweepDriver {
       for (ActorRef<WorkerCommand> w : m.refs()) {
         if (!gone.contains(w.path().address())) {
           workers.add(w);
+          if (!preRunMarked && preRun >= 0 && results[preRun] == null
+              && w.path().address().hasLocalScope()) {
+            busy.put(w, preRun); // this JVM's worker: busy with the run it started early
+            preRunMarked = true;
+          }
         }
       }
       dispatch();
@@ -198,7 +214,12 @@ final class SweepDriver {
       if (!r.sweepId().equals(sweepId)) {
         return Behaviors.same();
       }
-      if (Integer.valueOf(r.index()).equals(busy.get(r.worker()))) {
+      if (r.worker() == null) {
+        // the run this JVM started early: its worker (if listed by now) is free again
+        preRunMarked = true;
+        busy.entrySet().removeIf(e -> e.getValue() == r.index()
+            && e.getKey().path().address().hasLocalScope());
+      } else if (Integer.valueOf(r.index()).equals(busy.get(r.worker()))) {
         busy.remove(r.worker());
       }
       if (results[r.index()] != null) {

@@ -45,13 +45,14 @@ public final class Main implements Runnable {
     // says so (its result files are written atomically at its end, so none was half-written).
     java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
     Thread hook = new Thread(() -> {
-      if (done.get()) {
-        return;
-      }
       if (args.length > 0 && args[0].equals("node")) {
-        // A node runs until it is stopped and writes no result file: stopping is its end.
+        if (done.get() && !NodeCommand.STARTED.get()) {
+          return; // --help, or refused its options
+        }
+        // A node runs until it is stopped and writes no result file: stopping is its end. (Its
+        // main thread may already have returned: a signal terminates its actor system first.)
         err.println("blksim: node stopped");
-      } else {
+      } else if (!done.get()) {
         err.println("blksim: interrupted: " + (args.length > 0 ? args[0] : "blksim")
             + " stopped before it finished; no result file was written");
       }

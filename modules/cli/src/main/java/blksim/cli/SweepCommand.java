@@ -388,10 +388,17 @@ final class SweepCommand implements Callable<Integer> {
     SweepTrace.mark("joined: this node is Up");
     ClusterRunner.awaitMembers(sys, nodes, java.time.Duration.ofSeconds(60));
     SweepTrace.mark(nodes + " members Up");
-    SweepWork.startWorker(sys, joining.worker);
+    org.apache.pekko.actor.typed.ActorRef<SweepWork.WorkerCommand> mine =
+        SweepWork.startWorker(sys, joining.worker);
     CompletableFuture<SweepDriver.Outcome> done = new CompletableFuture<>();
-    driver.complete(sys.systemActorOf(SweepDriver.create(id, jobs, host, paths, nodes, 0, err,
-        done), "blksim-" + id, Props.empty()));
+    org.apache.pekko.actor.typed.ActorRef<SweepWork.DriverCommand> d = sys.systemActorOf(
+        SweepDriver.create(id, jobs, host, paths, nodes, 0, err, done), "blksim-" + id,
+        Props.empty());
+    // The workers known now go to the driver at once; the receptionist lists them (and any
+    // later ones) some gossip rounds later.
+    d.tell(SweepDriver.found(mine));
+    SweepWork.identifyWorkers(sys, d);
+    driver.complete(d);
     SweepDriver.Outcome o;
     try {
       o = done.get();

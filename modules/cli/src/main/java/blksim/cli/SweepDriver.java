@@ -54,6 +54,16 @@ final class SweepDriver {
 
   private record Workers(Set<ActorRef<WorkerCommand>> refs) implements DriverCommand {}
 
+  private record Found(ActorRef<WorkerCommand> ref) implements DriverCommand {}
+
+  /**
+   * A worker the sweep's JVM found without the receptionist (its own, or a member's identified
+   * at its well-known path), which the receptionist's gossip would list only some 0.5-1 s later.
+   */
+  static DriverCommand found(ActorRef<WorkerCommand> worker) {
+    return new Found(worker);
+  }
+
   private record Gone(Address address, String why) implements DriverCommand {}
 
   private record Ignore() implements DriverCommand {}
@@ -92,6 +102,8 @@ final class SweepDriver {
     private final Set<ActorRef<WorkerCommand>> workers = new TreeSet<>(
         Comparator.comparing(r -> r.path().toString()));
     private final Set<Address> gone = new java.util.HashSet<>();
+    /** Workers the receptionist has listed at some time (by path). */
+    private final Set<String> everListed = new java.util.HashSet<>();
     /** Why each re-run run was re-run, by run index. */
     private final Map<Integer, String> rerunWhy = new java.util.TreeMap<>();
     private final List<String> reruns = new ArrayList<>();
@@ -147,6 +159,7 @@ final class SweepDriver {
     Behavior<DriverCommand> behavior() {
       return Behaviors.receive(DriverCommand.class)
           .onMessage(Workers.class, this::onWorkers)
+          .onMessage(Found.class, this::onFound)
           .onMessage(Gone.class, this::onGone)
           .onMessage(RunReply.class, this::onReply)
           .onMessage(Tick.class, t -> {
@@ -163,15 +176,18 @@ final class SweepDriver {
 
     private Behavior<DriverCommand> onWorkers(Workers m) {
       SweepTrace.mark("driver: " + m.refs().size() + " workers listed");
+      Set<String> listed = new java.util.HashSet<>();
+      m.refs().forEach(w -> listed.add(key(w)));
+      // A worker leaves the listing when it stops; one found but not listed yet stays.
       for (ActorRef<WorkerCommand> w : new ArrayList<>(busy.keySet())) {
-        if (!m.refs().contains(w)) {
+        if (everListed.contains(key(w)) && !listed.contains(key(w))) {
           lose(w, "left the worker listing");
         }
       }
-      workers.clear();
+      workers.removeIf(w -> everListed.contains(key(w)) && !listed.contains(key(w)));
+      everListed.addAll(listed);
       for (ActorRef<WorkerCommand> w : m.refs()) {
-        if (!gone.contains(w.path().address())) {
-          workers.add(w);
+        if (!gone.contains(w.path().address()) && workers.add(w)) {
           if (!preRunMarked && preRun >= 0 && results[preRun] == null
               && w.path().address().hasLocalScope()) {
             busy.put(w, preRun); // this JVM's worker: busy with the run it started early
@@ -181,6 +197,23 @@ final class SweepDriver {
       }
       dispatch();
       return Behaviors.same();
+    }
+
+    private Behavior<DriverCommand> onFound(Found m) {
+      ActorRef<WorkerCommand> w = m.ref();
+      SweepTrace.mark("driver: worker found at " + w.path());
+      if (!gone.contains(w.path().address()) && workers.add(w) && !preRunMarked && preRun >= 0
+          && results[preRun] == null && w.path().address().hasLocalScope()) {
+        busy.put(w, preRun);
+        preRunMarked = true;
+      }
+      dispatch();
+      return Behaviors.same();
+    }
+
+    /** A worker's identity: its path (a ref's uid may differ between a listing and a reply). */
+    private static String key(ActorRef<?> w) {
+      return w.path().toStringWithoutAddress() + "@" + w.path().address();
     }
 
     private Behavior<DriverCommand> onGone(Gone m) {
@@ -219,8 +252,9 @@ final class SweepDriver {
         preRunMarked = true;
         busy.entrySet().removeIf(e -> e.getValue() == r.index()
             && e.getKey().path().address().hasLocalScope());
-      } else if (Integer.valueOf(r.index()).equals(busy.get(r.worker()))) {
-        busy.remove(r.worker());
+      } else {
+        busy.entrySet().removeIf(e -> e.getValue() == r.index()
+            && key(e.getKey()).equals(key(r.worker())));
       }
       if (results[r.index()] != null) {
         dispatch();

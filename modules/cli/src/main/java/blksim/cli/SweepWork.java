@@ -226,9 +226,40 @@ public final class SweepWork {
   }
 
   /** Starts this JVM's sweep worker on {@code system}, running its runs on {@code local}. */
-  static void startWorker(ActorSystem<?> system, LocalWorker local) {
-    system.systemActorOf(worker(local), "blksim-sweep-worker",
+  static ActorRef<WorkerCommand> startWorker(ActorSystem<?> system, LocalWorker local) {
+    return system.systemActorOf(worker(local), WORKER_NAME,
         org.apache.pekko.actor.typed.Props.empty());
+  }
+
+  /** The name of a JVM's sweep worker, a system actor: {@code /system/blksim-sweep-worker}. */
+  static final String WORKER_NAME = "blksim-sweep-worker";
+
+  /**
+   * Asks every other Up member of {@code system}'s cluster for a sweep worker at its well-known
+   * path and tells {@code driver} of each that answers (a member without one, like a {@code run
+   * --join} JVM, does not): one round trip, where the receptionist takes its gossip rounds.
+   */
+  static void identifyWorkers(ActorSystem<?> system, ActorRef<DriverCommand> driver) {
+    org.apache.pekko.actor.ActorSystem classic =
+        org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system);
+    org.apache.pekko.cluster.Cluster cluster = org.apache.pekko.cluster.Cluster.get(classic);
+    for (org.apache.pekko.cluster.Member m : cluster.state().getMembers()) {
+      if (m.address().equals(cluster.selfAddress())
+          || m.status() != org.apache.pekko.cluster.MemberStatus.up()) {
+        continue;
+      }
+      org.apache.pekko.actor.ActorSelection sel = classic.actorSelection(
+          new org.apache.pekko.actor.RootActorPath(m.address(), "/").child("system")
+              .child(WORKER_NAME));
+      org.apache.pekko.pattern.Patterns.ask(sel, new org.apache.pekko.actor.Identify(
+          m.address().toString()), java.time.Duration.ofSeconds(5)).thenAccept(reply -> {
+            if (reply instanceof org.apache.pekko.actor.ActorIdentity id
+                && id.getActorRef().isPresent()) {
+              driver.tell(SweepDriver.found(
+                  org.apache.pekko.actor.typed.javadsl.Adapter.toTyped(id.getActorRef().get())));
+            }
+          });
+    }
   }
 
   /** The metrics a run evaluates when the sweep has no --metric: see {@link #chooseDefaults}. */

@@ -38,13 +38,21 @@ public final class Main implements Runnable {
   /** Entry point. */
   public static void main(String[] args) {
     // Initialise logging before Pekko or Kryo log anything, so SLF4J has nothing to replay.
+    SweepTrace.mark("main");
     org.slf4j.LoggerFactory.getILoggerFactory();
     PrintWriter err = new PrintWriter(System.err, true);
     // SIGINT/SIGTERM run the shutdown hooks; a command still running then was interrupted, and
     // says so (its result files are written atomically at its end, so none was half-written).
     java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
     Thread hook = new Thread(() -> {
-      if (!done.get()) {
+      if (args.length > 0 && args[0].equals("node")) {
+        if (done.get() && !NodeCommand.STARTED.get()) {
+          return; // --help, or refused its options
+        }
+        // A node runs until it is stopped and writes no result file: stopping is its end. (Its
+        // main thread may already have returned: a signal terminates its actor system first.)
+        err.println("blksim: node stopped");
+      } else if (!done.get()) {
         err.println("blksim: interrupted: " + (args.length > 0 ? args[0] : "blksim")
             + " stopped before it finished; no result file was written");
       }
@@ -52,6 +60,7 @@ public final class Main implements Runnable {
     Runtime.getRuntime().addShutdownHook(hook);
     int rc = execute(args, new PrintWriter(System.out, true), err);
     done.set(true);
+    SweepTrace.mark("exit " + rc);
     System.exit(rc);
   }
 

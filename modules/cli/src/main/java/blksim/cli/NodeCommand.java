@@ -49,6 +49,10 @@ final class NodeCommand implements Callable<Integer> {
       description = "join the cluster of this node instead of forming a new one (repeatable)")
   List<String> seeds = new ArrayList<>();
 
+  /** Whether this JVM's node came up (it then says it stopped when the JVM ends). */
+  static final java.util.concurrent.atomic.AtomicBoolean STARTED =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
   @Override
   public Integer call() throws Exception {
     ActorSystem<Void> system;
@@ -63,6 +67,8 @@ final class NodeCommand implements Callable<Integer> {
           : "--seed", e.getMessage());
     }
     // Runs of distributed sweeps ('blksim sweep --join'), each whole on this node.
+    STARTED.set(true);
+    SweepTrace.mark("node up");
     SweepWork.startWorker(system);
     PrintWriter out = spec.commandLine().getOut();
     out.println("blksim node up at " + Cluster.get(system).selfMember().address()

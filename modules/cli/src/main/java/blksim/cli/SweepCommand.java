@@ -146,6 +146,72 @@ final class SweepCommand implements Callable<Integer> {
       Path parent = output.toAbsolutePath().getParent();
       Outputs.checkDir(parent, "--output");
     }
+    // With --join, this JVM starts joining the cluster, and its worker's private node, while it
+    // loads the runs below; the first run starts here before the join completes.
+    Joining joining = join.isEmpty() ? null : new Joining(bind, join, tls.resolve(),
+        RunCommand.parseHost(host) == Simulator.Host.CLUSTER);
+    try {
+      return sweep(joining);
+    } finally {
+      if (joining != null) {
+        joining.close();
+      }
+    }
+  }
+
+  /**
+   * This JVM's start as a member of the cluster of {@code --join}, begun before the runs are
+   * loaded: the cluster node starts (and joins) on a thread of its own, and the sweep worker's
+   * private node on the worker's thread.
+   */
+  private static final class Joining implements AutoCloseable {
+    final CompletableFuture<ActorSystem<Void>> system;
+    final SweepWork.LocalWorker worker;
+
+    Joining(String bind, List<String> seeds, ClusterRunner.Tls tls, boolean clusterHost) {
+      worker = new SweepWork.LocalWorker(clusterHost);
+      system = new CompletableFuture<>();
+      Thread t = new Thread(() -> {
+        try {
+          system.complete(ClusterRunner.startClusterNode(bind, 0, seeds, tls));
+        } catch (Throwable e) {
+          system.completeExceptionally(e);
+        }
+      }, "blksim-sweep-join");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    /** The joined member (its node Up), once it is. */
+    ActorSystem<Void> await() throws Exception {
+      try {
+        return system.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (e.getCause() instanceof IllegalArgumentException iae) {
+          throw new InputException(null, 0, "--join", iae.getMessage());
+        }
+        if (e.getCause() instanceof RuntimeException re) {
+          throw re;
+        }
+        throw e;
+      }
+    }
+
+    /** Leaves the cluster (now, or once the join completes) and stops the worker. */
+    @Override
+    public void close() {
+      worker.close();
+      if (system.isDone()) {
+        if (!system.isCompletedExceptionally()) {
+          ClusterRunner.shutdown(system.join());
+        }
+      } else {
+        system.thenAccept(ClusterRunner::shutdown);
+      }
+    }
+  }
+
+  private Integer sweep(Joining joining) throws Exception {
     List<Axis> axes = new ArrayList<>();
     for (String v : vary) {
       axes.add(axis(v));
@@ -185,6 +251,7 @@ final class SweepCommand implements Callable<Integer> {
         throw relabel(e, axes, combo);
       }
     }
+    SweepTrace.mark(jobs.size() + " runs loaded");
     Simulator.Host h = RunCommand.parseHost(host);
     if (report != null) {
       ReportDir.check(report, "--report");
@@ -209,7 +276,7 @@ final class SweepCommand implements Callable<Integer> {
     }
     PrintWriter err = spec.commandLine().getErr();
     List<SweepWork.Values> values = join.isEmpty() ? runHere(jobs, h, paths, !chosen.isEmpty(), err)
-        : runOnCluster(jobs, paths, err);
+        : runOnCluster(joining, jobs, paths, err);
     // The columns: each value's slot in a run's figures.
     int[] slot = new int[chosen.isEmpty() ? 6 : chosen.size()];
     if (chosen.isEmpty()) {
@@ -242,6 +309,7 @@ final class SweepCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.print(rendered);
     out.flush();
+    SweepTrace.mark("table printed");
     if (output != null) {
       Path abs = output.toAbsolutePath();
       Outputs.writeAll(abs.getParent(), List.of(new Outputs.File(abs.getFileName().toString(),
@@ -278,9 +346,11 @@ final class SweepCommand implements Callable<Integer> {
     List<SweepWork.Values> out = new ArrayList<>();
     ActorSystem<Void> node = h == Simulator.Host.CLUSTER ? ClusterRunner.startEmbeddedNode()
         : null;
+    SweepTrace.mark("embedded node up");
     try {
       for (SweepDriver.Job j : jobs) {
         long t0 = System.nanoTime();
+        SweepTrace.mark("run " + (j.index() + 1) + " start");
         SweepWork.Values v = SweepWork.run(j.spec(), h, paths, node);
         // A metric that names nothing stops the sweep after its first run (the defaults:
         // the first, which tells reads from writes).
@@ -296,51 +366,60 @@ final class SweepCommand implements Callable<Integer> {
       if (node != null) {
         ClusterRunner.shutdown(node);
       }
+      SweepTrace.mark("embedded node stopped");
     }
     return out;
   }
 
   /**
-   * Runs the sweep's runs on the cluster of {@code --join}: this JVM joins it as a member with a
-   * sweep worker of its own, a {@link SweepDriver} hands the runs out, and this JVM leaves the
-   * cluster at the end.
+   * Runs the sweep's runs on the cluster of {@code --join}: this JVM's worker starts the first
+   * run at once, this JVM finishes joining the cluster as a member with that worker, a {@link
+   * SweepDriver} hands the other runs out, and this JVM leaves the cluster at the end.
    */
-  private List<SweepWork.Values> runOnCluster(List<SweepDriver.Job> jobs, List<String> paths,
-      PrintWriter err) throws Exception {
-    ActorSystem<Void> sys;
+  private List<SweepWork.Values> runOnCluster(Joining joining, List<SweepDriver.Job> jobs,
+      List<String> paths, PrintWriter err) throws Exception {
+    String id = "sweep" + Long.toHexString(System.nanoTime());
+    // The first run's reply goes to the driver once there is one.
+    CompletableFuture<org.apache.pekko.actor.typed.ActorRef<SweepWork.DriverCommand>> driver =
+        new CompletableFuture<>();
+    joining.worker.submit(id, 0, jobs.get(0).spec(), host, paths, "this JVM", null,
+        reply -> driver.thenAccept(d -> d.tell(reply)));
+    ActorSystem<Void> sys = joining.await();
+    SweepTrace.mark("joined: this node is Up");
+    ClusterRunner.awaitMembers(sys, nodes, java.time.Duration.ofSeconds(60));
+    SweepTrace.mark(nodes + " members Up");
+    org.apache.pekko.actor.typed.ActorRef<SweepWork.WorkerCommand> mine =
+        SweepWork.startWorker(sys, joining.worker);
+    CompletableFuture<SweepDriver.Outcome> done = new CompletableFuture<>();
+    org.apache.pekko.actor.typed.ActorRef<SweepWork.DriverCommand> d = sys.systemActorOf(
+        SweepDriver.create(id, jobs, host, paths, nodes, 0, err, done), "blksim-" + id,
+        Props.empty());
+    // The workers known now go to the driver at once; the receptionist lists them (and any
+    // later ones) some gossip rounds later.
+    d.tell(SweepDriver.found(mine));
+    SweepWork.identifyWorkers(sys, d);
+    driver.complete(d);
+    SweepDriver.Outcome o;
     try {
-      sys = ClusterRunner.startClusterNode(bind, 0, join, tls.resolve());
-    } catch (IllegalArgumentException e) {
-      throw new InputException(null, 0, "--join", e.getMessage());
+      o = done.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw e;
     }
-    try {
-      ClusterRunner.awaitMembers(sys, nodes, java.time.Duration.ofSeconds(60));
-      SweepWork.startWorker(sys);
-      String id = "sweep" + Long.toHexString(System.nanoTime());
-      CompletableFuture<SweepDriver.Outcome> done = new CompletableFuture<>();
-      sys.systemActorOf(SweepDriver.create(id, jobs, host, paths, nodes, err, done), "blksim-" + id,
-          Props.empty());
-      SweepDriver.Outcome o;
-      try {
-        o = done.get();
-      } catch (java.util.concurrent.ExecutionException e) {
-        if (e.getCause() instanceof RuntimeException re) {
-          throw re;
-        }
-        throw e;
-      }
-      for (String r : o.reruns()) {
-        err.println("sweep: " + r);
-      }
-      if (!o.reruns().isEmpty()) {
-        err.println("sweep: " + o.reruns().size() + " run(s) re-run after their node left; the"
-            + " results are those of a local sweep (runs are deterministic)");
-      }
-      err.flush();
-      return o.values();
-    } finally {
-      ClusterRunner.shutdown(sys);
+    SweepTrace.mark("last result in");
+    for (String r : o.reruns()) {
+      err.println("sweep: " + r);
     }
+    if (!o.reruns().isEmpty()) {
+      err.println("sweep: " + o.reruns().size() + " run(s) re-run after their node left; the"
+          + " results are those of a local sweep (runs are deterministic)");
+    }
+    err.flush();
+    joining.close();
+    SweepTrace.mark("left the cluster, actor system terminated");
+    return o.values();
   }
 
   /** {@code <label>_mean}, {@code _sd}, {@code _min}, {@code _max} for each metric. */

@@ -54,6 +54,16 @@ final class SweepDriver {
 
   private record Workers(Set<ActorRef<WorkerCommand>> refs) implements DriverCommand {}
 
+  private record Found(ActorRef<WorkerCommand> ref) implements DriverCommand {}
+
+  /**
+   * A worker the sweep's JVM found without the receptionist (its own, or a member's identified
+   * at its well-known path), which the receptionist's gossip would list only some 0.5-1 s later.
+   */
+  static DriverCommand found(ActorRef<WorkerCommand> worker) {
+    return new Found(worker);
+  }
+
   private record Gone(Address address, String why) implements DriverCommand {}
 
   private record Ignore() implements DriverCommand {}
@@ -62,13 +72,16 @@ final class SweepDriver {
 
   /**
    * The driver of sweep {@code sweepId}: it starts handing out runs once {@code nodes} workers
-   * are listed, or after 10 s with those there are.
+   * are listed, or after 10 s with those there are. Run {@code preRun} (-1: none) is already
+   * running on this JVM's worker, started before the cluster was joined: its reply comes with
+   * no worker, and this JVM's worker gets no other run before it.
    */
   static Behavior<DriverCommand> create(String sweepId, List<Job> jobs, String host,
-      List<String> metrics, int nodes, PrintWriter err, CompletableFuture<Outcome> done) {
+      List<String> metrics, int nodes, int preRun, PrintWriter err,
+      CompletableFuture<Outcome> done) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       timers.startTimerWithFixedDelay(new Tick(), Duration.ofSeconds(1));
-      return new State(ctx, sweepId, jobs, host, metrics, nodes, err, done).behavior();
+      return new State(ctx, sweepId, jobs, host, metrics, nodes, preRun, err, done).behavior();
     }));
   }
 
@@ -89,18 +102,26 @@ final class SweepDriver {
     private final Set<ActorRef<WorkerCommand>> workers = new TreeSet<>(
         Comparator.comparing(r -> r.path().toString()));
     private final Set<Address> gone = new java.util.HashSet<>();
+    /** Workers the receptionist has listed at some time (by path). */
+    private final Set<String> everListed = new java.util.HashSet<>();
     /** Why each re-run run was re-run, by run index. */
     private final Map<Integer, String> rerunWhy = new java.util.TreeMap<>();
     private final List<String> reruns = new ArrayList<>();
     private final long startNs = System.nanoTime();
+    /** The run this JVM's worker started before the driver existed, or -1. */
+    private final int preRun;
+    /** Whether this JVM's worker, once listed, was marked busy with {@link #preRun}. */
+    private boolean preRunMarked;
     private int finished;
     private int failed;
     private String lastLine = "";
     private long lastPrintNs;
 
     State(ActorContext<DriverCommand> ctx, String sweepId, List<Job> jobs, String host,
-        List<String> metrics, int nodes, PrintWriter err, CompletableFuture<Outcome> done) {
+        List<String> metrics, int nodes, int preRun, PrintWriter err,
+        CompletableFuture<Outcome> done) {
       this.ctx = ctx;
+      this.preRun = preRun;
       this.waitFor = nodes;
       this.sweepId = sweepId;
       this.jobs = jobs;
@@ -110,7 +131,9 @@ final class SweepDriver {
       this.done = done;
       this.results = new SweepWork.Values[jobs.size()];
       for (int i = 0; i < jobs.size(); i++) {
-        pending.add(i);
+        if (i != preRun) {
+          pending.add(i);
+        }
       }
       ActorRef<Receptionist.Listing> listing = ctx.messageAdapter(Receptionist.Listing.class,
           l -> new Workers(l.getServiceInstances(SweepWork.WORKER_KEY)));
@@ -136,6 +159,7 @@ final class SweepDriver {
     Behavior<DriverCommand> behavior() {
       return Behaviors.receive(DriverCommand.class)
           .onMessage(Workers.class, this::onWorkers)
+          .onMessage(Found.class, this::onFound)
           .onMessage(Gone.class, this::onGone)
           .onMessage(RunReply.class, this::onReply)
           .onMessage(Tick.class, t -> {
@@ -151,19 +175,45 @@ final class SweepDriver {
     }
 
     private Behavior<DriverCommand> onWorkers(Workers m) {
+      SweepTrace.mark("driver: " + m.refs().size() + " workers listed");
+      Set<String> listed = new java.util.HashSet<>();
+      m.refs().forEach(w -> listed.add(key(w)));
+      // A worker leaves the listing when it stops; one found but not listed yet stays.
       for (ActorRef<WorkerCommand> w : new ArrayList<>(busy.keySet())) {
-        if (!m.refs().contains(w)) {
+        if (everListed.contains(key(w)) && !listed.contains(key(w))) {
           lose(w, "left the worker listing");
         }
       }
-      workers.clear();
+      workers.removeIf(w -> everListed.contains(key(w)) && !listed.contains(key(w)));
+      everListed.addAll(listed);
       for (ActorRef<WorkerCommand> w : m.refs()) {
-        if (!gone.contains(w.path().address())) {
-          workers.add(w);
+        if (!gone.contains(w.path().address()) && workers.add(w)) {
+          if (!preRunMarked && preRun >= 0 && results[preRun] == null
+              && w.path().address().hasLocalScope()) {
+            busy.put(w, preRun); // this JVM's worker: busy with the run it started early
+            preRunMarked = true;
+          }
         }
       }
       dispatch();
       return Behaviors.same();
+    }
+
+    private Behavior<DriverCommand> onFound(Found m) {
+      ActorRef<WorkerCommand> w = m.ref();
+      SweepTrace.mark("driver: worker found at " + w.path());
+      if (!gone.contains(w.path().address()) && workers.add(w) && !preRunMarked && preRun >= 0
+          && results[preRun] == null && w.path().address().hasLocalScope()) {
+        busy.put(w, preRun);
+        preRunMarked = true;
+      }
+      dispatch();
+      return Behaviors.same();
+    }
+
+    /** A worker's identity: its path (a ref's uid may differ between a listing and a reply). */
+    private static String key(ActorRef<?> w) {
+      return w.path().toStringWithoutAddress() + "@" + w.path().address();
     }
 
     private Behavior<DriverCommand> onGone(Gone m) {
@@ -197,8 +247,14 @@ final class SweepDriver {
       if (!r.sweepId().equals(sweepId)) {
         return Behaviors.same();
       }
-      if (Integer.valueOf(r.index()).equals(busy.get(r.worker()))) {
-        busy.remove(r.worker());
+      if (r.worker() == null) {
+        // the run this JVM started early: its worker (if listed by now) is free again
+        preRunMarked = true;
+        busy.entrySet().removeIf(e -> e.getValue() == r.index()
+            && e.getKey().path().address().hasLocalScope());
+      } else {
+        busy.entrySet().removeIf(e -> e.getValue() == r.index()
+            && key(e.getKey()).equals(key(r.worker())));
       }
       if (results[r.index()] != null) {
         dispatch();
@@ -209,6 +265,7 @@ final class SweepDriver {
         return Behaviors.stopped();
       }
       results[r.index()] = new SweepWork.Values(r.values(), r.errors());
+      SweepTrace.mark("driver: run " + (r.index() + 1) + " result from " + r.node());
       finished++;
       String why = rerunWhy.get(r.index());
       if (why != null) {
@@ -238,6 +295,7 @@ final class SweepDriver {
         }
         int run = pending.poll();
         busy.put(w, run);
+        SweepTrace.mark("driver: run " + (run + 1) + " to " + w.path().address());
         w.tell(new RunRequest(sweepId, run, jobs.get(run).spec(), host, metrics,
             ctx.getSelf()));
       }

@@ -99,56 +99,110 @@ public final class SweepWork {
   }
 
   /**
-   * A sweep worker: runs the {@link RunRequest}s it is sent one at a time, in arrival order, on a
-   * thread of its own (never on an actor dispatcher), each run's partitions on a private embedded
-   * single-node cluster (started at the first cluster-host run, stopped with {@code system}) so
-   * that they stay in this JVM. Registers itself under {@link #WORKER_KEY}.
+   * The thread and the private single-node cluster a JVM's sweep worker runs its runs on: one
+   * run at a time, in submission order, on a thread of its own (never on an actor dispatcher),
+   * each run's partitions on the private node so that they stay in this JVM. The private node
+   * starts as the thread's first task when {@code startNodeNow} (a node starts it while it waits
+   * for work; the sweep's JVM while it loads and joins), else at the first cluster-host run.
+   * The sweep's JVM submits its first run here before it has joined the cluster.
    */
-  static Behavior<WorkerCommand> worker() {
+  static final class LocalWorker implements AutoCloseable {
+    private final ExecutorService exec = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "blksim-sweep-worker");
+      t.setDaemon(true);
+      return t;
+    });
+    private final java.util.concurrent.atomic.AtomicBoolean stopping =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    /** Only touched on the worker's thread (and read by {@link #close}). */
+    private volatile ActorSystem<Void> privateNode;
+    /** The cluster member this worker serves, once known: a run cut off by its shutdown. */
+    private volatile org.apache.pekko.actor.ActorSystem member;
+
+    LocalWorker(boolean startNodeNow) {
+      if (startNodeNow) {
+        exec.execute(() -> {
+          try {
+            node();
+          } catch (RuntimeException e) {
+            // the first run tries again and reports the failure
+          }
+        });
+      }
+    }
+
+    private ActorSystem<Void> node() {
+      if (privateNode == null && !stopping.get()) {
+        ActorSystem<Void> n = ClusterRunner.startEmbeddedNode();
+        privateNode = n;
+        if (stopping.get()) {
+          n.terminate(); // closed while it started
+        }
+        SweepTrace.mark("worker: private node up");
+      }
+      return privateNode;
+    }
+
+    /**
+     * Runs run {@code index} of sweep {@code sweepId} on the worker's thread and hands its reply
+     * (from {@code self}, worker {@code me}, which may be null before the worker exists) to
+     * {@code reply}; nothing if the worker is stopping (the run was cut off, not failed).
+     */
+    void submit(String sweepId, int index, String spec, String host, List<String> metrics,
+        String self, ActorRef<WorkerCommand> me, java.util.function.Consumer<RunReply> reply) {
+      exec.execute(() -> {
+        RunReply out;
+        try {
+          SweepTrace.mark("worker: run " + (index + 1) + " start");
+          Simulator.Host h = RunCommand.parseHost(host);
+          Values v = run(spec, h, metrics, h == Simulator.Host.CLUSTER ? node() : null);
+          SweepTrace.mark("worker: run " + (index + 1) + " end");
+          out = new RunReply(sweepId, index, v.values(), v.errors(), null, self, me);
+        } catch (RuntimeException | StackOverflowError e) {
+          org.apache.pekko.actor.ActorSystem m = member;
+          if (stopping.get() || (m != null && org.apache.pekko.actor.CoordinatedShutdown.get(m)
+              .getShutdownReason().isPresent())) {
+            // This node is leaving (SIGTERM): its run was cut off, not failed. The driver
+            // learns that the member left and re-runs it elsewhere.
+            return;
+          }
+          out = new RunReply(sweepId, index, new double[0], new String[0], failure(e, self),
+              self, me);
+        }
+        reply.accept(out);
+      });
+    }
+
+    /** Stops the thread (a run in progress is cut off) and the private node. */
+    @Override
+    public void close() {
+      stopping.set(true);
+      exec.shutdownNow();
+      ActorSystem<Void> n = privateNode;
+      if (n != null) {
+        n.terminate();
+      }
+    }
+  }
+
+  /**
+   * A sweep worker: hands the {@link RunRequest}s it is sent to {@code local}, which runs them one
+   * at a time in arrival order; closes {@code local} when it stops. Registers itself under
+   * {@link #WORKER_KEY}.
+   */
+  static Behavior<WorkerCommand> worker(LocalWorker local) {
     return Behaviors.setup(ctx -> {
       ctx.getSystem().receptionist().tell(Receptionist.register(WORKER_KEY, ctx.getSelf()));
-      ExecutorService exec = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "blksim-sweep-worker");
-        t.setDaemon(true);
-        return t;
-      });
-      ActorSystem<Void>[] privateNode = newNodeHolder();
       String self = org.apache.pekko.cluster.typed.Cluster.get(ctx.getSystem()).selfMember()
           .address().toString();
       ActorRef<WorkerCommand> me = ctx.getSelf();
-      java.util.concurrent.atomic.AtomicBoolean stopping =
-          new java.util.concurrent.atomic.AtomicBoolean();
-      org.apache.pekko.actor.ActorSystem system =
-          org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(ctx.getSystem());
+      local.member = org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(ctx.getSystem());
       return Behaviors.receive(WorkerCommand.class).onMessage(RunRequest.class, r -> {
-        exec.execute(() -> {
-          RunReply reply;
-          try {
-            Simulator.Host h = RunCommand.parseHost(r.host());
-            if (h == Simulator.Host.CLUSTER && privateNode[0] == null) {
-              privateNode[0] = ClusterRunner.startEmbeddedNode();
-            }
-            Values v = run(r.spec(), h, r.metrics(), privateNode[0]);
-            reply = new RunReply(r.sweepId(), r.index(), v.values(), v.errors(), null, self, me);
-          } catch (RuntimeException | StackOverflowError e) {
-            if (stopping.get() || org.apache.pekko.actor.CoordinatedShutdown.get(system)
-                .getShutdownReason().isPresent()) {
-              // This node is leaving (SIGTERM): its run was cut off, not failed. The driver
-              // learns that the member left and re-runs it elsewhere.
-              return;
-            }
-            reply = new RunReply(r.sweepId(), r.index(), new double[0], new String[0],
-                failure(e, self), self, me);
-          }
-          r.replyTo().tell(reply);
-        });
+        local.submit(r.sweepId(), r.index(), r.spec(), r.host(), r.metrics(), self, me,
+            r.replyTo()::tell);
         return Behaviors.same();
       }).onSignal(org.apache.pekko.actor.typed.PostStop.class, sig -> {
-        stopping.set(true);
-        exec.shutdownNow();
-        if (privateNode[0] != null) {
-          privateNode[0].terminate();
-        }
+        local.close();
         return Behaviors.same();
       }).build();
     });
@@ -163,15 +217,49 @@ public final class SweepWork {
         + e, null, 0, null, null);
   }
 
-  @SuppressWarnings("unchecked")
-  private static ActorSystem<Void>[] newNodeHolder() {
-    return (ActorSystem<Void>[]) new ActorSystem<?>[1];
+  /**
+   * Starts this JVM's sweep worker on {@code system} (a member of a multi-JVM cluster), its
+   * private node starting now, while it waits for work (a node).
+   */
+  static void startWorker(ActorSystem<?> system) {
+    startWorker(system, new LocalWorker(true));
   }
 
-  /** Starts this JVM's sweep worker on {@code system} (a member of a multi-JVM cluster). */
-  static void startWorker(ActorSystem<?> system) {
-    system.systemActorOf(worker(), "blksim-sweep-worker",
+  /** Starts this JVM's sweep worker on {@code system}, running its runs on {@code local}. */
+  static ActorRef<WorkerCommand> startWorker(ActorSystem<?> system, LocalWorker local) {
+    return system.systemActorOf(worker(local), WORKER_NAME,
         org.apache.pekko.actor.typed.Props.empty());
+  }
+
+  /** The name of a JVM's sweep worker, a system actor: {@code /system/blksim-sweep-worker}. */
+  static final String WORKER_NAME = "blksim-sweep-worker";
+
+  /**
+   * Asks every other Up member of {@code system}'s cluster for a sweep worker at its well-known
+   * path and tells {@code driver} of each that answers (a member without one, like a {@code run
+   * --join} JVM, does not): one round trip, where the receptionist takes its gossip rounds.
+   */
+  static void identifyWorkers(ActorSystem<?> system, ActorRef<DriverCommand> driver) {
+    org.apache.pekko.actor.ActorSystem classic =
+        org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system);
+    org.apache.pekko.cluster.Cluster cluster = org.apache.pekko.cluster.Cluster.get(classic);
+    for (org.apache.pekko.cluster.Member m : cluster.state().getMembers()) {
+      if (m.address().equals(cluster.selfAddress())
+          || m.status() != org.apache.pekko.cluster.MemberStatus.up()) {
+        continue;
+      }
+      org.apache.pekko.actor.ActorSelection sel = classic.actorSelection(
+          new org.apache.pekko.actor.RootActorPath(m.address(), "/").child("system")
+              .child(WORKER_NAME));
+      org.apache.pekko.pattern.Patterns.ask(sel, new org.apache.pekko.actor.Identify(
+          m.address().toString()), java.time.Duration.ofSeconds(5)).thenAccept(reply -> {
+            if (reply instanceof org.apache.pekko.actor.ActorIdentity id
+                && id.getActorRef().isPresent()) {
+              driver.tell(SweepDriver.found(
+                  org.apache.pekko.actor.typed.javadsl.Adapter.toTyped(id.getActorRef().get())));
+            }
+          });
+    }
   }
 
   /** The metrics a run evaluates when the sweep has no --metric: see {@link #chooseDefaults}. */

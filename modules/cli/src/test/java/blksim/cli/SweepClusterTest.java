@@ -3,9 +3,6 @@ package blksim.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -23,45 +20,38 @@ import org.junit.jupiter.api.Timeout;
  * survivor downs the dead member and takes the next sweep; it stops soon after SIGTERM.
  */
 class SweepClusterTest {
+  /** Where each node's output goes (a file: a pipe read while the child exits loses its end). */
+  private static final java.util.Map<Process, Path> OUTPUT =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** A {@code blksim node} child JVM, once it says it is up. */
   static Process node(int port, String... more) throws Exception {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> cmd = new ArrayList<>(List.of(java.toString(), "-Xmx384m", "-cp",
+    Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> cmd = new ArrayList<>(List.of(javaBin.toString(), "-Xmx384m", "-cp",
         System.getProperty("java.class.path"), Main.class.getName(), "node", "--port",
         Integer.toString(port)));
     cmd.addAll(List.of(more));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    CompletableFuture<String> up = CompletableFuture.supplyAsync(() -> {
-      try {
-        BufferedReader r = new BufferedReader(
-            new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String line;
-        while ((line = r.readLine()) != null) {
-          if (line.contains("blksim node up at")) {
-            // keep draining the pipe so that the child never blocks on its output
-            Thread t = new Thread(() -> {
-              try {
-                while (r.readLine() != null) {
-                  // discard
-                }
-              } catch (IOException e) {
-                // the child is gone
-              }
-            });
-            t.setDaemon(true);
-            t.start();
-            return line;
-          }
-        }
-        return "node exited";
-      } catch (IOException e) {
-        return e.toString();
+    Path log = java.nio.file.Files.createTempFile("blksim-node-", ".log");
+    log.toFile().deleteOnExit();
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
+        .start();
+    OUTPUT.put(p, log);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (true) {
+      String text = java.nio.file.Files.readString(log, StandardCharsets.UTF_8);
+      int at = text.indexOf("blksim node up at");
+      if (at >= 0) {
+        int eol = text.indexOf('\n', at);
+        String line = eol < 0 ? text.substring(at) : text.substring(at, eol);
+        assertTrue(line.contains("blksim node up at pekko://blksim@127.0.0.1:" + port), line);
+        return p;
       }
-    });
-    String line = up.get(120, TimeUnit.SECONDS);
-    assertTrue(line.contains("blksim node up at pekko://blksim@127.0.0.1:" + port), line);
-    return p;
+      if (!p.isAlive() || System.nanoTime() > deadline) {
+        p.destroyForcibly();
+        throw new AssertionError("node did not come up: " + text);
+      }
+      Thread.sleep(50);
+    }
   }
 
   @Test
@@ -115,6 +105,10 @@ class SweepClusterTest {
       assertTrue(survivor.waitFor(5, TimeUnit.SECONDS), "node still running 5 s after SIGTERM");
       double s = (System.nanoTime() - t0) / 1e9;
       System.out.printf("node stopped %.2f s after SIGTERM%n", s);
+      // A node has no result file: it says it stopped, not that a result was not written.
+      String said = java.nio.file.Files.readString(OUTPUT.get(survivor), StandardCharsets.UTF_8);
+      assertTrue(said.contains("blksim: node stopped"), said);
+      assertTrue(!said.contains("no result file"), said);
     } finally {
       if (victim != null) {
         victim.destroyForcibly();

@@ -20,7 +20,7 @@ public final class KernelKryoRegistrar implements KryoRegistrar {
 
   @Override
   public void register(Kryo kryo) {
-    KryoRegistrar.register(kryo, CpuTimer.class, 1000);
+    KryoRegistrar.register(kryo, CpuTimer.class, 1000, new CpuTimerSerializer());
     KryoRegistrar.register(kryo, ReqOp.class, 1001);
     KryoRegistrar.register(kryo, Bio.class, 1002);
     KryoRegistrar.register(kryo, TaskWakeup.class, 1003);
@@ -56,5 +56,20 @@ public final class KernelKryoRegistrar implements KryoRegistrar {
     KryoRegistrar.register(kryo, blksim.kernel.sched.CrossLlcMessages.PullRequest.class, 1461);
     KryoRegistrar.register(kryo, blksim.kernel.sched.CrossLlcMessages.PullReply.class, 1462);
     KryoRegistrar.register(kryo, blksim.kernel.sched.CrossLlcMessages.NohzKick.class, 1463);
+  }
+
+  /** A {@link CpuTimer} is its slot (the armed callback never leaves the CPU's partition). */
+  private static final class CpuTimerSerializer
+      extends com.esotericsoftware.kryo.Serializer<CpuTimer> {
+    @Override
+    public void write(Kryo kryo, com.esotericsoftware.kryo.io.Output out, CpuTimer t) {
+      out.writeVarInt(t.slot(), true);
+    }
+
+    @Override
+    public CpuTimer read(Kryo kryo, com.esotericsoftware.kryo.io.Input in,
+        Class<? extends CpuTimer> type) {
+      return new CpuTimer(in.readVarInt(true));
+    }
   }
 }

@@ -25,8 +25,15 @@ public final class Request {
   private final long allocNs;
   /** {@code rq->ioprio}, from the first bio; bios of another priority do not merge in. */
   private final int ioprio;
-  private final List<Bio> bios = new ArrayList<>(4);
-  private final List<BioEndIo> endIos = new ArrayList<>(4);
+  /**
+   * The first bio and its end_io while the request has one (nearly always on the direct-I/O
+   * paths): two lists per request were four objects per I/O. From the first merge on, the bios
+   * are in {@link #bios} and {@link #endIos} and these two are null.
+   */
+  private Bio bio0;
+  private BioEndIo endIo0;
+  private ArrayList<Bio> bios;
+  private ArrayList<BioEndIo> endIos;
   private long sector;
   private long bytes;
   private int segments;
@@ -49,8 +56,20 @@ public final class Request {
     this.sector = bio.sector();
     this.bytes = bio.sizeBytes();
     this.segments = (int) Math.max(1, bio.pageCount());
-    bios.add(bio);
-    endIos.add(endIo);
+    bio0 = bio;
+    endIo0 = endIo;
+  }
+
+  /** The bios in the lists, from the first merge on. */
+  private void toLists() {
+    if (bios == null) {
+      bios = new ArrayList<>(4);
+      endIos = new ArrayList<>(4);
+      bios.add(bio0);
+      endIos.add(endIo0);
+      bio0 = null;
+      endIo0 = null;
+    }
   }
 
   /** Its I/O priority ({@code req_get_ioprio()}). */
@@ -90,7 +109,7 @@ public final class Request {
 
   /** Bios merged into it, in sector order. */
   public List<Bio> bios() {
-    return List.copyOf(bios);
+    return bios == null ? List.of(bio0) : List.copyOf(bios);
   }
 
   /** The CPU the request was allocated on ({@code rq->mq_ctx->cpu}); it completes there. */
@@ -147,6 +166,7 @@ public final class Request {
 
   /** {@code bio_attempt_back_merge()}: appends the bio. The caller checked {@link #mergeOk}. */
   void backMerge(Bio bio, BioEndIo endIo) {
+    toLists();
     bios.add(bio);
     endIos.add(endIo);
     bytes += bio.sizeBytes();
@@ -155,6 +175,7 @@ public final class Request {
 
   /** {@code bio_attempt_front_merge()}: prepends the bio. */
   void frontMerge(Bio bio, BioEndIo endIo) {
+    toLists();
     bios.add(0, bio);
     endIos.add(0, endIo);
     sector = bio.sector();
@@ -176,8 +197,14 @@ public final class Request {
 
   /** Appends every bio of {@code next} ({@code attempt_merge()}); {@code next} is then freed. */
   void absorb(Request next) {
-    bios.addAll(next.bios);
-    endIos.addAll(next.endIos);
+    toLists();
+    if (next.bios == null) {
+      bios.add(next.bio0);
+      endIos.add(next.endIo0);
+    } else {
+      bios.addAll(next.bios);
+      endIos.addAll(next.endIos);
+    }
     bytes += next.bytes;
     segments += next.segments;
     fifoTimeNs = Math.min(fifoTimeNs, next.fifoTimeNs);
@@ -185,6 +212,10 @@ public final class Request {
 
   /** Ends every bio with {@code error}, in order ({@code blk_update_request()}). */
   void endBios(int error) {
+    if (bios == null) {
+      endIo0.endIo(bio0, error);
+      return;
+    }
     for (int i = 0; i < bios.size(); i++) {
       endIos.get(i).endIo(bios.get(i), error);
     }

@@ -86,6 +86,23 @@ public final class BlockDeviceFile {
   private long pos;
   private boolean closed;
 
+  /** The CPU {@link #queueOf} belongs to (a one-entry cache of {@link #queues}). */
+  private Object queueCpu;
+  private BlockQueue queueOf;
+
+  /**
+   * The device's queue on the CPU the task runs on; looked up again only when that CPU changes
+   * (the lookup's lambda, list and CPU objects were cache misses per I/O on large machines).
+   */
+  private BlockQueue queueOn(TaskCpu cpu) {
+    Object on = cpu.cpu();
+    if (on != queueCpu) {
+      queueOf = queues.apply(cpu.cpu().cpu().id());
+      queueCpu = on;
+    }
+    return queueOf;
+  }
+
   private BlockDeviceFile(Task task, IntFunction<BlockQueue> queues, boolean direct,
       SyscallParams syscalls, PageCacheParams pageCache, PageCache pc, AddressSpace mapping,
       WritebackParams wbCosts) {
@@ -285,7 +302,7 @@ public final class BlockDeviceFile {
       switch (phase) {
         case ENTER:
           phase = ISSUE;
-          BlockQueue q = queues.apply(cpu.cpu().cpu().id());
+          BlockQueue q = queueOn(cpu);
           if (buffered) {
             // Page-cache miss: readahead of the one page, flagged REQ_RAHEAD.
             deviceBio = bio(op, offset, len, Bio.REQ_RAHEAD);
@@ -312,7 +329,7 @@ public final class BlockDeviceFile {
 
     private void issue(TaskCpu cpu) {
       done.reinit();
-      BlockQueue q = queues.apply(cpu.cpu().cpu().id());
+      BlockQueue q = queueOn(cpu);
       if (!q.issue(deviceBio, (b, err) -> onComplete(cpu, err), () -> cpu.cpu().wake(task))) {
         cpu.sleep();
         return;
@@ -336,7 +353,7 @@ public final class BlockDeviceFile {
         // The page is not up to date: ->read_folio() reads it without REQ_RAHEAD and waits again.
         deviceBio = bio(op, offset, len, 0);
         phase = ISSUE;
-        cpu.runFor(CpuMode.SYSTEM, queues.apply(cpu.cpu().cpu().id()).submitCostNs(deviceBio));
+        cpu.runFor(CpuMode.SYSTEM, queueOn(cpu).submitCostNs(deviceBio));
         return;
       }
       phase = RETURN;

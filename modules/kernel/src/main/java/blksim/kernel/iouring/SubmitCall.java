@@ -194,8 +194,19 @@ public final class SubmitCall extends SystemCall {
   }
 
   private BlockQueue queue(TaskCpu cpu) {
-    return queues.apply(cpu.cpu().cpu().id());
+    // The queue of the CPU the task runs on; looked up again only when that CPU changes (the
+    // lookup's lambda, list and CPU objects were cache misses per I/O on large machines).
+    Object on = cpu.cpu();
+    if (on != queueCpu) {
+      queueOf = queues.apply(cpu.cpu().cpu().id());
+      queueCpu = on;
+    }
+    return queueOf;
   }
+
+  /** The CPU {@link #queueOf} belongs to (a one-entry cache of {@link #queues}). */
+  private Object queueCpu;
+  private BlockQueue queueOf;
 
   /** Prepares the next request and pays its issue cost. */
   private void next(TaskCpu cpu) {

@@ -47,6 +47,8 @@ public final class IoPattern {
   private final List<FioJob.BsSplit>[] split;
   private final RandomDistribution.Sampler[] samplers = new RandomDistribution.Sampler[2];
   private final long[] lastPos = new long[2];
+  /** The most bytes free at the offset {@link #randomBlock} last returned. */
+  private long pickCap;
   private final boolean[] started = new boolean[2];
   private final long mapUnit;
   private final RandomMap map;
@@ -173,9 +175,8 @@ public final class IoPattern {
     long rel;
     long cap = Long.MAX_VALUE;
     if (rw.isRandom() && takesRandom(d)) {
-      long[] pick = randomBlock(d);
-      rel = zoneStart + pick[0];
-      cap = pick[1];
+      rel = zoneStart + randomBlock(d);
+      cap = pickCap;
     } else {
       rel = sequential(d);
     }
@@ -208,10 +209,14 @@ public final class IoPattern {
     return perc >= 100 || 1 + random.nextInt(100) <= perc;
   }
 
-  /** A random offset (relative to the window) and the most bytes free there, as {rel, cap}. */
-  private long[] randomBlock(int d) {
+  /**
+   * A random offset (relative to the window); the most bytes free there go to {@link #pickCap}
+   * (a field, not a two-element array per I/O: one allocation less on the I/O path).
+   */
+  private long randomBlock(int d) {
+    pickCap = Long.MAX_VALUE;
     if (samplers[d] != null) {
-      return new long[] {samplers[d].next() * ba[d], Long.MAX_VALUE};
+      return samplers[d].next() * ba[d];
     }
     if (lfsr != null) {
       long b = lfsr.next();
@@ -219,12 +224,12 @@ public final class IoPattern {
         lfsr.reset();
         b = lfsr.next();
       }
-      return new long[] {alignDown(b * mapUnit, d), Long.MAX_VALUE};
+      return alignDown(b * mapUnit, d);
     }
     long last = Math.max(1, lastBlock(d));
     long b = random.nextLong(last);
     if (map == null) {
-      return new long[] {b * ba[d], Long.MAX_VALUE};
+      return b * ba[d];
     }
     long m = b * ba[d] / mapUnit;
     long got = map.next(Math.min(m, map.blocks() - 1));
@@ -234,7 +239,8 @@ public final class IoPattern {
     }
     int want = (int) Math.min(Integer.MAX_VALUE, Math.max(1, maxBs[d] / mapUnit));
     int run = map.takeRun(got, want);
-    return new long[] {alignDown(got * mapUnit, d), run * mapUnit};
+    pickCap = run * mapUnit;
+    return alignDown(got * mapUnit, d);
   }
 
   private long alignDown(long rel, int d) {

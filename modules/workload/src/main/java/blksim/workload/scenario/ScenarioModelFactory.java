@@ -273,8 +273,8 @@ public final class ScenarioModelFactory implements ModelFactory {
       // One unmodifiable list per LLC, which every CPU of it keeps as is (List.copyOf of it is
       // itself): not a copy per CPU, quadratic in the LLC's size.
       byLlc.replaceAll((k, v) -> List.copyOf(v));
-      for (CpuComponent c : cpus) {
-        c.joinLlc(byLlc.get(c.cpu().llc()));
+      for (List<CpuComponent> l : byLlc.values()) {
+        CpuComponent.joinLlcAll(l); // linear in the LLC (joinLlc per CPU is quadratic)
       }
       if (s.migratesInLlc()) {
         // Load balancing moves the tasks that may move, within their LLC (issue 15 item 3).

@@ -1010,7 +1010,7 @@ public final class FileFioThread extends FioJobThread {
         }
       }
       files.reset();
-      if (files.allDone()) {
+      if (files.allDone() || !anotherLoop()) {
         startEnd();
         return false;
       }

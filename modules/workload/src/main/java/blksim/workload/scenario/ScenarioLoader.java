@@ -531,7 +531,8 @@ public final class ScenarioLoader {
     FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"),
         v.getDuration("costs.fio.cpuio-qsort-round"),
         v.getDuration("costs.fio.random-map-per-io"), v.getDuration("costs.fio.random-draw-per-io"),
-        v.getDuration("costs.fio.zipf-draw-per-io"), v.getDuration("costs.fio.pareto-draw-per-io"));
+        v.getDuration("costs.fio.zipf-draw-per-io"), v.getDuration("costs.fio.pareto-draw-per-io"),
+        v.getDuration("costs.fio.posixaio-enqueue"), v.getDuration("costs.fio.posixaio-helper"));
     SyscallParams syscalls = new SyscallParams(v.getDuration("costs.fio.syscall"),
         v.getDuration("costs.fio.syscall-return"), v.getDuration("kernel.timer-slack"),
         v.getDuration("costs.mm.dio-pin-page"), v.getDuration("costs.mm.dio-unpin-page"));
@@ -695,6 +696,12 @@ public final class ScenarioLoader {
         throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim) on a block device"
             + " are not modelled (blksim does not issue discards from fio jobs yet); on regular"
             + " files they are, with zonemode=zbd, and with ioengine=falloc");
+      }
+      if (j.ioengine() == FioEngine.POSIXAIO && !(j.filename() == null
+          ? j.directory() != null : regularFiles(j, devices, fss))) {
+          throw j.error("ioengine", "job '" + j.name() + "': ioengine=posixaio is modelled by"
+              + " blksim on regular files only so far (glibc's helper threads doing pread()/"
+              + "pwrite()); on a block device use psync, libaio or io_uring");
       }
       if (!regularFiles(j, devices, fss)) {
         checkJob(j, devices, bounded);
@@ -1375,9 +1382,10 @@ public final class ScenarioLoader {
             + " not modelled");
       }
       if (!j.ioengine().isSync() && j.ioengine() != FioEngine.LIBAIO
-          && j.ioengine() != FioEngine.IO_URING) {
+          && j.ioengine() != FioEngine.IO_URING && j.ioengine() != FioEngine.POSIXAIO) {
         throw j.error("ioengine", "job '" + j.name() + "': files are modelled with the"
-            + " synchronous engines (psync/sync/pvsync/pvsync2), libaio and io_uring so far;"
+            + " synchronous engines (psync/sync/pvsync/pvsync2), libaio, io_uring and posixaio"
+            + " so far;"
             + " ioengine=" + j.ioengine().fioName() + " on files is not; use filename= on a"
             + " device for it");
       }

@@ -226,6 +226,12 @@ public final class ScenarioSchema {
       Param.num("costs.fio.pareto-draw-per-io", "fio", DURATION, "ns", "0", 0, 1_000_000_000L,
           "user time of one random_distribution=pareto draw (lib/zipf.c pareto_next()), paid"
               + " instead of random-draw-per-io; 0: the uniform draw's"),
+      Param.num("costs.fio.posixaio-enqueue", "fio", DURATION, "ns", "50ns", 0, 1_000_000_000L,
+          "ioengine=posixaio: glibc's user time in aio_read()/aio_write() to queue a request"
+              + " for a helper thread (__aio_enqueue_request())"),
+      Param.num("costs.fio.posixaio-helper", "fio", DURATION, "ns", "100ns", 0, 1_000_000_000L,
+          "ioengine=posixaio: a glibc helper thread's user time per request besides its"
+              + " pread()/pwrite() (handle_fildes_io())"),
       Param.num("costs.null-blk.submit", "null_blk", DURATION, "ns", "600ns", 0,
           1_000_000_000L, "CPU time from submit_bio() through blk-mq to null_queue_rq()"),
       Param.num("costs.null-blk.complete", "null_blk", DURATION, "ns", "500ns", 0,

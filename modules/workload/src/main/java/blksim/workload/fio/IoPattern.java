@@ -77,10 +77,13 @@ public final class IoPattern {
     this.deviceBytes = deviceBytes;
     this.split = new List[2];
     for (int d = 0; d < 2; d++) {
-      minBs[d] = job.minBs()[d];
-      maxBs[d] = job.maxBs()[d];
-      ba[d] = job.blockAlign()[d] > 0 ? job.blockAlign()[d] : minBs[d];
-      split[d] = job.bssplit(d);
+      // A trim job's I/Os come from the write slot (read() is false); their sizes are the trim
+      // direction's (fio's DDIR_TRIM), and trimwrite's write reuses the trim's offset and size.
+      int src = d == WRITE && job.rw().trims() ? 2 : d;
+      minBs[d] = job.minBs()[src];
+      maxBs[d] = job.maxBs()[src];
+      ba[d] = job.blockAlign()[src] > 0 ? job.blockAlign()[src] : minBs[d];
+      split[d] = job.bssplit(src);
     }
     this.strided = job.zonemodeStrided();
     FioRw rw = job.rw();

@@ -646,13 +646,15 @@ public final class ScenarioLoader {
       groupBase += maxGroup + 1;
     }
     for (FioJob j : jobs) {
-      if (j.rw().trims() && !j.zonemodeZbd() && !(j.ioengine() == FioEngine.FALLOC
+      if (j.rw().trims() && !j.zonemodeZbd() && j.ioengine() != FioEngine.NULL
+          && !(j.ioengine() == FioEngine.FALLOC
           && !j.rw().writes() && !j.rw().reads()) && !fileTrims(j)) {
         // (ioengine=falloc makes a trim a FALLOC_FL_PUNCH_HOLE fallocate; a pure trim job's
         // I/Os are all trims. On regular files, see fileTrims().)
         // IoPattern has no trim direction: such a job would silently issue writes.
         throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim, trimwrite) are"
-            + " modelled only with zonemode=zbd, where they reset zones, with ioengine=falloc"
+            + " modelled only with zonemode=zbd, where they reset zones, with ioengine=null,"
+            + " with ioengine=falloc"
             + " (rw=trim or randtrim: hole punches), and as rw=trim or randtrim on regular files"
             + " (an ioctl(BLKDISCARD), which fails with ENOTTY); blksim does not issue discards"
             + " from fio jobs yet");

@@ -854,7 +854,8 @@ public abstract class FioJobThread extends Task {
 
   /** Whether the job has a rate limit in direction {@code op}. */
   protected final boolean rateLimited(ReqOp op) {
-    return rateBps[ddir(op)] > 0;
+    int d = ddir(op);
+    return d < rateBps.length && rateBps[d] > 0; // (a trim's rate is not modelled)
   }
 
   /**
@@ -1241,7 +1242,7 @@ public abstract class FioJobThread extends Task {
 
   /** fio's ddir of an operation: 0 read, 1 write. */
   protected static int ddir(ReqOp op) {
-    return op == ReqOp.READ ? 0 : 1;
+    return op == ReqOp.READ ? 0 : op == ReqOp.DISCARD ? 2 : 1;
   }
 
   /**

@@ -21,6 +21,12 @@ import blksim.workload.fio.stats.JobStats;
  * ({@code iodepth_batch*}, the engine refusing to queue while it holds events) is not modelled.
  * The throughput, one I/O per {@code costs.fio.user-per-io}, does not depend on it.
  *
+ * <p>Trims ({@code rw=trim}, {@code randtrim}) are io_us like the others (DDIR_TRIM in the
+ * report); {@code trimwrite} and {@code randtrimwrite} follow each trim with a write of the same
+ * offset and length, as fio's {@code get_next_offset()} does for the write after a trim; the
+ * sizes are the trim direction's ({@code bs=,,N}). Simplified: a {@code write_iolog} names a
+ * null job's trims as writes.
+ *
  * <p>With {@code verify}, the engine being {@code FIO_FAKEIO}, every verify read passes without
  * a check (and without its checksum's CPU time); writes still pay for their checksum.
  */
@@ -31,6 +37,8 @@ public final class NullThread extends FioJobThread {
   private final ReqOp[] ops;
   private int queued;
   private boolean preparing;
+  /** trimwrite: the write of the trim just issued is due next. */
+  private boolean pairDue;
 
   /**
    * @param capacityBytes the job's region: its {@code size} (the null engine has no file size)
@@ -83,6 +91,16 @@ public final class NullThread extends FioJobThread {
         return;
       }
     }
+    if (pairDue && !outOfTime(cpu.now())) {
+      // trimwrite: the write after its trim (fio's io budget counts the writes, so the last
+      // trim's write is issued too).
+      pairDue = false;
+      ioOp = ReqOp.WRITE;
+      preparing = true;
+      cpu.runFor(CpuMode.USER, costs.userNsPerIo() + verifyNs());
+      return;
+    }
+    pairDue = false;
     if (!mayIssue(cpu.now())) {
       if (queued > 0) {
         reapAll(cpu.now());
@@ -94,6 +112,12 @@ public final class NullThread extends FioJobThread {
       }
     }
     nextIo();
+    if (job.rw().trims()) {
+      // A trim is one more io_u the null engine completes (DDIR_TRIM); with trimwrite each
+      // trim is followed by a write of the same offset and length.
+      ioOp = ReqOp.DISCARD;
+      pairDue = job.rw().writes();
+    }
     preparing = true;
     // FIO_FAKEIO: a write still gets its verify checksum (populate_verify_io_u()), but
     // verify_io_u() returns before checking a read ("pretend we verified everything").

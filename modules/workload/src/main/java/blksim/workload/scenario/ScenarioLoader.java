@@ -2078,11 +2078,28 @@ public final class ScenarioLoader {
    */
   private static void checkOffload(FioJob j, List<DeviceParams> devices,
       List<FilesystemParams> fss) {
+    if (j.serializeOverlap() && j.ioengine() != FioEngine.NULL
+        && (j.offload() || j.iodepth() > 1)) {
+      // fio's in_flight_overlap() (io_u.c, and rate-submit.c check_overlap() across offload
+      // jobs): an I/O waits while an overlapping one is in flight.
+      throw j.error("serialize_overlap", "serialize_overlap is modelled by blksim only where it"
+          + " changes nothing: at iodepth=1 without io_submit_mode=offload, and with"
+          + " ioengine=null (its I/Os complete inside their queue call); waiting for an"
+          + " overlapping I/O in flight is not modelled yet");
+    }
     if (!j.offload()) {
       return;
     }
     boolean onDevice = j.filename() != null && j.directory() == null
         && !regularFiles(j, devices, fss);
+    if (j.ioengine() == FioEngine.NULL) {
+      if (j.thinktimeNs() > 0 || j.rateBytesPerSec(0) > 0 || j.rateBytesPerSec(1) > 0
+          || j.rw().trims()) {
+        throw j.error("io_submit_mode", "io_submit_mode=offload with ioengine=null is modelled"
+            + " by blksim without rate, thinktime and trims");
+      }
+      return;
+    }
     if (j.ioengine() != FioEngine.LIBAIO
         && !(onDevice && j.ioengine() == FioEngine.IO_URING)) {
       throw j.error("io_submit_mode", "io_submit_mode=offload is modelled by blksim for"

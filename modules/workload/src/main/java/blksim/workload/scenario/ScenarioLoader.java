@@ -610,7 +610,7 @@ public final class ScenarioLoader {
         v.getDuration("costs.io-uring.sqe-issue"), v.getDuration("costs.io-uring.cqe-post"),
         v.getDuration("costs.io-uring.punt"), v.getDuration("costs.io-uring.worker-create"),
         v.getDuration("costs.io-uring.worker-loop"),
-        v.getDuration("kernel.io-wq-idle-timeout"));
+        v.getDuration("kernel.io-wq-idle-timeout"), v.getDuration("costs.aio.iocb-submit"));
     FioEnvironment env = new FioEnvironment(topo.cpuCount(), v.getSize("machine.memory") >> 20,
         4096);
     List<String> texts = new ArrayList<>(v.getStringList("fio.jobs"));

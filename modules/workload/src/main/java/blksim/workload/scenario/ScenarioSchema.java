@@ -336,6 +336,10 @@ public final class ScenarioSchema {
           "one io_uring_enter() (or io_submit()/io_getevents()) system call: entry and exit"),
       cost("costs.io-uring.sqe-issue", "io_uring", 1300,
           "per SQE: io_submit_sqe() through io_read() to submit_bio(); also io-wq's re-issue"),
+      cost("costs.aio.iocb-submit", "io_uring", 1300,
+          "per libaio iocb: io_submit_one() through aio_read()/aio_write() to submit_bio()"
+              + " (1300 ns, io_uring's sqe-issue it shared until it had a key: [A], no"
+              + " published figure isolates io_submit_one())"),
       cost("costs.io-uring.cqe-post", "io_uring", 200,
           "posting one completion to the CQ (or aio) ring"),
       cost("costs.io-uring.punt", "io_uring", 1000,

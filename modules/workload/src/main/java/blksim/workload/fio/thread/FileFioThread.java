@@ -291,7 +291,8 @@ public final class FileFioThread extends FioJobThread {
     this.opened = new boolean[files.count()];
     this.maps = new blksim.kernel.mm.FileMapping[files.count()];
     this.mapOff = new long[files.count()];
-    this.uring = uring;
+    // libaio pays its own per-iocb cost (costs.aio.iocb-submit); io_uring its per-SQE one.
+    this.uring = uring != null && job.ioengine() == FioEngine.LIBAIO ? uring.forLibaio() : uring;
     this.syscalls = syscalls;
     this.depth = Math.max(1, job.iodepth());
     this.completeMin = Math.max(1, Math.min(job.iodepthBatchCompleteMin(), depth));

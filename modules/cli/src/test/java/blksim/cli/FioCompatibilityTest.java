@@ -57,8 +57,10 @@ class FioCompatibilityTest {
         && l.contains("modelled") && l.contains("verify threads")), out);
     assertTrue(lines.stream().anyMatch(l -> l.startsWith("  bs ") && l.contains("blocksize")
         && l.contains("modelled")), out);
-    assertTrue(lines.stream().anyMatch(l -> l.startsWith("  posixaio ") && l.contains("refused")),
+    assertTrue(lines.stream().anyMatch(l -> l.startsWith("  splice ") && l.contains("refused")),
         out);
+    assertTrue(out.contains("posixaio") && lines.stream().noneMatch(l -> l.startsWith("  posixaio ")
+        && l.contains("refused")), out);
     int counted = FioCompatibility.counts().values().stream().mapToInt(Integer::intValue).sum();
     assertEquals(FioOptions.table().size(), counted);
     assertTrue(FioCompatibility.counts().get(Verdict.NO_EFFECT) > 0);

@@ -24,7 +24,7 @@ import java.util.List;
  *
  * <p>Modelled with io_uring's types: the event ring is a {@link CompletionRing}, an iocb an
  * {@link IoRequest}, and the costs those of {@link IoUringParams} ({@code enterNs} per call,
- * {@code sqeIssueNs} per iocb, {@code cqePostNs} per event). Simplified: one target file, given at
+ * {@code aioIocbNs} per iocb ({@link IoUringParams#forLibaio()}), {@code cqePostNs} per event). Simplified: one target file, given at
  * setup; {@code io_setup()} costs no CPU time; a wait that slept pays one entry more than the
  * kernel's (see {@link WaitCall}).
  */
@@ -44,7 +44,7 @@ public final class KioCtx {
   /** {@code io_setup()} by {@code task} on {@code cpu}, for I/O to {@code file}. */
   public static KioCtx setup(Task task, CpuComponent cpu, BlockDeviceFile file,
       IoUringParams costs, SyscallParams syscalls) {
-    return new KioCtx(task, cpu, file, costs, syscalls);
+    return new KioCtx(task, cpu, file, costs.forLibaio(), syscalls);
   }
 
   /** {@code io_submit()} of {@code iocbs}; returns how many were submitted. */

@@ -15,16 +15,36 @@ package blksim.kernel.iouring;
  *     request: dequeue, credentials, bookkeeping
  * @param workerIdleTimeoutNs how long an idle worker sleeps before it exits, unless it is its
  *     class's last worker ({@code WORKER_IDLE_TIMEOUT}, 5 s); 0 for never
+ * @param aioIocbNs per libaio iocb ({@code costs.aio.iocb-submit}), see {@link #forLibaio()}
  */
 public record IoUringParams(long enterNs, long sqeIssueNs, long cqePostNs, long puntNs,
-    long workerCreateNs, long workerLoopNs, long workerIdleTimeoutNs) {
+    long workerCreateNs, long workerLoopNs, long workerIdleTimeoutNs, long aioIocbNs) {
+
+  /** These costs, libaio's per-iocb cost being io_uring's per-SQE one (as before it had a key). */
+  public IoUringParams(long enterNs, long sqeIssueNs, long cqePostNs, long puntNs,
+      long workerCreateNs, long workerLoopNs, long workerIdleTimeoutNs) {
+    this(enterNs, sqeIssueNs, cqePostNs, puntNs, workerCreateNs, workerLoopNs,
+        workerIdleTimeoutNs, sqeIssueNs);
+  }
+
+  /**
+   * The costs a libaio context pays ({@link blksim.kernel.aio.KioCtx},
+   * {@link blksim.kernel.fs.FileAio} for libaio): the same entry, event and wait costs, with
+   * {@code aioIocbNs} ({@code costs.aio.iocb-submit}: {@code io_submit_one()} through
+   * {@code aio_read()}/{@code aio_write()} up to {@code submit_bio()}) per iocb in place of
+   * {@code sqeIssueNs}.
+   */
+  public IoUringParams forLibaio() {
+    return aioIocbNs == sqeIssueNs ? this : new IoUringParams(enterNs, aioIocbNs, cqePostNs,
+        puntNs, workerCreateNs, workerLoopNs, workerIdleTimeoutNs, aioIocbNs);
+  }
 
   /** {@code WORKER_IDLE_TIMEOUT} in io_uring/io-wq.c: {@code 5 * HZ} jiffies, 5 s at any HZ. */
   public static final long DEFAULT_WORKER_IDLE_TIMEOUT_NS = 5_000_000_000L;
 
   public IoUringParams {
     for (long v : new long[] {enterNs, sqeIssueNs, cqePostNs, puntNs, workerCreateNs,
-        workerLoopNs, workerIdleTimeoutNs}) {
+        workerLoopNs, workerIdleTimeoutNs, aioIocbNs}) {
       if (v < 0) {
         throw new IllegalArgumentException("io_uring costs must be >= 0, was " + v);
       }

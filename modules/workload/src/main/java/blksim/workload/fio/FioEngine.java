@@ -21,6 +21,13 @@ public enum FioEngine {
   LIBAIO("libaio", false),
   IO_URING("io_uring", false),
   /**
+   * fio's posixaio engine (engines/posixaio.c) over glibc's POSIX AIO (rt/aio_misc.c): each
+   * I/O is an {@code aio_read()} / {@code aio_write()} that queues a request for a user-space
+   * helper thread, which does it as a {@code pread()} / {@code pwrite()}; fio reaps with
+   * {@code aio_error()} and sleeps in {@code aio_suspend()}. Modelled on regular files.
+   */
+  POSIXAIO("posixaio", false),
+  /**
    * fio's null engine: completes every I/O at once without touching a device. Like fio's
    * {@code null_init()}, it queues up to {@code iodepth} I/Os, so it is not a sync engine.
    */
@@ -92,8 +99,6 @@ public enum FioEngine {
     }
     m.put("vsync", "readv()/writev() of coalesced contiguous I/Os is not modelled yet; psync or"
         + " sync issue the same I/Os one at a time");
-    m.put("posixaio", "glibc's POSIX AIO runs each request on a user-space helper thread, which"
-        + " is not modelled; libaio or io_uring are");
     m.put("splice", "the vmsplice()/splice() pipe path is not modelled");
     m.put("e4defrag", "it needs ext4's online defragmentation ioctl; there is no ext4 model");
     m.put("exec", "it runs an external program");

@@ -414,6 +414,11 @@ public final class FioJob {
     return s.newGroup;
   }
 
+  /** {@code serialize_overlap}. */
+  public boolean serializeOverlap() {
+    return s.serializeOverlap;
+  }
+
   /** {@code norandommap}. */
   public boolean norandommap() {
     return s.norandommap;

@@ -63,6 +63,7 @@ final class FioJobSettings implements Cloneable {
   boolean stonewall;
   boolean newGroup;
   boolean norandommap;
+  boolean serializeOverlap;
   boolean randrepeat = true;
   long randseed = 0x89;
   boolean randseedSet;
@@ -358,6 +359,7 @@ final class FioJobSettings implements Cloneable {
       case "stonewall" -> stonewall = flag(value);
       case "new_group" -> newGroup = flag(value);
       case "norandommap" -> norandommap = flag(value);
+      case "serialize_overlap" -> serializeOverlap = bool(value);
       case "randrepeat" -> randrepeat = bool(value);
       case "randseed" -> {
         randseed = FioValues.bytes(string(value), kbBase);

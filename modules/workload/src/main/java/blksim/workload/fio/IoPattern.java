@@ -79,10 +79,13 @@ public final class IoPattern {
     this.deviceBytes = deviceBytes;
     this.split = new List[2];
     for (int d = 0; d < 2; d++) {
-      minBs[d] = job.minBs()[d];
-      maxBs[d] = job.maxBs()[d];
-      ba[d] = job.blockAlign()[d] > 0 ? job.blockAlign()[d] : minBs[d];
-      split[d] = job.bssplit(d);
+      // A trim job's I/Os come from the write slot (read() is false); their sizes are the trim
+      // direction's (fio's DDIR_TRIM), and trimwrite's write reuses the trim's offset and size.
+      int src = d == WRITE && job.rw().trims() ? 2 : d;
+      minBs[d] = job.minBs()[src];
+      maxBs[d] = job.maxBs()[src];
+      ba[d] = job.blockAlign()[src] > 0 ? job.blockAlign()[src] : minBs[d];
+      split[d] = job.bssplit(src);
     }
     this.strided = job.zonemodeStrided();
     FioRw rw = job.rw();
@@ -249,16 +252,72 @@ public final class IoPattern {
 
   /** fio's {@code get_next_seq_offset()}: the direction's last position plus the hole. */
   private long sequential(int d) {
-    long pos = lastPos[d];
-    if (started[d] && job.rwSequencer() != 0 && !job.rw().isRandom()) {
-      pos += job.rwSequencer();
-    }
+    long pos = nextSeqPos(d);
     long end = zoneStart + windowBytes();
+    if (stopsAtEof() && pos >= zoneStart && !atEnd(d)) {
+      return pos; // may run past the region's end, within the file (fio checks the file size)
+    }
     if (pos < zoneStart || pos + minBs[d] > end) {
       pos = job.rwSequencer() < 0 && !job.rw().isRandom()
           ? Math.max(zoneStart, end - minBs[d]) : zoneStart;
     }
     return pos;
+  }
+
+  private long nextSeqPos(int d) {
+    long pos = lastPos[d];
+    if (started[d] && job.rwSequencer() != 0 && !job.rw().isRandom()) {
+      pos += job.rwSequencer();
+    }
+    return pos;
+  }
+
+  /**
+   * Whether a sequential pass of this pattern ends at the end of its file rather than wrapping:
+   * fio's {@code get_next_seq_offset()} wraps to the start only for {@code time_based} jobs
+   * (and mixed jobs whose {@code io_size} exceeds {@code size}); otherwise
+   * {@code get_next_offset()} / {@code fill_io_u()} fail there, the file is done and
+   * {@code do_io()} ends ({@code keep_running()} decides whether another loop starts, see
+   * {@link #rewind()}). Not for strided zones, backward holes ({@code rw=read:-N}) or random
+   * jobs, which keep their own wrapping.
+   */
+  private boolean stopsAtEof() {
+    FioRw rw = job.rw();
+    return !job.timeBased() && !strided && !rw.isRandom() && job.rwSequencer() >= 0
+        && !(rw.reads() && rw.writes() && job.ioSizeBytes() > job.sizeBytes());
+  }
+
+  /**
+   * fio's end of a sequential pass in direction {@code d}: the next offset is at or past the
+   * region's end ({@code get_next_offset()}: {@code offset >= io_size}) or its I/O of the
+   * direction's minimum size would run past the file ({@code fill_io_u()}: {@code offset +
+   * buflen > real_file_size}).
+   */
+  private boolean atEnd(int d) {
+    long pos = nextSeqPos(d);
+    return pos >= zoneStart + windowBytes() || regionStart + pos + minBs[d] > deviceBytes;
+  }
+
+  /**
+   * Whether the job's sequential pass is over (see {@link #stopsAtEof()}): the next I/O of a
+   * direction the job does has no room left in its file. Simplified: for a mixed job either
+   * direction's end ends the pass (fio ends it when the direction drawn next has none).
+   */
+  public boolean passEnded() {
+    if (!stopsAtEof()) {
+      return false;
+    }
+    FioRw rw = job.rw();
+    return rw.reads() && atEnd(READ) || rw.writes() && atEnd(WRITE);
+  }
+
+  /**
+   * A new loop ({@code clear_io_state()} → {@code fio_file_reset()}): each direction starts
+   * again at the start of the region.
+   */
+  public void rewind() {
+    lastPos[READ] = lastPos[WRITE] = zoneStart;
+    started[READ] = started[WRITE] = false;
   }
 
   /** fio's {@code get_next_buflen()}; the result fits the window from {@code rel}. */

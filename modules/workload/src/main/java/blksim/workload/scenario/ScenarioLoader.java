@@ -531,7 +531,8 @@ public final class ScenarioLoader {
     FioCostParams fioCosts = new FioCostParams(v.getDuration("costs.fio.user-per-io"),
         v.getDuration("costs.fio.cpuio-qsort-round"),
         v.getDuration("costs.fio.random-map-per-io"), v.getDuration("costs.fio.random-draw-per-io"),
-        v.getDuration("costs.fio.zipf-draw-per-io"), v.getDuration("costs.fio.pareto-draw-per-io"));
+        v.getDuration("costs.fio.zipf-draw-per-io"), v.getDuration("costs.fio.pareto-draw-per-io"),
+        v.getDuration("costs.fio.posixaio-enqueue"), v.getDuration("costs.fio.posixaio-helper"));
     SyscallParams syscalls = new SyscallParams(v.getDuration("costs.fio.syscall"),
         v.getDuration("costs.fio.syscall-return"), v.getDuration("kernel.timer-slack"),
         v.getDuration("costs.mm.dio-pin-page"), v.getDuration("costs.mm.dio-unpin-page"));
@@ -610,7 +611,7 @@ public final class ScenarioLoader {
         v.getDuration("costs.io-uring.sqe-issue"), v.getDuration("costs.io-uring.cqe-post"),
         v.getDuration("costs.io-uring.punt"), v.getDuration("costs.io-uring.worker-create"),
         v.getDuration("costs.io-uring.worker-loop"),
-        v.getDuration("kernel.io-wq-idle-timeout"));
+        v.getDuration("kernel.io-wq-idle-timeout"), v.getDuration("costs.aio.iocb-submit"));
     FioEnvironment env = new FioEnvironment(topo.cpuCount(), v.getSize("machine.memory") >> 20,
         4096);
     List<String> texts = new ArrayList<>(v.getStringList("fio.jobs"));
@@ -646,13 +647,15 @@ public final class ScenarioLoader {
       groupBase += maxGroup + 1;
     }
     for (FioJob j : jobs) {
-      if (j.rw().trims() && !j.zonemodeZbd() && !(j.ioengine() == FioEngine.FALLOC
+      if (j.rw().trims() && !j.zonemodeZbd() && j.ioengine() != FioEngine.NULL
+          && !(j.ioengine() == FioEngine.FALLOC
           && !j.rw().writes() && !j.rw().reads()) && !fileTrims(j)) {
         // (ioengine=falloc makes a trim a FALLOC_FL_PUNCH_HOLE fallocate; a pure trim job's
         // I/Os are all trims. On regular files, see fileTrims().)
         // IoPattern has no trim direction: such a job would silently issue writes.
         throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim, trimwrite) are"
-            + " modelled only with zonemode=zbd, where they reset zones, with ioengine=falloc"
+            + " modelled only with zonemode=zbd, where they reset zones, with ioengine=null,"
+            + " with ioengine=falloc"
             + " (rw=trim or randtrim: hole punches), and as rw=trim or randtrim on regular files"
             + " (an ioctl(BLKDISCARD), which fails with ENOTTY); blksim does not issue discards"
             + " from fio jobs yet");
@@ -696,6 +699,12 @@ public final class ScenarioLoader {
         throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim) on a block device"
             + " are not modelled (blksim does not issue discards from fio jobs yet); on regular"
             + " files they are, with zonemode=zbd, and with ioengine=falloc");
+      }
+      if (j.ioengine() == FioEngine.POSIXAIO && !(j.filename() == null
+          ? j.directory() != null : regularFiles(j, devices, fss))) {
+          throw j.error("ioengine", "job '" + j.name() + "': ioengine=posixaio is modelled by"
+              + " blksim on regular files only so far (glibc's helper threads doing pread()/"
+              + "pwrite()); on a block device use psync, libaio or io_uring");
       }
       if (!regularFiles(j, devices, fss)) {
         checkJob(j, devices, bounded);
@@ -1381,9 +1390,10 @@ public final class ScenarioLoader {
             + " not modelled");
       }
       if (!j.ioengine().isSync() && j.ioengine() != FioEngine.LIBAIO
-          && j.ioengine() != FioEngine.IO_URING) {
+          && j.ioengine() != FioEngine.IO_URING && j.ioengine() != FioEngine.POSIXAIO) {
         throw j.error("ioengine", "job '" + j.name() + "': files are modelled with the"
-            + " synchronous engines (psync/sync/pvsync/pvsync2), libaio and io_uring so far;"
+            + " synchronous engines (psync/sync/pvsync/pvsync2), libaio, io_uring and posixaio"
+            + " so far;"
             + " ioengine=" + j.ioengine().fioName() + " on files is not; use filename= on a"
             + " device for it");
       }
@@ -2074,11 +2084,28 @@ public final class ScenarioLoader {
    */
   private static void checkOffload(FioJob j, List<DeviceParams> devices,
       List<FilesystemParams> fss) {
+    if (j.serializeOverlap() && j.ioengine() != FioEngine.NULL
+        && (j.offload() || j.iodepth() > 1)) {
+      // fio's in_flight_overlap() (io_u.c, and rate-submit.c check_overlap() across offload
+      // jobs): an I/O waits while an overlapping one is in flight.
+      throw j.error("serialize_overlap", "serialize_overlap is modelled by blksim only where it"
+          + " changes nothing: at iodepth=1 without io_submit_mode=offload, and with"
+          + " ioengine=null (its I/Os complete inside their queue call); waiting for an"
+          + " overlapping I/O in flight is not modelled yet");
+    }
     if (!j.offload()) {
       return;
     }
     boolean onDevice = j.filename() != null && j.directory() == null
         && !regularFiles(j, devices, fss);
+    if (j.ioengine() == FioEngine.NULL) {
+      if (j.thinktimeNs() > 0 || j.rateBytesPerSec(0) > 0 || j.rateBytesPerSec(1) > 0
+          || j.rw().trims()) {
+        throw j.error("io_submit_mode", "io_submit_mode=offload with ioengine=null is modelled"
+            + " by blksim without rate, thinktime and trims");
+      }
+      return;
+    }
     if (j.ioengine() != FioEngine.LIBAIO
         && !(onDevice && j.ioengine() == FioEngine.IO_URING)) {
       throw j.error("io_submit_mode", "io_submit_mode=offload is modelled by blksim for"

@@ -365,7 +365,7 @@ public final class ScenarioModelFactory implements ModelFactory {
         t = new FileFioThread(j, k, 1000 + k, task -> new VfsCalls(v, task),
             s.fioCosts().forJob(j),
             stats, s.seed(), j.ioengine() == FioEngine.LIBAIO || j.ioengine() == FioEngine.IO_URING
-            ? s.ioUring() : null, s.syscalls());
+            || j.ioengine() == FioEngine.POSIXAIO ? s.ioUring() : null, s.syscalls());
       } else if (j.ioengine() == FioEngine.CPUIO) {
         // fio's cpuio engine burns CPU and touches no file and no device.
         t = new blksim.workload.fio.thread.CpuioThread(j, k, 1000 + k, s.fioCosts(), stats,

@@ -226,6 +226,12 @@ public final class ScenarioSchema {
       Param.num("costs.fio.pareto-draw-per-io", "fio", DURATION, "ns", "0", 0, 1_000_000_000L,
           "user time of one random_distribution=pareto draw (lib/zipf.c pareto_next()), paid"
               + " instead of random-draw-per-io; 0: the uniform draw's"),
+      Param.num("costs.fio.posixaio-enqueue", "fio", DURATION, "ns", "50ns", 0, 1_000_000_000L,
+          "ioengine=posixaio: glibc's user time in aio_read()/aio_write() to queue a request"
+              + " for a helper thread (__aio_enqueue_request())"),
+      Param.num("costs.fio.posixaio-helper", "fio", DURATION, "ns", "100ns", 0, 1_000_000_000L,
+          "ioengine=posixaio: a glibc helper thread's user time per request besides its"
+              + " pread()/pwrite() (handle_fildes_io())"),
       Param.num("costs.null-blk.submit", "null_blk", DURATION, "ns", "600ns", 0,
           1_000_000_000L, "CPU time from submit_bio() through blk-mq to null_queue_rq()"),
       Param.num("costs.null-blk.complete", "null_blk", DURATION, "ns", "500ns", 0,
@@ -330,6 +336,10 @@ public final class ScenarioSchema {
           "one io_uring_enter() (or io_submit()/io_getevents()) system call: entry and exit"),
       cost("costs.io-uring.sqe-issue", "io_uring", 1300,
           "per SQE: io_submit_sqe() through io_read() to submit_bio(); also io-wq's re-issue"),
+      cost("costs.aio.iocb-submit", "io_uring", 1300,
+          "per libaio iocb: io_submit_one() through aio_read()/aio_write() to submit_bio()"
+              + " (1300 ns, io_uring's sqe-issue it shared until it had a key: [A], no"
+              + " published figure isolates io_submit_one())"),
       cost("costs.io-uring.cqe-post", "io_uring", 200,
           "posting one completion to the CQ (or aio) ring"),
       cost("costs.io-uring.punt", "io_uring", 1000,

@@ -190,11 +190,11 @@ class FioJobFileErrorTest {
 
   @Test
   void badIoengine_isRejected() {
-    InputException e = rejects("[j]\nioengine=posixaio\n", 2, "ioengine",
-        "ioengine=posixaio is not modelled by blksim (glibc's POSIX AIO");
+    InputException e = rejects("[j]\nioengine=splice\n", 2, "ioengine",
+        "ioengine=splice is not modelled by blksim (the vmsplice()");
     // The form: FILE:LINE: ioengine=NAME is not modelled by blksim (REASON)
     assertTrue(e.getMessage().matches(
-        "bad\\.fio:2: ioengine=posixaio is not modelled by blksim \\(.+\\)"), e.getMessage());
+        "bad\\.fio:2: ioengine=splice is not modelled by blksim \\(.+\\)"), e.getMessage());
     for (String eng : List.of("net", "sg", "io_uring_cmd", "vsync", "splice",
         "libpmem", "exec", "external:/tmp/x.so")) {
       InputException r = rejects("[j]\nioengine=" + eng + "\n", 2, "ioengine",

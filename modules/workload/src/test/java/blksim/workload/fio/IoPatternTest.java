@@ -64,6 +64,47 @@ class IoPatternTest {
   }
 
   @Test
+  void sequentialWithHoles_endsAtTheEndOfTheFile_unlessTimeBased() {
+    // fio's t/jobs/t0007: size=128m, rw=read:512k, bs=1m reads at 0, 1.5m, 3m, ... and ends
+    // with 85 MiB read: get_next_seq_offset() wraps only for time_based jobs, the I/O that
+    // would run past the file fails fill_io_u() and the file is done.
+    IoPattern p = pattern("rw=read:512k\nbs=1m\n", 0, 128 * MIB, 128 * MIB);
+    int ios = 0;
+    while (!p.passEnded()) {
+      p.next();
+      assertEquals(ios * 3 * MIB / 2, p.offset());
+      ios++;
+      assertTrue(ios <= 128, "never ends");
+    }
+    assertEquals(85, ios);
+    p.rewind();
+    assertTrue(!p.passEnded(), "a new loop starts at the region's start");
+    p.next();
+    assertEquals(0, p.offset());
+    IoPattern t = pattern("rw=read:512k\nbs=1m\ntime_based\nruntime=1s\n", 0, 128 * MIB,
+        128 * MIB);
+    for (int i = 0; i < 200; i++) {
+      assertTrue(!t.passEnded(), "time_based wraps");
+      t.next();
+      assertTrue(t.offset() + MIB <= 128 * MIB);
+    }
+  }
+
+  @Test
+  void sequential_mayRunPastTheRegion_withinTheFile() {
+    // size=1000k on a larger device: fio issues the I/O at 960k (offset < io_size, and the
+    // I/O fits the device), then the pass is over.
+    IoPattern p = pattern("rw=read\nbs=64k\nsize=1000k\n", 0, 1000 * 1024, MIB * 4);
+    int ios = 0;
+    while (!p.passEnded()) {
+      p.next();
+      ios++;
+    }
+    assertEquals(16, ios);
+    assertEquals(960 * 1024, p.offset());
+  }
+
+  @Test
   void norandommap_drawsWithReplacement() {
     IoPattern p = pattern("rw=randread\nnorandommap\n", 0, MIB, MIB);
     assertNull(p.randomMap());

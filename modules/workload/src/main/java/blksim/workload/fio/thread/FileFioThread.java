@@ -88,7 +88,23 @@ import java.util.function.Function;
  * quiesces ({@code io_u_quiesce()}: what is queued is submitted, everything in flight reaped).
  * With libaio, a file's close, an {@code fsync=N} and the end also quiesce first.
  *
- * <p>Simplified: io_uring and posixaio on files are refused when the scenario is loaded; one
+ * <p>{@code ioengine=posixaio} (engines/posixaio.c over glibc's rt/aio_misc.c): each I/O is
+ * queued by {@code aio_read()}/{@code aio_write()} (fio's work on it plus glibc's enqueue,
+ * {@code costs.fio.posixaio-enqueue}, in the job thread) to a helper thread of the job's
+ * process, which does it as a {@code pread()}/{@code pwrite()} of the job's file descriptor,
+ * plus {@code costs.fio.posixaio-helper} of glibc's own work per request. glibc serves the
+ * requests of one descriptor in order by one thread ({@code add_request_to_list()} queues a
+ * request behind the running one of its descriptor), so a job's I/O to one file is
+ * serialized whatever its {@code iodepth}; up to 20 helpers ({@code aio_threads}) serve
+ * several files, file i by helper i mod 20. When {@code iodepth} requests are out, fio sleeps
+ * in {@code aio_suspend()} until a helper finishes one. Simplified: the helpers are created
+ * when the job starts (glibc creates one at the first request of a descriptor and lets it exit
+ * after 1 s idle) and their creation costs nothing; a wake through the futex of
+ * {@code pthread_cond_signal()} or {@code aio_suspend()} costs no system time of its own; an
+ * I/O completes for fio's statistics when its helper finishes it, not when fio's
+ * {@code aio_error()} scan next sees it (that scan's few ns per io_u are not costed).
+ *
+ * <p>Simplified: io_uring on files goes through {@link FileAio}; one
  * {@code io_submit()} carries iocbs of one file (a switch of file commits the batch); a file
  * is closed as soon as its last I/O returns (with libaio: once every I/O in flight is reaped),
  * not when fio next looks for work in it; the unlink of a layout ignores its errors as fio ignores ENOENT; an
@@ -211,8 +227,15 @@ public final class FileFioThread extends FioJobThread {
   private boolean aioSubmitting;
   /** An fsync=N / fdatasync=N is due once the I/Os in flight are reaped. */
   private boolean syncDue;
-  /** {@code io_submit_mode=offload}: the job's submit workers, or null. */
+  /**
+   * {@code io_submit_mode=offload}: the job's submit workers; {@code ioengine=posixaio}: glibc's
+   * helper threads; else null.
+   */
   private final OffloadPool pool;
+  /** {@code ioengine=posixaio}. */
+  private final boolean posix;
+  /** glibc's {@code optim.aio_threads}: at most 20 helper threads (rt/aio_misc.c). */
+  static final int GLIBC_AIO_THREADS = 20;
   /** {@code verify_async}: the job's verify threads, or null. */
   private final VerifyPool verifyPool;
   /** A verify read is due for file {@link #cur}, taken once the file is open. */
@@ -268,12 +291,16 @@ public final class FileFioThread extends FioJobThread {
     this.opened = new boolean[files.count()];
     this.maps = new blksim.kernel.mm.FileMapping[files.count()];
     this.mapOff = new long[files.count()];
-    this.uring = uring;
+    // libaio pays its own per-iocb cost (costs.aio.iocb-submit); io_uring its per-SQE one.
+    this.uring = uring != null && job.ioengine() == FioEngine.LIBAIO ? uring.forLibaio() : uring;
     this.syscalls = syscalls;
     this.depth = Math.max(1, job.iodepth());
     this.completeMin = Math.max(1, Math.min(job.iodepthBatchCompleteMin(), depth));
     this.batchSubmit = Math.max(1, Math.min(job.iodepthBatchSubmit(), depth));
-    this.pool = job.offload() && uring != null ? new OffloadPool(this, depth, offloadJob()) : null;
+    this.posix = engine == FioEngine.POSIXAIO;
+    this.pool = job.offload() && uring != null ? new OffloadPool(this, depth, offloadJob())
+        : posix ? new OffloadPool(this, Math.min(files.count(), GLIBC_AIO_THREADS), posixJob())
+        : null;
     this.verifyPool = job.verifyAsync() > 0 && job.verify().enabled()
         ? new VerifyPool(this, job.verifyAsync()) : null;
     java.util.List<String> names = new java.util.ArrayList<>();
@@ -358,6 +385,88 @@ public final class FileFioThread extends FioJobThread {
         }
         completed(1);
         pool.freed(cpu);
+      }
+    };
+  }
+
+  /**
+   * {@code ioengine=posixaio}: what glibc's helper threads do with a request
+   * ({@code handle_fildes_io()}): a {@code pread()} or {@code pwrite()} of the request's file,
+   * in the helper, then the result is stored and the waiter notified ({@code __aio_notify()});
+   * fio finds it with {@code aio_error()}. The I/O is recorded when the helper finishes it.
+   */
+  private OffloadWorker.Job posixJob() {
+    return new OffloadWorker.Job() {
+      @Override
+      public OffloadWorker.Engine setUp(OffloadWorker w, TaskCpu cpu) {
+        VfsCalls c = callsFactory.apply(w);
+        blksim.kernel.iouring.CompletionRing ring =
+            new blksim.kernel.iouring.CompletionRing(w, cpu.cpu());
+        return new OffloadWorker.Engine() {
+          @Override
+          public SystemCall submit(IoRequest r, Object file) {
+            VfsCalls.OpenFile f = (VfsCalls.OpenFile) file;
+            long off = r.bio().sector() << 9;
+            int n = r.bio().sizeBytes();
+            SystemCall io = r.bio().op() == ReqOp.READ ? c.pread(f, off, n)
+                : c.pwrite(f, off, n);
+            return new SystemCall() {
+              @Override
+              public boolean step(TaskCpu cpu) {
+                if (!io.step(cpu)) {
+                  return false;
+                }
+                ring.post(r, (int) io.ret()); // __return_value, __error_code, __aio_notify()
+                return returned(io.ret());
+              }
+            };
+          }
+
+          @Override
+          public blksim.kernel.iouring.WaitCall getevents(int min) {
+            throw new IllegalStateException("a glibc AIO helper never waits for an event");
+          }
+
+          @Override
+          public blksim.kernel.iouring.CompletionRing ring() {
+            return ring;
+          }
+
+          @Override
+          public boolean reapsInUserSpace() {
+            return true;
+          }
+        };
+      }
+
+      @Override
+      public long userNsPerIo() {
+        return costs.posixAioHelperNs();
+      }
+
+      @Override
+      public void issued(IoRequest r, long now) {
+        // fio's issue time is when aio_read()/aio_write() returned (set by queueIo()).
+      }
+
+      @Override
+      public void reaped(IoRequest done, TaskCpu cpu) {
+        inFlight--;
+        if (deviceFilled(done.result())) {
+          completed(1);
+          pool.freed(cpu);
+          return;
+        }
+        check(done.result(), (done.bio().op() == ReqOp.READ ? "aio_read" : "aio_write"));
+        long now = cpu.now();
+        if (measuring()) {
+          stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(),
+              done.issueNs() - done.startNs(), now - done.issueNs(), now,
+              done.bio().sector() << 9);
+          stats.recordCompleteBatch(1);
+        }
+        completed(1);
+        pool.freed(cpu); // the futex wake of aio_suspend()
       }
     };
   }
@@ -1010,7 +1119,7 @@ public final class FileFioThread extends FioJobThread {
         }
       }
       files.reset();
-      if (files.allDone()) {
+      if (files.allDone() || !anotherLoop()) {
         startEnd();
         return false;
       }
@@ -1060,7 +1169,17 @@ public final class FileFioThread extends FioJobThread {
     // fio's start_time: the prepared I/O is queued to the engine (offload: to a worker).
     r.startNs(cpu.now());
     int f = cur;
-    if (pool != null) {
+    if (posix) {
+      // fio_posixaio_queue(): aio_read()/aio_write() queues the request for the file's helper
+      // and returns (FIO_Q_QUEUED, no commit): fio's issue time.
+      inFlight++;
+      r.issueNs(cpu.now() + costs.posixAioEnqueueNs());
+      if (measuring()) {
+        stats.recordIssue(inFlight);
+        stats.recordSubmitBatch(1);
+      }
+      pool.handTo(cur % pool.size(), r, fds[cur], cpu);
+    } else if (pool != null) {
       inFlight++;
       pool.hand(r, fds[cur], cpu);
     } else {
@@ -1084,6 +1203,12 @@ public final class FileFioThread extends FioJobThread {
     }
     if (pool == null && batch.size() >= batchSubmit) {
       commit(cpu);
+      return true;
+    }
+    if (posix) {
+      // The rest of fio's work on the io_u (as libaio's after io_submit()) and glibc's enqueue.
+      cpu.runFor(CpuMode.USER, costs.userNsPerIo() - costs.userNsPerIo() / 2
+          + costs.posixAioEnqueueNs());
       return true;
     }
     return false;

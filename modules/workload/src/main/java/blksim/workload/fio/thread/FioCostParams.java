@@ -22,9 +22,38 @@ package blksim.workload.fio.thread;
  * @param zipfDrawNsPerIo a {@code random_distribution=zipf} draw, instead of the uniform one
  *     (0: the uniform one's)
  * @param paretoDrawNsPerIo a {@code random_distribution=pareto} draw, likewise
+ * @param posixAioEnqueueNs {@code ioengine=posixaio}: glibc's user time to queue one request
+ *     ({@code costs.fio.posixaio-enqueue})
+ * @param posixAioHelperNs {@code ioengine=posixaio}: a glibc helper thread's user time per
+ *     request besides its system call ({@code costs.fio.posixaio-helper})
  */
 public record FioCostParams(long userNsPerIo, long cpuioQsortRoundNs, long randomMapNsPerIo,
-    long randomDrawNsPerIo, long zipfDrawNsPerIo, long paretoDrawNsPerIo) {
+    long randomDrawNsPerIo, long zipfDrawNsPerIo, long paretoDrawNsPerIo,
+    long posixAioEnqueueNs, long posixAioHelperNs) {
+
+  /**
+   * The default of {@code costs.fio.posixaio-enqueue}: glibc's {@code aio_read()} /
+   * {@code aio_write()} in the job thread ({@code __aio_enqueue_request()}: one lock and unlock
+   * of {@code __aio_requests_mutex}, a request from the pool, {@code add_request_to_list()}).
+   * [D] 25 ns for the uncontended mutex lock/unlock ("Latency numbers every programmer should
+   * know", J. Dean / P. Norvig) plus [A] 25 ns for the request and the list.
+   */
+  public static final long DEFAULT_POSIXAIO_ENQUEUE_NS = 50;
+
+  /**
+   * The default of {@code costs.fio.posixaio-helper}: a helper thread's user time per request
+   * around its {@code pread()}/{@code pwrite()} ({@code handle_fildes_io()}: the mutex taken
+   * twice, {@code __aio_notify()}, the request freed and the next one of the descriptor
+   * looked up). [D] 2 x 25 ns for the mutex (as above) plus [A] 50 ns of bookkeeping.
+   */
+  public static final long DEFAULT_POSIXAIO_HELPER_NS = 100;
+
+  /** The costs without posixaio's (their defaults). */
+  public FioCostParams(long userNsPerIo, long cpuioQsortRoundNs, long randomMapNsPerIo,
+      long randomDrawNsPerIo, long zipfDrawNsPerIo, long paretoDrawNsPerIo) {
+    this(userNsPerIo, cpuioQsortRoundNs, randomMapNsPerIo, randomDrawNsPerIo, zipfDrawNsPerIo,
+        paretoDrawNsPerIo, DEFAULT_POSIXAIO_ENQUEUE_NS, DEFAULT_POSIXAIO_HELPER_NS);
+  }
 
   /**
    * The default of {@code costs.fio.random-map-per-io} and of the other offset shares: 0, so
@@ -49,7 +78,8 @@ public record FioCostParams(long userNsPerIo, long cpuioQsortRoundNs, long rando
 
   public FioCostParams {
     if (userNsPerIo < 0 || cpuioQsortRoundNs < 0 || randomMapNsPerIo < 0 || randomDrawNsPerIo < 0
-        || zipfDrawNsPerIo < 0 || paretoDrawNsPerIo < 0) {
+        || zipfDrawNsPerIo < 0 || paretoDrawNsPerIo < 0 || posixAioEnqueueNs < 0
+        || posixAioHelperNs < 0) {
       throw new IllegalArgumentException("fio CPU costs must be >= 0");
     }
     if (randomMapNsPerIo + randomDrawNsPerIo > userNsPerIo) {
@@ -123,6 +153,7 @@ public record FioCostParams(long userNsPerIo, long cpuioQsortRoundNs, long rando
       }
     }
     // The job's own cost, shares applied (and cleared: forJob() on it changes nothing).
-    return new FioCostParams(userNsPerIo - shares + work, cpuioQsortRoundNs, 0, 0, 0, 0);
+    return new FioCostParams(userNsPerIo - shares + work, cpuioQsortRoundNs, 0, 0, 0, 0,
+        posixAioEnqueueNs, posixAioHelperNs);
   }
 }

@@ -31,7 +31,9 @@ import java.util.SplittableRandom;
  *       default 1); {@code sequential} stays on a file until it is done. A file that is done is
  *       skipped; one that is not open is taken only while fewer than {@code openfiles} are open
  *       (fio's EBUSY and retry, which costs no time in the model);
- *   <li>a file is done when its region was covered (its bytes issued): always for sequential
+ *   <li>a file is done when its region was covered (its bytes issued) or, for sequential I/O,
+ *       when its next I/O has no room left in the file ({@link IoPattern#passEnded()}, fio's
+ *       {@code fill_io_u()} failing, as with {@code rw=read:N} holes): always for sequential
  *       I/O, for random I/O when it goes through the random map or the lfsr (fio's
  *       {@code get_next_block()} failing); never with {@code time_based} (fio wraps), nor for
  *       random I/O without a map ({@code norandommap}, non-uniform distributions), which ends
@@ -274,7 +276,7 @@ public final class FioFileSet {
    */
   public boolean issued(int i, long bytes) {
     issued[i] += bytes;
-    if (endsAtSize && !done[i] && issued[i] >= ioBytes[i]) {
+    if (endsAtSize && !done[i] && (issued[i] >= ioBytes[i] || patterns[i].passEnded())) {
       done[i] = true;
       doneCount++;
       return true;
@@ -284,14 +286,17 @@ public final class FioFileSet {
 
   /**
    * A new loop ({@code clear_io_state()}): no file is done, the service starts again from the
-   * first file. The access patterns continue (a sequential one wraps to its start, a full random
-   * map starts a new pass). Files with no region stay done.
+   * first file. A sequential pattern starts again at its region's start ({@code fio_file_reset()});
+   * a full random map starts a new pass. Files with no region stay done.
    */
   public void reset() {
     doneCount = 0;
     for (int i = 0; i < paths.length; i++) {
       issued[i] = 0;
       done[i] = ioBytes[i] == 0;
+      if (!done[i]) {
+        patterns[i].rewind();
+      }
       if (done[i]) {
         doneCount++;
       }

@@ -552,6 +552,16 @@ public abstract class FioJobThread extends Task {
       told = true;
       steadyStopped = true; // fio_mark_td_terminate(): no verify phase follows
     }
+    if (!verifying && replay == null && pattern != null && !outOfData && !eofEnded
+        && pattern.passEnded()) {
+      // do_io() ends at the end of the file (fill_io_u() fails); keep_running() decides.
+      if (anotherLoop()) {
+        pattern.rewind();
+      } else {
+        eofEnded = true;
+      }
+    }
+    outOfData |= eofEnded;
     if (!verifying && replay == null && pattern != null && pattern.exhausted()) {
       outOfData = true; // a sequence distribution ran past the region
       if (pattern.sequenceOutOfRange() && stats.error() == 0) {
@@ -560,6 +570,26 @@ public abstract class FioJobThread extends Task {
     }
     return !(outOfTime || outOfData || outOfIos || told || zbdEof || ioErrored || filled
         || (replay == null && regionBytes <= 0));
+  }
+
+  /** Whether a sequential pass ended at the end of the file with no loop left. */
+  private boolean eofEnded;
+  private int loopsDone;
+
+  /**
+   * fio's {@code keep_running()} after a {@code do_io()} that ended because every file was done
+   * (a sequential pass reached the end of its file): another loop while {@code loops} remain,
+   * then while {@code io_size} wants at least one more maximum-size block. Counts the loop.
+   */
+  protected final boolean anotherLoop() {
+    if (job.timeBased()) {
+      return true;
+    }
+    if (++loopsDone < Math.max(1, job.loops())) {
+      return true;
+    }
+    long maxBs = Math.max(job.maxBs()[0], job.maxBs()[1]);
+    return job.ioSizeBytes() > 0 && ioBudgetBytes - issuedBytes >= maxBs;
   }
 
   private static final int EIO = 5;
@@ -824,7 +854,8 @@ public abstract class FioJobThread extends Task {
 
   /** Whether the job has a rate limit in direction {@code op}. */
   protected final boolean rateLimited(ReqOp op) {
-    return rateBps[ddir(op)] > 0;
+    int d = ddir(op);
+    return d < rateBps.length && rateBps[d] > 0; // (a trim's rate is not modelled)
   }
 
   /**
@@ -1211,7 +1242,7 @@ public abstract class FioJobThread extends Task {
 
   /** fio's ddir of an operation: 0 read, 1 write. */
   protected static int ddir(ReqOp op) {
-    return op == ReqOp.READ ? 0 : 1;
+    return op == ReqOp.READ ? 0 : op == ReqOp.DISCARD ? 2 : 1;
   }
 
   /**

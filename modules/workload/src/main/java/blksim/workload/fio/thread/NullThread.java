@@ -21,6 +21,12 @@ import blksim.workload.fio.stats.JobStats;
  * ({@code iodepth_batch*}, the engine refusing to queue while it holds events) is not modelled.
  * The throughput, one I/O per {@code costs.fio.user-per-io}, does not depend on it.
  *
+ * <p>Trims ({@code rw=trim}, {@code randtrim}) are io_us like the others (DDIR_TRIM in the
+ * report); {@code trimwrite} and {@code randtrimwrite} follow each trim with a write of the same
+ * offset and length, as fio's {@code get_next_offset()} does for the write after a trim; the
+ * sizes are the trim direction's ({@code bs=,,N}). Simplified: a {@code write_iolog} names a
+ * null job's trims as writes.
+ *
  * <p>With {@code verify}, the engine being {@code FIO_FAKEIO}, every verify read passes without
  * a check (and without its checksum's CPU time); writes still pay for their checksum.
  */
@@ -31,6 +37,12 @@ public final class NullThread extends FioJobThread {
   private final ReqOp[] ops;
   private int queued;
   private boolean preparing;
+  /** {@code io_submit_mode=offload}: the job's submit workers, or null. */
+  private final OffloadPool pool;
+  private int inFlight;
+  private int nextTag;
+  /** trimwrite: the write of the trim just issued is due next. */
+  private boolean pairDue;
 
   /**
    * @param capacityBytes the job's region: its {@code size} (the null engine has no file size)
@@ -42,11 +54,16 @@ public final class NullThread extends FioJobThread {
     this.issueNs = new long[depth];
     this.lens = new int[depth];
     this.ops = new ReqOp[depth];
+    this.pool = job.offload() ? new OffloadPool(this, depth, offloadJob()) : null;
   }
 
   @Override
   protected void step(TaskCpu cpu) {
     if (starting(cpu) || continueThink(cpu)) {
+      return;
+    }
+    if (pool != null) {
+      offloadStep(cpu);
       return;
     }
     if (preparing && rateLimited(ioOp)) {
@@ -83,6 +100,16 @@ public final class NullThread extends FioJobThread {
         return;
       }
     }
+    if (pairDue && !outOfTime(cpu.now())) {
+      // trimwrite: the write after its trim (fio's io budget counts the writes, so the last
+      // trim's write is issued too).
+      pairDue = false;
+      ioOp = ReqOp.WRITE;
+      preparing = true;
+      cpu.runFor(CpuMode.USER, costs.userNsPerIo() + verifyNs());
+      return;
+    }
+    pairDue = false;
     if (!mayIssue(cpu.now())) {
       if (queued > 0) {
         reapAll(cpu.now());
@@ -94,10 +121,135 @@ public final class NullThread extends FioJobThread {
       }
     }
     nextIo();
+    if (job.rw().trims()) {
+      // A trim is one more io_u the null engine completes (DDIR_TRIM); with trimwrite each
+      // trim is followed by a write of the same offset and length.
+      ioOp = ReqOp.DISCARD;
+      pairDue = job.rw().writes();
+    }
     preparing = true;
     // FIO_FAKEIO: a write still gets its verify checksum (populate_verify_io_u()), but
     // verify_io_u() returns before checking a read ("pretend we verified everything").
     cpu.runFor(CpuMode.USER, costs.userNsPerIo() + (ioOp == ReqOp.WRITE ? verifyNs() : 0));
+  }
+
+  /**
+   * {@code io_submit_mode=offload}: the job thread prepares each I/O (half of fio's per-I/O
+   * work, as for the other engines) and hands it to one of {@code iodepth} workers, each with a
+   * null engine at depth 1 ({@code FIO_SYNCIO}: the I/O completes inside its queue call), which
+   * does the other half; when every io_u is out the job waits for a worker to free one.
+   * Simplified: {@code rate} and {@code thinktime} are refused with offload for this engine.
+   */
+  private void offloadStep(TaskCpu cpu) {
+    pool.start(this, cpu);
+    while (true) {
+      if (preparing) {
+        preparing = false;
+        blksim.kernel.iouring.IoRequest r = blksim.kernel.iouring.IoRequest.prep(ioOp, ioOffset,
+            ioLen, nextTag++);
+        r.startNs(cpu.now());
+        inFlight++;
+        pool.hand(r, null, cpu);
+      }
+      if (!mayIssue(cpu.now())) {
+        // The end: every io_u back from the workers (and the verify phase, if any), then exit.
+        if (inFlight > 0) {
+          if (!pool.tryWaitFree(this)) {
+            cpu.sleep();
+            return;
+          }
+          continue;
+        }
+        if (beginVerify(cpu.now()) && mayIssue(cpu.now())) {
+          continue;
+        }
+        pool.exit(cpu);
+        finish(cpu);
+        return;
+      }
+      if (inFlight >= depth) {
+        if (!pool.tryWaitFree(this)) {
+          cpu.sleep();
+          return;
+        }
+        continue;
+      }
+      nextIo();
+      preparing = true;
+      cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2
+          + (ioOp == ReqOp.WRITE ? verifyNs() : 0));
+      return;
+    }
+  }
+
+  /** What this job gives its submit workers: a null engine each, at depth 1. */
+  private OffloadWorker.Job offloadJob() {
+    return new OffloadWorker.Job() {
+      @Override
+      public OffloadWorker.Engine setUp(OffloadWorker w, TaskCpu cpu) {
+        blksim.kernel.iouring.CompletionRing ring =
+            new blksim.kernel.iouring.CompletionRing(w, cpu.cpu());
+        return new OffloadWorker.Engine() {
+          @Override
+          public blksim.kernel.syscall.SystemCall submit(blksim.kernel.iouring.IoRequest r,
+              Object file) {
+            // fio_null_queue(): no system call, completed at once (FIO_Q_COMPLETED).
+            return new blksim.kernel.syscall.SystemCall() {
+              @Override
+              public boolean step(TaskCpu c) {
+                ring.post(r, r.bio().sizeBytes());
+                return returned(r.bio().sizeBytes());
+              }
+            };
+          }
+
+          @Override
+          public blksim.kernel.iouring.WaitCall getevents(int min) {
+            throw new IllegalStateException("the null engine completes in its queue call");
+          }
+
+          @Override
+          public blksim.kernel.iouring.CompletionRing ring() {
+            return ring;
+          }
+
+          @Override
+          public boolean reapsInUserSpace() {
+            return true;
+          }
+        };
+      }
+
+      @Override
+      public long userNsPerIo() {
+        return offloadWorkerUserNsPerIo();
+      }
+
+      @Override
+      public void issued(blksim.kernel.iouring.IoRequest r, long now) {
+        offloadIssued(r, now, inFlight);
+      }
+
+      @Override
+      public void reaped(blksim.kernel.iouring.IoRequest done, TaskCpu cpu) {
+        inFlight--;
+        long now = cpu.now();
+        if (measuring()) {
+          // FIO_SYNCIO at the worker's depth 1: no clat of its own (as NullThread at depth 1).
+          stats.recordIo(ddir(done.bio().op()), done.bio().sizeBytes(),
+              done.issueNs() - done.startNs(), now - done.issueNs(), now,
+              done.bio().sector() << 9);
+          stats.recordCompleteBatch(1);
+        }
+        completed(1);
+        pool.freed(cpu);
+      }
+    };
+  }
+
+  @Override
+  protected long[] helperCpu() {
+    return pool == null ? super.helperCpu() : pool.cpu();
   }
 
   private void reapAll(long now) {

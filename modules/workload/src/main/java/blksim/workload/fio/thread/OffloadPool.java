@@ -54,6 +54,14 @@ final class OffloadPool {
   }
 
   /**
+   * Hands {@code r} to worker {@code w}: glibc's POSIX AIO queues a request behind the one
+   * running for its file descriptor ({@code add_request_to_list()}), so one helper serves a file.
+   */
+  void handTo(int w, IoRequest r, Object file, TaskCpu cpu) {
+    workers[w].enqueue(r, file, cpu);
+  }
+
+  /**
    * The job thread waits for a freed io_u: true if one was freed since it last looked (it goes
    * on), false if it is now queued and must sleep.
    */

@@ -722,6 +722,7 @@ public final class ScenarioLoader {
     v.getCost("costs.cache.cold-page");
     v.getCost("costs.cache.cold-path");
     blksim.workload.umount.DirtyFiles dirtyFiles = dirtyFiles(v, fss, partitions, topo);
+    checkOverwriteAlone(v, dirtyFiles, jobs, fsMark, devices, fss);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
         v.getString("kernel.preempt"), v.getString("kernel.mode"),
@@ -736,6 +737,64 @@ public final class ScenarioLoader {
         new Scenario.FsMarkCosts(v.getDuration("costs.fs-mark.user-per-file"),
             v.getDuration("costs.fs-mark.fork")), commands, v.getDuration("costs.shell.exec"),
         dirtyFiles, wqSettings(v, topo), loadBalance(v));
+  }
+
+  /**
+   * {@code dirty-files.overwrite} places the files an earlier run left (their blocks, and on
+   * dm-zoned their chunk mappings) before the first bio reaches the filesystem's device: refused
+   * when a fio job or an fs_mark command of the scenario does I/O on that device (by its name or
+   * through a file of a filesystem on it) from the start of the run, since its bios could come
+   * first and the placement would no longer describe an earlier run.
+   */
+  private static void checkOverwriteAlone(Values v, blksim.workload.umount.DirtyFiles d,
+      List<FioJob> jobs, List<FsMarkOptions> fsMark, List<DeviceParams> devices,
+      List<FilesystemParams> fss) {
+    if (d == null || d.overwrite() <= 0) {
+      return;
+    }
+    FilesystemParams home = filesystemHolding(d.directory(), fss);
+    if (home == null) {
+      return;
+    }
+    String dev = home.device();
+    String rule = " with dirty-files.overwrite = " + d.overwrite() + " (files an earlier run left"
+        + " on " + dev + ", placed before its first bio) no fio job or fs_mark command may do"
+        + " I/O on " + dev + " during the run; ";
+    for (FioJob j : jobs) {
+      if (j.ioengine().diskless()) {
+        continue;
+      }
+      boolean onDev = false;
+      if (regularFiles(j, devices, fss)) {
+        for (int i = 0; i < j.filenames().size() && !onDev; i++) {
+          FilesystemParams f = filesystemHolding(j.regularFile(i), fss);
+          onDev = f != null && f.device().equals(dev);
+        }
+      } else if (j.filename() != null) {
+        for (String n : j.filenames()) {
+          String bare = n.startsWith("/dev/") ? n.substring(5) : n;
+          onDev |= bare.equals(dev);
+        }
+      } else if (j.directory() != null) {
+        FilesystemParams f = filesystemHolding(j.directory(), fss);
+        onDev = f != null && f.device().equals(dev);
+      }
+      if (onDev) {
+        throw v.error("dirty-files.overwrite", "dirty-files.overwrite and fio.job-files:" + rule
+            + "fio job '" + j.name() + "' does; drop one of them or set dirty-files.overwrite"
+            + " = 0");
+      }
+    }
+    for (FsMarkOptions m : fsMark) {
+      for (String dir : m.directories()) {
+        FilesystemParams f = filesystemHolding(dir, fss);
+        if (f != null && f.device().equals(dev)) {
+          throw v.error("dirty-files.overwrite", "dirty-files.overwrite and"
+              + " fs_mark.command-lines:" + rule + "fs_mark -d " + dir + " does; drop one of"
+              + " them or set dirty-files.overwrite = 0");
+        }
+      }
+    }
   }
 
   /** {@code kernel.load-balance} and its tunables. */

@@ -36,8 +36,12 @@ class DmZonedOverwriteTest {
   @TempDir Path dir;
 
   Path scenario(String extra) throws IOException {
+    return scenario(extra, "");
+  }
+
+  Path scenario(String extra, String top) throws IOException {
     Path p = dir.resolve("o.conf");
-    Files.writeString(p, "blksim {\n"
+    Files.writeString(p, "blksim {\n" + top
         + "  machine { cores-per-llc = 4, threads-per-core = 1, memory = 2G }\n"
         + "  kernel { hz = 250, mode = V6_9 }\n"
         + "  devices = [ " + DmZonedRunTest.DISK + ", " + DmZonedRunTest.DMZ + " ]\n"
@@ -97,6 +101,23 @@ class DmZonedOverwriteTest {
     assertTrue(DmZonedRunTest.counter(a.report(), "buffered writes") > 0, a.report());
     Run none = run("", 1);
     assertFalse(none.report().contains("left by an earlier run"), none.report());
+  }
+
+  @Test
+  void fioOnTheDeviceFromTheStart_refusedWithTheKeys() throws IOException {
+    String onDev = "  fio.jobs = [\"[w]\\nfilename=/dev/dmz\\nrw=randwrite\\nbs=4k\\ndirect=1"
+        + "\\nsize=4M\\noffset=512M\\n\"]\n";
+    String inFs = "  fio.jobs = [\"[f]\\ndirectory=/mnt/z/other\\nrw=write\\nbs=64k"
+        + "\\nsize=4M\\n\"]\n";
+    for (String top : List.of(onDev, inFs)) {
+      InputException e = assertThrows(InputException.class,
+          () -> ScenarioLoader.load(scenario(", overwrite = 0.5", top), List.of(), Map.of()));
+      assertTrue(e.getMessage().contains("dirty-files.overwrite")
+          && e.getMessage().contains("fio.job-files") && e.getMessage().contains("o.conf:"),
+          e.getMessage());
+      // Without files left by an earlier run the same scenario loads.
+      ScenarioLoader.load(scenario("", top), List.of(), Map.of());
+    }
   }
 
   @Test

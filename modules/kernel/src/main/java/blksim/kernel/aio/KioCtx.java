@@ -18,7 +18,9 @@ import java.util.List;
  *
  * <p>{@link #ioSubmit} ({@code io_submit()}): each iocb is issued in blocking mode inside the
  * call, so a synchronous driver completes it there and a submitter without a driver tag sleeps
- * ({@link SubmitCall} without io-wq). {@link #ioGetevents} ({@code io_getevents(min_nr)}): waits
+ * ({@link SubmitCall} without io-wq); on a device opened without O_DIRECT each iocb's buffered
+ * read or write runs to its end inside the call and its event is posted there
+ * ({@link BufferedBdevSubmit}). {@link #ioGetevents} ({@code io_getevents(min_nr)}): waits
  * until {@code min_nr} events are in the ring ({@link WaitCall}); the events are then taken from
  * {@link #ring()}. Reaping always costs a call.
  *
@@ -31,6 +33,8 @@ import java.util.List;
 public final class KioCtx {
   private final CompletionRing ring;
   private final SubmitCall submit;
+  /** On a file opened without O_DIRECT: the buffered submit, else null. */
+  private final BufferedBdevSubmit buffered;
   private final WaitCall wait;
 
   private KioCtx(Task task, CpuComponent cpu, BlockDeviceFile file, IoUringParams costs,
@@ -38,6 +42,7 @@ public final class KioCtx {
     this.ring = new CompletionRing(task, cpu);
     this.submit = new SubmitCall(task, file.queues(), ring, costs, null,
         file.direct() ? syscalls : null);
+    this.buffered = file.direct() ? null : new BufferedBdevSubmit(file, ring, costs);
     this.wait = new WaitCall(task, ring, costs, syscalls.wakeReturnNs(), true);
   }
 
@@ -49,7 +54,7 @@ public final class KioCtx {
 
   /** {@code io_submit()} of {@code iocbs}; returns how many were submitted. */
   public SystemCall ioSubmit(List<IoRequest> iocbs) {
-    return submit.arm(iocbs);
+    return buffered != null ? buffered.arm(iocbs) : submit.arm(iocbs);
   }
 
   /** {@code io_getevents(min_nr)}; returns how many events are ready. */

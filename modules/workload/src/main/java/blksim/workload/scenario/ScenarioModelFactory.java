@@ -785,7 +785,8 @@ public final class ScenarioModelFactory implements ModelFactory {
     AsyncFioThread.Engine engine = j.ioengine() == FioEngine.IO_URING
         ? AsyncFioThread.Engine.IO_URING : AsyncFioThread.Engine.LIBAIO;
     return new AsyncFioThread(j, k, pid, q::get, s.fioCosts().forJob(j), s.syscalls(),
-        s.pageCache(), s.ioUring(), engine, nCpus, stats, s.seed());
+        s.pageCache(), s.ioUring(), engine, nCpus, stats, s.seed(), pc, bdevMapping,
+        s.mm().costs());
   }
 
   /**

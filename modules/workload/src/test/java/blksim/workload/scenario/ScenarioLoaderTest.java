@@ -251,7 +251,7 @@ class ScenarioLoaderTest {
   }
 
   @Test
-  void bufferedWrites_runThroughThePageCache_butNotWithAsyncEngines() throws IOException {
+  void bufferedWrites_runThroughThePageCache_withLibaio_butNotWithIoUring() throws IOException {
     write("job.fio", JOB.replace("rw=randread", "rw=randwrite"));
     Path p = dir.resolve("s.conf");
     Files.writeString(p, "blksim { devices = [ { type = null_blk, name = nullb0 } ]\n"
@@ -259,10 +259,13 @@ class ScenarioLoaderTest {
     Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
     assertTrue(s.usesPageCacheWrites(), "a direct=0 writer uses the page cache");
     write("job.fio", JOB.replace("rw=randread", "rw=randwrite") + "ioengine=libaio\n");
+    assertTrue(ScenarioLoader.load(p, List.of(), Map.of()).usesPageCacheWrites(),
+        "a buffered libaio writer uses the page cache");
+    write("job.fio", JOB.replace("rw=randread", "rw=randwrite") + "ioengine=io_uring\n");
     InputException e = assertThrows(InputException.class,
         () -> ScenarioLoader.load(p, List.of(), Map.of()));
     assertEquals("direct", e.key());
-    assertTrue(e.getMessage().contains("libaio"), e.getMessage());
+    assertTrue(e.getMessage().contains("io_uring"), e.getMessage());
   }
 
   @Test

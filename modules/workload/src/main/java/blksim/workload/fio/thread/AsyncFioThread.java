@@ -101,7 +101,22 @@ public final class AsyncFioThread extends FioJobThread {
   public AsyncFioThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
       FioCostParams costs, SyscallParams syscalls, PageCacheParams pageCache, IoUringParams uring,
       Engine engine, int onlineCpus, JobStats stats, long runSeed) {
-    super(job, globalJobNumber, pid, queues, costs, syscalls, pageCache, stats, runSeed);
+    this(job, globalJobNumber, pid, queues, costs, syscalls, pageCache, uring, engine, onlineCpus,
+        stats, runSeed, null, null, null);
+  }
+
+  /**
+   * A thread whose device has a page cache ({@code mapping} in {@code pc}), for buffered
+   * ({@code direct=0}) libaio: each iocb's read or write goes through it inside
+   * {@code io_submit()} ({@link KioCtx}).
+   */
+  public AsyncFioThread(FioJob job, int globalJobNumber, int pid, IntFunction<BlockQueue> queues,
+      FioCostParams costs, SyscallParams syscalls, PageCacheParams pageCache, IoUringParams uring,
+      Engine engine, int onlineCpus, JobStats stats, long runSeed,
+      blksim.kernel.mm.PageCache pc, blksim.kernel.mm.AddressSpace mapping,
+      blksim.kernel.mm.WritebackParams wbCosts) {
+    super(job, globalJobNumber, pid, queues, costs, syscalls, pageCache, stats, runSeed, pc,
+        mapping, wbCosts);
     this.engine = engine;
     this.uring = uring;
     this.syscalls = syscalls;

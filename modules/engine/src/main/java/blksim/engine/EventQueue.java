@@ -28,8 +28,10 @@ import java.util.Arrays;
  * with the number pending. An event added below {@code L} (allowed, though the engine never does
  * it) rebuilds the queue around its time.
  *
- * <p>Array-based, so the hot path allocates nothing: an event lives in a slot of parallel arrays
- * (time, tie, target, message, next in its day), recycled through a free list; (sender, sequence)
+ * <p>Array-based, so the hot path allocates nothing: an event lives in a slot (its tie, its target
+ * and the next event of its day side by side in one array, its message in another; its time is
+ * implied by where it waits), recycled last-in first-out, so the event a handler sends usually
+ * takes the cache lines of the one just run; (sender, sequence)
  * is packed into one long tie ({@code sender << 40 | seq}, which orders exactly as the pair while
  * the sender is below 2^23 and the sequence below 2^40; both are checked).
  * {@link #add(long, int, int, long, Message)} and {@link #pollNext()} are the allocation-free
@@ -71,12 +73,11 @@ public final class EventQueue {
   private long peekMin;
   private boolean peekValid;
 
-  // The slots: each pending event's time, tie, target, message and next event of its day.
-  private long[] sTime = new long[1024];
-  private long[] sTie = new long[1024];
-  private int[] sTarget = new int[1024];
+  // The slots: each pending event's tie at sKey[2 * slot], its next event in its day (high half,
+  // -1 for none) and its target (low half) at sKey[2 * slot + 1], so one cache line serves both;
+  // and its message. A slot's time is implied by where it waits (day, base or far heap).
+  private long[] sKey = new long[2048];
   private Message[] sMessage = new Message[1024];
-  private int[] sNext = new int[1024];
   private int[] free = new int[1024];
   private int freeCount;
   private int slotsUsed;
@@ -109,7 +110,7 @@ public final class EventQueue {
       return Long.MAX_VALUE;
     }
     if (!peekValid) {
-      peekMin = ringCount > 0 ? sTime[head[nextDay()]] : oTime[0];
+      peekMin = ringCount > 0 ? dayTime(nextDay()) : oTime[0];
       peekValid = true;
     }
     return peekMin;
@@ -132,12 +133,13 @@ public final class EventQueue {
     if (freeCount > 0) {
       slot = free[--freeCount];
     } else {
-      if (slotsUsed == sTarget.length) {
+      if (slotsUsed == sMessage.length) {
         growSlots();
       }
       slot = slotsUsed++;
     }
-    sTarget[slot] = target;
+    sKey[2 * slot] = tie;
+    sKey[2 * slot + 1] = target & 0xffffffffL;
     sMessage[slot] = message;
     if (time < last) {
       rebase(time);
@@ -152,33 +154,31 @@ public final class EventQueue {
 
   private void growSlots() {
     int n = slotsUsed * 2;
-    sTime = Arrays.copyOf(sTime, n);
-    sTie = Arrays.copyOf(sTie, n);
-    sTarget = Arrays.copyOf(sTarget, n);
+    sKey = Arrays.copyOf(sKey, 2 * n);
     sMessage = Arrays.copyOf(sMessage, n);
-    sNext = Arrays.copyOf(sNext, n);
     free = Arrays.copyOf(free, n);
   }
 
-  /** Puts an entry where its distance from {@code last} says (its time is at least last). */
+  /**
+   * Puts an entry (tie and target already in its slot) where its distance from {@code last} says
+   * (its time is at least last).
+   */
   private void place(long time, long tie, int slot) {
     long d = time - last;
     if (d == 0) {
       zPush(tie, slot);
     } else if (d < W) {
-      ringPush(time, tie, slot);
+      ringPush(time, slot);
     } else {
       farPush(time, slot);
-      sTie[slot] = tie;
     }
   }
 
-  private void ringPush(long time, long tie, int slot) {
-    sTime[slot] = time;
-    sTie[slot] = tie;
+  private void ringPush(long time, int slot) {
     int day = (int) time & MASK;
     int h = head[day];
-    sNext[slot] = h;
+    int link = 2 * slot + 1;
+    sKey[link] = ((long) h << 32) | (sKey[link] & 0xffffffffL);
     head[day] = slot;
     if (h < 0) {
       bits[day >>> 6] |= 1L << day;
@@ -195,6 +195,11 @@ public final class EventQueue {
     int from = (int) (last + 1) & MASK;
     int d = firstFrom(from);
     return d >= 0 ? d : firstFrom(0);
+  }
+
+  /** The time of the events in {@code day}: days hold the times last+1 .. last+W-1. */
+  private long dayTime(int day) {
+    return last + ((day - (int) last) & MASK);
   }
 
   /** The first non-empty day at or after {@code from}, or -1. */
@@ -277,14 +282,13 @@ public final class EventQueue {
     int[] slots = new int[n];
     int k = 0;
     for (int i = 0; i < zSize; i++) {
-      sTie[zSlot[i]] = zTie[i];
       times[k] = last;
       slots[k++] = zSlot[i];
     }
     zSize = 0;
     for (int day = 0; day < W; day++) {
-      for (int s = head[day]; s >= 0; s = sNext[s]) {
-        times[k] = sTime[s];
+      for (int s = head[day]; s >= 0; s = (int) (sKey[2 * s + 1] >> 32)) {
+        times[k] = dayTime(day);
         slots[k++] = s;
       }
       head[day] = -1;
@@ -300,7 +304,7 @@ public final class EventQueue {
     last = time;
     peekValid = false;
     for (int i = 0; i < k; i++) {
-      place(times[i], sTie[slots[i]], slots[i]);
+      place(times[i], sKey[2 * slots[i]], slots[i]);
     }
   }
 
@@ -339,7 +343,7 @@ public final class EventQueue {
     int slot = s[0];
     polledTime = last;
     polledTie = h[0];
-    polledTarget = sTarget[slot];
+    polledTarget = (int) sKey[2 * slot + 1];
     Message polledMessage = sMessage[slot];
     sMessage[slot] = null;
     free[freeCount++] = slot;
@@ -380,7 +384,7 @@ public final class EventQueue {
     if (ringCount > 0) {
       int day = peekValid ? (int) peekMin & MASK : nextDay();
       int s = head[day];
-      last = sTime[s];
+      last = dayTime(day);
       head[day] = -1;
       long word = bits[day >>> 6] & ~(1L << day);
       bits[day >>> 6] = word;
@@ -388,9 +392,11 @@ public final class EventQueue {
         summary[day >>> 12] &= ~(1L << (day >>> 6));
       }
       int k = 0;
+      long[] key = sKey;
       do {
-        zPush(sTie[s], s);
-        s = sNext[s];
+        long link = key[2 * s + 1];
+        zPush(key[2 * s], s);
+        s = (int) (link >> 32);
         k++;
       } while (s >= 0);
       ringCount -= k;
@@ -404,9 +410,9 @@ public final class EventQueue {
       int s = oSlot[0];
       farPop();
       if (t == last) {
-        zPush(sTie[s], s);
+        zPush(sKey[2 * s], s);
       } else {
-        ringPush(t, sTie[s], s);
+        ringPush(t, s);
       }
     }
   }

@@ -28,10 +28,11 @@ import java.util.Arrays;
  * with the number pending. An event added below {@code L} (allowed, though the engine never does
  * it) rebuilds the queue around its time.
  *
- * <p>Array-based, so the hot path allocates nothing: an event lives in a slot (its tie, its target
- * and the next event of its day side by side in one array, its message in another; its time is
- * implied by where it waits), recycled last-in first-out, so the event a handler sends usually
- * takes the cache lines of the one just run; (sender, sequence)
+ * <p>Array-based, so the hot path allocates nothing: an event lives in a slot (its tie and target
+ * side by side in one array, its message in another, the next event of its day in a third; its
+ * time is implied by where it waits), recycled last-in first-out, so the event a handler sends
+ * usually takes the cache lines of the one just run. Moving a day into the tie heap loads its
+ * events' keys and message references together, so their cache misses overlap. (sender, sequence)
  * is packed into one long tie ({@code sender << 40 | seq}, which orders exactly as the pair while
  * the sender is below 2^23 and the sequence below 2^40; both are checked).
  * {@link #add(long, int, int, long, Message)} and {@link #pollNext()} are the allocation-free
@@ -73,14 +74,19 @@ public final class EventQueue {
   private long peekMin;
   private boolean peekValid;
 
-  // The slots: each pending event's tie at sKey[2 * slot], its next event in its day (high half,
-  // -1 for none) and its target (low half) at sKey[2 * slot + 1], so one cache line serves both;
-  // and its message. A slot's time is implied by where it waits (day, base or far heap).
+  // The slots: each pending event's tie at sKey[2 * slot] and its target at sKey[2 * slot + 1],
+  // so one cache line serves both; its message; the next event of its day (-1 for none) in a
+  // small array of its own, so walking a day's list does not wait for each event's line in turn.
+  // A slot's time is implied by where it waits (day, base or far heap).
   private long[] sKey = new long[2048];
+  private int[] sNext = new int[1024];
   private Message[] sMessage = new Message[1024];
   private int[] free = new int[1024];
   private int freeCount;
   private int slotsUsed;
+
+  /** Written by {@link #advance} so the message loads it makes are not optimized away. */
+  private int touched;
 
   private long polledTime;
   private long polledTie;
@@ -139,7 +145,7 @@ public final class EventQueue {
       slot = slotsUsed++;
     }
     sKey[2 * slot] = tie;
-    sKey[2 * slot + 1] = target & 0xffffffffL;
+    sKey[2 * slot + 1] = target;
     sMessage[slot] = message;
     if (time < last) {
       rebase(time);
@@ -155,6 +161,7 @@ public final class EventQueue {
   private void growSlots() {
     int n = slotsUsed * 2;
     sKey = Arrays.copyOf(sKey, 2 * n);
+    sNext = Arrays.copyOf(sNext, n);
     sMessage = Arrays.copyOf(sMessage, n);
     free = Arrays.copyOf(free, n);
   }
@@ -177,8 +184,7 @@ public final class EventQueue {
   private void ringPush(long time, int slot) {
     int day = (int) time & MASK;
     int h = head[day];
-    int link = 2 * slot + 1;
-    sKey[link] = ((long) h << 32) | (sKey[link] & 0xffffffffL);
+    sNext[slot] = h;
     head[day] = slot;
     if (h < 0) {
       bits[day >>> 6] |= 1L << day;
@@ -287,7 +293,7 @@ public final class EventQueue {
     }
     zSize = 0;
     for (int day = 0; day < W; day++) {
-      for (int s = head[day]; s >= 0; s = (int) (sKey[2 * s + 1] >> 32)) {
+      for (int s = head[day]; s >= 0; s = sNext[s]) {
         times[k] = dayTime(day);
         slots[k++] = s;
       }
@@ -393,12 +399,18 @@ public final class EventQueue {
       }
       int k = 0;
       long[] key = sKey;
+      int[] next = sNext;
+      Message[] msg = sMessage;
+      int present = 0;
       do {
-        long link = key[2 * s + 1];
         zPush(key[2 * s], s);
-        s = (int) (link >> 32);
+        // Load each message reference now, with the keys: the lines arrive together instead of
+        // one miss per event when it is run.
+        present += msg[s] != null ? 1 : 0;
+        s = next[s];
         k++;
       } while (s >= 0);
+      touched = present;
       ringCount -= k;
     } else {
       last = oTime[0];

@@ -68,6 +68,9 @@ public final class Partition implements Context {
       idIndex.put(all[i].id(), i);
       if (placement[i] == index) {
         mine.add(i);
+        // Made here, not at the first draw: the handlers' hot path then has no creation branch
+        // (and its inlined seed hashing) in it, and the streams sit together in memory.
+        randoms[i] = new SplittableRandom(Seeds.forComponent(model.seed(), all[i].id()));
         if (all[i].keepsRunAlive()) {
           alive[i] = true;
           liveCount++;
@@ -270,12 +273,7 @@ public final class Partition implements Context {
 
   @Override
   public SplittableRandom random() {
-    SplittableRandom r = randoms[current];
-    if (r == null) {
-      r = new SplittableRandom(Seeds.forComponent(model.seed(), all[current].id()));
-      randoms[current] = r;
-    }
-    return r;
+    return randoms[current];
   }
 
   @Override

@@ -94,6 +94,49 @@ class EventQueueTest {
     }
   }
 
+  /**
+   * The calendar's edges: sparse events far apart (only the far heap), bursts at one nanosecond,
+   * delays around the ring's span (2^14 ns) and its wrap-around, and an add at the time just
+   * polled after a peek has looked ahead (it must still come out first).
+   */
+  @Test
+  void ringSpanWrapAndAddsAtTheBaseAfterAPeek_matchAPriorityQueue() {
+    SplittableRandom r = new SplittableRandom(11);
+    java.util.PriorityQueue<Event> ref = new java.util.PriorityQueue<>(
+        Comparator.comparingLong(Event::time).thenComparingInt(Event::sender)
+            .thenComparingLong(Event::seq));
+    EventQueue q = new EventQueue();
+    long seq = 0;
+    for (int i = 0; i < 50; i++) {
+      Event e = ev(r.nextLong(1L << 40), r.nextInt(50), seq++);
+      ref.add(e);
+      q.add(e);
+    }
+    long span = 1 << 14;
+    for (int step = 0; step < 200_000 && !ref.isEmpty(); step++) {
+      assertEquals(ref.peek().time(), q.peekTime());
+      Event want = ref.poll();
+      assertEquals(want, q.poll());
+      long now = want.time();
+      q.peekTime();
+      int adds = ref.size() < 30 ? 2 : r.nextInt(3);
+      for (int k = 0; k < adds; k++) {
+        int kind = r.nextInt(8);
+        long t = switch (kind) {
+          case 0 -> now;
+          case 1 -> now + span - 1 + r.nextInt(3);
+          case 2 -> now + span * (1 + r.nextInt(3)) + r.nextInt(5);
+          case 3 -> now + r.nextLong(1L << 24);
+          default -> now + 1 + r.nextInt(40);
+        };
+        Event e = ev(t, r.nextInt(50), seq++);
+        ref.add(e);
+        q.add(e);
+      }
+      assertEquals(ref.size(), q.size());
+    }
+  }
+
   @Test
   void senderOrSequenceBeyondThePackedKey_isRefused() {
     EventQueue q = new EventQueue();

@@ -11,7 +11,8 @@ package blksim.workload.fio;
  *
  * <p>Memory: fio allocates its bitmap (one bit per block plus the upper levels) when the file is
  * set up. blksim starts sparse: the used blocks in an open-addressing set (one probe per draw,
- * 16 bytes or less per used block), and turns to a bitmap when the set would outgrow one (more
+ * 16 bytes or less per used block; 8 with int keys when the map has fewer than 2^31 blocks, every
+ * device up to 8 TiB of 4 KiB blocks, with the same slots and probing order), and turns to a bitmap when the set would outgrow one (more
  * than a block in 128 used) or a draw meets a run of {@value #MAX_PROBES} used blocks. The bitmap
  * is allocated lazily, in pages of {@value #PAGE_BLOCKS} blocks whose bits are themselves in
  * chunks of {@value #CHUNK_BLOCKS} blocks (64 words, 512 bytes) created on first touch, with one
@@ -34,8 +35,17 @@ public final class RandomMap {
   static final int MAX_PROBES = 64;
 
   private final long blocks;
-  /** The sparse form: used blocks plus one (0: free slot), null once the bitmap is in use. */
-  private long[] set = new long[16];
+  /** Whether the sparse form is in use (false once the bitmap is). */
+  private boolean sparse = true;
+  /**
+   * Whether the set holds int keys ({@link #iset}, fewer than 2^31 blocks, so a block plus one
+   * fits) rather than long keys ({@link #set}): half the memory and cache lines per probe.
+   */
+  private final boolean intKeys;
+  /** The sparse form with long keys: used blocks plus one (0: free slot); null if not in use. */
+  private long[] set;
+  /** The sparse form with int keys: used blocks plus one (0: free slot); null if not in use. */
+  private int[] iset;
   private int setSize;
   /** The set's largest capacity before the bitmap is cheaper (8 bytes a slot, 1 bit a block). */
   private final long maxSet;
@@ -57,11 +67,27 @@ public final class RandomMap {
     }
     this.blocks = blocks;
     this.maxSet = Math.max(16, blocks / 64);
+    this.intKeys = blocks < (1L << 31);
+    if (intKeys) {
+      iset = new int[16];
+    } else {
+      set = new long[16];
+    }
+  }
+
+  /** The set's capacity in slots (either form). */
+  private int setCapacity() {
+    return intKeys ? iset.length : set.length;
   }
 
   /** Whether the bitmap is in use (for tests of the sparse form). */
   boolean isBitmap() {
-    return set == null;
+    return !sparse;
+  }
+
+  /** Whether the sparse form holds int keys (for tests). */
+  boolean hasIntKeys() {
+    return intKeys;
   }
 
   /** Turns to the bitmap form, marking the set's blocks in it. */
@@ -71,13 +97,24 @@ public final class RandomMap {
     fullWords = new long[(int) nPages][];
     used = new int[(int) nPages];
     long[] s = set;
+    int[] is = iset;
     set = null;
+    iset = null;
+    sparse = false;
     setSize = 0;
     long total = usedTotal;
     usedTotal = 0;
-    for (long k : s) {
-      if (k != 0) {
-        mark(k - 1);
+    if (intKeys) {
+      for (int k : is) {
+        if (k != 0) {
+          mark(k - 1L);
+        }
+      }
+    } else {
+      for (long k : s) {
+        if (k != 0) {
+          mark(k - 1);
+        }
       }
     }
     if (usedTotal != total) {
@@ -90,6 +127,20 @@ public final class RandomMap {
   }
 
   private boolean setContains(long b) {
+    if (intKeys) {
+      int[] t = iset;
+      int mask = t.length - 1;
+      int key = (int) (b + 1);
+      for (int i = slot(b, mask); ; i = (i + 1) & mask) {
+        int k = t[i];
+        if (k == key) {
+          return true;
+        }
+        if (k == 0) {
+          return false;
+        }
+      }
+    }
     int mask = set.length - 1;
     for (int i = slot(b, mask); ; i = (i + 1) & mask) {
       long k = set[i];
@@ -104,15 +155,25 @@ public final class RandomMap {
 
   /** Adds free block {@code b} to the set; false if the set should become a bitmap instead. */
   private boolean setAdd(long b) {
-    if ((setSize + 1) * 2L > set.length) {
-      if (set.length * 2L > maxSet) {
+    if ((setSize + 1) * 2L > setCapacity()) {
+      if (setCapacity() * 2L > maxSet) {
         return false;
       }
-      long[] old = set;
-      set = new long[old.length * 2];
-      for (long k : old) {
-        if (k != 0) {
-          put(k);
+      if (intKeys) {
+        int[] old = iset;
+        iset = new int[old.length * 2];
+        for (int k : old) {
+          if (k != 0) {
+            put(k);
+          }
+        }
+      } else {
+        long[] old = set;
+        set = new long[old.length * 2];
+        for (long k : old) {
+          if (k != 0) {
+            put(k);
+          }
         }
       }
     }
@@ -122,6 +183,16 @@ public final class RandomMap {
   }
 
   private void put(long key) {
+    if (intKeys) {
+      int[] t = iset;
+      int mask = t.length - 1;
+      int i = slot(key - 1, mask);
+      while (t[i] != 0) {
+        i = (i + 1) & mask;
+      }
+      t[i] = (int) key;
+      return;
+    }
     int mask = set.length - 1;
     int i = slot(key - 1, mask);
     while (set[i] != 0) {
@@ -183,7 +254,7 @@ public final class RandomMap {
     if (usedTotal == blocks) {
       return -1;
     }
-    if (set != null) {
+    if (sparse) {
       // The first free block at or after b, wrapping; a long walk turns to the bitmap.
       long f = b;
       int probes = 0;
@@ -221,7 +292,7 @@ public final class RandomMap {
 
   /** Whether block {@code b} was used in this pass. */
   public boolean isUsed(long b) {
-    if (set != null) {
+    if (sparse) {
       return setContains(b);
     }
     long[][] p = pages[(int) (b / PAGE_BLOCKS)];
@@ -231,8 +302,12 @@ public final class RandomMap {
 
   /** A new pass: every block free. Pages and chunks are kept for reuse. */
   public void reset() {
-    if (set != null) {
-      java.util.Arrays.fill(set, 0);
+    if (sparse) {
+      if (intKeys) {
+        java.util.Arrays.fill(iset, 0);
+      } else {
+        java.util.Arrays.fill(set, 0);
+      }
       setSize = 0;
       usedTotal = 0;
       return;
@@ -310,7 +385,7 @@ public final class RandomMap {
   }
 
   private void mark(long b) {
-    if (set != null) {
+    if (sparse) {
       if (setAdd(b)) {
         usedTotal++;
         return;

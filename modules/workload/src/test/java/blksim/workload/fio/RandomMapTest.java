@@ -150,4 +150,25 @@ class RandomMapTest {
       }
     }
   }
+
+  @Test
+  void intKeyedSet_takesTheSameBlocksAsTheLongKeyedOne() {
+    // Just under and at 2^31 blocks: the first keeps int keys, the second long ones. Draws in
+    // the first 2^12 blocks collide and walk, so probing, growth and runs are all compared.
+    RandomMap ints = new RandomMap((1L << 31) - 1);
+    RandomMap longs = new RandomMap(1L << 31);
+    assertTrue(ints.hasIntKeys() && !longs.hasIntKeys());
+    SplittableRandom r = new SplittableRandom(3);
+    for (int i = 0; i < 3000; i++) {
+      long d = r.nextLong(1 << 12);
+      long a = ints.next(d);
+      assertEquals(longs.next(d), a, "draw " + i);
+      assertEquals(longs.takeRun(a, 3), ints.takeRun(a, 3), "run " + i);
+    }
+    assertEquals(longs.usedBlocks(), ints.usedBlocks());
+    assertEquals(longs.isBitmap(), ints.isBitmap());
+    ints.reset();
+    longs.reset();
+    assertEquals(longs.next(5), ints.next(5));
+  }
 }

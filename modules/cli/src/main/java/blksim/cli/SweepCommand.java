@@ -24,9 +24,10 @@ import picocli.CommandLine.Spec;
  * the varied keys' values (the first {@code --vary} changes slowest) and prints one row per run
  * with the chosen figures of fio's JSON output, as a table or CSV.
  *
- * <p>Every combination is loaded (and so checked) before the first run, so a bad key or value
- * stops the sweep with exit code 2 before any time is spent; the optional output file is written
- * atomically once all runs are done.
+ * <p>Every combination is loaded (and so checked) before the first result, so a bad key or value
+ * stops the sweep with exit code 2 and nothing printed; run 1 starts as soon as its own scenario
+ * is loaded, while the others load (loading takes a few seconds in a fresh JVM), and is cut off
+ * if one of them fails. The optional output file is written atomically once all runs are done.
  *
  * <p>{@code --repeat N} runs every combination N times, seeded by {@link #repeatSeed}, and prints
  * per metric the mean, sample standard deviation, minimum and maximum. {@code --join} hands the
@@ -221,7 +222,33 @@ final class SweepCommand implements Callable<Integer> {
       chosen.add(metric(m));
     }
     List<List<String>> combos = combinations(axes);
-    // Load every combination (and repetition) first: a bad key or value fails before any run.
+    List<String> paths = new ArrayList<>();
+    if (chosen.isEmpty()) {
+      paths.addAll(SweepWork.defaultCandidates());
+    } else {
+      chosen.forEach(m -> paths.add(m.path()));
+    }
+    Simulator.Host h = RunCommand.parseHost(host);
+    // Every combination (and repetition) is loaded, and so checked, before the first result: a
+    // bad key or value stops the sweep with nothing printed. Run 1 starts as soon as its own
+    // scenario is loaded, while the others load, and is cut off if one of them fails.
+    LocalRuns local = join.isEmpty() ? new LocalRuns(h, paths) : null;
+    try {
+      return sweep(joining, local, axes, chosen, combos, paths, h);
+    } finally {
+      if (local != null) {
+        local.close();
+      }
+    }
+  }
+
+  private Integer sweep(Joining joining, LocalRuns local, List<Axis> axes, List<Metric> chosen,
+      List<List<String>> combos, List<String> paths, Simulator.Host h) throws Exception {
+    String sweepId = "sweep" + Long.toHexString(System.nanoTime());
+    // With --join, run 1's reply goes to the driver once there is one.
+    CompletableFuture<org.apache.pekko.actor.typed.ActorRef<SweepWork.DriverCommand>> driver =
+        new CompletableFuture<>();
+    java.util.concurrent.Future<SweepWork.Values> first = null;
     Path file = scenario;
     List<String> fixed = new ArrayList<>(sets);
     if (java.nio.file.Files.isRegularFile(scenario) && !JobFileRun.isScenario(scenario)) {
@@ -246,13 +273,22 @@ final class SweepCommand implements Callable<Integer> {
           }
           jobs.add(new SweepDriver.Job(jobs.size(), text, repeat == 1 ? label
               : label + (label.isEmpty() ? "" : ", ") + "repeat " + (k + 1) + " of " + repeat));
+          if (jobs.size() == 1) {
+            SweepTrace.mark("run 1 loaded");
+            if (local != null) {
+              first = local.submit(0, text);
+            } else if (text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                <= MAX_SPEC_BYTES) {
+              joining.worker.submit(sweepId, 0, text, host, paths, "this JVM", null,
+                  reply -> driver.thenAccept(d -> d.tell(reply)));
+            }
+          }
         }
       } catch (InputException e) {
         throw relabel(e, axes, combo);
       }
     }
     SweepTrace.mark(jobs.size() + " runs loaded");
-    Simulator.Host h = RunCommand.parseHost(host);
     if (report != null) {
       ReportDir.check(report, "--report");
     }
@@ -268,15 +304,10 @@ final class SweepCommand implements Callable<Integer> {
         }
       }
     }
-    List<String> paths = new ArrayList<>();
-    if (chosen.isEmpty()) {
-      paths.addAll(SweepWork.defaultCandidates());
-    } else {
-      chosen.forEach(m -> paths.add(m.path()));
-    }
     PrintWriter err = spec.commandLine().getErr();
-    List<SweepWork.Values> values = join.isEmpty() ? runHere(jobs, h, paths, !chosen.isEmpty(), err)
-        : runOnCluster(joining, jobs, paths, err);
+    List<SweepWork.Values> values = join.isEmpty()
+        ? runHere(local, first, jobs, paths, !chosen.isEmpty(), err)
+        : runOnCluster(joining, sweepId, driver, jobs, paths, err);
     // The columns: each value's slot in a run's figures.
     int[] slot = new int[chosen.isEmpty() ? 6 : chosen.size()];
     if (chosen.isEmpty()) {
@@ -340,33 +371,128 @@ final class SweepCommand implements Callable<Integer> {
     return v.values()[slot];
   }
 
-  /** Runs the sweep's runs one after another in this JVM. */
-  private static List<SweepWork.Values> runHere(List<SweepDriver.Job> jobs, Simulator.Host h,
-      List<String> paths, boolean userMetrics, PrintWriter err) {
-    List<SweepWork.Values> out = new ArrayList<>();
-    ActorSystem<Void> node = h == Simulator.Host.CLUSTER ? ClusterRunner.startEmbeddedNode()
-        : null;
-    SweepTrace.mark("embedded node up");
-    try {
-      for (SweepDriver.Job j : jobs) {
-        long t0 = System.nanoTime();
-        SweepTrace.mark("run " + (j.index() + 1) + " start");
-        SweepWork.Values v = SweepWork.run(j.spec(), h, paths, node);
-        // A metric that names nothing stops the sweep after its first run (the defaults:
-        // the first, which tells reads from writes).
-        for (int i = 0; out.isEmpty() && i < (userMetrics ? paths.size() : 1); i++) {
-          value(v, i);
-        }
-        out.add(v);
-        err.printf(Locale.ROOT, "sweep: run %d of %d (%s) in %.1f s%n", j.index() + 1,
-            jobs.size(), j.label(), (System.nanoTime() - t0) / 1e9);
-        err.flush();
+  /**
+   * A local sweep's runs, one after another on a thread of their own: the embedded node (for the
+   * cluster host) starts there at once, while the runs load, and run 1 as soon as it is loaded.
+   */
+  private static final class LocalRuns implements AutoCloseable {
+    private final Simulator.Host host;
+    private final List<String> paths;
+    private final java.util.concurrent.ExecutorService exec =
+        java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+          Thread t = new Thread(r, "blksim-sweep-run");
+          t.setDaemon(true);
+          return t;
+        });
+    /** Only set on the runs' thread. */
+    private volatile ActorSystem<Void> node;
+    private volatile boolean busy;
+    private volatile boolean closed;
+
+    LocalRuns(Simulator.Host host, List<String> paths) {
+      this.host = host;
+      this.paths = List.copyOf(paths);
+      if (host == Simulator.Host.CLUSTER) {
+        exec.execute(() -> {
+          try {
+            if (closed) {
+              return;
+            }
+            node = ClusterRunner.startEmbeddedNode();
+            SweepTrace.mark("embedded node up");
+          } catch (RuntimeException e) {
+            // run 1 tries again and reports the failure
+          }
+        });
       }
-    } finally {
-      if (node != null) {
-        ClusterRunner.shutdown(node);
+    }
+
+    /** Runs {@code spec} after the runs submitted before it. */
+    java.util.concurrent.Future<SweepWork.Values> submit(int index, String spec) {
+      return exec.submit(() -> {
+        if (closed) {
+          throw new java.util.concurrent.CancellationException();
+        }
+        busy = true;
+        SweepTrace.mark("run " + (index + 1) + " start");
+        try {
+          if (host == Simulator.Host.CLUSTER && node == null) {
+            node = ClusterRunner.startEmbeddedNode(); // its start failed: fails again here
+          }
+          return SweepWork.run(spec, host, paths, node);
+        } finally {
+          busy = false;
+        }
+      });
+    }
+
+    /** The figures of a submitted run, or its failure as it would have been thrown here. */
+    static SweepWork.Values await(java.util.concurrent.Future<SweepWork.Values> f)
+        throws InterruptedException {
+      try {
+        return f.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException re) {
+          throw re;
+        }
+        if (e.getCause() instanceof Error er) {
+          throw er;
+        }
+        throw new IllegalStateException(e.getCause());
+      }
+    }
+
+    /**
+     * Stops the thread and the node once the node's start is done (never interrupted: Pekko
+     * would print the interruption); a run still in progress (after a failed load) is cut off
+     * by the node's termination, or finishes on its daemon thread (local host).
+     */
+    @Override
+    public void close() {
+      closed = true;
+      boolean idle = !busy;
+      exec.shutdown();
+      try {
+        if (idle) {
+          exec.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      ActorSystem<Void> n = node;
+      if (n != null) {
+        if (idle) {
+          ClusterRunner.shutdown(n);
+        } else {
+          n.terminate();
+        }
       }
       SweepTrace.mark("embedded node stopped");
+    }
+  }
+
+  /** Runs the sweep's runs one after another in this JVM; run 1 is {@code first}. */
+  private static List<SweepWork.Values> runHere(LocalRuns local,
+      java.util.concurrent.Future<SweepWork.Values> first, List<SweepDriver.Job> jobs,
+      List<String> paths, boolean userMetrics, PrintWriter err) throws InterruptedException {
+    List<SweepWork.Values> out = new ArrayList<>();
+    long t0 = System.nanoTime();
+    for (SweepDriver.Job j : jobs) {
+      java.util.concurrent.Future<SweepWork.Values> f = j.index() == 0 ? first
+          : local.submit(j.index(), j.spec());
+      SweepWork.Values v = LocalRuns.await(f);
+      SweepTrace.mark("run " + (j.index() + 1) + " end");
+      // A metric that names nothing stops the sweep after its first run (the defaults:
+      // the first, which tells reads from writes).
+      for (int i = 0; out.isEmpty() && i < (userMetrics ? paths.size() : 1); i++) {
+        value(v, i);
+      }
+      out.add(v);
+      long t1 = System.nanoTime();
+      err.printf(Locale.ROOT, "sweep: run %d of %d (%s) in %.1f s%n", j.index() + 1,
+          jobs.size(), j.label(), (t1 - t0) / 1e9);
+      err.flush();
+      t0 = t1;
     }
     return out;
   }
@@ -376,14 +502,9 @@ final class SweepCommand implements Callable<Integer> {
    * run at once, this JVM finishes joining the cluster as a member with that worker, a {@link
    * SweepDriver} hands the other runs out, and this JVM leaves the cluster at the end.
    */
-  private List<SweepWork.Values> runOnCluster(Joining joining, List<SweepDriver.Job> jobs,
-      List<String> paths, PrintWriter err) throws Exception {
-    String id = "sweep" + Long.toHexString(System.nanoTime());
-    // The first run's reply goes to the driver once there is one.
-    CompletableFuture<org.apache.pekko.actor.typed.ActorRef<SweepWork.DriverCommand>> driver =
-        new CompletableFuture<>();
-    joining.worker.submit(id, 0, jobs.get(0).spec(), host, paths, "this JVM", null,
-        reply -> driver.thenAccept(d -> d.tell(reply)));
+  private List<SweepWork.Values> runOnCluster(Joining joining, String id,
+      CompletableFuture<org.apache.pekko.actor.typed.ActorRef<SweepWork.DriverCommand>> driver,
+      List<SweepDriver.Job> jobs, List<String> paths, PrintWriter err) throws Exception {
     ActorSystem<Void> sys = joining.await();
     SweepTrace.mark("joined: this node is Up");
     ClusterRunner.awaitMembers(sys, nodes, java.time.Duration.ofSeconds(60));

@@ -378,6 +378,12 @@ class MainTest {
         && r.err().contains("none|softirq|timer"), r.err());
     assertFalse(r.err().contains("sweep: run"), "nothing ran: " + r.err());
     assertEquals("", r.out());
+    // run 1 starts while the others load: on the cluster host too, it is stopped, not reported
+    Result c = cli("sweep", resource("selfcheck/small.conf").toString(),
+        "--vary", "devices.0.irqmode=none,bogus");
+    assertEquals(2, c.code(), c.err());
+    assertFalse(c.err().contains("sweep: run") || c.err().contains("Exception"), c.err());
+    assertEquals("", c.out());
     assertEquals(2, cli("sweep", resource("selfcheck/small.conf").toString(), "--vary",
         "devices.0.irqmode").code());
     assertEquals(2, cli("sweep", resource("selfcheck/small.conf").toString(), "--vary",

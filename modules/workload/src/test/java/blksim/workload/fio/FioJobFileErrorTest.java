@@ -102,6 +102,18 @@ class FioJobFileErrorTest {
   }
 
   @Test
+  void closest_breaksDistanceTies_byTheLongestSharedRun() {
+    // use_thread is 4 edits from both thread and pre_read; fio's first-in-order rule would pick
+    // pre_read, which shares only "read"; thread shares "thread".
+    assertEquals(4, FioOptions.distance("use_thread", "thread"));
+    assertEquals(4, FioOptions.distance("use_thread", "pre_read"));
+    assertEquals(6, FioOptions.longestCommonRun("use_thread", "thread"));
+    rejects("[j]\nuse_thread=1\n", 2, "use_thread", "did you mean thread?");
+    // an alias's spelling counts for its option: blocksizes is 1 from the alias blocksize
+    assertEquals("bs", FioOptions.closest("blocksizes"));
+  }
+
+  @Test
   void realFioOptionNotModelled_isRejected() {
     rejects("[j]\ncreate_fsync=1\n", 2, "create_fsync",
         "fio option 'create_fsync' is not modelled by blksim");

@@ -116,8 +116,13 @@ class MainTest {
     Files.writeString(job, "[x]\nfilename=/dev/zero\nrw=read\n");
     Result r = cli("run", job.toString(), "--host", "local");
     assertEquals(2, r.code(), r.err());
-    assertTrue(r.err().contains("bad.job:1: filename:") && r.err().contains("/dev/zero"),
+    // the line of filename=, not of the section header
+    assertTrue(r.err().contains("bad.job:2: filename:") && r.err().contains("/dev/zero"),
         r.err());
+    Files.writeString(job, "[global]\nrw=read\nfilename=/dev/mapper/x\n\n[x]\nsize=1m\n");
+    Result g = cli("run", job.toString(), "--host", "local");
+    assertEquals(2, g.code(), g.err());
+    assertTrue(g.err().contains("bad.job:3: filename:"), g.err());
     Path dev = tmp.resolve("dev.fio");
     Files.writeString(dev, "[r]\nfilename=/dev/nvme0n1\nrw=randread\ndirect=1\nbs=4k\n"
         + "size=4m\n");

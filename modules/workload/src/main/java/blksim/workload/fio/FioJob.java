@@ -641,6 +641,20 @@ public final class FioJob {
         : new blksim.engine.InputException(at.file(), at.line(), at.key(), rule);
   }
 
+  /**
+   * An input error caused by the first of {@code keys} (canonical names, the likeliest cause
+   * first) that the job sets: it names that option's file and line, or the section header if
+   * the job sets none of them (every one at its default).
+   */
+  public blksim.engine.InputException error(java.util.List<String> keys, String rule) {
+    for (String k : keys) {
+      if (s.origins.get(k) != null) {
+        return error(k, rule);
+      }
+    }
+    return error(keys.get(0), rule);
+  }
+
   /** {@code percentile_list} (default 1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99). */
   public double[] percentileList() {
     return s.percentileList.clone();

@@ -2209,7 +2209,8 @@ public final class ScenarioLoader {
           + " yet; without it pvsync2 is pvsync and io_uring completes by interrupt");
     }
     if (!j.direct() && !j.ioengine().isSync()) {
-      throw j.error("direct", "job '" + j.name()
+      // The engine makes buffered I/O unmodelled (it is fio's default): name its line.
+      throw j.error(List.of("ioengine", "direct"), "job '" + j.name()
           + "': buffered I/O with ioengine=" + j.ioengine().fioName() + " is not modelled yet;"
           + " use direct=1 or a psync engine");
     }

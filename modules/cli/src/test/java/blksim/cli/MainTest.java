@@ -467,6 +467,38 @@ class MainTest {
   }
 
   @Test
+  void eachJobPrintsItsOwnPid_theTidOfItsSimulatedTask() throws IOException {
+    // fio forks each job (with thread=1 it prints each thread's tid): pids are distinct across
+    // sections and clones, and they are the tids run --threads shows for the job.
+    Path job = tmp.resolve("pids.fio");
+    Files.writeString(job, "[global]\nfilename=/dev/nullb0\nsize=256k\nrw=read\n"
+        + "[a]\nnumjobs=2\n[b]\nthread=1\n");
+    Result text = cli("run", job.toString(), "--host", "local");
+    assertEquals(0, text.code(), text.err());
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\n(\\w+): \\(groupid=\\d+,"
+        + " jobs=1\\): err= 0: pid=(\\d+):").matcher("\n" + text.out());
+    java.util.Map<Integer, String> printed = new java.util.TreeMap<>();
+    while (m.find()) {
+      assertEquals(null, printed.put(Integer.parseInt(m.group(2)), m.group(1)), "pid reused: "
+          + text.out());
+    }
+    assertEquals(3, printed.size(), text.out());
+    Result json = cli("run", job.toString(), "--host", "local", "--output-format=json");
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> doc =
+        (java.util.Map<String, Object>) blksim.report.json.JsonReader.parse(json.out());
+    java.util.Map<Integer, String> tasks = new java.util.TreeMap<>();
+    for (Object o : (List<?>) ((java.util.Map<?, ?>) doc.get("blksim")).get("threads")) {
+      java.util.Map<?, ?> t = (java.util.Map<?, ?>) o;
+      String comm = String.valueOf(t.get("comm"));
+      if (comm.equals("a") || comm.equals("b")) {
+        tasks.put(((Number) t.get("tid")).intValue(), comm);
+      }
+    }
+    assertEquals(tasks, printed, "pid= of each job block = its task's tid");
+  }
+
+  @Test
   void threads_printsEveryThreadGroup_andTheJsonListsEachThread() {
     String scen = resource("det/nowait.conf").toString();
     Result text = cli("run", scen, "--host", "local", "--threads");

@@ -899,6 +899,27 @@ public final class FioJob {
   }
 
   /**
+   * {@code thinktime_blocks_type=issue}: {@code thinktime_blocks} counts issued I/Os (fio's
+   * {@code td->io_issues}); false for the default {@code complete} ({@code td->io_blocks}).
+   */
+  public boolean thinktimeBlocksIssue() {
+    return s.thinktimeBlocksIssue;
+  }
+
+  /** {@code thinktime_iotime} in ns (a bare number is seconds); 0 for none. */
+  public long thinktimeIotimeNs() {
+    return s.thinktimeIotimeNs;
+  }
+
+  /**
+   * Whether the job sets {@code thinktime_blocks} itself (fio's {@code fio_option_is_set()}):
+   * with {@code thinktime_iotime} and no {@code thinktime_blocks}, only the time triggers.
+   */
+  public boolean thinktimeBlocksSet() {
+    return s.origins.get("thinktime_blocks") != null;
+  }
+
+  /**
    * {@code cpus_allowed} or {@code cpumask}: the CPUs the job may run on, ascending, or
    * {@code null} when it may run anywhere. A copy.
    */

@@ -175,6 +175,10 @@ final class FioJobSettings implements Cloneable {
   boolean perJobLogs = true;
   int thinktimeBlocks = 1;
   long thinktimeSpinNs;
+  /** {@code thinktime_blocks_type=issue}: count issued I/Os, not completed ones (fio's default). */
+  boolean thinktimeBlocksIssue;
+  /** {@code thinktime_iotime} in ns (a bare number is seconds); 0 for none. */
+  long thinktimeIotimeNs;
   boolean thread;
   int kbBase = 1024;
   boolean gtodReduce;
@@ -514,6 +518,9 @@ final class FioJobSettings implements Cloneable {
       case "thinktime" -> thinktimeNs = FioValues.timeNs(string(value), false);
       case "thinktime_blocks" -> thinktimeBlocks = integer(value, 1, Integer.MAX_VALUE);
       case "thinktime_spin" -> thinktimeSpinNs = FioValues.timeNs(string(value), false);
+      case "thinktime_blocks_type" ->
+          thinktimeBlocksIssue = onlyValue(value, "complete", "issue").equals("issue");
+      case "thinktime_iotime" -> thinktimeIotimeNs = FioValues.timeNs(string(value), true);
       case "thread" -> thread = flag(value);
       case "kb_base" -> kbBase = Integer.parseInt(onlyValue(value, "1024", "1000"));
       case "gtod_reduce" -> gtodReduce = bool(value);

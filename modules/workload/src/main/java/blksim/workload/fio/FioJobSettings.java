@@ -503,6 +503,12 @@ final class FioJobSettings implements Cloneable {
       case "write_lat_log" -> latLog = value == null ? "" : value;
       case "write_bw_log" -> bwLog = value == null ? "" : value;
       case "write_iops_log" -> iopsLog = value == null ? "" : value;
+      case "write_hist_log" -> LOG.warn("{}:{}: {}: accepted, but the histogram log is not"
+          + " written yet (blksim writes the lat, bw and iops logs)", at.file(), at.line(),
+          at.key());
+      case "log_hist_msec" -> integer(value, 0, Integer.MAX_VALUE);
+      case "log_hist_coarseness" -> integer(value, 0, 6);
+      case "hipri_percentage" -> integer(value, 0, 100);
       case "log_avg_msec" -> logAvgMsec = integer(value, 0, Integer.MAX_VALUE);
       case "log_window_value" -> logWindowValue = switch (onlyValue(value, "avg", "max", "both",
           "0", "1")) {
@@ -673,6 +679,12 @@ final class FioJobSettings implements Cloneable {
       // add_job(): "log_issue_time option requires write_lat_log and log_offset options".
       throw error("log_issue_time", "log_issue_time needs write_lat_log and log_offset=1 (fio"
           + " refuses it otherwise)");
+    }
+    if (ioengine == FioEngine.VSYNC && iodepth > 1) {
+      throw error(origins.get("iodepth") != null ? "iodepth" : "ioengine", "ioengine=vsync with"
+          + " iodepth=" + iodepth + " coalesces contiguous I/Os into one readv()/writev()"
+          + " (fio_vsyncio_queue()), which blksim does not model; iodepth=1 (one iovec a call)"
+          + " is modelled");
     }
     if (thinktimeSpinNs > thinktimeNs) {
       thinktimeSpinNs = thinktimeNs;

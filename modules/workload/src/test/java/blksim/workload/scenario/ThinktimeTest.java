@@ -129,6 +129,14 @@ class ThinktimeTest {
   }
 
   @Test
+  void vsync_runsAsSync_oneIovecACall() throws IOException {
+    JobStats sync = run("ioengine=sync", "");
+    JobStats vsync = run("ioengine=vsync", "");
+    assertEquals(sync.totalIos(0), vsync.totalIos(0));
+    assertEquals(sync.usrNs() + sync.sysNs(), vsync.usrNs() + vsync.sysNs());
+  }
+
+  @Test
   void sameSeed_sameResult() throws IOException {
     JobStats a = run("ioengine=io_uring\niodepth=4\nthinktime=300us\nthinktime_blocks=3", "");
     JobStats b = run("ioengine=io_uring\niodepth=4\nthinktime=300us\nthinktime_blocks=3", "");

@@ -224,12 +224,12 @@ final class JobFileRun {
       Map<String, String> types) {
     if (f.equals("/dev/null") || f.equals("/dev/zero")) {
       // A scenario refuses them too (not a simulated device): do not send the user there.
-      throw new InputException(abs.toString(), j.line(), "filename", "job '" + j.name()
+      throw j.error("filename", "job '" + j.name()
           + "' names " + f + ", a character device; blksim models block devices and files,"
           + " not /dev/null or /dev/zero yet (ioengine=null is fio's engine that does no I/O)");
     }
     if (!f.startsWith("/dev/") || f.startsWith("/dev/mapper/")) {
-      throw new InputException(abs.toString(), j.line(), "filename", "job '" + j.name()
+      throw j.error("filename", "job '" + j.name()
           + "' names " + f + ": with a job file alone blksim gives block devices under /dev/"
           + " a default device, and regular files a default filesystem; device-mapper paths"
           + " need a scenario");

@@ -116,8 +116,13 @@ class MainTest {
     Files.writeString(job, "[x]\nfilename=/dev/zero\nrw=read\n");
     Result r = cli("run", job.toString(), "--host", "local");
     assertEquals(2, r.code(), r.err());
-    assertTrue(r.err().contains("bad.job:1: filename:") && r.err().contains("/dev/zero"),
+    // the line of filename=, not of the section header
+    assertTrue(r.err().contains("bad.job:2: filename:") && r.err().contains("/dev/zero"),
         r.err());
+    Files.writeString(job, "[global]\nrw=read\nfilename=/dev/mapper/x\n\n[x]\nsize=1m\n");
+    Result g = cli("run", job.toString(), "--host", "local");
+    assertEquals(2, g.code(), g.err());
+    assertTrue(g.err().contains("bad.job:3: filename:"), g.err());
     Path dev = tmp.resolve("dev.fio");
     Files.writeString(dev, "[r]\nfilename=/dev/nvme0n1\nrw=randread\ndirect=1\nbs=4k\n"
         + "size=4m\n");
@@ -465,6 +470,38 @@ class MainTest {
         (java.util.Map<String, Object>) blksim.report.json.JsonReader.parse(json.out());
     assertTrue(((List<?>) m.get("wq_monitor")).size() >= 3, "one entry per 5 ms of 20 ms");
     assertTrue(m.containsKey("jobs") && m.containsKey("wq_dump"));
+  }
+
+  @Test
+  void eachJobPrintsItsOwnPid_theTidOfItsSimulatedTask() throws IOException {
+    // fio forks each job (with thread=1 it prints each thread's tid): pids are distinct across
+    // sections and clones, and they are the tids run --threads shows for the job.
+    Path job = tmp.resolve("pids.fio");
+    Files.writeString(job, "[global]\nfilename=/dev/nullb0\nsize=256k\nrw=read\n"
+        + "[a]\nnumjobs=2\n[b]\nthread=1\n");
+    Result text = cli("run", job.toString(), "--host", "local");
+    assertEquals(0, text.code(), text.err());
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\n(\\w+): \\(groupid=\\d+,"
+        + " jobs=1\\): err= 0: pid=(\\d+):").matcher("\n" + text.out());
+    java.util.Map<Integer, String> printed = new java.util.TreeMap<>();
+    while (m.find()) {
+      assertEquals(null, printed.put(Integer.parseInt(m.group(2)), m.group(1)), "pid reused: "
+          + text.out());
+    }
+    assertEquals(3, printed.size(), text.out());
+    Result json = cli("run", job.toString(), "--host", "local", "--output-format=json");
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> doc =
+        (java.util.Map<String, Object>) blksim.report.json.JsonReader.parse(json.out());
+    java.util.Map<Integer, String> tasks = new java.util.TreeMap<>();
+    for (Object o : (List<?>) ((java.util.Map<?, ?>) doc.get("blksim")).get("threads")) {
+      java.util.Map<?, ?> t = (java.util.Map<?, ?>) o;
+      String comm = String.valueOf(t.get("comm"));
+      if (comm.equals("a") || comm.equals("b")) {
+        tasks.put(((Number) t.get("tid")).intValue(), comm);
+      }
+    }
+    assertEquals(tasks, printed, "pid= of each job block = its task's tid");
   }
 
   @Test

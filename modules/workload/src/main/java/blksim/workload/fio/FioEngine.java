@@ -16,6 +16,15 @@ import java.util.Map;
 public enum FioEngine {
   PSYNC("psync", true),
   SYNC("sync", true),
+  /**
+   * engines/sync.c's vsync: {@code readv()}/{@code writev()} after an {@code lseek()}. With
+   * {@code iodepth=1} (the only depth blksim accepts for it) each call carries one iovec, and it
+   * costs what sync does: the kernel's {@code import_iovec()} of one 16-byte iovec is the same
+   * step {@code pvsync}'s {@code preadv()} takes, which the model does not price separately from
+   * {@code pread()} either. Simplified: fio's coalescing of contiguous I/Os into one call
+   * ({@code fio_vsyncio_queue()}, iodepth > 1) is not modelled.
+   */
+  VSYNC("vsync", true),
   PVSYNC("pvsync", true),
   PVSYNC2("pvsync2", true),
   LIBAIO("libaio", false),
@@ -97,8 +106,6 @@ public enum FioEngine {
     for (String e : List.of("ime_psync", "ime_psyncv", "ime_aio")) {
       m.put(e, "DDN's IME is not modelled");
     }
-    m.put("vsync", "readv()/writev() of coalesced contiguous I/Os is not modelled yet; psync or"
-        + " sync issue the same I/Os one at a time");
     m.put("splice", "the vmsplice()/splice() pipe path is not modelled");
     m.put("e4defrag", "it needs ext4's online defragmentation ioctl; there is no ext4 model");
     m.put("exec", "it runs an external program");

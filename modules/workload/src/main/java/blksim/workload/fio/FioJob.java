@@ -646,6 +646,20 @@ public final class FioJob {
         : new blksim.engine.InputException(at.file(), at.line(), at.key(), rule);
   }
 
+  /**
+   * An input error caused by the first of {@code keys} (canonical names, the likeliest cause
+   * first) that the job sets: it names that option's file and line, or the section header if
+   * the job sets none of them (every one at its default).
+   */
+  public blksim.engine.InputException error(java.util.List<String> keys, String rule) {
+    for (String k : keys) {
+      if (s.origins.get(k) != null) {
+        return error(k, rule);
+      }
+    }
+    return error(keys.get(0), rule);
+  }
+
   /** {@code percentile_list} (default 1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99). */
   public double[] percentileList() {
     return s.percentileList.clone();
@@ -887,6 +901,27 @@ public final class FioJob {
   /** {@code thinktime_spin} in ns (a bare number is µs). */
   public long thinktimeSpinNs() {
     return s.thinktimeSpinNs;
+  }
+
+  /**
+   * {@code thinktime_blocks_type=issue}: {@code thinktime_blocks} counts issued I/Os (fio's
+   * {@code td->io_issues}); false for the default {@code complete} ({@code td->io_blocks}).
+   */
+  public boolean thinktimeBlocksIssue() {
+    return s.thinktimeBlocksIssue;
+  }
+
+  /** {@code thinktime_iotime} in ns (a bare number is seconds); 0 for none. */
+  public long thinktimeIotimeNs() {
+    return s.thinktimeIotimeNs;
+  }
+
+  /**
+   * Whether the job sets {@code thinktime_blocks} itself (fio's {@code fio_option_is_set()}):
+   * with {@code thinktime_iotime} and no {@code thinktime_blocks}, only the time triggers.
+   */
+  public boolean thinktimeBlocksSet() {
+    return s.origins.get("thinktime_blocks") != null;
   }
 
   /**

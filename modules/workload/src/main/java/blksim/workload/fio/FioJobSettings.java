@@ -176,6 +176,10 @@ final class FioJobSettings implements Cloneable {
   boolean perJobLogs = true;
   int thinktimeBlocks = 1;
   long thinktimeSpinNs;
+  /** {@code thinktime_blocks_type=issue}: count issued I/Os, not completed ones (fio's default). */
+  boolean thinktimeBlocksIssue;
+  /** {@code thinktime_iotime} in ns (a bare number is seconds); 0 for none. */
+  long thinktimeIotimeNs;
   boolean thread;
   int kbBase = 1024;
   boolean gtodReduce;
@@ -501,6 +505,12 @@ final class FioJobSettings implements Cloneable {
       case "write_lat_log" -> latLog = value == null ? "" : value;
       case "write_bw_log" -> bwLog = value == null ? "" : value;
       case "write_iops_log" -> iopsLog = value == null ? "" : value;
+      case "write_hist_log" -> LOG.warn("{}:{}: {}: accepted, but the histogram log is not"
+          + " written yet (blksim writes the lat, bw and iops logs)", at.file(), at.line(),
+          at.key());
+      case "log_hist_msec" -> integer(value, 0, Integer.MAX_VALUE);
+      case "log_hist_coarseness" -> integer(value, 0, 6);
+      case "hipri_percentage" -> integer(value, 0, 100);
       case "log_avg_msec" -> logAvgMsec = integer(value, 0, Integer.MAX_VALUE);
       case "log_window_value" -> logWindowValue = switch (onlyValue(value, "avg", "max", "both",
           "0", "1")) {
@@ -516,6 +526,9 @@ final class FioJobSettings implements Cloneable {
       case "thinktime" -> thinktimeNs = FioValues.timeNs(string(value), false);
       case "thinktime_blocks" -> thinktimeBlocks = integer(value, 1, Integer.MAX_VALUE);
       case "thinktime_spin" -> thinktimeSpinNs = FioValues.timeNs(string(value), false);
+      case "thinktime_blocks_type" ->
+          thinktimeBlocksIssue = onlyValue(value, "complete", "issue").equals("issue");
+      case "thinktime_iotime" -> thinktimeIotimeNs = FioValues.timeNs(string(value), true);
       case "thread" -> thread = flag(value);
       case "kb_base" -> kbBase = Integer.parseInt(onlyValue(value, "1024", "1000"));
       case "gtod_reduce" -> gtodReduce = bool(value);
@@ -668,6 +681,12 @@ final class FioJobSettings implements Cloneable {
       // add_job(): "log_issue_time option requires write_lat_log and log_offset options".
       throw error("log_issue_time", "log_issue_time needs write_lat_log and log_offset=1 (fio"
           + " refuses it otherwise)");
+    }
+    if (ioengine == FioEngine.VSYNC && iodepth > 1) {
+      throw error(origins.get("iodepth") != null ? "iodepth" : "ioengine", "ioengine=vsync with"
+          + " iodepth=" + iodepth + " coalesces contiguous I/Os into one readv()/writev()"
+          + " (fio_vsyncio_queue()), which blksim does not model; iodepth=1 (one iovec a call)"
+          + " is modelled");
     }
     if (thinktimeSpinNs > thinktimeNs) {
       thinktimeSpinNs = thinktimeNs;

@@ -173,6 +173,12 @@ public final class FioOptions {
    * in {@code parse.c}) from {@code written}, if that distance is at most half its length,
    * rounded up ({@code string_distance_ok()}); else {@code null}. Ties go to the first name in
    * the table's order (alphabetical here, {@code options.c}'s order in fio).
+   *
+   * <p>One refinement over fio: among names at the same distance, the one sharing the longest
+   * run of characters with {@code written} wins, so {@code use_thread} (4 from both
+   * {@code thread} and {@code pre_read}) suggests {@code thread}, where fio's first-in-order rule
+   * picks whichever comes first. fio's aliases count as spellings of their option (the canonical
+   * name is suggested).
    */
   static String closest(String written) {
     if (written.isEmpty()) {
@@ -180,17 +186,42 @@ public final class FioOptions {
     }
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
+    int bestCommon = -1;
     for (Option o : TABLE.values()) {
       if (o.engines() != null) {
         continue;
       }
-      int d = distance(written, o.name());
-      if (d < bestDistance) {
-        bestDistance = d;
-        best = o.name();
+      List<String> spellings = new ArrayList<>();
+      spellings.add(o.name());
+      spellings.addAll(o.aliases());
+      for (String n : spellings) {
+        int d = distance(written, n);
+        int common = d <= bestDistance ? longestCommonRun(written, n) : -1;
+        if (d < bestDistance || (d == bestDistance && common > bestCommon)) {
+          bestDistance = d;
+          bestCommon = common;
+          best = o.name();
+        }
       }
     }
     return best != null && bestDistance <= (written.length() + 1) / 2 ? best : null;
+  }
+
+  /** The length of the longest substring {@code a} and {@code b} share. */
+  static int longestCommonRun(String a, String b) {
+    int best = 0;
+    int[] p = new int[b.length() + 1];
+    int[] q = new int[b.length() + 1];
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        q[j] = a.charAt(i - 1) == b.charAt(j - 1) ? p[j - 1] + 1 : 0;
+        best = Math.max(best, q[j]);
+      }
+      int[] r = p;
+      p = q;
+      q = r;
+    }
+    return best;
   }
 
   /** The Levenshtein distance (insert, delete, substitute, each 1), as fio's string_distance(). */

@@ -2299,7 +2299,8 @@ public final class ScenarioLoader {
       // every buffered block-device write: blkdev_write_iter()'s -EOPNOTSUPP for NOWAIT
       // without O_DIRECT, turned into -EAGAIN) is punted to an io-wq worker, which blksim's
       // io_uring on block devices does not model for buffered SQEs yet.
-      throw j.error("direct", "job '" + j.name() + "': buffered I/O (direct=0, fio's default)"
+      throw j.error(List.of("ioengine", "direct"), "job '" + j.name()
+          + "': buffered I/O (direct=0, fio's default)"
           + " with ioengine=io_uring on a block device is not modelled yet (the kernel punts"
           + " buffered SQEs that miss the page cache, and every buffered device write, to"
           + " io-wq workers); use direct=1, or ioengine=libaio or psync for buffered I/O");
@@ -2309,7 +2310,7 @@ public final class ScenarioLoader {
           + " buffered I/O (direct=0) on a block device is not modelled yet; use direct=1");
     }
     if (!j.direct() && !j.ioengine().isSync() && j.ioengine() != FioEngine.LIBAIO) {
-      throw j.error("direct", "job '" + j.name()
+      throw j.error(List.of("ioengine", "direct"), "job '" + j.name()
           + "': buffered I/O with ioengine=" + j.ioengine().fioName() + " is not modelled yet;"
           + " use direct=1, or a psync engine or libaio");
     }

@@ -351,7 +351,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       // fio forks the job; the kernel places it. Here: job k on CPU k, or on the k-th CPU of its
       // cpus_allowed set (round robin), which with cpus_allowed_policy=split is its only CPU.
       int cpuId = allowed == null ? k % cpus.size() : allowed[k % allowed.length];
-      JobStats stats = new JobStats(info(j));
+      JobStats stats = new JobStats(info(j, 1000 + k));
       stats.setLatencyProfile(j.latencyTargetNs(), j.latencyWindowNs() / 1000,
           j.latencyPercentile());
       if (j.logOptions() != null) {
@@ -816,12 +816,12 @@ public final class ScenarioModelFactory implements ModelFactory {
     return j.cpusAllowedSplit() ? new int[] {set[k % set.length]} : set;
   }
 
-  /** The reporting identity of a job. */
-  static JobInfo info(FioJob j) {
+  /** The reporting identity of job {@code j}, whose task has pid {@code pid}. */
+  static JobInfo info(FioJob j, int pid) {
     return new JobInfo(j.name(), j.groupId(), j.jobIndex(), j.jobOptions(),
         j.rw().fioName(), j.bs().clone(), j.ioengine().fioName(), j.iodepth(),
         j.ioengine().isSync() || (j.ioengine() == FioEngine.NULL && j.iodepth() <= 1),
         j.percentileList().clone(),
-        j.description() == null ? "" : j.description(), j.groupReporting());
+        j.description() == null ? "" : j.description(), j.groupReporting(), pid);
   }
 }

@@ -102,6 +102,36 @@ class FioJobFileErrorTest {
   }
 
   @Test
+  void vsync_isModelledAtIodepth1_itsCoalescingAtHigherDepthsIsRefused() {
+    rejects("[j]\nioengine=vsync\nrw=read\niodepth=4\n", 4, "iodepth",
+        "coalesces contiguous I/Os into one readv()/writev()");
+    rejects("[global]\niodepth=2\n[j]\nioengine=vsync\n", 2, "iodepth", "iodepth=1");
+    assertEquals(FioEngine.VSYNC, FioJobFile.parse("t.fio", "[j]\nioengine=vsync\n", null,
+        FioJobFileTest.ENV, java.util.Map.of()).get(0).ioengine());
+  }
+
+  @Test
+  void histogramLogAndHipriPercentage_areAccepted_withTheirValuesChecked() {
+    FioJobFile.parse("t.fio", "[j]\nwrite_hist_log=h\nlog_hist_msec=100\n"
+        + "log_hist_coarseness=3\nioengine=pvsync2\nhipri_percentage=50\n", null,
+        FioJobFileTest.ENV, java.util.Map.of());
+    rejects("[j]\nlog_hist_coarseness=7\n", 2, "log_hist_coarseness", "7");
+    rejects("[j]\nioengine=pvsync2\nhipri_percentage=101\n", 3, "hipri_percentage", "101");
+  }
+
+  @Test
+  void closest_breaksDistanceTies_byTheLongestSharedRun() {
+    // use_thread is 4 edits from both thread and pre_read; fio's first-in-order rule would pick
+    // pre_read, which shares only "read"; thread shares "thread".
+    assertEquals(4, FioOptions.distance("use_thread", "thread"));
+    assertEquals(4, FioOptions.distance("use_thread", "pre_read"));
+    assertEquals(6, FioOptions.longestCommonRun("use_thread", "thread"));
+    rejects("[j]\nuse_thread=1\n", 2, "use_thread", "did you mean thread?");
+    // an alias's spelling counts for its option: blocksizes is 1 from the alias blocksize
+    assertEquals("bs", FioOptions.closest("blocksizes"));
+  }
+
+  @Test
   void realFioOptionNotModelled_isRejected() {
     rejects("[j]\ncreate_fsync=1\n", 2, "create_fsync",
         "fio option 'create_fsync' is not modelled by blksim");
@@ -195,7 +225,7 @@ class FioJobFileErrorTest {
     // The form: FILE:LINE: ioengine=NAME is not modelled by blksim (REASON)
     assertTrue(e.getMessage().matches(
         "bad\\.fio:2: ioengine=splice is not modelled by blksim \\(.+\\)"), e.getMessage());
-    for (String eng : List.of("net", "sg", "io_uring_cmd", "vsync", "splice",
+    for (String eng : List.of("net", "sg", "io_uring_cmd", "splice",
         "libpmem", "exec", "external:/tmp/x.so")) {
       InputException r = rejects("[j]\nioengine=" + eng + "\n", 2, "ioengine",
           "ioengine=" + eng + " is not modelled by blksim (");

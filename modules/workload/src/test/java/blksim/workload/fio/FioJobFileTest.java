@@ -169,6 +169,14 @@ class FioJobFileTest {
     assertEquals(4_000L, j.thinktimeSpinNs());
     assertEquals(8, j.thinktimeBlocks());
     assertEquals(90_000_000_000L, only("[j]\ntimeout=(1m+30s)\n").runtimeNs());
+    assertTrue(j.thinktimeBlocksSet());
+    FioJob io = only("[j]\nthinktime=10\nthinktime_iotime=9\nthinktime_blocks_type=issue\n");
+    assertEquals(9_000_000_000L, io.thinktimeIotimeNs(), "thinktime_iotime: seconds (is_seconds)");
+    assertTrue(io.thinktimeBlocksIssue());
+    assertFalse(io.thinktimeBlocksSet());
+    assertFalse(only("[j]\nthinktime=10\n").thinktimeBlocksIssue(), "complete by default");
+    org.junit.jupiter.api.Assertions.assertThrows(blksim.engine.InputException.class,
+        () -> only("[j]\nthinktime=10\nthinktime_blocks_type=submit\n"));
   }
 
   @Test

@@ -115,6 +115,25 @@ class FioOptionsTableTest {
   }
 
   @Test
+  void notes_doNotContradictTheTable() {
+    // The ioengine note names every modelled engine; a note never calls a modelled option refused.
+    String engines = FioOptions.option("ioengine").reason();
+    for (FioEngine e : FioEngine.values()) {
+      assertTrue(engines.matches("(?s).*\\b" + e.fioName() + "\\b.*"),
+          "the ioengine note leaves out " + e.fioName() + ": " + engines);
+    }
+    for (Option o : FioOptions.table()) {
+      for (Option other : FioOptions.table()) {
+        if (other.verdict() != Verdict.REFUSED
+            && o.reason().contains(other.name() + " is refused")) {
+          fail(o.name() + "'s note says " + other.name() + " is refused, but it is "
+              + other.verdict().label());
+        }
+      }
+    }
+  }
+
+  @Test
   void theTableIsNotEmptyAndHasNoBlankReasonsForRefusals() {
     if (FioOptions.table().size() < 300) {
       fail("expected fio's and its engines' options, got " + FioOptions.table().size());

@@ -113,7 +113,7 @@ class DeviceBufferedAioTest {
         () -> ScenarioLoader.load(p, List.of(), Map.of()));
     assertTrue(e.getMessage().contains("io-wq") && e.getMessage().contains("direct=1"),
         e.getMessage());
-    assertEquals("direct", e.key());
+    assertEquals("ioengine", e.key());
     // Direct io_uring loads.
     ScenarioLoader.load(scenario("rw=randread\nioengine=io_uring\ndirect=1"), List.of(),
         Map.of());

@@ -96,6 +96,47 @@ class ThinktimeTest {
   }
 
   @Test
+  void thinktimeIotime_stallsAfterThatMuchIoTime_orAfterThinktimeBlocksIfSet()
+      throws IOException {
+    long free = run("", "").totalIos(0);
+    // 2 ms of I/O, then 1 ms + 50 us of sleep: about 2/3.05 of the free job's I/Os. Without
+    // thinktime_blocks only the time triggers (its default 1 would stall after every I/O).
+    long timed = run("thinktime=1ms\nthinktime_iotime=2ms", "").totalIos(0);
+    double share = (double) timed / free;
+    assertTrue(share > 0.55 && share < 0.75, timed + " of " + free + ": " + share);
+    // with thinktime_blocks too, whichever comes first: 10 I/Os come long before 2 ms
+    long blocks = run("thinktime=1ms\nthinktime_blocks=10", "").totalIos(0);
+    long both = run("thinktime=1ms\nthinktime_blocks=10\nthinktime_iotime=2ms", "")
+        .totalIos(0);
+    assertTrue(Math.abs(both - blocks) <= blocks / 20 + 2, both + " vs " + blocks);
+    // and a time shorter than 10 I/Os' triggers first
+    long perIoNs = RUNTIME_NS / free;
+    long early = run("thinktime=1ms\nthinktime_blocks=10\nthinktime_iotime="
+        + (3 * perIoNs / 1000) + "us", "").totalIos(0);
+    assertTrue(early < blocks * 0.6, early + " vs " + blocks);
+  }
+
+  @Test
+  void thinktimeBlocksTypeIssue_countsIssuedIos() throws IOException {
+    String job = "ioengine=io_uring\niodepth=8\nthinktime=1ms\nthinktime_blocks=8\n";
+    long complete = run(job + "thinktime_blocks_type=complete", "").totalIos(0);
+    assertEquals(run(job, "").totalIos(0), complete, "complete is the default");
+    long issue = run(job + "thinktime_blocks_type=issue", "").totalIos(0);
+    // complete: 15 I/Os a cycle (ioUring_quiescesBeforeThinking); issue: the 8 issued after a
+    // sleep make it due, and the quiesce reaps them: 8 a cycle.
+    double ratio = (double) issue / complete;
+    assertTrue(ratio > 0.45 && ratio < 0.65, issue + " vs " + complete + ": " + ratio);
+  }
+
+  @Test
+  void vsync_runsAsSync_oneIovecACall() throws IOException {
+    JobStats sync = run("ioengine=sync", "");
+    JobStats vsync = run("ioengine=vsync", "");
+    assertEquals(sync.totalIos(0), vsync.totalIos(0));
+    assertEquals(sync.usrNs() + sync.sysNs(), vsync.usrNs() + vsync.sysNs());
+  }
+
+  @Test
   void sameSeed_sameResult() throws IOException {
     JobStats a = run("ioengine=io_uring\niodepth=4\nthinktime=300us\nthinktime_blocks=3", "");
     JobStats b = run("ioengine=io_uring\niodepth=4\nthinktime=300us\nthinktime_blocks=3", "");

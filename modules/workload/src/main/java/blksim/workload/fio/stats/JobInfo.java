@@ -29,10 +29,13 @@ import java.util.Objects;
  *     {@code null} or empty means fio's default list
  * @param description fio's {@code description}, or {@code null}
  * @param groupReporting whether fio's {@code group_reporting} is set for this job
+ * @param pid the process id fio prints ({@code pid=}): the simulated job task's pid, distinct
+ *     per job (fio forks each job; with {@code thread} it prints each thread's tid, also
+ *     distinct), so the same number {@code run --threads} shows for the job
  */
 public record JobInfo(String jobname, int groupId, int jobIndex, LinkedHashMap<String, String> jobOptions,
                       String rw, long[] bs, String ioengine, int iodepth, boolean syncEngine,
-                      double[] percentileList, String description, boolean groupReporting) {
+                      double[] percentileList, String description, boolean groupReporting, int pid) {
 
     /** fio's default {@code percentile_list} (stat.h {@code FIO_IO_U_LIST_MAX_LEN} entries used: 17). */
     public static final double[] DEFAULT_PERCENTILES = {
@@ -47,6 +50,9 @@ public record JobInfo(String jobname, int groupId, int jobIndex, LinkedHashMap<S
         }
         if (jobIndex < 0) {
             throw new IllegalArgumentException("jobIndex must be >= 0, was " + jobIndex);
+        }
+        if (pid < 1) {
+            throw new IllegalArgumentException("pid must be >= 1, was " + pid);
         }
         if (iodepth < 1) {
             throw new IllegalArgumentException("iodepth must be >= 1, was " + iodepth);
@@ -66,6 +72,14 @@ public record JobInfo(String jobname, int groupId, int jobIndex, LinkedHashMap<S
         bs = bs == null ? new long[] {4096, 4096, 4096} : bs.clone();
         ioengine = ioengine == null ? "sync" : ioengine;
         percentileList = percentileList == null ? null : percentileList.clone();
+    }
+
+    /** Without a task pid: {@code 1000 + jobIndex}, for stats made outside a simulation. */
+    public JobInfo(String jobname, int groupId, int jobIndex, LinkedHashMap<String, String> jobOptions,
+                   String rw, long[] bs, String ioengine, int iodepth, boolean syncEngine,
+                   double[] percentileList, String description, boolean groupReporting) {
+        this(jobname, groupId, jobIndex, jobOptions, rw, bs, ioengine, iodepth, syncEngine,
+            percentileList, description, groupReporting, 1000 + jobIndex);
     }
 
     /**
@@ -113,11 +127,6 @@ public record JobInfo(String jobname, int groupId, int jobIndex, LinkedHashMap<S
         return p;
     }
 
-    /** The fake process id reporters print: {@code 1000 + jobIndex}. */
-    public int pid() {
-        return 1000 + jobIndex;
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof JobInfo other
@@ -125,19 +134,20 @@ public record JobInfo(String jobname, int groupId, int jobIndex, LinkedHashMap<S
             && jobOptions.equals(other.jobOptions) && rw.equals(other.rw) && Arrays.equals(bs, other.bs)
             && ioengine.equals(other.ioengine) && iodepth == other.iodepth && syncEngine == other.syncEngine
             && Arrays.equals(percentileList, other.percentileList)
-            && Objects.equals(description, other.description) && groupReporting == other.groupReporting;
+            && Objects.equals(description, other.description) && groupReporting == other.groupReporting
+            && pid == other.pid;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(jobname, groupId, jobIndex, jobOptions, rw, Arrays.hashCode(bs), ioengine, iodepth,
-            syncEngine, Arrays.hashCode(percentileList), description, groupReporting);
+            syncEngine, Arrays.hashCode(percentileList), description, groupReporting, pid);
     }
 
     @Override
     public String toString() {
         return "JobInfo[jobname=" + jobname + ", groupId=" + groupId + ", jobIndex=" + jobIndex
             + ", rw=" + rw + ", bs=" + Arrays.toString(bs) + ", ioengine=" + ioengine + ", iodepth=" + iodepth
-            + ", syncEngine=" + syncEngine + ", groupReporting=" + groupReporting + "]";
+            + ", syncEngine=" + syncEngine + ", groupReporting=" + groupReporting + ", pid=" + pid + "]";
     }
 }

@@ -1264,6 +1264,7 @@ public final class JobStats {
         }
         writeNullableString(out, info.description());
         out.writeBoolean(info.groupReporting());
+        out.writeInt(info.pid());
     }
 
     private static JobInfo readInfo(DataInput in) throws IOException {
@@ -1291,7 +1292,8 @@ public final class JobStats {
         }
         String desc = readNullableString(in);
         boolean gr = in.readBoolean();
-        return new JobInfo(name, group, index, opts, rw, bs, engine, depth, sync, p, desc, gr);
+        int pid = in.readInt();
+        return new JobInfo(name, group, index, opts, rw, bs, engine, depth, sync, p, desc, gr, pid);
     }
 
     private static void writeHistogram(DataOutput out, LatencyCounts h) throws IOException {

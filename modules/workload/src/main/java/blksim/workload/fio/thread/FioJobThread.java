@@ -52,8 +52,10 @@ import java.util.function.IntFunction;
  * sleeps the rest of {@code thinktime} with {@code nanosleep()} (fio's {@code usec_sleep()}), cut
  * to the runtime left. The sleep is an hrtimer with the task's timer slack, woken at its hard
  * expiry, request plus slack (see {@link HrtimerSleep}); fio's loop around a nanosleep that
- * returns early is not needed, as the model's never does. {@code thinktime_iotime} and
- * {@code rate_ignore_thinktime} are not modelled.
+ * returns early is not needed, as the model's never does. {@code thinktime_blocks_type=issue}
+ * counts issued I/Os instead of completed ones, and {@code thinktime_iotime} stalls once that
+ * much time has passed since the last stall (or since the start). {@code rate_ignore_thinktime}
+ * is not modelled.
  *
  * <p>{@code read_iolog}: the job issues its trace's records instead of its pattern
  * ({@link ReplayFeed}, timed by {@link #replayStep}); it ends at the end of the trace (or its
@@ -108,6 +110,10 @@ public abstract class FioJobThread extends Task {
   private long completedIos;
   private long lastThinkIos;
   private boolean thinkSpun;
+  /** fio's {@code td->last_thinktime}: the job's start, then the end of each stall. */
+  private long lastThinkNs;
+  /** A stall's sleep is running; its end sets {@link #lastThinkNs}. */
+  private boolean thinkSleeping;
   /** {@code read_iolog}: the trace this job replays instead of its pattern, or null. */
   private final ReplayFeed replay;
   /** {@code write_iolog}: the log of the I/Os this job queues, or null. */
@@ -339,6 +345,7 @@ public abstract class FioJobThread extends Task {
     started = true;
     startNs = cpu.now();
     lastIssueNs = startNs;
+    lastThinkNs = startNs;
     rampEndNs = startNs + job.rampTimeNs();
     if (iolog != null) {
       iolog.open(startNs);
@@ -807,7 +814,24 @@ public abstract class FioJobThread extends Task {
    * The engine then quiesces (waits for its I/Os in flight) and calls {@link #think}.
    */
   protected final boolean thinkDue() {
-    return thinktimeNs() > 0 && completedIos >= lastThinkIos + job.thinktimeBlocks();
+    if (thinktimeNs() <= 0) {
+      return false;
+    }
+    if (job.thinktimeIotimeNs() > 0) {
+      // thinktime_iotime: a stall once that much time has passed since the last one; with
+      // thinktime_blocks set too, whichever comes first.
+      if (cpu().now() - lastThinkNs >= job.thinktimeIotimeNs()) {
+        return true;
+      } else if (!job.thinktimeBlocksSet()) {
+        return false;
+      }
+    }
+    return thinkBlocks() >= lastThinkIos + job.thinktimeBlocks();
+  }
+
+  /** fio's {@code td->thinktime_blocks_counter}: completed I/Os, or issued ones. */
+  private long thinkBlocks() {
+    return job.thinktimeBlocksIssue() ? issuedIos : completedIos;
   }
 
   /**
@@ -824,18 +848,20 @@ public abstract class FioJobThread extends Task {
       }
     }
     thinkSpun = false;
-    lastThinkIos = completedIos;
+    lastThinkIos = thinkBlocks();
     long left = thinktimeNs() - job.thinktimeSpinNs();
     if (stopNs != Long.MAX_VALUE) {
       left = Math.min(left, Math.max(0, stopNs - cpu.now()));
     }
     if (left <= 0) {
+      lastThinkNs = cpu.now();
       return false;
     }
     if (sleeper == null) {
       throw new IllegalStateException(job.name() + ": thinktime without the machine's timers");
     }
     sleeper.hrtimerSleepNs(cpu, left + timerSlackNs);
+    thinkSleeping = true;
     return true;
   }
 
@@ -911,7 +937,12 @@ public abstract class FioJobThread extends Task {
 
   /** First in a step: true if a thinktime sleep is still running (the task blocked again). */
   protected final boolean continueThink(TaskCpu cpu) {
-    return sleeper != null && sleeper.continueSleep(cpu);
+    boolean asleep = sleeper != null && sleeper.continueSleep(cpu);
+    if (!asleep && thinkSleeping) {
+      thinkSleeping = false;
+      lastThinkNs = cpu.now(); // handle_thinktime(): last_thinktime = now, after the sleep
+    }
+    return asleep;
   }
 
   /** Whether a thinktime has begun (spin charged) but not yet slept. */

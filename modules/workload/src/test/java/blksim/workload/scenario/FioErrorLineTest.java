@@ -1,0 +1,51 @@
+package blksim.workload.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import blksim.engine.InputException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An error the loader raises about a parsed fio job names the line of the option that causes
+ * it (in the job's section, a [global] above it or an included file), not the section header.
+ */
+class FioErrorLineTest {
+
+  @TempDir Path dir;
+
+  InputException refused(String job) throws IOException {
+    Path fio = dir.resolve("j.fio");
+    Files.writeString(fio, job);
+    Path p = dir.resolve("s.conf");
+    Files.writeString(p, "blksim {\n  devices = [ { type = ssd, name = sdb, size = 4G } ]\n"
+        + "  fio.job-files = [\"" + fio + "\"]\n}\n");
+    return assertThrows(InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
+  }
+
+  @Test
+  void bufferedAsyncEngine_namesTheIoengineLine_elseTheDirectLine_elseTheSection()
+      throws IOException {
+    // buffered is fio's default: the engine is what makes the job unmodelled
+    InputException e = refused("[global]\nioengine=io_uring\n\n[j]\nfilename=/dev/sdb\n"
+        + "rw=read\nsize=1m\n");
+    assertEquals(2, e.line(), e.getMessage());
+    assertEquals("ioengine", e.key());
+    e = refused("[j]\nfilename=/dev/sdb\nrw=read\nsize=1m\nioengine=libaio\ndirect=0\n");
+    assertEquals(5, e.line(), e.getMessage());
+    assertEquals("ioengine", e.key());
+  }
+
+  @Test
+  void aDeviceRefusal_namesTheFilenameLine() throws IOException {
+    InputException e = refused("[j]\nrw=read\nsize=1m\nfilename=/dev/sdz\n");
+    assertEquals(4, e.line(), e.getMessage());
+    assertEquals("filename", e.key());
+  }
+}

@@ -37,7 +37,7 @@ class FioErrorLineTest {
         + "rw=read\nsize=1m\n");
     assertEquals(2, e.line(), e.getMessage());
     assertEquals("ioengine", e.key());
-    e = refused("[j]\nfilename=/dev/sdb\nrw=read\nsize=1m\nioengine=libaio\ndirect=0\n");
+    e = refused("[j]\nfilename=/dev/sdb\nrw=read\nsize=1m\nioengine=io_uring\ndirect=0\n");
     assertEquals(5, e.line(), e.getMessage());
     assertEquals("ioengine", e.key());
   }

@@ -287,10 +287,24 @@ public final class VfsCalls {
     if (m == null || r.relativePath().isEmpty()) {
       return -Filesystem.ENOENT;
     }
-    Filesystem fs = r.fs();
+    long[] ino = new long[1];
+    long cost = createSized(r.fs(), r.relativePath(), sizeBytes, ino);
+    if (cost < 0) {
+      return cost;
+    }
+    dirtyPages(m, ino[0], sizeBytes, extentBytes, strideBytes, nowNs);
+    return cost;
+  }
+
+  /**
+   * Creates the file {@code rel} of {@code fs} with its missing directories, reserves its
+   * {@code sizeBytes} in whole pages and sets {@code i_size}; its inode goes to {@code ino[0]}.
+   * Returns the system time the creates cost, or a negative errno.
+   */
+  private static long createSized(Filesystem fs, String rel, long sizeBytes, long[] ino) {
     long cost = 0;
     long dirIno = fs.rootIno();
-    String[] parts = r.relativePath().split("/");
+    String[] parts = rel.split("/");
     for (int i = 0; i < parts.length - 1; i++) {
       long next = fs.lookup(dirIno, parts[i]);
       if (next == -Filesystem.ENOENT) {
@@ -302,21 +316,21 @@ public final class VfsCalls {
       }
       dirIno = next;
     }
-    long ino = fs.create(dirIno, parts[parts.length - 1]);
-    if (ino < 0) {
-      return ino;
+    long created = fs.create(dirIno, parts[parts.length - 1]);
+    if (created < 0) {
+      return created;
     }
     cost += fs.createCostNs();
     long pages = sizeBytes / Filesystem.PAGE_SIZE;
     if (pages > Integer.MAX_VALUE) {
       return -Filesystem.EINVAL;
     }
-    int res = fs.reserve(ino, 0, (int) pages);
+    int res = fs.reserve(created, 0, (int) pages);
     if (res < 0) {
       return res;
     }
-    fs.setSize(ino, sizeBytes);
-    dirtyPages(m, ino, sizeBytes, extentBytes, strideBytes, nowNs);
+    fs.setSize(created, sizeBytes);
+    ino[0] = created;
     return cost;
   }
 
@@ -348,34 +362,13 @@ public final class VfsCalls {
       return -Filesystem.ENOENT;
     }
     Filesystem fs = r.fs();
-    long cost = 0;
-    long dirIno = fs.rootIno();
-    String[] parts = r.relativePath().split("/");
-    for (int i = 0; i < parts.length - 1; i++) {
-      long next = fs.lookup(dirIno, parts[i]);
-      if (next == -Filesystem.ENOENT) {
-        next = fs.mkdir(dirIno, parts[i]);
-        cost += fs.createCostNs();
-      }
-      if (next < 0) {
-        return next;
-      }
-      dirIno = next;
+    long[] created = new long[1];
+    long cost = createSized(fs, r.relativePath(), sizeBytes, created);
+    if (cost < 0) {
+      return cost;
     }
-    long ino = fs.create(dirIno, parts[parts.length - 1]);
-    if (ino < 0) {
-      return ino;
-    }
-    cost += fs.createCostNs();
+    long ino = created[0];
     long pages = sizeBytes / Filesystem.PAGE_SIZE;
-    if (pages > Integer.MAX_VALUE) {
-      return -Filesystem.EINVAL;
-    }
-    int res = fs.reserve(ino, 0, (int) pages);
-    if (res < 0) {
-      return res;
-    }
-    fs.setSize(ino, sizeBytes);
     Allocation a = fs.allocate(ino, 0, (int) pages, m.allocRandom);
     for (Extent e : a.extents()) {
       m.written.written(e.sector(), (long) e.pages() * Filesystem.SECTORS_PER_PAGE);

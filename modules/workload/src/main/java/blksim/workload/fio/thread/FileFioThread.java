@@ -403,23 +403,28 @@ public final class FileFioThread extends FioJobThread {
         blksim.kernel.iouring.CompletionRing ring =
             new blksim.kernel.iouring.CompletionRing(w, cpu.cpu());
         return new OffloadWorker.Engine() {
+          // A helper has one request in its submit call at a time: the call is re-armed.
+          private IoRequest req;
+          private SystemCall io;
+          private final SystemCall handle = new SystemCall() {
+            @Override
+            public boolean step(TaskCpu cpu) {
+              if (!io.step(cpu)) {
+                return false;
+              }
+              ring.post(req, (int) io.ret()); // __return_value, __error_code, __aio_notify()
+              return returned(io.ret());
+            }
+          };
+
           @Override
           public SystemCall submit(IoRequest r, Object file) {
             VfsCalls.OpenFile f = (VfsCalls.OpenFile) file;
             long off = r.bio().sector() << 9;
             int n = r.bio().sizeBytes();
-            SystemCall io = r.bio().op() == ReqOp.READ ? c.pread(f, off, n)
-                : c.pwrite(f, off, n);
-            return new SystemCall() {
-              @Override
-              public boolean step(TaskCpu cpu) {
-                if (!io.step(cpu)) {
-                  return false;
-                }
-                ring.post(r, (int) io.ret()); // __return_value, __error_code, __aio_notify()
-                return returned(io.ret());
-              }
-            };
+            req = r;
+            io = r.bio().op() == ReqOp.READ ? c.pread(f, off, n) : c.pwrite(f, off, n);
+            return handle;
           }
 
           @Override

@@ -190,17 +190,24 @@ public final class NullThread extends FioJobThread {
         blksim.kernel.iouring.CompletionRing ring =
             new blksim.kernel.iouring.CompletionRing(w, cpu.cpu());
         return new OffloadWorker.Engine() {
+          // A worker has one request in its submit call at a time: the call is re-armed.
+          private blksim.kernel.iouring.IoRequest queued;
+          private final blksim.kernel.syscall.SystemCall queue =
+              new blksim.kernel.syscall.SystemCall() {
+                @Override
+                public boolean step(TaskCpu c) {
+                  int n = queued.bio().sizeBytes();
+                  ring.post(queued, n);
+                  return returned(n);
+                }
+              };
+
           @Override
           public blksim.kernel.syscall.SystemCall submit(blksim.kernel.iouring.IoRequest r,
               Object file) {
             // fio_null_queue(): no system call, completed at once (FIO_Q_COMPLETED).
-            return new blksim.kernel.syscall.SystemCall() {
-              @Override
-              public boolean step(TaskCpu c) {
-                ring.post(r, r.bio().sizeBytes());
-                return returned(r.bio().sizeBytes());
-              }
-            };
+            queued = r;
+            return queue;
           }
 
           @Override

@@ -11,6 +11,13 @@ import blksim.kernel.sched.TaskCpu;
  * mode, so a synchronous bio-based driver (brd, zram) does its copy or decompression here, in
  * system time of this thread, which fio's per-thread accounting never sees.
  *
+ * <p>For a ring on a block device opened without O_DIRECT ({@link IoWq#buffered}) the worker runs
+ * the blocking buffered read or write instead of issuing a bio: {@code filemap_read()} or
+ * {@code generic_perform_write()} with its dirty throttling, through its own view of the file
+ * ({@link blksim.kernel.fs.BlockDeviceFile#forTask}); a sleep there (a page, a tag,
+ * {@code balance_dirty_pages()}) lets io-wq start another worker as any blocking does.
+ * Simplified: {@code blkdev_write_iter()}'s block plug around the write is not held.
+ *
  * <p>A request's completion, during its issue or later by an interrupt, is not posted by the
  * worker: {@code io_complete_rw()} queues it as task work of the ring's submitter
  * ({@link CompletionRing#addTaskWork}), which posts the CQE in its next {@code io_uring_enter()}

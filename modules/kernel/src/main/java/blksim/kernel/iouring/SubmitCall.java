@@ -24,6 +24,9 @@ import java.util.function.IntFunction;
  *     copy inside the call) or completes it later by interrupt; one that refuses (-EOPNOTSUPP
  *     without nowait support, -EAGAIN without a free tag) gets it punted to io-wq
  *     ({@code io_queue_iowq()}), whose workers issue it in blocking mode.
+ * <li>io_uring on a block device opened without O_DIRECT: each SQE goes through
+ *     {@link BufferedSqe} instead (the page cache with IOCB_NOWAIT, page waits re-issued as
+ *     task work, which this call runs before it returns, and writes punted to io-wq).
  * <li>libaio ({@code io_submit_one()}): each iocb is issued in blocking mode; a synchronous
  *     driver completes it there, and a submitter that finds no driver tag sleeps until one is
  *     freed.

@@ -140,6 +140,16 @@ class BufferedIoUringTest {
   }
 
   @Test
+  void aPageWhoseReadaheadFailed_isReadByAWorker() throws IOException {
+    // dm-zero kills readahead: the page is unlocked but not up to date, which only a blocking
+    // read (->read_folio()) can fix: -EAGAIN from the NOWAIT read, punted to io-wq.
+    Run r = run("{ type = dm, name = dm-zeros, table = \"0 2097152 zero\" }",
+        "filename=/dev/mapper/dm-zeros\nrw=randread\nsize=1m\niodepth=4");
+    assertEquals(1L << 20, r.job().ioBytes(0));
+    assertTrue(r.workers() >= 1 && r.workersSysNs() > 0, "punted: " + r);
+  }
+
+  @Test
   void runsAreIdentical_andThePageCacheKeepsThemInOnePartition() throws IOException {
     String job = "filename=/dev/sdb\nrw=randrw\nsize=2m\niodepth=4";
     Run a = run(SSD, job);

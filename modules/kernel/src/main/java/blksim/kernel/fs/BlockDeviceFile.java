@@ -82,6 +82,7 @@ public final class BlockDeviceFile {
   private final Readahead ra;
   private final FsyncCall fsync;
   private final PageCache pc;
+  private final WritebackParams wbCosts;
   private final FlushBuf flushBuf = new FlushBuf();
   private long pos;
   private boolean closed;
@@ -106,7 +107,15 @@ public final class BlockDeviceFile {
   private BlockDeviceFile(Task task, IntFunction<BlockQueue> queues, boolean direct,
       SyscallParams syscalls, PageCacheParams pageCache, PageCache pc, AddressSpace mapping,
       WritebackParams wbCosts) {
+    this(task, queues, direct, syscalls, pageCache, pc, mapping, wbCosts, null);
+  }
+
+  /** {@code sharedRa}: the readahead state of the file this one is a view of, or null. */
+  private BlockDeviceFile(Task task, IntFunction<BlockQueue> queues, boolean direct,
+      SyscallParams syscalls, PageCacheParams pageCache, PageCache pc, AddressSpace mapping,
+      WritebackParams wbCosts, Readahead sharedRa) {
     this.task = task;
+    this.wbCosts = wbCosts;
     this.queues = queues;
     this.direct = direct;
     this.syscalls = syscalls;
@@ -118,7 +127,8 @@ public final class BlockDeviceFile {
     this.filemapRead = mapping == null || direct ? null
         : new FilemapRead(task, pc, pageCache, syscalls);
     long raPages = mapping == null ? 0 : mapping.wb().raPages();
-    this.ra = filemapRead == null ? null : new Readahead(raPages, Math.max(1, raPages));
+    this.ra = filemapRead == null ? null
+        : sharedRa != null ? sharedRa : new Readahead(raPages, Math.max(1, raPages));
     this.fsync = mapping == null ? null
         : new FsyncCall(task, mapping, syscalls.rwEntryNs(), syscalls.wakeReturnNs());
   }
@@ -176,6 +186,51 @@ public final class BlockDeviceFile {
     if (ra != null) {
       ra.fadvise(advice);
     }
+  }
+
+  /**
+   * {@code pread()} with {@code IOCB_NOWAIT}, as io_uring first issues a buffered read
+   * ({@link FilemapRead#readNowait}): the bytes read, or -EAGAIN when it would have to wait for a
+   * page ({@link #blockedPage()}). Only for a file with a page cache, without O_DIRECT.
+   */
+  public SystemCall preadNowait(long offsetBytes, int len) {
+    if (filemapRead == null) {
+      throw new IllegalStateException(task.comm()
+          + ": a NOWAIT buffered read needs the device's page cache and no O_DIRECT");
+    }
+    checkOpen();
+    return filemapRead.readNowait(mapping, ra, offsetBytes, len);
+  }
+
+  /**
+   * After a {@link #preadNowait} that returned short: the page index whose lock stopped it, or
+   * -1 (only a blocking read can go on).
+   */
+  public long blockedPage() {
+    return filemapRead.blockedPage();
+  }
+
+  /** The device's page cache, or null without one (a test rig). */
+  public AddressSpace mapping() {
+    return mapping;
+  }
+
+  /**
+   * Whether the device takes REQ_NOWAIT I/O ({@code bdev_nowait()}; {@code blkdev_open()} then
+   * sets FMODE_NOWAIT and io_uring tries its requests inline).
+   */
+  public boolean supportsNowait() {
+    return queues.apply(0).supportsNowait();
+  }
+
+  /**
+   * This open file as another task uses it: an io-wq worker issuing the ring owner's requests in
+   * its own context ({@code req->file} is the owner's file). Shares the device, the page cache
+   * and the readahead state ({@code f_ra}); has its own call objects, and the dirtying and dirty
+   * throttling of a buffered write are the worker's ({@code current}).
+   */
+  public BlockDeviceFile forTask(Task t) {
+    return new BlockDeviceFile(t, queues, direct, syscalls, pageCache, pc, mapping, wbCosts, ra);
   }
 
   /** {@code pwrite(fd, buf, len, offset)}. */

@@ -27,11 +27,20 @@ public final class CompletionRing {
   private final ArrayDeque<IoRequest> taskWork = new ArrayDeque<>();
   private final ArrayDeque<Integer> taskWorkResults = new ArrayDeque<>();
   /**
+   * Buffered reads whose page was unlocked, to issue again as task work of the owner
+   * ({@code io_async_buf_func()} → {@code io_req_task_queue()}); see {@link BufferedSqe}.
+   */
+  private final ArrayDeque<BufferedSqe.Reissue> reissues = new ArrayDeque<>();
+  /** The call that issues them in the owner's context (set with the ring's buffered path). */
+  private BufferedSqe reissuer;
+  /** A re-issue is in progress in {@link #reissuer} (it slept or spent CPU time). */
+  private boolean reissuing;
+  /**
    * {@code io_should_wake()}, or task work queued while the owner waits: one wake condition for
    * every wait, no allocation per wait.
    */
   private final java.util.function.BooleanSupplier enough =
-      () -> entries.size() >= waitingFor || !taskWork.isEmpty();
+      () -> entries.size() >= waitingFor || !taskWork.isEmpty() || !reissues.isEmpty();
 
   public CompletionRing(Task owner, CpuComponent cpu) {
     this.owner = owner;
@@ -57,6 +66,44 @@ public final class CompletionRing {
     taskWork.add(req);
     taskWorkResults.add(result);
     cqWait.wakeUp(cpu);
+  }
+
+  /** Gives the ring the call that re-issues its buffered reads ({@link #runReissues}). */
+  void reissuer(BufferedSqe call) {
+    this.reissuer = call;
+  }
+
+  /** A buffered read's page was unlocked: re-issue it as task work of the owner, woken. */
+  void addReissue(BufferedSqe.Reissue r) {
+    reissues.add(r);
+    cqWait.wakeUp(cpu);
+  }
+
+  /** Buffered reads queued for re-issue, or being re-issued. */
+  public int reissuesPending() {
+    return reissues.size() + (reissuing ? 1 : 0);
+  }
+
+  /**
+   * The owner runs its queued buffered-read re-issues (task work, in {@code io_uring_enter()}
+   * with GETEVENTS, before the CQE posts of {@link #runTaskWork}), one after the other. Returns
+   * true when an action was taken (the caller returns and steps again); false when none is left.
+   */
+  public boolean runReissues(blksim.kernel.sched.TaskCpu on) {
+    while (true) {
+      if (!reissuing) {
+        BufferedSqe.Reissue r = reissues.poll();
+        if (r == null) {
+          return false;
+        }
+        reissuer.arm(r);
+        reissuing = true;
+      }
+      if (!reissuer.step(on)) {
+        return true;
+      }
+      reissuing = false;
+    }
   }
 
   /** Completions queued as task work, not yet posted. */
@@ -116,7 +163,7 @@ public final class CompletionRing {
    * {@code io_cqring_wait_schedule()} does not sleep with work on the list).
    */
   public boolean prepareWait(int min) {
-    if (entries.size() >= min || !taskWork.isEmpty()) {
+    if (entries.size() >= min || !taskWork.isEmpty() || !reissues.isEmpty()) {
       cqWait.finishWait(owner);
       return false;
     }

@@ -52,6 +52,13 @@ public final class IoRing {
     this.submit = new SubmitCall(task, file.queues(), ring, costs, ioWq,
         file.direct() ? syscalls : null);
     this.wait = new WaitCall(task, ring, costs, syscalls.wakeReturnNs(), false);
+    if (!file.direct() && file.mapping() != null) {
+      // Buffered SQEs (BufferedSqe): inline with IOCB_NOWAIT, page waits re-issued as task
+      // work, writes and what cannot wait punted to workers that run the blocking call.
+      this.submit.buffered(new BufferedSqe(file, ring, costs, ioWq));
+      this.ring.reissuer(new BufferedSqe(file, ring, costs, ioWq));
+      this.ioWq.buffered(file);
+    }
   }
 
   /**

@@ -117,6 +117,17 @@ public final class IoWq {
     this.direct = costs;
   }
 
+  /**
+   * The ring's file when it was opened without O_DIRECT (null, the default, otherwise): each
+   * worker then runs the blocking buffered read or write through its own view of it
+   * ({@link blksim.kernel.fs.BlockDeviceFile#forTask}) instead of issuing a bio.
+   */
+  public void buffered(blksim.kernel.fs.BlockDeviceFile file) {
+    this.bufferedFile = file;
+  }
+
+  private blksim.kernel.fs.BlockDeviceFile bufferedFile;
+
   /** The O_DIRECT per-page cost of issuing {@code bio} from a worker. */
   long dioPagesNs(blksim.kernel.block.Bio bio) {
     return SubmitCall.dioPagesNs(direct, bio);
@@ -189,6 +200,9 @@ public final class IoWq {
     IoWqWorker w = new IoWqWorker(this, ownerName, ownerTid * 1000 + (int) workersCreated + 1,
         a.kind);
     w.setUnbound(workersMayMove);
+    if (bufferedFile != null) {
+      w.buffered(bufferedFile.forTask(w));
+    }
     workers.add(w);
     workersCreated++;
     a.nrWorkers++;

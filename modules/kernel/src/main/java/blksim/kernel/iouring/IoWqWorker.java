@@ -11,6 +11,13 @@ import blksim.kernel.sched.TaskCpu;
  * mode, so a synchronous bio-based driver (brd, zram) does its copy or decompression here, in
  * system time of this thread, which fio's per-thread accounting never sees.
  *
+ * <p>For a ring on a block device opened without O_DIRECT ({@link IoWq#buffered}) the worker runs
+ * the blocking buffered read or write instead of issuing a bio: {@code filemap_read()} or
+ * {@code generic_perform_write()} with its dirty throttling, through its own view of the file
+ * ({@link blksim.kernel.fs.BlockDeviceFile#forTask}); a sleep there (a page, a tag,
+ * {@code balance_dirty_pages()}) lets io-wq start another worker as any blocking does.
+ * Simplified: {@code blkdev_write_iter()}'s block plug around the write is not held.
+ *
  * <p>A request's completion, during its issue or later by an interrupt, is not posted by the
  * worker: {@code io_complete_rw()} queues it as task work of the ring's submitter
  * ({@link CompletionRing#addTaskWork}), which posts the CQE in its next {@code io_uring_enter()}
@@ -22,6 +29,8 @@ public final class IoWqWorker extends Task {
     NEXT,
     PREPARE,
     ISSUE,
+    /** A buffered read or write running in this thread ({@link #buffered}). */
+    BUFFERED,
     POST
   }
 
@@ -33,6 +42,14 @@ public final class IoWqWorker extends Task {
   private boolean inIssue;
   private boolean inlineDone;
   private int inlineResult;
+  /**
+   * The ring's file as this worker uses it, when it was opened without O_DIRECT: a punted
+   * request is the blocking {@code io_read()} / {@code io_write()} through the page cache
+   * ({@code filemap_read()}, {@code generic_perform_write()} with {@code balance_dirty_pages()})
+   * in this thread; null otherwise.
+   */
+  private blksim.kernel.fs.BlockDeviceFile buffered;
+  private blksim.kernel.syscall.SystemCall nested;
   /** When the worker last went idle. */
   long idleSinceNs;
   /** Whether its idle timer is pending. */
@@ -48,6 +65,11 @@ public final class IoWqWorker extends Task {
     super(name, tid, 0);
     this.wq = wq;
     this.workClass = workClass;
+  }
+
+  /** Sets this worker's view of a buffered ring's file ({@link IoWq#buffered}). */
+  void buffered(blksim.kernel.fs.BlockDeviceFile file) {
+    this.buffered = file;
   }
 
   @Override
@@ -80,12 +102,21 @@ public final class IoWqWorker extends Task {
           phase = Phase.ISSUE;
           IoUringParams p = wq.params();
           // Taking a request the submitter wrote on another core pulls its lines over.
-          cpu.runFor(CpuMode.SYSTEM, p.workerLoopNs() + p.sqeIssueNs()
-              + wq.queue(cpu.cpu()).submitCostNs(bio) + wq.dioPagesNs(bio)
+          // A buffered request's nested call pays its own block-layer costs.
+          long bioNs = buffered != null ? 0
+              : wq.queue(cpu.cpu()).submitCostNs(bio) + wq.dioPagesNs(bio);
+          cpu.runFor(CpuMode.SYSTEM, p.workerLoopNs() + p.sqeIssueNs() + bioNs
               + current.handOver(cpu.cpu()));
           return;
         }
         case ISSUE: {
+          if (buffered != null) {
+            long at = bio.sector() << 9;
+            nested = bio.op() == blksim.kernel.block.ReqOp.READ ? buffered.pread(at, bio.sizeBytes())
+                : buffered.pwrite(at, bio.sizeBytes());
+            phase = Phase.BUFFERED;
+            continue;
+          }
           IoRequest req = current;
           inIssue = true;
           inlineDone = false;
@@ -101,6 +132,16 @@ public final class IoWqWorker extends Task {
             continue;
           }
           phase = Phase.NEXT;
+          continue;
+        }
+        case BUFFERED: {
+          if (!nested.step(cpu)) {
+            return;
+          }
+          long r = nested.ret();
+          nested = null;
+          inlineResult = r < 0 ? (int) r : 0;
+          phase = Phase.POST;
           continue;
         }
         case POST:

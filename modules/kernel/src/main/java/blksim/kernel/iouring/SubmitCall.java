@@ -24,6 +24,9 @@ import java.util.function.IntFunction;
  *     copy inside the call) or completes it later by interrupt; one that refuses (-EOPNOTSUPP
  *     without nowait support, -EAGAIN without a free tag) gets it punted to io-wq
  *     ({@code io_queue_iowq()}), whose workers issue it in blocking mode.
+ * <li>io_uring on a block device opened without O_DIRECT: each SQE goes through
+ *     {@link BufferedSqe} instead (the page cache with IOCB_NOWAIT, page waits re-issued as
+ *     task work, which this call runs before it returns, and writes punted to io-wq).
  * <li>libaio ({@code io_submit_one()}): each iocb is issued in blocking mode; a synchronous
  *     driver completes it there, and a submitter that finds no driver tag sleeps until one is
  *     freed.
@@ -62,6 +65,7 @@ public final class SubmitCall extends SystemCall {
   private static final int ISSUE = 2;
   private static final int POSTED = 3;
   private static final int PUNTED = 4;
+  private static final int BUFFERED = 5;
 
   /**
    * A call plugs when it submits more than this many requests: {@code AIO_PLUG_THRESHOLD} in
@@ -87,6 +91,8 @@ public final class SubmitCall extends SystemCall {
   private int inlineResult;
   private TaskCpu wakeFrom;
   private Runnable wakeTask;
+  /** A ring on a device opened without O_DIRECT: its buffered SQE path, else null. */
+  private BufferedSqe buffered;
   /** The call's block plug ({@code struct blk_plug} on the kernel stack of the call). */
   private final Plug plug = new Plug(BlkMqRules.V6);
   /** The plug is held by this call (it was armed with more than the threshold). */
@@ -127,6 +133,11 @@ public final class SubmitCall extends SystemCall {
         : direct.dioPinNs(bio.sizeBytes()) + direct.dioUnpinNs(bio.sizeBytes());
   }
 
+  /** Issues every SQE through {@code b} (a buffered ring, {@link BufferedSqe}). */
+  void buffered(BufferedSqe b) {
+    this.buffered = b;
+  }
+
   /** Arms the call for {@code toSubmit}, in order; returns it. */
   public SystemCall arm(List<IoRequest> toSubmit) {
     batch = toSubmit;
@@ -159,6 +170,9 @@ public final class SubmitCall extends SystemCall {
             // io_uring_enter() with IORING_ENTER_GETEVENTS (fio's commit passes it): the
             // submitter runs its completion task work before it returns
             // (io_run_local_work_locked() under DEFER_TASKRUN, io_cqring_wait() otherwise).
+            if (ioWq != null && ring.runReissues(cpu)) {
+              return false;
+            }
             if (ioWq != null && ring.taskWorkPending() > 0) {
               int n = ring.runTaskWork(cpu.cpu());
               cpu.runFor(CpuMode.SYSTEM, n * costs.cqePostNs() + ring.transferNs());
@@ -168,6 +182,12 @@ public final class SubmitCall extends SystemCall {
           }
           next(cpu);
           return false;
+        case BUFFERED:
+          if (!buffered.step(cpu)) {
+            return false;
+          }
+          phase = NEXT;
+          continue;
         case ISSUE:
           if (issue(cpu)) {
             return false;
@@ -211,6 +231,13 @@ public final class SubmitCall extends SystemCall {
   /** Prepares the next request and pays its issue cost. */
   private void next(TaskCpu cpu) {
     req = batch.get(idx++);
+    if (buffered != null) {
+      // io_read() / io_write() of a buffered SQE: see BufferedSqe.
+      buffered.arm(req);
+      phase = BUFFERED;
+      cpu.runFor(CpuMode.SYSTEM, costs.sqeIssueNs());
+      return;
+    }
     Bio bio = req.bio();
     issuedBio = ioWq != null
         ? bio.withFlags(bio.flags() | Bio.REQ_NOWAIT)

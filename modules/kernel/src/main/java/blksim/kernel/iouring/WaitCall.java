@@ -84,7 +84,7 @@ public final class WaitCall extends SystemCall {
             cpu.sleep();
             return false;
           }
-          if (ring.taskWorkPending() > 0) {
+          if (ring.taskWorkPending() > 0 || ring.reissuesPending() > 0) {
             continue;
           }
           return returned(ring.ready());
@@ -118,6 +118,9 @@ public final class WaitCall extends SystemCall {
    * action was taken.
    */
   private boolean runTaskWork(TaskCpu cpu) {
+    if (ring.runReissues(cpu)) {
+      return true; // buffered reads woken by their page (BufferedSqe)
+    }
     int n = ring.runTaskWork(cpu.cpu());
     if (n == 0) {
       return false;

@@ -71,6 +71,14 @@ public final class AddressSpace {
   long[] raBits = NONE;
   /** Readers waiting for a page's lock ({@code folio_wait_bit()} on PG_locked). */
   final blksim.kernel.sched.WaitQueue pageWait = new blksim.kernel.sched.WaitQueue();
+  /**
+   * Callbacks waiting for a page's lock without a sleeping task (io_uring's
+   * {@code wait_page_queue} with {@code io_async_buf_func()}): page index, callback; null until
+   * the first. Run in the order they were added when their page is unlocked.
+   */
+  private java.util.ArrayList<AsyncPageWait> asyncWaiters;
+
+  private record AsyncPageWait(long page, Runnable fn) {}
   long nrPages;
   long nrDirty;
   long nrWriteback;
@@ -106,6 +114,38 @@ public final class AddressSpace {
   java.util.TreeMap<Long, Long> dirtyExtents;
   /** Pages of {@link #dirtyExtents} now under writeback (part of {@link #nrWriteback}). */
   long nrExtentWriteback;
+
+  /**
+   * {@code __folio_lock_async()}: runs {@code fn} once page {@code index} is unlocked (from the
+   * read's completion, {@link ReadaheadPages}), as {@code io_async_buf_func()} does; at once if
+   * it is not locked now.
+   */
+  public void waitPageAsync(long index, Runnable fn) {
+    if (!locked(index)) {
+      fn.run();
+      return;
+    }
+    if (asyncWaiters == null) {
+      asyncWaiters = new java.util.ArrayList<>();
+    }
+    asyncWaiters.add(new AsyncPageWait(index, fn));
+  }
+
+  /** Runs, in order, the async waiters whose page is no longer locked ({@code wake_page_function}). */
+  void wakeAsyncWaiters() {
+    if (asyncWaiters == null || asyncWaiters.isEmpty()) {
+      return;
+    }
+    java.util.List<Runnable> due = new java.util.ArrayList<>();
+    asyncWaiters.removeIf(w -> {
+      if (locked(w.page())) {
+        return false;
+      }
+      due.add(w.fn());
+      return true;
+    });
+    due.forEach(Runnable::run);
+  }
 
   /**
    * {@code filemap_fdatawait()}'s sleep: runs {@code waker} when the inode's last page under

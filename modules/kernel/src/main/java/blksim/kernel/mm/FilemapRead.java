@@ -49,9 +49,18 @@ import java.util.function.IntFunction;
  * <p>A read at or past EOF returns 0 without touching the cache (6.6 checks {@code i_size}
  * before each round).
  *
+ * <p>{@link #readNowait}: the same read with {@code IOCB_NOWAIT} (or {@code IOCB_WAITQ}), as
+ * io_uring issues a buffered read first (io_uring/rw.c {@code io_read()}): a miss still starts
+ * readahead and submits its bios ({@code filemap_get_pages()} skips readahead only for
+ * {@code IOCB_NOIO}), but where the plain read would sleep on a locked page, or read a failed
+ * page again with {@code ->read_folio()} ({@code filemap_update_page()}), or create a page that
+ * readahead did not add ({@code filemap_create_folio()}), it stops: it returns the bytes copied
+ * in earlier rounds, or -EAGAIN if none, and {@link #blockedPage()} says which locked page
+ * stopped it (-1: none to wait for). A bio that finds no driver tag still makes the task sleep,
+ * as the readahead submission does in the kernel (its bios carry no REQ_NOWAIT).
+ *
  * <p>Simplified: no block plug around readahead's submissions; the page's LRU position is
- * the inode's ({@link PageCache}'s reclaim is per inode); {@code IOCB_NOWAIT}/{@code IOCB_NOIO}
- * are not modelled.
+ * the inode's ({@link PageCache}'s reclaim is per inode); {@code IOCB_NOIO} is not modelled.
  */
 public final class FilemapRead extends SystemCall {
   private static final int ENTER = 0;
@@ -77,6 +86,10 @@ public final class FilemapRead extends SystemCall {
   private IntFunction<BlockQueue> queues;
   private BlockQueue queue;
   private boolean willneed;
+  /** {@link #readNowait}: stop instead of sleeping on a page or reading it again. */
+  private boolean nowait;
+  /** With {@link #nowait}: the locked page the read stopped at, or -1. */
+  private long blockedPage = -1;
   private long pos;
   private long remaining;
   private long copied;
@@ -105,7 +118,28 @@ public final class FilemapRead extends SystemCall {
   public SystemCall read(AddressSpace as, Readahead ra, long pos, long len) {
     arm(as, ra, pos, len);
     willneed = false;
+    nowait = false;
     return this;
+  }
+
+  /**
+   * {@link #read} with {@code IOCB_NOWAIT} (class comment): returns the bytes read, -EAGAIN
+   * when it stopped before copying any, or -EIO; then {@link #blockedPage()}.
+   */
+  public SystemCall readNowait(AddressSpace as, Readahead ra, long pos, long len) {
+    arm(as, ra, pos, len);
+    willneed = false;
+    nowait = true;
+    return this;
+  }
+
+  /**
+   * After a {@link #readNowait} that returned short: the page whose lock stopped it (the read
+   * can go on once that page is unlocked), or -1 if it stopped for another reason (a page that
+   * failed to read or was not added: only a blocking read can go on).
+   */
+  public long blockedPage() {
+    return blockedPage;
   }
 
   /**
@@ -115,6 +149,7 @@ public final class FilemapRead extends SystemCall {
   public SystemCall willneed(AddressSpace as, Readahead ra, long pos, long len) {
     arm(as, ra, pos, len);
     willneed = true;
+    nowait = false;
     return this;
   }
 
@@ -136,6 +171,7 @@ public final class FilemapRead extends SystemCall {
     this.slept = false;
     this.retried = false;
     this.error = 0;
+    this.blockedPage = -1;
     this.phase = ENTER;
     toIssue.clear();
   }
@@ -192,6 +228,10 @@ public final class FilemapRead extends SystemCall {
         pendingNs += costs.missNs();
         ra.syncRa(pages, index, last - index);
         pages.flush();
+        if (!as.cached(index) && nowait) {
+          // filemap_get_pages(): -EAGAIN for IOCB_NOWAIT / IOCB_WAITQ, no filemap_create_folio().
+          return stopNowait(cpu, -1);
+        }
         if (!as.cached(index)) {
           // filemap_create_folio(): one page, read by ->read_folio().
           readFolio(index, true);
@@ -241,7 +281,7 @@ public final class FilemapRead extends SystemCall {
       }
       toIssue.poll();
     }
-    if (willneed) {
+    if (willneed || nowait && remaining == 0) {
       return finish(cpu);
     }
     phase = WAIT;
@@ -252,6 +292,11 @@ public final class FilemapRead extends SystemCall {
   private boolean waitPage(TaskCpu cpu) {
     long p = batchEnd - 1;
     AddressSpace a = as;
+    if (a.locked(p) && nowait) {
+      // filemap_update_page(): folio_trylock() fails: -EAGAIN (IOCB_WAITQ: the caller arms
+      // its wait_page_queue on this page).
+      return stopNowait(cpu, p);
+    }
     if (a.locked(p)) {
       a.pageWait.prepareToWait(task, () -> !a.locked(p));
       slept = true;
@@ -263,6 +308,10 @@ public final class FilemapRead extends SystemCall {
       // The page left the cache (truncated): look it up again.
       phase = LOOKUP;
       return lookup(cpu);
+    }
+    if (!a.uptodate(p) && nowait) {
+      // filemap_update_page(): not up to date and NOWAIT/WAITQ: -EAGAIN, no ->read_folio().
+      return stopNowait(cpu, -1);
     }
     if (!a.uptodate(p)) {
       if (retried) {
@@ -311,6 +360,22 @@ public final class FilemapRead extends SystemCall {
     remaining -= bytes;
     copied += bytes;
     lastPos = pos;
+  }
+
+  /**
+   * {@link #readNowait} stops at {@code page} (-1: nothing to wait for): bios already built are
+   * submitted first; the read returns what earlier rounds copied, or -EAGAIN.
+   */
+  private boolean stopNowait(TaskCpu cpu, long page) {
+    blockedPage = page;
+    remaining = 0;
+    if (copied == 0) {
+      error = -blksim.kernel.block.Errno.EAGAIN;
+    }
+    if (!toIssue.isEmpty()) {
+      return spend(cpu, ISSUE);
+    }
+    return finish(cpu);
   }
 
   private boolean finish(TaskCpu cpu) {

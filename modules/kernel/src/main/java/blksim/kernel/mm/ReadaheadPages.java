@@ -25,6 +25,7 @@ final class ReadaheadPages implements Readahead.Pages {
         pc.endRead(as, p, err == 0);
       }
       as.pageWait.wakeUpAll(on);
+      as.wakeAsyncWaiters();
     }
   }
 

@@ -2294,25 +2294,15 @@ public final class ScenarioLoader {
       throw j.error("hipri", "hipri (polled completions, REQ_POLLED) is not modelled by blksim"
           + " yet; without it pvsync2 is pvsync and io_uring completes by interrupt");
     }
-    if (!j.direct() && j.ioengine() == FioEngine.IO_URING) {
-      // io_uring/rw.c: a buffered SQE is first tried with IOCB_NOWAIT; a page-cache miss (and
-      // every buffered block-device write: blkdev_write_iter()'s -EOPNOTSUPP for NOWAIT
-      // without O_DIRECT, turned into -EAGAIN) is punted to an io-wq worker, which blksim's
-      // io_uring on block devices does not model for buffered SQEs yet.
-      throw j.error(List.of("ioengine", "direct"), "job '" + j.name()
-          + "': buffered I/O (direct=0, fio's default)"
-          + " with ioengine=io_uring on a block device is not modelled yet (the kernel punts"
-          + " buffered SQEs that miss the page cache, and every buffered device write, to"
-          + " io-wq workers); use direct=1, or ioengine=libaio or psync for buffered I/O");
-    }
     if (!j.direct() && !j.ioengine().isSync() && j.offload()) {
       throw j.error("io_submit_mode", "job '" + j.name() + "': io_submit_mode=offload with"
           + " buffered I/O (direct=0) on a block device is not modelled yet; use direct=1");
     }
-    if (!j.direct() && !j.ioengine().isSync() && j.ioengine() != FioEngine.LIBAIO) {
+    if (!j.direct() && !j.ioengine().isSync() && j.ioengine() != FioEngine.LIBAIO
+        && j.ioengine() != FioEngine.IO_URING) {
       throw j.error(List.of("ioengine", "direct"), "job '" + j.name()
           + "': buffered I/O with ioengine=" + j.ioengine().fioName() + " is not modelled yet;"
-          + " use direct=1, or a psync engine or libaio");
+          + " use direct=1, or a psync engine, libaio or io_uring");
     }
     for (int d = 0; d < 2; d++) {
       if (j.bs()[d] % dev.blockSize() != 0) {

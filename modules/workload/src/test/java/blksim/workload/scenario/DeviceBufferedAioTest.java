@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Buffered ({@code direct=0}, fio's default) libaio on a block device: each iocb's read or write
- * runs through the device's page cache inside {@code io_submit()}, as psync's calls do; buffered
- * io_uring on a block device is refused with the reason.
+ * runs through the device's page cache inside {@code io_submit()}, as psync's calls do (buffered
+ * io_uring: {@code blksim.workload.fio.thread.BufferedIoUringTest}).
  */
 @Timeout(120)
 class DeviceBufferedAioTest {
@@ -104,19 +104,6 @@ class DeviceBufferedAioTest {
     Run dirty = run("rw=write\nioengine=libaio\niodepth=8");
     assertEquals(4L << 20, dirty.writeBytes());
     assertTrue(dirty.diskWrites() < w.diskWrites(), dirty + " vs " + w);
-  }
-
-  @Test
-  void bufferedIoUring_onADevice_isRefusedWithTheReason() throws IOException {
-    Path p = scenario("rw=randread\nioengine=io_uring");
-    InputException e = assertThrows(InputException.class,
-        () -> ScenarioLoader.load(p, List.of(), Map.of()));
-    assertTrue(e.getMessage().contains("io-wq") && e.getMessage().contains("direct=1"),
-        e.getMessage());
-    assertEquals("ioengine", e.key());
-    // Direct io_uring loads.
-    ScenarioLoader.load(scenario("rw=randread\nioengine=io_uring\ndirect=1"), List.of(),
-        Map.of());
   }
 
   @Test

@@ -33,11 +33,11 @@ class FioErrorLineTest {
   void bufferedAsyncEngine_namesTheIoengineLine_elseTheDirectLine_elseTheSection()
       throws IOException {
     // buffered is fio's default: the engine is what makes the job unmodelled
-    InputException e = refused("[global]\nioengine=io_uring\n\n[j]\nfilename=/dev/sdb\n"
+    InputException e = refused("[global]\nioengine=posixaio\n\n[j]\nfilename=/dev/sdb\n"
         + "rw=read\nsize=1m\n");
     assertEquals(2, e.line(), e.getMessage());
     assertEquals("ioengine", e.key());
-    e = refused("[j]\nfilename=/dev/sdb\nrw=read\nsize=1m\nioengine=io_uring\ndirect=0\n");
+    e = refused("[j]\nfilename=/dev/sdb\nrw=read\nsize=1m\nioengine=posixaio\ndirect=0\n");
     assertEquals(5, e.line(), e.getMessage());
     assertEquals("ioengine", e.key());
   }

@@ -61,6 +61,13 @@ class AsyncFioThreadTest {
     Model m = new ScenarioModelFactory().build(s.spec());
     RunOutcome out = LocalRunner.run(m, Partitioning.ONE, 1, ProgressListener.NONE);
     RunResult r = ScenarioResults.toRunResult(out, 0);
+    List<Task> tasks = tasks(m);
+    assertTrue(!tasks.isEmpty(), "the CPUs' tasks were found");
+    return new Run(r.jobs().get(0), out, tasks, r);
+  }
+
+  /** The tasks of every CPU of {@code m} (scheduler and workqueue CPUs) after a run. */
+  static List<Task> tasks(Model m) {
     List<Task> tasks = new ArrayList<>();
     for (Component c : m.components()) {
       if (c instanceof WorkqueueCpu w) {
@@ -69,8 +76,7 @@ class AsyncFioThreadTest {
         tasks.addAll(cpu.tasks());
       }
     }
-    assertTrue(!tasks.isEmpty(), "the CPUs' tasks were found");
-    return new Run(r.jobs().get(0), out, tasks, r);
+    return tasks;
   }
 
   static long workers(Run r) {

@@ -1481,6 +1481,9 @@ public final class ScenarioLoader {
         throw j.error("hipri", "job '" + j.name() + "': hipri (IORING_SETUP_IOPOLL) on files"
             + " is not modelled by blksim; io_uring on files completes by interrupt");
       }
+      if (j.hipri()) {
+        warnSyncHipri(j); // pvsync2: iomap's sync dio ignores IOCB_HIPRI too (9650b453a3d4)
+      }
       if (j.verify().enabled() && (j.verifyOnly() || j.rw().writes() && j.doVerify())
           && (j.ioengine().fileOperation() || j.ioengine() == FioEngine.FALLOC
           || j.ioengine() == FioEngine.FTRUNCATE)) {

@@ -709,6 +709,10 @@ public final class ScenarioLoader {
       }
       if (!regularFiles(j, devices, fss)) {
         checkJob(j, devices, bounded);
+        if (j.hipri() && j.ioengine() == FioEngine.IO_URING
+            && v.getString("kernel.mode").equals("V6_13")) {
+          checkPolledDevice(j, devices);
+        }
       }
     }
     List<FsMarkOptions> fsMark = fsMark(cfg, fsMarkLines, fss, partitions, topo);
@@ -1338,6 +1342,26 @@ public final class ScenarioLoader {
    * by an earlier run, so it needs one. Say so on stderr.
    */
   static final long EXISTING_FILE_BYTES = 1L << 30;
+
+  /**
+   * io_uring {@code hipri} under {@code kernel.mode = V6_13}: since 73e59d3eeca4 ("block: Avoid
+   * polling configuration errors", applied for 6.11) {@code submit_bio_noacct()} fails a
+   * REQ_POLLED bio to a device without poll queues with -EOPNOTSUPP instead of clearing the flag
+   * (6.6 runs it unpolled, liburing issue #1389), so every I/O of the job would fail: refused.
+   * Only null_blk with {@code poll-queues} polls in blksim.
+   */
+  private static void checkPolledDevice(FioJob j, List<DeviceParams> devices) {
+    String n = DmTable.deviceName(j.filename());
+    for (DeviceParams d : devices) {
+      if (d.name().equals(n) && d instanceof NullBlkParams nb && nb.pollQueues() > 0) {
+        return;
+      }
+    }
+    throw j.error("hipri", "job '" + j.name() + "': hipri (IORING_SETUP_IOPOLL) on " + n
+        + ", which has no poll queues: with kernel.mode = V6_13 (6.11 and later, 73e59d3eeca4)"
+        + " the kernel fails every polled I/O with -EOPNOTSUPP; give the null_blk device"
+        + " poll-queues = 1, or use an earlier kernel.mode, where the I/O runs unpolled");
+  }
 
   /** The pvsync2 hipri jobs already warned about (see {@link #warnSyncHipri}). */
   private static final java.util.Set<String> WARNED_HIPRI =

@@ -108,6 +108,23 @@ class HipriTest {
   }
 
   @Test
+  void ioUringHipri_withoutPollQueues_onV6_13_isRefused_asTheKernelFailsEachIo()
+      throws IOException {
+    Path p = dir.resolve("k.conf");
+    String conf = "blksim {\n  kernel.mode = V6_13\n"
+        + "  devices = [ { type = null_blk, name = nullb0, poll-queues = PQ } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\nfilename=/dev/nullb0\ndirect=1\nbs=4k\nioengine=io_uring\n"
+        + "hipri\nsize=1m\n\"\"\"]\n}\n";
+    Files.writeString(p, conf.replace("PQ", "0"));
+    InputException e = assertThrows(InputException.class,
+        () -> ScenarioLoader.load(p, List.of(), Map.of()));
+    assertEquals("hipri", e.key(), e.getMessage());
+    assertTrue(e.getMessage().contains("EOPNOTSUPP"), e.getMessage());
+    Files.writeString(p, conf.replace("PQ", "1"));
+    ScenarioLoader.load(p, List.of(), Map.of()); // with poll queues it runs
+  }
+
+  @Test
   void pollQueues_mustNotBeNegative() throws IOException {
     InputException e = assertThrows(InputException.class, () -> run("io_uring", -1, "hipri"));
     assertTrue(e.getMessage().contains("poll-queues"), e.getMessage());

@@ -72,6 +72,13 @@ public record Bio(ReqOp op, long sector, int sizeBytes, int flags, int ioprio) {
   public static final int REQ_META = 1 << 7;
   /** {@code REQ_PRIO}: boosted priority. */
   public static final int REQ_PRIO = 1 << 8;
+  /**
+   * {@code REQ_POLLED}: the submitter polls for the completion ({@code bio_set_polled()}, from
+   * IOCB_HIPRI of an io_uring ring set up with IORING_SETUP_IOPOLL). Set only on a queue that
+   * {@link BlockQueue#polled() polls}: {@code submit_bio_noacct()} clears it otherwise, and
+   * the bio completes by interrupt.
+   */
+  public static final int REQ_POLLED = 1 << 9;
 
   /** {@code PAGE_SIZE} of x86-64: the unit in which brd and zram store data. */
   public static final int PAGE_SIZE = 4096;

@@ -97,6 +97,25 @@ public interface BlockQueue {
     return null;
   }
 
+  /**
+   * Whether REQ_POLLED bios are polled on this queue (a blk-mq device with poll queues,
+   * {@code QUEUE_FLAG_POLL}); false: {@code submit_bio_noacct()} clears REQ_POLLED and the bio
+   * completes by interrupt.
+   */
+  default boolean polled() {
+    return false;
+  }
+
+  /**
+   * {@code bio_poll()} of a bio submitted through this view, by a task polling on CPU
+   * {@code on}: completes the REQ_POLLED requests of the bio's hardware context that the
+   * hardware has finished, in the caller's context on {@code on} (no interrupt), and returns how
+   * many. 0 on a queue that does not {@link #polled() poll}.
+   */
+  default int poll(DriverCpu on) {
+    return 0;
+  }
+
   /** The CPU this view submits from, or null when the queue does not say. */
   default DriverCpu cpu() {
     return null;

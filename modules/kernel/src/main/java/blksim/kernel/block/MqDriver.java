@@ -15,6 +15,24 @@ public interface MqDriver {
    */
   void queueRq(Request rq, DriverCpu cpu);
 
+  /**
+   * Whether the driver has poll queues ({@code HCTX_TYPE_POLL} hardware contexts, null_blk's
+   * {@code poll_queues}): REQ_POLLED bios keep the flag and complete only when polled
+   * ({@link #poll}). Without them {@code submit_bio_noacct()} clears the flag.
+   */
+  default boolean polled() {
+    return false;
+  }
+
+  /**
+   * {@code ->poll(hctx, iob)} of the poll context {@code q} serves, by the task polling on
+   * {@code cpu} ({@code blk_mq_poll()}): completes the requests found done, in the caller's
+   * context, and returns how many.
+   */
+  default int poll(RequestQueue q, DriverCpu cpu) {
+    return 0;
+  }
+
   /** One line on the drive's own state for a run's report (its write cache), or "". */
   default String summary() {
     return "";

@@ -806,5 +806,15 @@ public final class RequestQueue {
     public DriverCpu cpu() {
       return cpu;
     }
+
+    @Override
+    public boolean polled() {
+      return driver.polled();
+    }
+
+    @Override
+    public int poll(DriverCpu on) {
+      return driver.poll(RequestQueue.this, on);
+    }
   }
 }

@@ -58,8 +58,17 @@ import java.util.SplittableRandom;
  * {@code shared_tag_bitmap} the scheduler tags stay per hardware queue (the kernel shares them
  * per request queue, {@code q->sched_shared_tags}).
  *
- * <p>Simplified: null_blk's memory backing, zoned mode, bandwidth throttling, fault injection,
- * poll queues and {@code BLK_STS_RESOURCE} requeues are not modelled;
+ * <p>Poll queues ({@code poll_queues} &gt; 0, {@link #poll}): as {@code null_queue_rq()} does
+ * on a {@code HCTX_TYPE_POLL} context since commit 0a593fbbc245 ("null_blk: poll queue
+ * support", 5.13), a REQ_POLLED request is only put on the context's poll list, whatever
+ * {@code irqmode} and {@code completion_nsec} say; {@code null_poll()} completes every request
+ * on the list in the polling task's context, at no interrupt cost. Simplified: the poll
+ * contexts are not separate hardware contexts with tags of their own (a polled request takes
+ * its tags from the submitting CPU's default context and waits on that context's poll list),
+ * and how many poll queues there are does not matter beyond none or some.
+ *
+ * <p>Simplified: null_blk's memory backing, zoned mode, bandwidth throttling, fault injection
+ * and {@code BLK_STS_RESOURCE} requeues are not modelled;
  * bios larger than {@code max_sectors} are not split (the limit bounds merging only).
  */
 public final class NullBlkDriver implements MqDriver {
@@ -73,6 +82,11 @@ public final class NullBlkDriver implements MqDriver {
   private CostDistribution hrtimerExpiry = CostDistribution.constant(0);
   /** One stream per CPU for {@link #hrtimerExpiry}, created and drawn by its CPU alone. */
   private final SplittableRandom[] expiryStreams;
+  /**
+   * Each context's poll list ({@code nq->poll_list}) by its request queue, with poll queues;
+   * null without. Looked up, never iterated.
+   */
+  private final java.util.IdentityHashMap<RequestQueue, java.util.ArrayDeque<Request>> pollLists;
 
   /** The device on a machine of {@code cpus}, with its {@code submit_queues} mapped to them. */
   public NullBlkDriver(NullBlkParams params, List<Cpu> cpus, Kblockd kblockd) {
@@ -108,6 +122,14 @@ public final class NullBlkDriver implements MqDriver {
     }
     for (int h = 0; h < nrHctx; h++) {
       hctxs[h] = new HwCtx(h, mine[h], new RequestQueue(qp, this, kblockd, true));
+    }
+    if (params.pollQueues() > 0) {
+      pollLists = new java.util.IdentityHashMap<>();
+      for (HwCtx h : hctxs) {
+        pollLists.put(h.queue(), new java.util.ArrayDeque<>());
+      }
+    } else {
+      pollLists = null;
     }
   }
 
@@ -297,10 +319,42 @@ public final class NullBlkDriver implements MqDriver {
     return c.sampleNs(r);
   }
 
-  /** {@code null_queue_rq()}: completes {@code rq} as {@code irqmode} says. */
+  /** Whether the device has poll queues ({@code poll_queues} &gt; 0). */
+  @Override
+  public boolean polled() {
+    return pollLists != null;
+  }
+
+  /**
+   * {@code null_poll()}: every request on {@code q}'s poll list ends now, in the polling task's
+   * context on {@code cpu}, without an interrupt; returns how many.
+   */
+  @Override
+  public int poll(RequestQueue q, DriverCpu cpu) {
+    java.util.ArrayDeque<Request> list = pollLists == null ? null : pollLists.get(q);
+    if (list == null) {
+      return 0;
+    }
+    int n = 0;
+    Request rq;
+    while ((rq = list.poll()) != null) {
+      q.endRequestInline(rq, cpu);
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * {@code null_queue_rq()}: completes {@code rq} as {@code irqmode} says, or, a REQ_POLLED
+   * request on a device with poll queues, puts it on its context's poll list.
+   */
   @Override
   public void queueRq(Request rq, DriverCpu cpu) {
     RequestQueue q = rq.queue();
+    if (pollLists != null && rq.bios().get(0).hasFlag(blksim.kernel.block.Bio.REQ_POLLED)) {
+      pollLists.get(q).add(rq);
+      return;
+    }
     switch (params.irqmode()) {
       case NONE:
         q.endRequestInline(rq, cpu);

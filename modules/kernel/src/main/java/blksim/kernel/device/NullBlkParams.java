@@ -63,12 +63,33 @@ import java.util.SplittableRandom;
  * @param sharedTagBitmap the module's {@code shared_tag_bitmap}
  *     ({@code BLK_MQ_F_TAG_HCTX_SHARED}): every hardware queue of the device (of all devices with
  *     {@code sharedTags}) draws from one map of {@code hw_queue_depth} tags
+ * @param pollQueues the module's {@code poll_queues}: 0 (blksim's default; the module's is 1)
+ *     for none, so REQ_POLLED bios complete by interrupt; more makes the device poll REQ_POLLED
+ *     requests ({@link NullBlkDriver#poll}). Loaded as {@code submit_queues} is, it must be at
+ *     most the CPUs ({@code null_validate_conf()} clamps it to {@code nr_cpu_ids})
  */
 public record NullBlkParams(String name, long sizeBytes, int blockSize, int hwQueueDepth,
     IrqMode irqmode, CostDistribution completion, long submitCostNs, long completionCostNs,
     int submitQueues, Scheduler scheduler, int nrRequests, long maxBytes, BlkMqRules rules,
-    boolean sharedTags, boolean sharedTagBitmap)
+    boolean sharedTags, boolean sharedTagBitmap, int pollQueues)
     implements DeviceParams {
+
+  /** The device without poll queues. */
+  public NullBlkParams(String name, long sizeBytes, int blockSize, int hwQueueDepth,
+      IrqMode irqmode, CostDistribution completion, long submitCostNs, long completionCostNs,
+      int submitQueues, Scheduler scheduler, int nrRequests, long maxBytes, BlkMqRules rules,
+      boolean sharedTags, boolean sharedTagBitmap) {
+    this(name, sizeBytes, blockSize, hwQueueDepth, irqmode, completion, submitCostNs,
+        completionCostNs, submitQueues, scheduler, nrRequests, maxBytes, rules, sharedTags,
+        sharedTagBitmap, 0);
+  }
+
+  /** These parameters with {@code poll_queues} of {@code n} (0: none). */
+  public NullBlkParams withPollQueues(int n) {
+    return new NullBlkParams(name, sizeBytes, blockSize, hwQueueDepth, irqmode, completion,
+        submitCostNs, completionCostNs, submitQueues, scheduler, nrRequests, maxBytes, rules,
+        sharedTags, sharedTagBitmap, n);
+  }
 
   /** The device with a tag set of its own, one map per hardware queue (the module's default). */
   public NullBlkParams(String name, long sizeBytes, int blockSize, int hwQueueDepth,
@@ -82,7 +103,7 @@ public record NullBlkParams(String name, long sizeBytes, int blockSize, int hwQu
   public NullBlkParams withSharedTags(boolean shared, boolean bitmap) {
     return new NullBlkParams(name, sizeBytes, blockSize, hwQueueDepth, irqmode, completion,
         submitCostNs, completionCostNs, submitQueues, scheduler, nrRequests, maxBytes, rules,
-        shared, bitmap);
+        shared, bitmap, pollQueues);
   }
 
   /** null_blk's default {@code hw_queue_depth}. */
@@ -158,6 +179,9 @@ public record NullBlkParams(String name, long sizeBytes, int blockSize, int hwQu
           + " the block size, was " + maxBytes);
     }
     java.util.Objects.requireNonNull(rules, "rules");
+    if (pollQueues < 0) {
+      throw new IllegalArgumentException("poll_queues must be >= 0, was " + pollQueues);
+    }
   }
 
   /** Hardware queues on a machine of {@code nCpus} CPUs (clamped as the kernel does). */

@@ -50,8 +50,79 @@ public final class CompletionRing {
   /** Posts a completion; wakes the owner if it waits and enough entries are there. */
   public void post(IoRequest req, int result) {
     req.complete(result);
+    if (iopoll) {
+      // io_complete_rw_iopoll(): only marks the request done; the polling owner posts its CQE.
+      iopolled.add(req);
+      stopSpin();
+      return;
+    }
     entries.add(req);
     cqWait.wakeUp(cpu);
+  }
+
+  // ---- IORING_SETUP_IOPOLL --------------------------------------------------------------------
+
+  /** The ring was set up with IORING_SETUP_IOPOLL: completions wait for the owner's poll. */
+  private boolean iopoll;
+  /** Requests done ({@code iopoll_completed}) whose CQEs the owner's poll has not posted. */
+  private final ArrayDeque<IoRequest> iopolled = new ArrayDeque<>();
+  /** The queues REQ_POLLED bios went to, in first-use order ({@code bio_poll()} targets). */
+  private final java.util.ArrayList<blksim.kernel.block.BlockQueue> polledQueues =
+      new java.util.ArrayList<>();
+  /** The owner spins in {@link WaitCall}'s poll loop; a completion ends the spin. */
+  private boolean ownerSpinning;
+
+  /** Sets the ring up with IORING_SETUP_IOPOLL (before its first request). */
+  public void iopoll(boolean on) {
+    iopoll = on;
+  }
+
+  /** Whether the ring polls for completions (IORING_SETUP_IOPOLL). */
+  public boolean iopoll() {
+    return iopoll;
+  }
+
+  /** A REQ_POLLED bio was submitted to {@code q}: the owner's poll loop polls it. */
+  public void polledOn(blksim.kernel.block.BlockQueue q) {
+    if (!polledQueues.contains(q)) {
+      polledQueues.add(q);
+    }
+  }
+
+  /**
+   * {@code bio_poll()} of every queue with REQ_POLLED bios of this ring, by the owner on
+   * {@code on}: the requests found done complete there (their CQEs wait for
+   * {@link #postPolled}). Returns how many the drivers completed.
+   */
+  public int pollQueues(blksim.kernel.block.DriverCpu on) {
+    int n = 0;
+    for (int i = 0; i < polledQueues.size(); i++) {
+      n += polledQueues.get(i).poll(on);
+    }
+    return n;
+  }
+
+  /** Posts the CQEs of the requests found done ({@code io_iopoll_complete()}); how many. */
+  public int postPolled() {
+    int n = 0;
+    IoRequest r;
+    while ((r = iopolled.poll()) != null) {
+      entries.add(r);
+      n++;
+    }
+    return n;
+  }
+
+  /** Whether the owner's poll spin is on (set by {@link WaitCall}). */
+  void ownerSpinning(boolean on) {
+    ownerSpinning = on;
+  }
+
+  private void stopSpin() {
+    if (ownerSpinning) {
+      ownerSpinning = false;
+      cpu.stopSpin(owner, 0);
+    }
   }
 
   /**
@@ -66,6 +137,7 @@ public final class CompletionRing {
     taskWork.add(req);
     taskWorkResults.add(result);
     cqWait.wakeUp(cpu);
+    stopSpin();
   }
 
   /** Gives the ring the call that re-issues its buffered reads ({@link #runReissues}). */

@@ -84,6 +84,17 @@ public final class IoRing {
     return wait.arm(minComplete);
   }
 
+  /**
+   * Sets the ring up with IORING_SETUP_IOPOLL (fio's {@code hipri}; before the first request):
+   * its bios are REQ_POLLED on queues with poll queues, and {@link #waitFor} polls instead of
+   * sleeping ({@link WaitCall}). The kernel takes it only for O_DIRECT files
+   * ({@code io_rw_init_file()}: -EOPNOTSUPP otherwise); the caller checks that.
+   */
+  public IoRing iopoll(boolean on) {
+    ring.iopoll(on);
+    return this;
+  }
+
   /** The completion ring, reaped in user space. */
   public CompletionRing ring() {
     return ring;

@@ -16,9 +16,30 @@ package blksim.kernel.iouring;
  * @param workerIdleTimeoutNs how long an idle worker sleeps before it exits, unless it is its
  *     class's last worker ({@code WORKER_IDLE_TIMEOUT}, 5 s); 0 for never
  * @param aioIocbNs per libaio iocb ({@code costs.aio.iocb-submit}), see {@link #forLibaio()}
+ * @param iopollNs one pass of an IORING_SETUP_IOPOLL ring's poll loop
+ *     ({@code costs.io-uring.iopoll}: {@code io_do_iopoll()} over the ring's polled requests,
+ *     {@code blkdev_iopoll()} → {@code bio_poll()} → {@code blk_mq_poll()} → the driver's
+ *     {@code ->poll}), not counting the CQEs it posts; see {@link WaitCall}
  */
 public record IoUringParams(long enterNs, long sqeIssueNs, long cqePostNs, long puntNs,
-    long workerCreateNs, long workerLoopNs, long workerIdleTimeoutNs, long aioIocbNs) {
+    long workerCreateNs, long workerLoopNs, long workerIdleTimeoutNs, long aioIocbNs,
+    long iopollNs) {
+
+  /** [A] {@link #iopollNs} when a caller gives none (the schema's default). */
+  public static final long DEFAULT_IOPOLL_NS = 100;
+
+  /** These costs with the default {@link #iopollNs}. */
+  public IoUringParams(long enterNs, long sqeIssueNs, long cqePostNs, long puntNs,
+      long workerCreateNs, long workerLoopNs, long workerIdleTimeoutNs, long aioIocbNs) {
+    this(enterNs, sqeIssueNs, cqePostNs, puntNs, workerCreateNs, workerLoopNs,
+        workerIdleTimeoutNs, aioIocbNs, DEFAULT_IOPOLL_NS);
+  }
+
+  /** These costs with one IOPOLL poll pass costing {@code ns}. */
+  public IoUringParams withIopollNs(long ns) {
+    return new IoUringParams(enterNs, sqeIssueNs, cqePostNs, puntNs, workerCreateNs,
+        workerLoopNs, workerIdleTimeoutNs, aioIocbNs, ns);
+  }
 
   /** These costs, libaio's per-iocb cost being io_uring's per-SQE one (as before it had a key). */
   public IoUringParams(long enterNs, long sqeIssueNs, long cqePostNs, long puntNs,
@@ -36,7 +57,7 @@ public record IoUringParams(long enterNs, long sqeIssueNs, long cqePostNs, long 
    */
   public IoUringParams forLibaio() {
     return aioIocbNs == sqeIssueNs ? this : new IoUringParams(enterNs, aioIocbNs, cqePostNs,
-        puntNs, workerCreateNs, workerLoopNs, workerIdleTimeoutNs, aioIocbNs);
+        puntNs, workerCreateNs, workerLoopNs, workerIdleTimeoutNs, aioIocbNs, iopollNs);
   }
 
   /** {@code WORKER_IDLE_TIMEOUT} in io_uring/io-wq.c: {@code 5 * HZ} jiffies, 5 s at any HZ. */
@@ -44,7 +65,7 @@ public record IoUringParams(long enterNs, long sqeIssueNs, long cqePostNs, long 
 
   public IoUringParams {
     for (long v : new long[] {enterNs, sqeIssueNs, cqePostNs, puntNs, workerCreateNs,
-        workerLoopNs, workerIdleTimeoutNs, aioIocbNs}) {
+        workerLoopNs, workerIdleTimeoutNs, aioIocbNs, iopollNs}) {
       if (v < 0) {
         throw new IllegalArgumentException("io_uring costs must be >= 0, was " + v);
       }

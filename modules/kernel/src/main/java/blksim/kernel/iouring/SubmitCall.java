@@ -242,6 +242,12 @@ public final class SubmitCall extends SystemCall {
     issuedBio = ioWq != null
         ? bio.withFlags(bio.flags() | Bio.REQ_NOWAIT)
         : bio;
+    if (ring.iopoll() && queue(cpu).polled()) {
+      // IOCB_HIPRI -> bio_set_polled(); on a queue without poll queues submit_bio_noacct()
+      // clears REQ_POLLED again (not set here) and the bio completes by interrupt.
+      issuedBio = issuedBio.withFlags(issuedBio.flags() | Bio.REQ_POLLED);
+      ring.polledOn(queue(cpu));
+    }
     phase = ISSUE;
     cpu.runFor(CpuMode.SYSTEM, costs.sqeIssueNs() + queue(cpu).submitCostNs(issuedBio)
         + dioPagesNs(direct, issuedBio));

@@ -22,12 +22,30 @@ import blksim.kernel.syscall.SystemCall;
  * {@code read_events()}, which collects right after the wakeup. Kept as the model had it when
  * the system-call layer was split out (its dm-delay figures were fitted with it); to be revisited
  * with the request layer.
+ *
+ * <p>A ring set up with IORING_SETUP_IOPOLL ({@link CompletionRing#iopoll()}, fio's
+ * {@code hipri}) never sleeps here: {@code io_iopoll_check()} loops over
+ * {@code io_do_iopoll()}, whose pass polls the queues of the ring's REQ_POLLED bios
+ * ({@code bio_poll()}: a driver with poll queues completes what it has done, in this task, with
+ * no interrupt) and posts the CQEs of every request found done, also those an interrupt
+ * completed (a device without poll queues: {@code io_complete_rw_iopoll()} only marks them).
+ * Each pass that finds something costs {@link IoUringParams#iopollNs} plus
+ * {@link IoUringParams#cqePostNs} per CQE; while nothing is done the task spins on its CPU in
+ * system time ({@link TaskCpu#spin}: no context switch, no wakeup) until a completion ends the
+ * spin, then makes the pass that finds it. The call returns once {@code min} CQEs are ready,
+ * with no wakeup cost. Simplified: the passes that find nothing are one spin (their time is
+ * charged, their count is not modelled); a need-resched ends the spin and the task gives way
+ * with {@code cond_resched()} and polls again (the kernel returns to user space, where fio
+ * enters again); io-wq's completions are task work as without IOPOLL.
  */
 public final class WaitCall extends SystemCall {
   private static final int ENTER = 0;
   private static final int CHECK = 1;
   private static final int WOKEN = 2;
   private static final int RETURN = 3;
+  private static final int POLL = 4;
+  private static final int POLLED = 5;
+  private static final int SPUN = 6;
 
   private final Task task;
   private final CompletionRing ring;
@@ -76,6 +94,10 @@ public final class WaitCall extends SystemCall {
           cpu.runFor(CpuMode.SYSTEM, costs.enterNs());
           return false;
         case CHECK:
+          if (ring.iopoll()) {
+            phase = POLL;
+            continue;
+          }
           if (runTaskWork(cpu)) {
             return false;
           }
@@ -106,6 +128,39 @@ public final class WaitCall extends SystemCall {
         case RETURN:
           wokeUp = true;
           return returned(ring.ready());
+        case POLL: {
+          // io_iopoll_check() -> io_do_iopoll(): one pass.
+          int found = ring.pollQueues(cpu.cpu());
+          int posted = ring.postPolled();
+          int work = ring.runTaskWork(cpu.cpu());
+          if (found + posted + work > 0) {
+            phase = POLLED;
+            cpu.runFor(CpuMode.SYSTEM, costs.iopollNs() + (posted + work) * costs.cqePostNs()
+                + ring.transferNs());
+            return false;
+          }
+          if (ring.ready() >= min) {
+            return returned(ring.ready());
+          }
+          if (cpu.needResched()) {
+            cpu.condResched();
+            return false;
+          }
+          phase = SPUN;
+          ring.ownerSpinning(true);
+          cpu.spin();
+          return false;
+        }
+        case POLLED:
+          if (ring.ready() >= min) {
+            return returned(ring.ready());
+          }
+          phase = POLL;
+          continue;
+        case SPUN:
+          ring.ownerSpinning(false);
+          phase = POLL;
+          continue;
         default:
           throw new IllegalStateException(task.comm() + ": wait in phase " + phase);
       }

@@ -120,6 +120,81 @@ class NullBlkDriverTest {
     return s;
   }
 
+  /** Issues {@code n} reads with {@code flags}, then polls once after {@code waitNs} of work. */
+  static final class Poller extends Task {
+    final BlockQueue q;
+    final int n;
+    final int flags;
+    final List<Long> completions = new ArrayList<>();
+    int phase;
+    int polledCount;
+
+    Poller(BlockQueue q, int n, int flags) {
+      super("poller", 1, 0);
+      this.q = q;
+      this.n = n;
+      this.flags = flags;
+    }
+
+    @Override
+    public boolean keepsRunAlive() {
+      return true;
+    }
+
+    @Override
+    protected void step(TaskCpu cpu) {
+      if (phase == 0) {
+        for (int i = 0; i < n; i++) {
+          assertTrue(q.issue(new Bio(ReqOp.READ, i * 8L, 4096, flags),
+              (b, e) -> completions.add(cpu.now()), () -> { }));
+        }
+        phase = 1;
+        cpu.runFor(blksim.kernel.sched.CpuMode.SYSTEM, 50_000); // past completion_nsec
+        return;
+      }
+      if (phase == 1) {
+        phase = 2;
+        polledCount = q.poll(cpu.cpu());
+        cpu.runFor(blksim.kernel.sched.CpuMode.SYSTEM, 1_000);
+        return;
+      }
+      cpu.exit();
+    }
+  }
+
+  static Poller poll(NullBlkParams p, int n, int flags) {
+    CpuComponent cpu = new CpuComponent(new Cpu(0, 0, 0, 0, 0), SCHED);
+    NullBlkDriver d = new NullBlkDriver(p, new int[] {0}, 1, Kblockd.INLINE);
+    BlockQueue q = d.attach(cpu);
+    cpu.attach(q);
+    Poller s = new Poller(q, n, flags);
+    cpu.addTask(s);
+    LocalRunner.run(new Model(List.of(cpu), 1_000, Long.MAX_VALUE, 0, 1), Partitioning.ONE, 1,
+        ProgressListener.NONE);
+    return s;
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void pollQueues_polledRequestsWaitForThePoll_whateverTheTimer() {
+    Poller s = poll(params(IrqMode.TIMER, 64).withPollQueues(1), 3, Bio.REQ_POLLED);
+    assertTrue(s.q.polled());
+    // Nothing completes at completion_nsec (10 us): the three end in the poll at 50 us.
+    assertEquals(List.of(50_000L, 50_000L, 50_000L), s.completions);
+    assertEquals(3, s.polledCount);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void pollQueues_unpolledRequestsKeepTheirIrqmode_andNoPollQueuesMeansNoPolling() {
+    Poller s = poll(params(IrqMode.TIMER, 64).withPollQueues(1), 1, 0);
+    assertEquals(List.of(10_500L), s.completions);
+    assertEquals(0, s.polledCount);
+    Poller none = poll(params(IrqMode.TIMER, 64), 1, 0);
+    assertFalse(none.q.polled());
+    assertEquals(List.of(10_500L), none.completions);
+  }
+
   @Test
   void timerMode_completesAfterCompletionNsecPlusInterruptCost() {
     Submitter s = run(params(IrqMode.TIMER, 64), 1);

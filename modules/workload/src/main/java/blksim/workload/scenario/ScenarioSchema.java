@@ -342,6 +342,12 @@ public final class ScenarioSchema {
               + " published figure isolates io_submit_one())"),
       cost("costs.io-uring.cqe-post", "io_uring", 200,
           "posting one completion to the CQ (or aio) ring"),
+      cost("costs.io-uring.iopoll", "io_uring",
+          blksim.kernel.iouring.IoUringParams.DEFAULT_IOPOLL_NS,
+          "one pass of an IOPOLL ring's poll loop (fio hipri): io_do_iopoll() -> bio_poll() ->"
+              + " blk_mq_poll() -> the driver's ->poll, CQEs not counted ([A] 100 ns: no"
+              + " published figure isolates a pass; the spin between passes is charged as"
+              + " system time whatever this is)"),
       cost("costs.io-uring.punt", "io_uring", 1000,
           "punting a refused request: io_queue_iowq() and io_wq_enqueue()"),
       cost("costs.io-uring.worker-create", "io_uring", 50_000,
@@ -621,6 +627,11 @@ public final class ScenarioSchema {
                 + " each drawing from the set's tags[i]; two or more such devices share fairly,"
                 + " max(ceil(depth / active queues), 4) tags each (hctx_may_queue()); they"
                 + " must agree on hw-queue-depth, submit-queues and shared-tag-bitmap"),
+        Param.num("poll-queues", "null_blk", INT, "", "0", 0, 65536,
+            "poll_queues: 0 (blksim's default; the module's is 1) for none, REQ_POLLED bios then"
+                + " complete by interrupt; more: io_uring hipri (IORING_SETUP_IOPOLL) requests"
+                + " wait on a poll list whatever irqmode says and complete when the submitter"
+                + " polls, in its context, with no interrupt (null_poll())"),
         Param.of("shared-tag-bitmap", "null_blk", BOOLEAN, "false",
             "shared_tag_bitmap (BLK_MQ_F_TAG_HCTX_SHARED, SCSI's host_tagset): all hardware"
                 + " queues draw from one map of hw-queue-depth tags; touched by every CPU, so"

@@ -181,7 +181,7 @@ class ScenarioLoaderTest {
 
   @Test
   void optionNotModelledYet_isAClearError() throws IOException {
-    // hipri parses (it is an io_uring option) but polled completions are not modelled.
+    // hipri (IORING_SETUP_IOPOLL) takes O_DIRECT only; the job is buffered (direct=0).
     write("job.fio", JOB.replace("psync", "io_uring") + "hipri\n");
     Path p = dir.resolve("s.conf");
     Files.writeString(p, "blksim { devices = [ { type = null_blk, name = nullb0 } ]\n"

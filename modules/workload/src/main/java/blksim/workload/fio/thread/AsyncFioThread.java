@@ -135,7 +135,8 @@ public final class AsyncFioThread extends FioJobThread {
       @Override
       public OffloadWorker.Engine setUp(OffloadWorker w, TaskCpu cpu) {
         IoRing ur = engine == Engine.IO_URING
-            ? IoRing.setup(w, cpu.cpu(), file, uring, syscalls, 1, onlineCpus) : null;
+            ? IoRing.setup(w, cpu.cpu(), file, uring, syscalls, 1, onlineCpus)
+                .iopoll(job.hipri()) : null;
         KioCtx k = ur == null ? KioCtx.setup(w, cpu.cpu(), file, uring, syscalls) : null;
         return new OffloadWorker.Engine() {
           @Override
@@ -219,7 +220,8 @@ public final class AsyncFioThread extends FioJobThread {
       if (engine == Engine.IO_URING) {
         // fixedbufs: the buffers were pinned once at io_uring_register(); no per-I/O pinning.
         ioRing = IoRing.setup(this, cpu.cpu(), file, uring,
-            job.fixedbufs() ? syscalls.withoutDioPages() : syscalls, depth, onlineCpus);
+            job.fixedbufs() ? syscalls.withoutDioPages() : syscalls, depth, onlineCpus)
+            .iopoll(job.hipri()); // hipri: IORING_SETUP_IOPOLL (fio's fio_ioring_queue_init())
         ring = ioRing.ring();
       } else {
         kioCtx = KioCtx.setup(this, cpu.cpu(), file, uring, syscalls);

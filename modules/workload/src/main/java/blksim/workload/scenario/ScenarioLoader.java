@@ -2223,6 +2223,9 @@ public final class ScenarioLoader {
   }
 
   private static void checkJob(FioJob j, List<DeviceParams> devices, boolean bounded) {
+    if (CharDeviceJobs.check(j, devices)) {
+      return; // /dev/null or /dev/zero
+    }
     if (j.ioengine() == FioEngine.CPUIO) {
       // engines/cpu.c is FIO_DISKLESSIO | FIO_NOIO: no file, no size; only time ends it.
       if (!bounded && j.runtimeNs() == 0 && !j.exitOnIoDone()) {

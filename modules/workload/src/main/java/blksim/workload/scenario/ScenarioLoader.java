@@ -694,6 +694,8 @@ public final class ScenarioLoader {
       checkOffload(j, devices, fss);
       checkPrio(j, devices, fss);
       checkVerifyAsync(j);
+      NowaitJobs.check(j, CharDeviceJobs.of(j, devices) != null,
+          !j.ioengine().diskless() && (j.filename() == null || regularFiles(j, devices, fss)));
       if (fileTrims(j) && j.filename() != null && j.directory() == null
           && !regularFiles(j, devices, fss)) {
         throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim) on a block device"

@@ -735,7 +735,9 @@ public final class ScenarioLoader {
         blockLayer, List.copyOf(devices), List.copyOf(jobs), timehist(v, topo.cpuCount()),
         wakePlacement(v, partitions, topo.threadsPerCore() > 1),
         v.getDuration("costs.block.kblockd-run"),
-        mm(v, jobs, partitions, topo), fss, fsMark,
+        // A job on /dev/null or /dev/zero is buffered but touches no page cache.
+        mm(v, jobs.stream().filter(j -> CharDeviceJobs.of(j, devices) == null).toList(),
+            partitions, topo), fss, fsMark,
         new Scenario.FsMarkCosts(v.getDuration("costs.fs-mark.user-per-file"),
             v.getDuration("costs.fs-mark.fork")), commands, v.getDuration("costs.shell.exec"),
         dirtyFiles, wqSettings(v, topo), loadBalance(v));

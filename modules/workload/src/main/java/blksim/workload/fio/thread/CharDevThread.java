@@ -48,7 +48,9 @@ import blksim.workload.fio.stats.JobStats;
  * <p>Simplified: the loader refuses {@code rate}, {@code thinktime}, {@code verify},
  * {@code io_submit_mode=offload} and {@code read_iolog} with a character device; a reap's clat
  * ends at the return of the reap (io_getevents) or at its start (io_uring), before fio's per-I/O
- * processing.
+ * processing; the entry, per-SQE and per-iocb costs are the profile's, which were set for the
+ * block-device path (its VFS and O_DIRECT checks), so a character device's call is charged a little
+ * more than mem.c's few instructions need.
  */
 public final class CharDevThread extends FioJobThread {
   private enum Phase {

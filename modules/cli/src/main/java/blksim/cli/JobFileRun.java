@@ -32,7 +32,8 @@ import java.util.Map;
  * ({@code sda}); a relative name is taken in the working directory, which is that root, and a
  * job with neither {@code filename=} nor {@code directory=} gets fio's files named after it
  * ({@code jobname.jobnum.filenum}) there. What
- * was assumed is printed on stderr. Simplified: {@code /dev/null}, {@code /dev/zero} and
+ * was assumed is printed on stderr. {@code /dev/null} and {@code /dev/zero} are the character
+ * devices they are ({@code blksim.workload.fio.thread.CharDevThread}). Simplified:
  * device-mapper paths are refused; {@code --map /dev/X=TYPE} chooses a device's type and other {@code --map} entries rename the job file's paths ({@code blksim.fio.map}).
  */
 final class JobFileRun {
@@ -164,6 +165,15 @@ final class JobFileRun {
           needFs = true; // a regular file: on the default filesystem, mounted at /
           continue;
         }
+        if (blksim.kernel.device.MemCharDevice.of(f) != null && !types.containsKey(f.substring(5))) {
+          // The machine's own character device: no simulated device to add.
+          String said = f + " is the character device it is on every Linux machine (no block"
+              + " device, no page cache: each I/O is its system call's own work)";
+          if (!implicit.contains(said)) {
+            implicit.add(said);
+          }
+          continue;
+        }
         device(j, abs, f, devices, types);
       }
     }
@@ -222,12 +232,6 @@ final class JobFileRun {
 
   private static void device(FioJob j, Path abs, String f, Map<String, String> devices,
       Map<String, String> types) {
-    if (f.equals("/dev/null") || f.equals("/dev/zero")) {
-      // A scenario refuses them too (not a simulated device): do not send the user there.
-      throw j.error("filename", "job '" + j.name()
-          + "' names " + f + ", a character device; blksim models block devices and files,"
-          + " not /dev/null or /dev/zero yet (ioengine=null is fio's engine that does no I/O)");
-    }
     if (!f.startsWith("/dev/") || f.startsWith("/dev/mapper/")) {
       throw j.error("filename", "job '" + j.name()
           + "' names " + f + ": with a job file alone blksim gives block devices under /dev/"

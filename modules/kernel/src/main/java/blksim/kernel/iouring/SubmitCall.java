@@ -270,7 +270,10 @@ public final class SubmitCall extends SystemCall {
       cpu.sleep();
       return true;
     }
-    if (inlineDone && (inlineResult == -Errno.EOPNOTSUPP || inlineResult == -Errno.EAGAIN)) {
+    // A request the submitter flagged RWF_NOWAIT itself (REQ_F_NOWAIT: its bio came with
+    // REQ_NOWAIT) is not reissued (io_rw_should_reissue()): the error is its CQE.
+    if (inlineDone && (inlineResult == -Errno.EOPNOTSUPP || inlineResult == -Errno.EAGAIN)
+        && !r.bio().nowait()) {
       phase = PUNTED;
       r.lastCpu = cpu.cpu().cpu();
       cpu.runFor(CpuMode.SYSTEM, costs.puntNs());

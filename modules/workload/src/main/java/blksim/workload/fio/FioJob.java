@@ -1018,6 +1018,20 @@ public final class FioJob {
     return s.hipri;
   }
 
+  /**
+   * io_uring / libaio / pvsync2 {@code nowait}: RWF_NOWAIT on every I/O (a device that would
+   * block fails the I/O with -EAGAIN, or -EOPNOTSUPP without nowait support, and fio ends the
+   * job with that error).
+   */
+  public boolean nowait() {
+    return s.nowait;
+  }
+
+  /** io_uring / pvsync2 {@code uncached} (RWF_DONTCACHE; accepted only with direct=1). */
+  public int uncached() {
+    return s.uncached;
+  }
+
   /** io_uring {@code fixedbufs}. */
   public boolean fixedbufs() {
     return s.fixedbufs;

@@ -189,6 +189,10 @@ final class FioJobSettings implements Cloneable {
   boolean exitall;
   boolean invalidate = true;
   boolean hipri;
+  /** io_uring / libaio / pvsync2 {@code nowait}: RWF_NOWAIT on every I/O. */
+  boolean nowait;
+  /** io_uring / pvsync2 {@code uncached}: RWF_DONTCACHE on buffered I/O (0: off). */
+  int uncached;
   boolean fixedbufs;
   boolean registerfiles;
   boolean sqthreadPoll;
@@ -538,6 +542,8 @@ final class FioJobSettings implements Cloneable {
       case "exitall" -> exitall = flag(value);
       case "invalidate" -> invalidate = bool(value);
       case "hipri" -> hipri = flag(value);
+      case "nowait" -> nowait = flag(value);
+      case "uncached" -> uncached = integer(value, 0, Integer.MAX_VALUE);
       case "fixedbufs" -> fixedbufs = flag(value);
       case "registerfiles" -> registerfiles = flag(value);
       case "sqthread_poll" -> sqthreadPoll = flag(value);
@@ -750,6 +756,16 @@ final class FioJobSettings implements Cloneable {
     }
     if (timeBased && runtimeNs == 0) {
       throw error("time_based", "time_based needs runtime > 0 (fio would run until killed)");
+    }
+    if (uncached != 0 && !direct) {
+      // engines/io_uring.c and sync.c: "if (!td->o.odirect && o->uncached) ... RWF_DONTCACHE";
+      // with direct=1 fio sets nothing. RWF_DONTCACHE is Linux 6.14's (commit 1b2a339f0abf,
+      // "fs: add RWF_DONTCACHE iocb and FOP_DONTCACHE file_operations flag").
+      throw error("uncached", "uncached=" + uncached + " asks for RWF_DONTCACHE on buffered I/O"
+          + " (Linux 6.14+: pages dropped once copied or written back); blksim's kernels"
+          + " (kernel.mode up to V6_13) do not know the flag, so each such I/O would fail with"
+          + " EOPNOTSUPP (err=95), and dropping the pages after the I/O is not modelled; with"
+          + " direct=1 fio does not set it");
     }
     if (hipri && ioengine != FioEngine.IO_URING && ioengine != FioEngine.PVSYNC2) {
       throw error("hipri", "hipri is an option of ioengine=io_uring or pvsync2, ioengine is "

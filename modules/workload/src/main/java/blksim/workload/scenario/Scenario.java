@@ -90,7 +90,7 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
       // A buffered writer dirties pages; a buffered reader of a device or of files reads
       // through the page cache. Files need the VFS and its page cache even with O_DIRECT
       // (their mappings are invalidated, their layout is written through it).
-      if (!j.ioengine().diskless()
+      if (!j.ioengine().diskless() && charDevice(j) == null
           && (onFilesystem(j) || !j.direct() && (j.rw().writes() || j.rw().reads()))) {
         return true;
       }
@@ -130,6 +130,9 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     if (j.filename() == null) {
       return j.directory() != null;
     }
+    if (charDevice(j) != null) {
+      return false;
+    }
     return device(j.filename()) == null && holdsPath(j.regularFile(0));
   }
 
@@ -141,6 +144,11 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
       }
     }
     return false;
+  }
+
+  /** The character device ({@code /dev/null}, {@code /dev/zero}) job {@code j} uses, or null. */
+  public blksim.kernel.device.MemCharDevice charDevice(FioJob j) {
+    return CharDeviceJobs.of(j, devices);
   }
 
   /** The device named by a fio {@code filename} ({@code nullb0} or {@code /dev/nullb0}). */

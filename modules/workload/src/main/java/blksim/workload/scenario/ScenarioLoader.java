@@ -695,6 +695,8 @@ public final class ScenarioLoader {
       checkOffload(j, devices, fss);
       checkPrio(j, devices, fss);
       checkVerifyAsync(j);
+      NowaitJobs.check(j, CharDeviceJobs.of(j, devices) != null,
+          !j.ioengine().diskless() && (j.filename() == null || regularFiles(j, devices, fss)));
       if (fileTrims(j) && j.filename() != null && j.directory() == null
           && !regularFiles(j, devices, fss)) {
         throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim) on a block device"
@@ -738,7 +740,9 @@ public final class ScenarioLoader {
         blockLayer, List.copyOf(devices), List.copyOf(jobs), timehist(v, topo.cpuCount()),
         wakePlacement(v, partitions, topo.threadsPerCore() > 1),
         v.getDuration("costs.block.kblockd-run"),
-        mm(v, jobs, partitions, topo), fss, fsMark,
+        // A job on /dev/null or /dev/zero is buffered but touches no page cache.
+        mm(v, jobs.stream().filter(j -> CharDeviceJobs.of(j, devices) == null).toList(),
+            partitions, topo), fss, fsMark,
         new Scenario.FsMarkCosts(v.getDuration("costs.fs-mark.user-per-file"),
             v.getDuration("costs.fs-mark.fork")), commands, v.getDuration("costs.shell.exec"),
         dirtyFiles, wqSettings(v, topo), loadBalance(v));
@@ -2272,6 +2276,9 @@ public final class ScenarioLoader {
   }
 
   private static void checkJob(FioJob j, List<DeviceParams> devices, boolean bounded) {
+    if (CharDeviceJobs.check(j, devices)) {
+      return; // /dev/null or /dev/zero
+    }
     if (j.ioengine() == FioEngine.CPUIO) {
       // engines/cpu.c is FIO_DISKLESSIO | FIO_NOIO: no file, no size; only time ends it.
       if (!bounded && j.runtimeNs() == 0 && !j.exitOnIoDone()) {

@@ -374,6 +374,12 @@ public final class ScenarioModelFactory implements ModelFactory {
         // fio's page_fault engine: faults on anonymous memory, no file, no device.
         t = new blksim.workload.fio.thread.PageFaultThread(j, k, 1000 + k, s.mm().faults(),
             s.pageCache(), s.fioCosts().forJob(j), stats, s.seed());
+      } else if (s.charDevice(j) != null) {
+        // /dev/null or /dev/zero: no device, the I/O is the system call's own work.
+        t = new blksim.workload.fio.thread.CharDevThread(j, k, 1000 + k, j.offsetBytes()
+            + j.jobIndex() * j.offsetIncrementBytes() + j.sizeBytes(), s.charDevice(j),
+            s.fioCosts().forJob(j), s.syscalls(), s.ioUring(), chardevZeroPerPage(s), stats,
+            s.seed());
       } else if (j.ioengine() == FioEngine.NULL) {
         // fio's null engine touches no file and no device.
         t = new NullThread(j, k, 1000 + k, j.sizeBytes(), s.fioCosts().forJob(j), stats, s.seed());
@@ -772,6 +778,12 @@ public final class ScenarioModelFactory implements ModelFactory {
     }
     JobSequencer seq = new JobSequencer(jobs);
     threads.forEach(t -> t.setSequencer(seq));
+  }
+
+  /** {@code costs.chardev.zero-read-per-page} (read from the spec, as the trace keys are). */
+  private static long chardevZeroPerPage(Scenario s) {
+    return new Values(com.typesafe.config.ConfigFactory.parseString(s.spec()), "blksim",
+        ScenarioSchema.KEYS).getDuration("costs.chardev.zero-read-per-page");
   }
 
   private static FioJobThread thread(Scenario s, FioJob j, int k, List<BlockQueue> q,

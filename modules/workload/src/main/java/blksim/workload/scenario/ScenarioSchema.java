@@ -237,6 +237,10 @@ public final class ScenarioSchema {
       Param.num("costs.null-blk.complete", "null_blk", DURATION, "ns", "500ns", 0,
           1_000_000_000L, "interrupt-context CPU time to complete one request and wake its"
               + " waiter"),
+      cost("costs.chardev.zero-read-per-page", "chardev",
+          blksim.kernel.device.MemCharDevice.DEFAULT_ZERO_READ_PER_PAGE_NS,
+          "[D] a read of /dev/zero, per 4 KiB page of the buffer: read_iter_zero()'s"
+              + " clear_user() (rep stosb) and its per-page checks"),
       cost("costs.block.nowait-reject", "block", BlockLayerParams.DEFAULT_NOWAIT_REJECT_NS,
           "submit_bio_noacct() failing a REQ_NOWAIT bio with -EOPNOTSUPP"),
       cost("costs.blk-mq.submit", "blk-mq", 2000,

@@ -443,7 +443,7 @@ public final class AsyncFioThread extends FioJobThread {
     }
     if (more && inFlight + batch.size() < depth) {
       nextIo();
-      req = IoRequest.prep(ioOp, ioOffset, ioLen, ioPrio(), nextTag++);
+      req = prepRequest();
       if (ioRecordedLatNs >= 0) {
         recordedLat.put(req.tag(), ioRecordedLatNs);
       }
@@ -512,12 +512,25 @@ public final class AsyncFioThread extends FioJobThread {
     return true;
   }
 
+  /**
+   * fio's io_u as the engine fills its SQE or iocb; with {@code nowait=1} (RWF_NOWAIT in
+   * {@code sqe->rw_flags} / {@code aio_rw_flags}) its bio carries REQ_NOWAIT, so a device that
+   * would block fails it (-EAGAIN, or -EOPNOTSUPP without nowait support) instead of io_uring
+   * punting it to io-wq or libaio sleeping for a tag; the error ends the job
+   * ({@link #fatalIoError}).
+   */
+  private IoRequest prepRequest() {
+    IoRequest r = IoRequest.prep(ioOp, ioOffset, ioLen, ioPrio(), nextTag++);
+    return job.nowait() ? new IoRequest(r.bio().withFlags(r.bio().flags()
+        | blksim.kernel.block.Bio.REQ_NOWAIT), r.tag()) : r;
+  }
+
   /** The I/O prepared in {@link #ioOp}, {@link #ioOffset}, {@link #ioLen} is queued. */
   private void queuePrepared(TaskCpu cpu) {
     if (ioOp == blksim.kernel.block.ReqOp.WRITE) {
       writes++;
     }
-    req = IoRequest.prep(ioOp, ioOffset, ioLen, ioPrio(), nextTag++);
+    req = prepRequest();
     phase = Phase.QUEUED;
     cpu.runFor(CpuMode.USER, costs.userNsPerIo() / 2);
   }

@@ -1187,7 +1187,10 @@ public abstract class FioJobThread extends Task {
    * (the nowait experiment's -EAGAIN), so no published figure moves.
    */
   protected final boolean fatalIoError(long ret) {
-    if (ret != -blksim.kernel.block.Errno.EIO && ret != -blksim.kernel.block.Errno.ETOOMANYREFS) {
+    boolean nowaitError = job.nowait() && (ret == -blksim.kernel.block.Errno.EAGAIN
+        || ret == -blksim.kernel.block.Errno.EOPNOTSUPP); // RWF_NOWAIT's refusal (nowait=1)
+    if (ret != -blksim.kernel.block.Errno.EIO && ret != -blksim.kernel.block.Errno.ETOOMANYREFS
+        && !nowaitError) {
       return false;
     }
     if (stats.error() == 0) {

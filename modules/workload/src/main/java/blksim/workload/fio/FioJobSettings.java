@@ -760,6 +760,10 @@ final class FioJobSettings implements Cloneable {
       throw error("verify", "verify with read_iolog is not modelled by blksim (a replay issues"
           + " the trace's I/Os, not the job's pattern)");
     }
+    if (verify == VerifyAlgorithm.PATTERN && !origins.containsKey("verify_pattern")) {
+      throw error("verify", "verify=pattern needs verify_pattern= (fio's verify_io_u_pattern()"
+          + " asserts that there is a pattern to compare)");
+    }
     // ioengine=null is FIO_FAKEIO: verify_io_u() (verify.c) "pretend[s] we verified
     // everything", so a verify job on it runs (its reads check nothing; NullThread).
     // add_job() (init.c): "if (!o->filename && !td->files_index && !o->read_iolog_file)" it adds

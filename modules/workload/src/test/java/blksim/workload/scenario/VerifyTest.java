@@ -185,6 +185,29 @@ class VerifyTest {
     assertEquals(meta.usrNs(), metaBig.usrNs(), 256.0);
   }
 
+  @Test
+  void pattern_costsAMemcmpPerReadByte_scalingWithBs_andNothingPerWrite() throws IOException {
+    // verify=pattern (VERIFY_PATTERN_NO_HDR): cmp_pattern() memcmp()s every byte of a read
+    // block; a write reuses the buffer filled with the pattern once: no per-I/O cost.
+    String p = "\nverify=pattern\nverify_pattern=0xdeadbeef";
+    JobStats none = run("rw=write\nsize=1m");
+    JobStats w = run("rw=write\nsize=1m\ndo_verify=0" + p);
+    assertEquals(none.usrNs(), w.usrNs(), 256.0);
+    JobStats r4 = run("rw=read\nsize=1m");
+    JobStats p4 = run("rw=read\nsize=1m" + p);
+    JobStats r64 = run("rw=read\nsize=1m\nbs=64k");
+    JobStats p64 = run("rw=read\nsize=1m\nbs=64k" + p);
+    double perByte = 1.0 / 32 / 3.2;
+    assertEquals(256 * VerifyAlgorithm.PATTERN.costNs(4096), p4.usrNs() - r4.usrNs(), 256.0);
+    assertEquals(16 * VerifyAlgorithm.PATTERN.costNs(65536), p64.usrNs() - r64.usrNs(), 16.0);
+    assertEquals(Math.round(65536 * perByte), VerifyAlgorithm.PATTERN.costNs(65536));
+    assertEquals(16.0, VerifyAlgorithm.PATTERN.costNs(65536)
+        / (double) VerifyAlgorithm.PATTERN.costNs(4096), 0.1, "per byte: scales with bs");
+    InputException e = assertThrows(InputException.class,
+        () -> run("rw=read\nsize=1m\nverify=pattern"));
+    assertTrue(e.getMessage().contains("verify=pattern needs verify_pattern"), e.getMessage());
+  }
+
   JobStats runOnFile(String job) throws IOException {
     Path p = dir.resolve("f.conf");
     Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"

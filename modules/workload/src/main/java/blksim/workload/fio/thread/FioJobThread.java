@@ -1137,7 +1137,7 @@ public abstract class FioJobThread extends Task {
     }
     boolean checked = ioOp == ReqOp.WRITE ? !job.verifyOnly()
         : ioVerifies || !job.rw().writes();
-    return checked ? v.costNs(ioLen, job.verifyInterval()) : 0;
+    return checked ? v.costNs(ioLen, job.verifyInterval(), ioOp == ReqOp.WRITE) : 0;
   }
 
   /**

@@ -140,6 +140,10 @@ final class FioJobSettings implements Cloneable {
   VerifyAlgorithm verify = VerifyAlgorithm.NONE;
   boolean doVerify = true;
   boolean verifyOnly;
+  /** {@code verify_state_load} ({@link VerifyState}). */
+  boolean verifyStateLoad;
+  /** The reads a {@code verify_state_load} job verifies before it stops; -1: no bound. */
+  long verifyStateReads = -1;
   long verifyBacklog;
   int verifyBacklogBatch;
   /** {@code latency_target} (ns; 0: none), {@code latency_window} (ns), fio's latency profile. */
@@ -617,6 +621,7 @@ final class FioJobSettings implements Cloneable {
       case "verify_pattern", "verify_pattern_interval" -> string(value);
       case "verify_fatal", "verify_dump", "verify_write_sequence", "verify_header_seed",
           "verify_state_save" -> bool(value);
+      case "verify_state_load" -> verifyStateLoad = bool(value);
       case "verifysort", "verifysort_nr", "flow_watermark" -> { } // FIO_OPT_SOFT_DEPRECATED
       // No I/O error is ever simulated, so there is none to continue on, ignore or dump.
       // Checked, without effect: buffer contents are not simulated and no device deduplicates;

@@ -545,7 +545,9 @@ public abstract class FioJobThread extends Task {
         : verifying ? verifyLog.isEmpty()
         : !job.timeBased() && issuedBytes >= ioBudgetBytes;
     // number_ios ends the job early, never extends it.
-    boolean outOfIos = !verifying && job.numberIos() > 0 && issuedIos >= job.numberIos();
+    boolean outOfIos = !verifying && job.numberIos() > 0 && issuedIos >= job.numberIos()
+        // verify_state_should_stop(): a loaded verify state ends a reading job's checks.
+        || job.verifyStateReads() >= 0 && issuedIos >= job.verifyStateReads();
     boolean told = sequencer != null && sequencer.terminated(jobNumber);
     if (measuring && !minRateFailed && checkMinRate(now)) {
       minRateFailed = true;

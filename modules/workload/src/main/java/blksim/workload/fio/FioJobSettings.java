@@ -909,11 +909,17 @@ final class FioJobSettings implements Cloneable {
       throw error(origins.containsKey("replay_end") ? "replay_end" : "replay_start",
           "replay_end must be after replay_start");
     }
-    if (ioengine.diskless()) {
-      throw error("read_iolog", "a replay needs a device; ioengine=" + ioengine.fioName()
-          + " has none");
+    if (ioengine.diskless() && ioengine != FioEngine.NULL) {
+      throw error("read_iolog", "a replay needs a device or ioengine=null; ioengine="
+          + ioengine.fioName() + " has none");
     }
-    if (replayRedirect != null) {
+    if (ioengine == FioEngine.NULL) {
+      // fio's null engine replays the log's I/Os on the files it names, which are only names.
+      if (offload) {
+        throw error("read_iolog", "a replay on ioengine=null with io_submit_mode=offload is not"
+            + " modelled by blksim");
+      }
+    } else if (replayRedirect != null) {
       filenames = List.of(replayRedirect);
     } else if (filenames.isEmpty()) {
       throw error("read_iolog", "a replay job needs replay_redirect=DEV (or filename=DEV) naming"

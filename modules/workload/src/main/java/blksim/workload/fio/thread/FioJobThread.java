@@ -240,8 +240,10 @@ public abstract class FioJobThread extends Task {
         ? new VerifyLog(job.offsetOverlapRisk() && !job.experimentalVerify()) : null;
     this.pattern = regionBytes > 0
         ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
-    this.replay = job.replay() == null ? null : new ReplayFeed(job.replay(), job.jobIndex(),
-        job.filename(), capacity, true);
+    this.replay = job.replay() == null ? null
+        : job.ioengine() == blksim.workload.fio.FioEngine.NULL
+        ? ReplayFeed.onNullEngine(job.replay(), job.jobIndex())
+        : new ReplayFeed(job.replay(), job.jobIndex(), job.filename(), capacity, true);
     // init_iolog(): a job that reads an iolog does not write one (read_iolog wins).
     this.iolog = job.writeIolog() == null || job.replay() != null ? null
         : new blksim.workload.replay.IologWriter(
@@ -982,7 +984,7 @@ public abstract class FioJobThread extends Task {
       ioLen = replay.length();
       ioRecordedLatNs = replay.recordedLatencyNs();
       replay.consume();
-      issuedBytes += ioLen;
+      issuedBytes += replay.lengthLong();
       issuedIos++;
       lastIssueNs = cpu().now();
       if (iolog != null) {

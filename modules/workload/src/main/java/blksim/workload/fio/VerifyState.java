@@ -43,6 +43,10 @@ final class VerifyState {
   /** {@code sizeof(struct thread_io_list)} on x86-64: depth, pad, numberio, index, rand, name. */
   static final int LIST_BYTES = 144;
 
+  /** The missing state files already warned about (a message only; no model state). */
+  private static final java.util.Set<String> WARNED =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private VerifyState() {
   }
 
@@ -62,8 +66,11 @@ final class VerifyState {
       FioJobFile.Origin at) {
     Path p = dir.resolve(fileName(jobName, threadIndex));
     if (!Files.isRegularFile(p)) {
+      if (!WARNED.add(at.file() + ":" + at.line() + ":" + p)) {
+        return -1; // a job file is parsed more than once (checks, then the run): said once
+      }
       LOG.warn("{}:{}: verify_state_load: no verify state file {} (fio would fail the job);"
-          + " blksim assumes the write job that saves it completed, so job {} verifies its"
+          + " blksim assumes the write job that saves it completed, so job '{}' verifies its"
           + " whole read pattern", at.file(), at.line(), p.getFileName(), jobName);
       return -1;
     }

@@ -47,10 +47,10 @@ import blksim.workload.fio.FioValues.BadValue;
  *       as {@code %o}), and {@code populate_hdr()} does nothing for it. [D] the memcmp() cost:
  *       glibc's x86-64 {@code __memcmp_avx2_movbe} (glibc commit 935971ba, "Optimize x86-64
  *       memcmp/wmemcmp with AVX2 and MOVBE") compares 4 vectors of 32 bytes per loop, each
- *       vector compare two 32-byte loads; Skylake's L1 serves two 32-byte loads per cycle (Intel
- *       64 and IA-32 Architectures Optimization Reference Manual, Skylake microarchitecture:
- *       "two loads ... per cycle", 32 bytes each), so 32 bytes compared per cycle, 0.0098 ns per
- *       byte at 3.2 GHz. A sanity check on the development machine (a shared AMD EPYC, glibc
+ *       vector compare two 32-byte loads; Skylake's L1 data cache serves two 32-byte loads per
+ *       cycle (Intel 64 and IA-32 Architectures Optimization Reference Manual, the Skylake
+ *       microarchitecture's cache table; not re-checked here: an upper bound on the rate), so 32
+ *       bytes compared per cycle, 0.0098 ns per byte at 3.2 GHz. A sanity check on the development machine (a shared AMD EPYC, glibc
  *       2.36, 16 KiB blocks compared as cmp_pattern() does, warm): 0.016-0.040 ns per byte,
  *       the same order. Simplified: the block is taken to be in L1 (a block just read by DMA may
  *       not be, which only an LLC or memory bandwidth would bound), and the first fill of each

@@ -610,6 +610,14 @@ public final class FioJob {
     return s.offsetIncrementBytes;
   }
 
+  /**
+   * {@code verify_state_load}: the reads the job verifies before it stops, from the state file
+   * an earlier write job saved ({@link VerifyState}); -1: no bound (no option, or no file).
+   */
+  public long verifyStateReads() {
+    return s.verifyStateReads;
+  }
+
   /** {@code number_ios}: the job stops after this many I/Os; 0: no such limit. */
   public long numberIos() {
     return s.numberIos;

@@ -242,7 +242,7 @@ public final class FioJobFile {
             Collections.unmodifiableMap(new LinkedHashMap<>(globalOptions));
         for (int k = 0; k < s.numjobs; k++) {
           jobs.add(new FioJob(sec.name(), k, groupId, sec.at().file(), sec.at().line(), frozen,
-              globals, s));
+              globals, withVerifyState(s, sec.name(), jobs.size())));
           groupJobs++;
         }
       }
@@ -253,6 +253,30 @@ public final class FioJobFile {
           "no job section: a job file needs at least one [job] besides [global]");
     }
     return List.copyOf(jobs);
+  }
+
+  /**
+   * {@code verify_state_load} of a verifying job: its state file ({@link VerifyState}), named by
+   * the job's name and its thread index in the job file ({@code td->thread_number - 1}), bounds
+   * the reads it verifies; without one, the settings are unchanged.
+   */
+  private static FioJobSettings withVerifyState(FioJobSettings s, String name, int thread) {
+    if (!s.verifyStateLoad || !s.verify.enabled()) {
+      return s; // fio only consults the loaded state on the verify path
+    }
+    long reads = VerifyState.readsToVerify(Path.of("").toAbsolutePath(), name, thread,
+        s.iodepth, s.origins.get("verify_state_load"));
+    if (reads < 0) {
+      return s;
+    }
+    if (s.rw.writes()) {
+      throw s.error("verify_state_load", "a verify state file bounds a job that only reads;"
+          + " replaying an earlier run's writes (verify_only with a writing rw=) is not modelled"
+          + " by blksim");
+    }
+    FioJobSettings c = s.copy();
+    c.verifyStateReads = reads;
+    return c;
   }
 
   /**

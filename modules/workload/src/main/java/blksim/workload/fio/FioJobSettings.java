@@ -140,6 +140,10 @@ final class FioJobSettings implements Cloneable {
   VerifyAlgorithm verify = VerifyAlgorithm.NONE;
   boolean doVerify = true;
   boolean verifyOnly;
+  /** {@code verify_state_load} ({@link VerifyState}). */
+  boolean verifyStateLoad;
+  /** The reads a {@code verify_state_load} job verifies before it stops; -1: no bound. */
+  long verifyStateReads = -1;
   long verifyBacklog;
   int verifyBacklogBatch;
   /** {@code latency_target} (ns; 0: none), {@code latency_window} (ns), fio's latency profile. */
@@ -623,6 +627,7 @@ final class FioJobSettings implements Cloneable {
       case "verify_pattern", "verify_pattern_interval" -> string(value);
       case "verify_fatal", "verify_dump", "verify_write_sequence", "verify_header_seed",
           "verify_state_save" -> bool(value);
+      case "verify_state_load" -> verifyStateLoad = bool(value);
       case "verifysort", "verifysort_nr", "flow_watermark" -> { } // FIO_OPT_SOFT_DEPRECATED
       // No I/O error is ever simulated, so there is none to continue on, ignore or dump.
       // Checked, without effect: buffer contents are not simulated and no device deduplicates;
@@ -776,6 +781,10 @@ final class FioJobSettings implements Cloneable {
       throw error("verify", "verify with read_iolog is not modelled by blksim (a replay issues"
           + " the trace's I/Os, not the job's pattern)");
     }
+    if (verify == VerifyAlgorithm.PATTERN && !origins.containsKey("verify_pattern")) {
+      throw error("verify", "verify=pattern needs verify_pattern= (fio's verify_io_u_pattern()"
+          + " asserts that there is a pattern to compare)");
+    }
     // ioengine=null is FIO_FAKEIO: verify_io_u() (verify.c) "pretend[s] we verified
     // everything", so a verify job on it runs (its reads check nothing; NullThread).
     // add_job() (init.c): "if (!o->filename && !td->files_index && !o->read_iolog_file)" it adds
@@ -916,11 +925,17 @@ final class FioJobSettings implements Cloneable {
       throw error(origins.containsKey("replay_end") ? "replay_end" : "replay_start",
           "replay_end must be after replay_start");
     }
-    if (ioengine.diskless()) {
-      throw error("read_iolog", "a replay needs a device; ioengine=" + ioengine.fioName()
-          + " has none");
+    if (ioengine.diskless() && ioengine != FioEngine.NULL) {
+      throw error("read_iolog", "a replay needs a device or ioengine=null; ioengine="
+          + ioengine.fioName() + " has none");
     }
-    if (replayRedirect != null) {
+    if (ioengine == FioEngine.NULL) {
+      // fio's null engine replays the log's I/Os on the files it names, which are only names.
+      if (offload) {
+        throw error("read_iolog", "a replay on ioengine=null with io_submit_mode=offload is not"
+            + " modelled by blksim");
+      }
+    } else if (replayRedirect != null) {
       filenames = List.of(replayRedirect);
     } else if (filenames.isEmpty()) {
       throw error("read_iolog", "a replay job needs replay_redirect=DEV (or filename=DEV) naming"

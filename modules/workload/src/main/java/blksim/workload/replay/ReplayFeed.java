@@ -46,6 +46,12 @@ import java.util.List;
  * {@code replay} section makes one job per mapped device, each job reads the whole trace and
  * issues its device's records, and a device's first record waits from the trace's first record
  * (not from the job's start), so the devices keep their recorded timing relative to each other.
+ *
+ * <p>On fio's null engine ({@link #onNullEngine}) there is no device: the files the log names
+ * are only names (fio's {@code add_file()} gives a {@code FIO_DISKLESSIO} file a size of
+ * {@code -1ULL}, the null engine's open does nothing), so offsets are kept as they are (no wrap,
+ * any length), and trims are I/Os like reads and writes (the null engine completes any
+ * {@code io_u}). Simplified: syncs are counted as unsupported and issue nothing there.
  */
 public final class ReplayFeed {
   /** What the current entry asks of the thread. */
@@ -64,6 +70,8 @@ public final class ReplayFeed {
   private final Path path;
   private final long deviceBytes;
   private final boolean syncSupported;
+  /** fio's null engine: no device, trims issued, lengths and offsets as logged. */
+  private final boolean nullEngine;
   private final ReplayStats stats = new ReplayStats();
   private TraceReader reader;
   private boolean ended;
@@ -78,7 +86,7 @@ public final class ReplayFeed {
   private ReqOp op;
   private boolean datasync;
   private long offset;
-  private int len;
+  private long len;
   private long delayNs;
   private long waitMs;
   private long recordedLatNs;
@@ -101,6 +109,17 @@ public final class ReplayFeed {
    */
   public ReplayFeed(ReplayOptions o, int jobIndex, String deviceName, long deviceBytes,
       boolean syncSupported) {
+    this(o, jobIndex, deviceName, deviceBytes, syncSupported, false);
+  }
+
+  /** The replay of an {@code ioengine=null} job: no device (see the class comment). */
+  public static ReplayFeed onNullEngine(ReplayOptions o, int jobIndex) {
+    return new ReplayFeed(o, jobIndex, "(ioengine=null)", Long.MAX_VALUE, false, true);
+  }
+
+  private ReplayFeed(ReplayOptions o, int jobIndex, String deviceName, long deviceBytes,
+      boolean syncSupported, boolean nullEngine) {
+    this.nullEngine = nullEngine;
     this.o = o;
     this.path = Path.of(o.logFor(jobIndex));
     this.deviceBytes = deviceBytes;
@@ -240,7 +259,8 @@ public final class ReplayFeed {
           stats.skipped(dev);
           return;
         }
-        if (r.lengthBytes() == 0 || r.lengthBytes() > Math.min(deviceBytes, Integer.MAX_VALUE)) {
+        if (r.lengthBytes() == 0 || !nullEngine
+            && r.lengthBytes() > Math.min(deviceBytes, Integer.MAX_VALUE)) {
           stats.unsupported(dev);
           return;
         }
@@ -252,6 +272,10 @@ public final class ReplayFeed {
       case TRIM -> {
         if ((o.skipMask() & ReplayOptions.SKIP_TRIM) != 0) {
           stats.skipped(dev);
+        } else if (nullEngine && r.lengthBytes() > 0) {
+          place(r, dev);
+          set(Kind.IO, ReqOp.DISCARD, delay);
+          curDev = dev;
         } else {
           stats.unsupported(dev);
         }
@@ -303,8 +327,8 @@ public final class ReplayFeed {
     if (o.align() > 0) {
       off &= ~(o.align() - 1);
     }
-    int n = (int) r.lengthBytes();
-    if (off + n > deviceBytes) {
+    long n = r.lengthBytes();
+    if (!nullEngine && off + n > deviceBytes) {
       stats.wrapped(dev);
       off %= deviceBytes;
       if (off + n > deviceBytes) {
@@ -328,7 +352,7 @@ public final class ReplayFeed {
     return kind;
   }
 
-  /** The current I/O's direction (READ or WRITE; FLUSH for a sync). */
+  /** The current I/O's direction (READ or WRITE, DISCARD on the null engine; FLUSH for a sync). */
   public ReqOp op() {
     return op;
   }
@@ -343,8 +367,13 @@ public final class ReplayFeed {
     return offset;
   }
 
-  /** The current I/O's length, bytes. */
+  /** The current I/O's length, bytes (at most 2 GiB - 1 but on the null engine). */
   public int length() {
+    return (int) Math.min(len, Integer.MAX_VALUE);
+  }
+
+  /** The current I/O's length, bytes, as logged (a null-engine trim may exceed an int). */
+  public long lengthLong() {
     return len;
   }
 

@@ -2319,7 +2319,7 @@ public final class ScenarioLoader {
     }
     if (j.ioengine() == FioEngine.NULL) {
       // engines/null.c is FIO_DISKLESSIO: filename= names nothing; the size is the job's.
-      if (j.sizeBytes() <= 0) {
+      if (j.sizeBytes() <= 0 && j.replay() == null) { // a replay issues its log's I/Os
         throw j.error("size", "job '" + j.name() + "' uses ioengine=null, which has no file to"
             + " take a size from: give it size=");
       }

@@ -224,7 +224,9 @@ class ReplayTest {
         {"read_iolog=" + log + "\nfilename=/dev/ram0\nreplay_start=2s\nreplay_end=1s",
             "replay_end"},
         {"read_iolog=" + log + "\nreplay_redirect=/dev/sdq", "not a simulated device"},
-        {"read_iolog=" + log + "\nreplay_redirect=/dev/ram0\nioengine=null", "ioengine=null"}}) {
+        // ioengine=null replays (NullReplayTest); cpuio has no I/O to replay onto.
+        {"read_iolog=" + log + "\nreplay_redirect=/dev/ram0\nioengine=cpuio\ncpuload=50",
+            "ioengine=cpuio"}}) {
       InputException e = assertThrows(InputException.class,
           () -> one("[r]\ndirect=1\n" + c[0] + "\n"), c[0]);
       assertTrue(e.getMessage().contains(c[1]), c[1] + " in " + e.getMessage());

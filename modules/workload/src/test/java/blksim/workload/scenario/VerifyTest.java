@@ -185,6 +185,97 @@ class VerifyTest {
     assertEquals(meta.usrNs(), metaBig.usrNs(), 256.0);
   }
 
+  @Test
+  void pattern_costsAMemcmpPerReadByte_scalingWithBs_andNothingPerWrite() throws IOException {
+    // verify=pattern (VERIFY_PATTERN_NO_HDR): cmp_pattern() memcmp()s every byte of a read
+    // block; a write reuses the buffer filled with the pattern once: no per-I/O cost.
+    String p = "\nverify=pattern\nverify_pattern=0xdeadbeef";
+    JobStats none = run("rw=write\nsize=1m");
+    JobStats w = run("rw=write\nsize=1m\ndo_verify=0" + p);
+    assertEquals(none.usrNs(), w.usrNs(), 256.0);
+    JobStats r4 = run("rw=read\nsize=1m");
+    JobStats p4 = run("rw=read\nsize=1m" + p);
+    JobStats r64 = run("rw=read\nsize=1m\nbs=64k");
+    JobStats p64 = run("rw=read\nsize=1m\nbs=64k" + p);
+    double perByte = 1.0 / 32 / 3.2;
+    assertEquals(256 * VerifyAlgorithm.PATTERN.costNs(4096), p4.usrNs() - r4.usrNs(), 256.0);
+    assertEquals(16 * VerifyAlgorithm.PATTERN.costNs(65536), p64.usrNs() - r64.usrNs(), 16.0);
+    assertEquals(Math.round(65536 * perByte), VerifyAlgorithm.PATTERN.costNs(65536));
+    assertEquals(16.0, VerifyAlgorithm.PATTERN.costNs(65536)
+        / (double) VerifyAlgorithm.PATTERN.costNs(4096), 0.1, "per byte: scales with bs");
+    InputException e = assertThrows(InputException.class,
+        () -> run("rw=read\nsize=1m\nverify=pattern"));
+    assertTrue(e.getMessage().contains("verify=pattern needs verify_pattern"), e.getMessage());
+  }
+
+  /** A job named {@code name} (its verify state file's name) with the default options. */
+  JobStats runNamed(String name, String job) throws IOException {
+    Path p = dir.resolve("s.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  fio.jobs = [\"\"\"\n[" + name + "]\nfilename=/dev/ram0\ndirect=1\nbs=4k\n" + job
+        + "\n\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    return ScenarioResults.toRunResult(out, 0).jobs().get(0);
+  }
+
+  /** fio's verify state file (verify.c write_thread_list_state(), version 7, x86-64 layout). */
+  static byte[] stateFile(long numberio, long... inflight) {
+    java.nio.ByteBuffer l = java.nio.ByteBuffer.allocate(144 + 8 * inflight.length)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    l.putInt(0, inflight.length).putLong(8, numberio);
+    for (int i = 0; i < inflight.length; i++) {
+      l.putLong(144 + 8 * i, inflight[i]);
+    }
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(l.array());
+    java.nio.ByteBuffer f = java.nio.ByteBuffer.allocate(24 + l.capacity())
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    f.putLong(7).putLong(l.capacity()).putLong(~crc.getValue() & 0xffffffffL).put(l.array());
+    return f.array();
+  }
+
+  @Test
+  void verifyStateLoad_boundsTheReads_byTheSavedState_andAssumesACompletedRunWithout()
+      throws IOException {
+    String name = "vstate-" + ProcessHandle.current().pid();
+    Path state = Path.of("").toAbsolutePath().resolve("local-" + name + "-0-verify.state");
+    String job = "rw=read\nsize=1m\nverify=md5\nverify_state_load=1\niodepth=4";
+    try {
+      // No state file: the write job that saves it is taken to have completed: every read.
+      Files.deleteIfExists(state);
+      assertEquals(256, runNamed(name, job).totalIos(0));
+      // fio's verify_state_should_stop(): reads 0..numberio-1, and none from an in-flight one.
+      Files.write(state, stateFile(100, -1L, -1L, -1L, -1L));
+      JobStats bounded = runNamed(name, job);
+      assertEquals(100, bounded.totalIos(0));
+      assertEquals(100L * 4096, bounded.ioBytes(0));
+      Files.write(state, stateFile(100, 97L, 98L, 99L, -1L));
+      assertEquals(97, runNamed(name, job).totalIos(0), "stops at the first in-flight write");
+      Files.write(state, stateFile(1000));
+      assertEquals(256, runNamed(name, job).totalIos(0), "never beyond the job's own size");
+      Files.write(state, stateFile(0));
+      assertEquals(0, runNamed(name, job).totalIos(0));
+      // loops: fio numbers the reads across loops (io_issues is reset only by reset_all_stats).
+      Files.write(state, stateFile(300));
+      assertEquals(300, runNamed(name, job + "\nloops=4").totalIos(0));
+      byte[] bad = stateFile(100);
+      bad[40] ^= 1;
+      Files.write(state, bad);
+      InputException e = assertThrows(InputException.class, () -> runNamed(name, job));
+      assertTrue(e.getMessage().contains("verify_state_load")
+          && e.getMessage().contains("crc32c does not match"), e.getMessage());
+      Files.write(state, stateFile(10));
+      e = assertThrows(InputException.class,
+          () -> runNamed(name, job.replace("rw=read", "rw=write")));
+      assertTrue(e.getMessage().contains("bounds a job that only reads"), e.getMessage());
+    } finally {
+      Files.deleteIfExists(state);
+    }
+  }
+
   JobStats runOnFile(String job) throws IOException {
     Path p = dir.resolve("f.conf");
     Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"

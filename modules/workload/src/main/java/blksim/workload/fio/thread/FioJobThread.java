@@ -240,8 +240,10 @@ public abstract class FioJobThread extends Task {
         ? new VerifyLog(job.offsetOverlapRisk() && !job.experimentalVerify()) : null;
     this.pattern = regionBytes > 0
         ? new IoPattern(job, offset, regionBytes, capacity, random) : null;
-    this.replay = job.replay() == null ? null : new ReplayFeed(job.replay(), job.jobIndex(),
-        job.filename(), capacity, true);
+    this.replay = job.replay() == null ? null
+        : job.ioengine() == blksim.workload.fio.FioEngine.NULL
+        ? ReplayFeed.onNullEngine(job.replay(), job.jobIndex())
+        : new ReplayFeed(job.replay(), job.jobIndex(), job.filename(), capacity, true);
     // init_iolog(): a job that reads an iolog does not write one (read_iolog wins).
     this.iolog = job.writeIolog() == null || job.replay() != null ? null
         : new blksim.workload.replay.IologWriter(
@@ -545,7 +547,9 @@ public abstract class FioJobThread extends Task {
         : verifying ? verifyLog.isEmpty()
         : !job.timeBased() && issuedBytes >= ioBudgetBytes;
     // number_ios ends the job early, never extends it.
-    boolean outOfIos = !verifying && job.numberIos() > 0 && issuedIos >= job.numberIos();
+    boolean outOfIos = !verifying && job.numberIos() > 0 && issuedIos >= job.numberIos()
+        // verify_state_should_stop(): a loaded verify state ends a reading job's checks.
+        || job.verifyStateReads() >= 0 && issuedIos >= job.verifyStateReads();
     boolean told = sequencer != null && sequencer.terminated(jobNumber);
     if (measuring && !minRateFailed && checkMinRate(now)) {
       minRateFailed = true;
@@ -980,7 +984,7 @@ public abstract class FioJobThread extends Task {
       ioLen = replay.length();
       ioRecordedLatNs = replay.recordedLatencyNs();
       replay.consume();
-      issuedBytes += ioLen;
+      issuedBytes += replay.lengthLong();
       issuedIos++;
       lastIssueNs = cpu().now();
       if (iolog != null) {
@@ -1137,7 +1141,7 @@ public abstract class FioJobThread extends Task {
     }
     boolean checked = ioOp == ReqOp.WRITE ? !job.verifyOnly()
         : ioVerifies || !job.rw().writes();
-    return checked ? v.costNs(ioLen, job.verifyInterval()) : 0;
+    return checked ? v.costNs(ioLen, job.verifyInterval(), ioOp == ReqOp.WRITE) : 0;
   }
 
   /**

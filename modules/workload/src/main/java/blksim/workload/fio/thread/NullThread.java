@@ -29,11 +29,20 @@ import blksim.workload.fio.stats.JobStats;
  *
  * <p>With {@code verify}, the engine being {@code FIO_FAKEIO}, every verify read passes without
  * a check (and without its checksum's CPU time); writes still pay for their checksum.
+ *
+ * <p>With {@code read_iolog} the job replays the log ({@link blksim.workload.replay.ReplayFeed},
+ * fio's {@code read_iolog_get()}): each of its reads, writes and trims is an io_u of the logged
+ * offset and length, whatever file the log names (a name only: the null engine opens nothing),
+ * after the logged delay ({@code iolog_delay()}, which reaps what is queued while it waits; here
+ * everything queued is reaped when a delay begins), each costing fio's per-I/O user time as
+ * above; file actions cost nothing but their delay. The job ends with the log.
  */
 public final class NullThread extends FioJobThread {
   private final int depth;
   private final long[] issueNs;
-  private final int[] lens;
+  private final long[] lens;
+  /** The length of the I/O being prepared (a replayed trim may exceed an int). */
+  private long prepLen;
   private final ReqOp[] ops;
   private int queued;
   private boolean preparing;
@@ -52,7 +61,7 @@ public final class NullThread extends FioJobThread {
     super(job, globalJobNumber, pid, capacityBytes, costs, stats, runSeed);
     this.depth = Math.max(1, job.iodepth());
     this.issueNs = new long[depth];
-    this.lens = new int[depth];
+    this.lens = new long[depth];
     this.ops = new ReqOp[depth];
     this.pool = job.offload() ? new OffloadPool(this, depth, offloadJob()) : null;
   }
@@ -85,7 +94,7 @@ public final class NullThread extends FioJobThread {
       // The user time of the I/O just prepared has run: it is queued (and, at depth 1, done).
       preparing = false;
       issueNs[queued] = cpu.now();
-      lens[queued] = ioLen;
+      lens[queued] = prepLen;
       ops[queued] = ioOp;
       queued++;
       if (queued == depth) {
@@ -105,11 +114,16 @@ public final class NullThread extends FioJobThread {
       // trim's write is issued too).
       pairDue = false;
       ioOp = ReqOp.WRITE;
+      prepLen = ioLen;
       preparing = true;
       cpu.runFor(CpuMode.USER, costs.userNsPerIo() + verifyNs());
       return;
     }
     pairDue = false;
+    if (replaying()) {
+      stepReplay(cpu);
+      return;
+    }
     if (!mayIssue(cpu.now())) {
       if (queued > 0) {
         reapAll(cpu.now());
@@ -121,6 +135,7 @@ public final class NullThread extends FioJobThread {
       }
     }
     nextIo();
+    prepLen = ioLen;
     if (job.rw().trims()) {
       // A trim is one more io_u the null engine completes (DDIR_TRIM); with trimwrite each
       // trim is followed by a write of the same offset and length.
@@ -131,6 +146,25 @@ public final class NullThread extends FioJobThread {
     // FIO_FAKEIO: a write still gets its verify checksum (populate_verify_io_u()), but
     // verify_io_u() returns before checking a read ("pretend we verified everything").
     cpu.runFor(CpuMode.USER, costs.userNsPerIo() + (ioOp == ReqOp.WRITE ? verifyNs() : 0));
+  }
+
+  /** {@code read_iolog}: the log's next I/O after its delay, or the end of the job. */
+  private void stepReplay(TaskCpu cpu) {
+    int r = mayIssue(cpu.now()) ? replayStep(cpu) : REPLAY_END;
+    if (r != REPLAY_READY && queued > 0) {
+      reapAll(cpu.now()); // iolog_delay(): io_u_queued_complete() while it waits
+    }
+    if (r == REPLAY_SLEPT) {
+      return;
+    }
+    if (r == REPLAY_END) {
+      finish(cpu);
+      return;
+    }
+    nextIo();
+    prepLen = replay().lengthLong();
+    preparing = true;
+    cpu.runFor(CpuMode.USER, costs.userNsPerIo());
   }
 
   /**

@@ -174,6 +174,18 @@ final class JobFileRun {
           }
           continue;
         }
+        java.util.regex.Matcher udev = UDEV_LINK.matcher(f);
+        if (udev.matches()) {
+          // /dev/disk/by-id/NAME (PerfKitBenchmarker's jobs) is udev's link to a block device:
+          // the job's path is mapped to a device named after the link, as --map would.
+          String m = f + "=" + udev.group(1);
+          if (!pathMaps.contains(m)) {
+            pathMaps.add(m);
+            implicit.add("job '" + j.name() + "' names " + f + ", udev's link to a block"
+                + " device: it runs on /dev/" + udev.group(1) + " (as --map " + m + ")");
+          }
+          f = "/dev/" + udev.group(1);
+        }
         device(j, abs, f, devices, types);
       }
     }
@@ -229,6 +241,10 @@ final class JobFileRun {
     err.flush();
     return tmp;
   }
+
+  /** udev's persistent block device links, {@code /dev/disk/by-id/NAME} and the like. */
+  private static final java.util.regex.Pattern UDEV_LINK =
+      java.util.regex.Pattern.compile("/dev/disk/by-[a-z-]+/([A-Za-z0-9_.-]+)");
 
   private static void device(FioJob j, Path abs, String f, Map<String, String> devices,
       Map<String, String> types) {

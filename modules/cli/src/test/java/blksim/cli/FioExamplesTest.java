@@ -49,12 +49,16 @@ class FioExamplesTest {
 
   /** Runs one example; what it writes (fio's logs) goes into {@code --output DIR}. */
   static Outcome run(Path job, Path outDir) {
+    return run(job, outDir, job.getFileName().toString(), "20ms");
+  }
+
+  /** Runs one job file under {@code name} (what the table shows) for {@code maxTime}. */
+  static Outcome run(Path job, Path outDir, String name, String maxTime) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = Main.execute(new String[] {"run", job.toString(), "--host", "local", "--set",
-        "max-time=20ms", "--output", outDir.resolve(job.getFileName().toString()).toString()},
+        "max-time=" + maxTime, "--output", outDir.resolve(name.replace('/', '_')).toString()},
         new PrintWriter(out), new PrintWriter(err));
-    String name = job.getFileName().toString();
     if (code == 0) {
       assertTrue(out.toString().contains("Run status group 0 (all jobs):"),
           name + " ran without fio's status line:\n" + out);
@@ -169,7 +173,11 @@ class FioExamplesTest {
   static void checkOrUpdate(List<Outcome> got, Path expectedTsv, String begin, String end,
       String update, String insertAfter) throws IOException {
     if (Boolean.getBoolean(update)) {
-      String writer = expectedTsv.equals(EXPECTED) ? "FioExamplesTest" : "FioTJobsTest";
+      String writer = switch (update) {
+        case "blksim.fioExamples.update" -> "FioExamplesTest";
+        case "blksim.fioTJobs.update" -> "FioTJobsTest";
+        default -> "FioCorpusTest";
+      };
       StringBuilder b = new StringBuilder("# file\tresult\treason (written by " + writer
           + "; see SOURCE.md)\n");
       got.forEach(o -> b.append(o.tsv()).append('\n'));

@@ -96,7 +96,8 @@ public enum FioEngine {
     }
     String passthrough = "it passes commands to the device (SCSI generic, NVMe passthrough or"
         + " a user-space driver); blksim has no such device model";
-    for (String e : List.of("sg", "io_uring_cmd", "xnvme", "libzbc", "libblkio", "spdk")) {
+    for (String e : List.of("sg", "io_uring_cmd", "xnvme", "libzbc", "libblkio", "spdk",
+        "spdk_bdev")) {
       m.put(e, passthrough);
     }
     String pmem = "persistent memory is not modelled";

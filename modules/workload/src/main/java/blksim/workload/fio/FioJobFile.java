@@ -415,6 +415,12 @@ public final class FioJobFile {
    */
   private static InputException unsetVariable(RawOption o, String value, InputException e,
       Map<String, String> envVars) {
+    if (o.value() != null && o.value().isBlank() && e.rule().equals("needs a value")) {
+      // KEY= written empty (SPDK's vhost jobs, whose scripts fill filename= in): fio's
+      // __handle_option() fails an empty value (FIO_OPT_STR_STORE: "if (!strlen(ptr)) return 1").
+      return new InputException(e.file(), e.line(), e.key(), e.rule() + " (it is empty; fio"
+          + " fails the same way: failed parsing " + e.key() + "=)");
+    }
     if (o.value() == null || !o.value().contains("${") || value == null || !value.isBlank()) {
       return e;
     }

@@ -335,7 +335,7 @@ final class FioJobSettings implements Cloneable {
       case "rw_sequencer" -> onlyValue(value, "sequential");
       case "rwmixread" -> rwmixread = integer(value, 0, 100);
       case "rwmixwrite" -> rwmixread = 100 - integer(value, 0, 100);
-      case "bs" -> bs(string(value));
+      case "bs" -> bs(bsCutAtSeparator(string(value), at));
       case "size" -> {
         if (!zoneUnits(0, value)) {
           size(string(value));
@@ -1074,6 +1074,33 @@ final class FioJobSettings implements Cloneable {
     rwSequencer = (int) (negative ? -v : v);
   }
 
+  private static final Pattern BS_WITH_TAIL = Pattern.compile("([0-9]+[A-Za-z]*)[-:/][^,]*");
+
+  /**
+   * fio's bs takes no range: {@code str_to_decimal()} reads the leading number, and
+   * {@code __get_mult_bytes()} cuts its suffix at the first separator ({@code - : /}), so
+   * {@code bs=4k-512k} (SPDK's vhost jobs) is 4k. blksim does the same and says so.
+   */
+  private static String bsCutAtSeparator(String value, FioJobFile.Origin at) {
+    List<String> parts = new ArrayList<>();
+    boolean cut = false;
+    for (String part : value.split(",", -1)) {
+      java.util.regex.Matcher m = BS_WITH_TAIL.matcher(part);
+      if (m.matches() && !part.startsWith("0x") && !part.startsWith("0X")) {
+        part = m.group(1);
+        cut = true;
+      }
+      parts.add(part);
+    }
+    if (!cut) {
+      return value;
+    }
+    String read = String.join(",", parts);
+    LOG.warn("{}:{}: {}={}: fio reads it as {} (its number parser stops at the separator;"
+        + " bs takes no range, bsrange= does)", at.file(), at.line(), at.key(), value, read);
+    return read;
+  }
+
   private void bs(String value) {
     // fio's handle_option(): "r,w,t"; a value not followed by a comma also fills the later
     // directions, an empty value keeps the previous one ("8k,32k," leaves trim alone).
@@ -1260,7 +1287,10 @@ final class FioJobSettings implements Cloneable {
       names.append(names.length() > 0 ? ", " : "").append(m.fioName());
     }
     String modelled = names.toString();
-    String name = value.startsWith("external:") ? "external" : value;
+    // ioengines.c, load_ioengine(): a name that is no built-in engine is dlopen()ed, so a
+    // shared object's name or path (ceph's libfio_ceph_objectstore.so) is an external engine.
+    String name = value.startsWith("external:") || value.endsWith(".so") || value.contains("/")
+        ? "external" : value;
     String reason = FioEngine.OTHER_FIO_ENGINES.get(name);
     throw new BadValue(reason != null
         ? "ioengine=" + value + " is not modelled by blksim (" + reason + ")"

@@ -485,6 +485,20 @@ public final class ScenarioLoader {
     return prev[b.length()];
   }
 
+  /**
+   * Where a job file's relative {@code include}s resolve: as fio does ({@code __parse_jobs_ini()}
+   * in {@code init.c}), against the job file's own directory, which {@code job-names} holds for a
+   * file of {@code fio.job-files}; inline job text resolves against the scenario's directory.
+   */
+  private static Path includeDir(String name, Path dir) {
+    try {
+      Path p = Path.of(name);
+      return p.isAbsolute() && Files.isRegularFile(p) ? p.getParent() : dir;
+    } catch (java.nio.file.InvalidPathException e) {
+      return dir;
+    }
+  }
+
   private static Scenario build(Config cfg, String spec, Path dir) {
     Values v = new Values(cfg, "blksim", ScenarioSchema.KEYS);
     long seed = v.getLong("seed");
@@ -638,7 +652,8 @@ public final class ScenarioLoader {
     java.util.Set<String> sections = fioSections(v, texts);
     for (int i = 0; i < texts.size(); i++) {
       String name = i < names.size() ? names.get(i) : "job file " + i;
-      List<FioJob> parsed = FioJobFile.parse(name, texts.get(i), dir, env, Map.of(), sections);
+      List<FioJob> parsed = FioJobFile.parse(name, texts.get(i), includeDir(name, dir), env,
+          Map.of(), sections);
       int maxGroup = -1;
       for (FioJob j : parsed) {
         jobs.add(joined(j, groupBase, i > 0 && j == parsed.get(0)));
@@ -1537,7 +1552,9 @@ public final class ScenarioLoader {
       }
       if (j.sizeBytes() <= 0 && j.fileSizeLow() == 0) {
         throw j.error("size", "job '" + j.name() + "' works on files in " + where
-            + ": give it size= (all its files together) or filesize= (each file)");
+            + ": give it size= (all its files together) or filesize= (each file); fio fails the"
+            + " same way on files that do not exist yet (setup_files(): you need to specify"
+            + " size=)");
       }
       long start = j.offsetBytes() + j.jobIndex() * j.offsetIncrementBytes();
       if (j.fileSizeLow() > 0 && start >= j.fileSizeLow()) {

@@ -147,18 +147,13 @@ final class SweepCommand implements Callable<Integer> {
       Path parent = output.toAbsolutePath().getParent();
       Outputs.checkDir(parent, "--output");
     }
-    // With --join, this JVM starts joining the cluster, and its worker's private node, while it
-    // loads the runs below; the first run starts here before the join completes.
-    Joining joining = join.isEmpty() ? null : new Joining(bind, join, tls.resolve(),
-        RunCommand.parseHost(host) == Simulator.Host.CLUSTER);
-    try {
-      return sweep(joining);
-    } finally {
-      if (joining != null) {
-        joining.close();
-      }
-    }
+    ClusterRunner.Tls tlsSettings = join.isEmpty() ? null : tls.resolve();
+    return sweep(tlsSettings);
   }
+
+  /** How many times a sweep began joining a cluster (tests: not before its runs are checked). */
+  static final java.util.concurrent.atomic.AtomicInteger JOINS_STARTED =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   /**
    * This JVM's start as a member of the cluster of {@code --join}, begun before the runs are
@@ -170,6 +165,7 @@ final class SweepCommand implements Callable<Integer> {
     final SweepWork.LocalWorker worker;
 
     Joining(String bind, List<String> seeds, ClusterRunner.Tls tls, boolean clusterHost) {
+      JOINS_STARTED.incrementAndGet();
       worker = new SweepWork.LocalWorker(clusterHost);
       system = new CompletableFuture<>();
       Thread t = new Thread(() -> {
@@ -212,7 +208,7 @@ final class SweepCommand implements Callable<Integer> {
     }
   }
 
-  private Integer sweep(Joining joining) throws Exception {
+  private Integer sweep(ClusterRunner.Tls tlsSettings) throws Exception {
     List<Axis> axes = new ArrayList<>();
     for (String v : vary) {
       axes.add(axis(v));
@@ -230,25 +226,50 @@ final class SweepCommand implements Callable<Integer> {
     }
     Simulator.Host h = RunCommand.parseHost(host);
     // Every combination (and repetition) is loaded, and so checked, before the first result: a
-    // bad key or value stops the sweep with nothing printed. Run 1 starts as soon as its own
-    // scenario is loaded, while the others load, and is cut off if one of them fails.
+    // bad key or value stops the sweep with nothing printed. A local sweep starts run 1 as soon
+    // as its own scenario is loaded, while the others load, and cuts it off if one of them
+    // fails. With --join nothing starts before every run is loaded: a cluster node that has
+    // begun to join would hold the exit (its leave) for seconds; this JVM then joins the
+    // cluster, its worker's private node starts and run 1 starts on it before the join is done.
     LocalRuns local = join.isEmpty() ? new LocalRuns(h, paths) : null;
+    Joining joining = null;
     try {
-      return sweep(joining, local, axes, chosen, combos, paths, h);
+      java.util.concurrent.Future<SweepWork.Values>[] first = newFirst();
+      List<SweepDriver.Job> jobs = load(local, first, axes, combos);
+      if (local != null) {
+        return sweep(joining, local, first[0], jobs, axes, chosen, combos, paths, null, null);
+      }
+      joining = new Joining(bind, join, tlsSettings, h == Simulator.Host.CLUSTER);
+      String sweepId = "sweep" + Long.toHexString(System.nanoTime());
+      // run 1's reply goes to the driver once there is one
+      CompletableFuture<org.apache.pekko.actor.typed.ActorRef<SweepWork.DriverCommand>> driver =
+          new CompletableFuture<>();
+      joining.worker.submit(sweepId, 0, jobs.get(0).spec(), host, paths, "this JVM", null,
+          reply -> driver.thenAccept(d -> d.tell(reply)));
+      return sweep(joining, null, null, jobs, axes, chosen, combos, paths, sweepId, driver);
     } finally {
       if (local != null) {
         local.close();
       }
+      if (joining != null) {
+        joining.close();
+      }
     }
   }
 
-  private Integer sweep(Joining joining, LocalRuns local, List<Axis> axes, List<Metric> chosen,
-      List<List<String>> combos, List<String> paths, Simulator.Host h) throws Exception {
-    String sweepId = "sweep" + Long.toHexString(System.nanoTime());
-    // With --join, run 1's reply goes to the driver once there is one.
-    CompletableFuture<org.apache.pekko.actor.typed.ActorRef<SweepWork.DriverCommand>> driver =
-        new CompletableFuture<>();
-    java.util.concurrent.Future<SweepWork.Values> first = null;
+  @SuppressWarnings("unchecked")
+  private static java.util.concurrent.Future<SweepWork.Values>[] newFirst() {
+    return new java.util.concurrent.Future[1];
+  }
+
+  /**
+   * Loads (and so checks) every combination and repetition; a local sweep's run 1 is submitted
+   * to {@code local} as soon as it is loaded ({@code first[0]}). With --join, also checks that
+   * every resolved scenario fits in one message, and the report directory.
+   */
+  private List<SweepDriver.Job> load(LocalRuns local,
+      java.util.concurrent.Future<SweepWork.Values>[] first, List<Axis> axes,
+      List<List<String>> combos) throws java.io.IOException {
     Path file = scenario;
     List<String> fixed = new ArrayList<>(sets);
     if (java.nio.file.Files.isRegularFile(scenario) && !JobFileRun.isScenario(scenario)) {
@@ -276,11 +297,7 @@ final class SweepCommand implements Callable<Integer> {
           if (jobs.size() == 1) {
             SweepTrace.mark("run 1 loaded");
             if (local != null) {
-              first = local.submit(0, text);
-            } else if (text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
-                <= MAX_SPEC_BYTES) {
-              joining.worker.submit(sweepId, 0, text, host, paths, "this JVM", null,
-                  reply -> driver.thenAccept(d -> d.tell(reply)));
+              first[0] = local.submit(0, text);
             }
           }
         }
@@ -304,6 +321,15 @@ final class SweepCommand implements Callable<Integer> {
         }
       }
     }
+    return jobs;
+  }
+
+  private Integer sweep(Joining joining, LocalRuns local,
+      java.util.concurrent.Future<SweepWork.Values> first, List<SweepDriver.Job> jobs,
+      List<Axis> axes, List<Metric> chosen, List<List<String>> combos, List<String> paths,
+      String sweepId,
+      CompletableFuture<org.apache.pekko.actor.typed.ActorRef<SweepWork.DriverCommand>> driver)
+      throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     List<SweepWork.Values> values = join.isEmpty()
         ? runHere(local, first, jobs, paths, !chosen.isEmpty(), err)

@@ -8,7 +8,9 @@ import blksim.engine.pekko.PartitionError;
 import blksim.report.json.JsonReader;
 import blksim.workload.scenario.Scenario;
 import blksim.workload.scenario.ScenarioLoader;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.concurrent.CompletableFuture;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -131,6 +133,39 @@ public final class SweepWork {
       }
     }
 
+    /**
+     * Queues a short run of scenario {@code f} ({@code max-time=simulatedTime}, on the private
+     * node) on the worker's thread: a node's JVM compiles the engine's, the model's and the
+     * report's hot paths while the sweep's JVM starts, loads and joins, instead of during its
+     * first run. Its figures are dropped; runs share no state, so later results are unchanged.
+     * Nothing if the file is missing or the time is 0; a failure is ignored (it is only a
+     * warm-up). The future completes when it is done (exceptionally if it failed).
+     */
+    CompletableFuture<Void> warmUp(Path f, String simulatedTime) {
+      CompletableFuture<Void> done = new CompletableFuture<>();
+      if (simulatedTime.isBlank() || simulatedTime.equals("0")
+          || !java.nio.file.Files.isRegularFile(f)) {
+        done.complete(null);
+        return done;
+      }
+      exec.execute(() -> {
+        if (stopping.get()) {
+          done.complete(null);
+          return;
+        }
+        try {
+          String spec = ScenarioLoader.load(f, List.of("max-time=" + simulatedTime)).spec();
+          run(spec, Simulator.Host.CLUSTER, List.of("jobs.0.read.iops"), node());
+          SweepTrace.mark("worker: warmed up");
+          done.complete(null);
+        } catch (RuntimeException | StackOverflowError e) {
+          SweepTrace.mark("worker: warm-up failed: " + e);
+          done.completeExceptionally(e);
+        }
+      });
+      return done;
+    }
+
     private ActorSystem<Void> node() {
       if (privateNode == null && !stopping.get()) {
         ActorSystem<Void> n = ClusterRunner.startEmbeddedNode();
@@ -222,8 +257,31 @@ public final class SweepWork {
    * private node starting now, while it waits for work (a node).
    */
   static void startWorker(ActorSystem<?> system) {
-    startWorker(system, new LocalWorker(true));
+    startWorker(system, Home.scenarios().resolve(WARM_UP_SCENARIO),
+        System.getProperty("blksim.node.warm-up", WARM_UP_DEFAULT));
   }
+
+  /**
+   * Starts this JVM's sweep worker on {@code system}, its private node starting now and then a
+   * warm-up run of {@code warmUp} for {@code warmUpTime} of simulated time ({@link
+   * LocalWorker#warmUp}), while it waits for work; the future completes after the warm-up.
+   */
+  static CompletableFuture<Void> startWorker(ActorSystem<?> system, Path warmUp,
+      String warmUpTime) {
+    LocalWorker local = new LocalWorker(true);
+    CompletableFuture<Void> warm = local.warmUp(warmUp, warmUpTime);
+    startWorker(system, local);
+    return warm;
+  }
+
+  /** The scenario of a node's warm-up run, under the installation's scenarios directory. */
+  static final String WARM_UP_SCENARIO = "quickstart/nullblk-psync.conf";
+
+  /**
+   * A node's warm-up run, in simulated time ({@code -Dblksim.node.warm-up}; 0: none): about
+   * 1 s of CPU in a cold JVM, done while the sweep's JVM starts.
+   */
+  static final String WARM_UP_DEFAULT = "50ms";
 
   /** Starts this JVM's sweep worker on {@code system}, running its runs on {@code local}. */
   static ActorRef<WorkerCommand> startWorker(ActorSystem<?> system, LocalWorker local) {

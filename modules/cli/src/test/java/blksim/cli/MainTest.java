@@ -398,6 +398,21 @@ class MainTest {
   }
 
   @Test
+  @Timeout(60)
+  void sweepJoin_badValue_isRefusedBeforeAnyNodeStarts_withOneLine() {
+    // Port 1: nothing listens there, so a join that started would fail slowly, not with exit 2.
+    int joins = SweepCommand.JOINS_STARTED.get();
+    Result r = cli("sweep", resource("selfcheck/small.conf").toString(), "--vary",
+        "devices.0.irqmode=none,softirq,bogus", "--join", "127.0.0.1:1", "--nodes", "3");
+    assertEquals(2, r.code(), r.err());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    assertTrue(r.err().contains("--vary devices.0.irqmode=bogus")
+        && r.err().contains("none|softirq|timer"), r.err());
+    assertEquals(joins, SweepCommand.JOINS_STARTED.get(), "no cluster node was started");
+    assertEquals("", r.out());
+  }
+
+  @Test
   void help_isAvailableOnEveryCommand() {
     for (String c : new String[] {"run", "sweep", "validate", "describe", "bench"}) {
       Result r = cli(c, "--help");

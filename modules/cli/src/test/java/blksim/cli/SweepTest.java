@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.engine.pekko.ClusterRunner;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -87,12 +88,14 @@ class SweepTest {
 
   @Test
   @Timeout(240)
-  void sweepJoinedToANode_printsTheLocalSweepsBytes() {
+  void sweepJoinedToANode_printsTheLocalSweepsBytes() throws Exception {
     // A second cluster node in this JVM stands for 'blksim node' (MultiJvmTest and
     // SweepClusterTest use real JVMs): it hosts a sweep worker, the sweep JVM another.
     ActorSystem<Void> node = ClusterRunner.startClusterNode("127.0.0.1", 0, List.of());
     try {
-      SweepWork.startWorker(node);
+      // with the warm-up run a 'blksim node' makes while it waits (5 ms here): results unchanged
+      SweepWork.startWorker(node, Path.of("../../scenarios/" + SweepWork.WARM_UP_SCENARIO), "5ms")
+          .get(120, java.util.concurrent.TimeUnit.SECONDS);
       int port = Cluster.get(node).selfMember().address().getPort().get();
       List<String> common = List.of("--vary", "devices.0.irqmode=none,softirq",
           "--vary", "kernel.preempt=none,full", "--format", "csv");

@@ -234,51 +234,15 @@ public final class EventQueue {
       oTime = Arrays.copyOf(oTime, oSize * 2);
       oSlot = Arrays.copyOf(oSlot, oSize * 2);
     }
-    long[] h = oTime;
-    int[] s = oSlot;
-    int i = oSize++;
-    while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      if (h[parent] <= time) {
-        break;
-      }
-      h[i] = h[parent];
-      s[i] = s[parent];
-      i = parent;
-    }
-    h[i] = time;
-    s[i] = slot;
+    siftUp(oTime, oSlot, oSize++, time, slot);
   }
 
   /** Removes the far heap's earliest entry (its time and slot are read before). */
   private void farPop() {
-    long[] h = oTime;
-    int[] s = oSlot;
     int n = --oSize;
-    if (n == 0) {
-      return;
+    if (n > 0) {
+      siftDown(oTime, oSlot, n);
     }
-    long lt = h[n];
-    int ls = s[n];
-    int i = 0;
-    int half = n >>> 1;
-    while (i < half) {
-      int child = 2 * i + 1;
-      long c = h[child];
-      int right = child + 1;
-      if (right < n && h[right] < c) {
-        child = right;
-        c = h[right];
-      }
-      if (lt <= c) {
-        break;
-      }
-      h[i] = c;
-      s[i] = s[child];
-      i = child;
-    }
-    h[i] = lt;
-    s[i] = ls;
   }
 
   /** Lowers the base to {@code time}: every pending entry is placed again. */
@@ -319,20 +283,56 @@ public final class EventQueue {
       zTie = Arrays.copyOf(zTie, zSize * 2);
       zSlot = Arrays.copyOf(zSlot, zSize * 2);
     }
-    long[] h = zTie;
-    int[] s = zSlot;
-    int i = zSize++;
+    siftUp(zTie, zSlot, zSize++, tie, slot);
+  }
+
+  /*
+   * The two binary heaps (ties at the base, times of the far events) share these sift loops: a
+   * key array and its slots side by side. Keys equal to the one moving stay above it; the tie
+   * heap's keys are all distinct, so for it that choice makes no difference.
+   */
+
+  /** Puts (key, slot) into the heap whose entries 0 .. i-1 are in heap order, from index i up. */
+  private static void siftUp(long[] h, int[] s, int i, long key, int slot) {
     while (i > 0) {
       int parent = (i - 1) >>> 1;
-      if (h[parent] < tie) {
+      if (h[parent] <= key) {
         break;
       }
       h[i] = h[parent];
       s[i] = s[parent];
       i = parent;
     }
-    h[i] = tie;
+    h[i] = key;
     s[i] = slot;
+  }
+
+  /**
+   * Removes the root of a heap of n + 1 entries: the last one, entry n, moves in from the root
+   * down (n > 0).
+   */
+  private static void siftDown(long[] h, int[] s, int n) {
+    long lt = h[n];
+    int ls = s[n];
+    int i = 0;
+    int half = n >>> 1;
+    while (i < half) {
+      int child = 2 * i + 1;
+      long c = h[child];
+      int right = child + 1;
+      if (right < n && h[right] < c) {
+        child = right;
+        c = h[right];
+      }
+      if (lt <= c) {
+        break;
+      }
+      h[i] = c;
+      s[i] = s[child];
+      i = child;
+    }
+    h[i] = lt;
+    s[i] = ls;
   }
 
   /**
@@ -356,27 +356,7 @@ public final class EventQueue {
     size--;
     int n = --zSize;
     if (n > 0) {
-      long lt = h[n];
-      int ls = s[n];
-      int i = 0;
-      int half = n >>> 1;
-      while (i < half) {
-        int child = 2 * i + 1;
-        long c = h[child];
-        int right = child + 1;
-        if (right < n && h[right] < c) {
-          child = right;
-          c = h[right];
-        }
-        if (lt < c) {
-          break;
-        }
-        h[i] = c;
-        s[i] = s[child];
-        i = child;
-      }
-      h[i] = lt;
-      s[i] = ls;
+      siftDown(h, s, n);
     }
     return polledMessage;
   }

@@ -59,10 +59,12 @@ public final class EventQueue {
   private int zSize;
 
   // The ring: head slot of each day's list (-1 when empty), the non-empty days' bits, and one
-  // summary bit per non-zero word of `bits`.
-  private final int[] head = new int[W];
-  private final long[] bits = new long[W >>> 6];
-  private final long[] summary = new long[W >>> 12];
+  // summary bit per non-zero word of `bits`. Made at the first event that goes into the ring
+  // (66 KiB: a partition that never has one, such as an idle CPU's with partitions=cpu on a
+  // large machine, does not pay for it).
+  private int[] head;
+  private long[] bits;
+  private long[] summary;
   private int ringCount;
 
   // The far events, at last + W or later: a binary heap on the time.
@@ -94,7 +96,6 @@ public final class EventQueue {
 
   /** An empty queue. */
   public EventQueue() {
-    Arrays.fill(head, -1);
   }
 
   /** Number of pending events. */
@@ -183,6 +184,9 @@ public final class EventQueue {
 
   private void ringPush(long time, int slot) {
     int day = (int) time & MASK;
+    if (head == null) {
+      makeRing();
+    }
     int h = head[day];
     sNext[slot] = h;
     head[day] = slot;
@@ -191,6 +195,13 @@ public final class EventQueue {
       summary[day >>> 12] |= 1L << (day >>> 6);
     }
     ringCount++;
+  }
+
+  private void makeRing() {
+    head = new int[W];
+    Arrays.fill(head, -1);
+    bits = new long[W >>> 6];
+    summary = new long[W >>> 12];
   }
 
   /**
@@ -256,16 +267,18 @@ public final class EventQueue {
       slots[k++] = zSlot[i];
     }
     zSize = 0;
-    for (int day = 0; day < W; day++) {
-      for (int s = head[day]; s >= 0; s = sNext[s]) {
-        times[k] = dayTime(day);
-        slots[k++] = s;
+    if (ringCount > 0) {
+      for (int day = 0; day < W; day++) {
+        for (int s = head[day]; s >= 0; s = sNext[s]) {
+          times[k] = dayTime(day);
+          slots[k++] = s;
+        }
+        head[day] = -1;
       }
-      head[day] = -1;
+      Arrays.fill(bits, 0);
+      Arrays.fill(summary, 0);
+      ringCount = 0;
     }
-    Arrays.fill(bits, 0);
-    Arrays.fill(summary, 0);
-    ringCount = 0;
     for (int i = 0; i < oSize; i++) {
       times[k] = oTime[i];
       slots[k++] = oSlot[i];

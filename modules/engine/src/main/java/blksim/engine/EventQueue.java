@@ -59,10 +59,12 @@ public final class EventQueue {
   private int zSize;
 
   // The ring: head slot of each day's list (-1 when empty), the non-empty days' bits, and one
-  // summary bit per non-zero word of `bits`.
-  private final int[] head = new int[W];
-  private final long[] bits = new long[W >>> 6];
-  private final long[] summary = new long[W >>> 12];
+  // summary bit per non-zero word of `bits`. Made at the first event that goes into the ring
+  // (66 KiB: a partition that never has one, such as an idle CPU's with partitions=cpu on a
+  // large machine, does not pay for it).
+  private int[] head;
+  private long[] bits;
+  private long[] summary;
   private int ringCount;
 
   // The far events, at last + W or later: a binary heap on the time.
@@ -94,7 +96,6 @@ public final class EventQueue {
 
   /** An empty queue. */
   public EventQueue() {
-    Arrays.fill(head, -1);
   }
 
   /** Number of pending events. */
@@ -183,6 +184,9 @@ public final class EventQueue {
 
   private void ringPush(long time, int slot) {
     int day = (int) time & MASK;
+    if (head == null) {
+      makeRing();
+    }
     int h = head[day];
     sNext[slot] = h;
     head[day] = slot;
@@ -191,6 +195,13 @@ public final class EventQueue {
       summary[day >>> 12] |= 1L << (day >>> 6);
     }
     ringCount++;
+  }
+
+  private void makeRing() {
+    head = new int[W];
+    Arrays.fill(head, -1);
+    bits = new long[W >>> 6];
+    summary = new long[W >>> 12];
   }
 
   /**
@@ -234,30 +245,86 @@ public final class EventQueue {
       oTime = Arrays.copyOf(oTime, oSize * 2);
       oSlot = Arrays.copyOf(oSlot, oSize * 2);
     }
-    long[] h = oTime;
-    int[] s = oSlot;
-    int i = oSize++;
+    siftUp(oTime, oSlot, oSize++, time, slot);
+  }
+
+  /** Removes the far heap's earliest entry (its time and slot are read before). */
+  private void farPop() {
+    int n = --oSize;
+    if (n > 0) {
+      siftDown(oTime, oSlot, n);
+    }
+  }
+
+  /** Lowers the base to {@code time}: every pending entry is placed again. */
+  private void rebase(long time) {
+    int n = size;
+    long[] times = new long[n];
+    int[] slots = new int[n];
+    int k = 0;
+    for (int i = 0; i < zSize; i++) {
+      times[k] = last;
+      slots[k++] = zSlot[i];
+    }
+    zSize = 0;
+    if (ringCount > 0) {
+      for (int day = 0; day < W; day++) {
+        for (int s = head[day]; s >= 0; s = sNext[s]) {
+          times[k] = dayTime(day);
+          slots[k++] = s;
+        }
+        head[day] = -1;
+      }
+      Arrays.fill(bits, 0);
+      Arrays.fill(summary, 0);
+      ringCount = 0;
+    }
+    for (int i = 0; i < oSize; i++) {
+      times[k] = oTime[i];
+      slots[k++] = oSlot[i];
+    }
+    oSize = 0;
+    last = time;
+    peekValid = false;
+    for (int i = 0; i < k; i++) {
+      place(times[i], sKey[2 * slots[i]], slots[i]);
+    }
+  }
+
+  private void zPush(long tie, int slot) {
+    if (zSize == zTie.length) {
+      zTie = Arrays.copyOf(zTie, zSize * 2);
+      zSlot = Arrays.copyOf(zSlot, zSize * 2);
+    }
+    siftUp(zTie, zSlot, zSize++, tie, slot);
+  }
+
+  /*
+   * The two binary heaps (ties at the base, times of the far events) share these sift loops: a
+   * key array and its slots side by side. Keys equal to the one moving stay above it; the tie
+   * heap's keys are all distinct, so for it that choice makes no difference.
+   */
+
+  /** Puts (key, slot) into the heap whose entries 0 .. i-1 are in heap order, from index i up. */
+  private static void siftUp(long[] h, int[] s, int i, long key, int slot) {
     while (i > 0) {
       int parent = (i - 1) >>> 1;
-      if (h[parent] <= time) {
+      if (h[parent] <= key) {
         break;
       }
       h[i] = h[parent];
       s[i] = s[parent];
       i = parent;
     }
-    h[i] = time;
+    h[i] = key;
     s[i] = slot;
   }
 
-  /** Removes the far heap's earliest entry (its time and slot are read before). */
-  private void farPop() {
-    long[] h = oTime;
-    int[] s = oSlot;
-    int n = --oSize;
-    if (n == 0) {
-      return;
-    }
+  /**
+   * Removes the root of a heap of n + 1 entries: the last one, entry n, moves in from the root
+   * down (n > 0).
+   */
+  private static void siftDown(long[] h, int[] s, int n) {
     long lt = h[n];
     int ls = s[n];
     int i = 0;
@@ -281,60 +348,6 @@ public final class EventQueue {
     s[i] = ls;
   }
 
-  /** Lowers the base to {@code time}: every pending entry is placed again. */
-  private void rebase(long time) {
-    int n = size;
-    long[] times = new long[n];
-    int[] slots = new int[n];
-    int k = 0;
-    for (int i = 0; i < zSize; i++) {
-      times[k] = last;
-      slots[k++] = zSlot[i];
-    }
-    zSize = 0;
-    for (int day = 0; day < W; day++) {
-      for (int s = head[day]; s >= 0; s = sNext[s]) {
-        times[k] = dayTime(day);
-        slots[k++] = s;
-      }
-      head[day] = -1;
-    }
-    Arrays.fill(bits, 0);
-    Arrays.fill(summary, 0);
-    ringCount = 0;
-    for (int i = 0; i < oSize; i++) {
-      times[k] = oTime[i];
-      slots[k++] = oSlot[i];
-    }
-    oSize = 0;
-    last = time;
-    peekValid = false;
-    for (int i = 0; i < k; i++) {
-      place(times[i], sKey[2 * slots[i]], slots[i]);
-    }
-  }
-
-  private void zPush(long tie, int slot) {
-    if (zSize == zTie.length) {
-      zTie = Arrays.copyOf(zTie, zSize * 2);
-      zSlot = Arrays.copyOf(zSlot, zSize * 2);
-    }
-    long[] h = zTie;
-    int[] s = zSlot;
-    int i = zSize++;
-    while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      if (h[parent] < tie) {
-        break;
-      }
-      h[i] = h[parent];
-      s[i] = s[parent];
-      i = parent;
-    }
-    h[i] = tie;
-    s[i] = slot;
-  }
-
   /**
    * Removes the earliest event (the queue must not be empty) and returns its message; its time
    * and target are then {@link #polledTime()} and {@link #polledTarget()}. (The message is
@@ -356,27 +369,7 @@ public final class EventQueue {
     size--;
     int n = --zSize;
     if (n > 0) {
-      long lt = h[n];
-      int ls = s[n];
-      int i = 0;
-      int half = n >>> 1;
-      while (i < half) {
-        int child = 2 * i + 1;
-        long c = h[child];
-        int right = child + 1;
-        if (right < n && h[right] < c) {
-          child = right;
-          c = h[right];
-        }
-        if (lt < c) {
-          break;
-        }
-        h[i] = c;
-        s[i] = s[child];
-        i = child;
-      }
-      h[i] = lt;
-      s[i] = ls;
+      siftDown(h, s, n);
     }
     return polledMessage;
   }

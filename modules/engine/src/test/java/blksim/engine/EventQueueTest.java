@@ -137,6 +137,33 @@ class EventQueueTest {
     }
   }
 
+  /**
+   * Only far events and events at the base, then one below the base, before any event has gone
+   * into the ring (which is made at its first event): the rebuild and the order hold.
+   */
+  @Test
+  void farAndBaseEventsAndARebuildBeforeTheRingIsMade_pollInTotalOrder() {
+    EventQueue q = new EventQueue();
+    List<Event> want = new ArrayList<>();
+    want.add(ev(1_000_000, 3, 0));
+    want.add(ev(1_000_000, 1, 1));
+    want.add(ev(5_000_000, 2, 2));
+    for (Event e : want) {
+      q.add(e);
+    }
+    Event first = q.poll(); // the base is now 1,000,000
+    assertEquals(want.get(1), first);
+    Event below = ev(100, 4, 3); // below the base, far from the rest: rebuilt, ring not used
+    q.add(below);
+    assertEquals(below, q.poll());
+    Event near = ev(200, 5, 4); // within the ring's span of the new base: the ring is made
+    q.add(near);
+    assertEquals(near, q.poll());
+    assertEquals(want.get(0), q.poll());
+    assertEquals(want.get(2), q.poll());
+    assertTrue(q.isEmpty());
+  }
+
   @Test
   void senderOrSequenceBeyondThePackedKey_isRefused() {
     EventQueue q = new EventQueue();

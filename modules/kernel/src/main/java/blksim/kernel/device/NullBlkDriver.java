@@ -241,15 +241,18 @@ public final class NullBlkDriver implements MqDriver {
     }
     for (HwCtx h : hctxs) {
       int home = cpus.get(h.cpus()[0]).node();
-      long[] ns = new long[cpuToHctx.length];
-      boolean any = false;
+      // Made only for a context with a remote CPU: one per context and machine CPU would be
+      // O(CPUs^2) memory with a queue per CPU (128 MiB at 4,096 CPUs).
+      long[] ns = null;
       for (int c : h.cpus()) {
         if (cpus.get(c).node() != home) {
+          if (ns == null) {
+            ns = new long[cpuToHctx.length];
+          }
           ns[c] = REQUEST_LINES * lineRemoteNs;
-          any = true;
         }
       }
-      if (any) {
+      if (ns != null) {
         h.queue().remoteAccessNs(ns);
       }
     }

@@ -10,7 +10,7 @@ import org.HdrHistogram.Histogram;
 /**
  * A latency histogram with the buckets of an HdrHistogram of 3 significant digits (values in ns,
  * lowest discernible value 1), kept sparse: one (bucket, count) entry per bucket that holds a
- * sample, in an open-addressing table, instead of HdrHistogram's dense counts array (16 KiB empty,
+ * sample, in a sorted array, instead of HdrHistogram's dense counts array (16 KiB empty,
  * 48 KiB once it reaches 10 µs, grown by catching an exception).
  *
  * <p>Why: a job records a few hundred distinct buckets at most, but a many-job run (issue 15
@@ -20,8 +20,14 @@ import org.HdrHistogram.Histogram;
  * percentiles, fio's bins or a plot need one; a bucket is identified by its lowest value, which
  * an HdrHistogram records into the same bucket, so every figure read from it is the same.
  *
- * <p>A sample is buffered raw and reaches the table in batches ({@link #record(long)}); every
- * reading method moves the buffer in first, so what is read never depends on the batching.
+ * <p>A sample is appended raw to a buffer ({@link #record(long)}); a full buffer is sorted and
+ * merged into the sorted entries in one sequential pass ({@link #flush()}), and the buffer grows
+ * with the number of entries (up to {@link #MAX_PENDING}), so a merge costs O(1) per sample.
+ * This replaced an open-addressing hash table (issue 15 item 1): with one job per CPU and
+ * almost every sample in a bucket of its own, each sample was a random write into a table of
+ * 32 bytes per bucket, and 1,024 jobs' three tables (about 100 MB) did not fit any host cache;
+ * appends and sequential merges do. Every reading method merges the buffer in first, so what is
+ * read never depends on the batching.
  *
  * <p>Not thread-safe; owned by one job's statistics.
  */
@@ -39,16 +45,18 @@ final class LatencyCounts {
   /** An HdrHistogram of the same shape, only for its bucket arithmetic (never recorded into). */
   private static final Histogram SHAPE = new Histogram(DIGITS);
 
-  /** Samples {@link #record(long)} kept before they go into the table (a power of two). */
+  /** Samples {@link #record(long)} buffers at first before they are merged into the entries. */
   static final int PENDING = 128;
+  /** The largest buffer: past it a merge costs (entries / buffer) per sample, still sequential. */
+  static final int MAX_PENDING = 4096;
 
   /**
-   * The open-addressing table, interleaved: slot i is {@code table[2 i]}, the bucket key plus
-   * one (0: free slot), and {@code table[2 i + 1]}, its count, so a probe touches one cache line.
+   * The entries, ascending by bucket, interleaved: entry i is {@code entries[2 i]}, the bucket's
+   * lowest value, and {@code entries[2 i + 1]}, its count; {@code size} entries are in use.
    */
-  private long[] table = new long[32];
+  private long[] entries = new long[32];
   private int size;
-  /** Samples in the table. */
+  /** Samples in the entries. */
   private long total;
   /** Raw samples recorded since the last {@link #flush()}, created at the first one. */
   private long[] pending;
@@ -64,25 +72,19 @@ final class LatencyCounts {
     int b = LEADING_ZERO_COUNT_BASE - Long.numberOfLeadingZeros(v | SUB_BUCKET_MASK);
     return v >>> b << b;
   }
-
-  /**
-   * One sample of {@code v} ns (not negative). Kept raw in a small buffer that goes into the
-   * table {@value #PENDING} samples at a time (or when the counts are read): the per-I/O cost is
-   * a store into a line just written, and the table's probes, each a likely cache miss once a
-   * run has 1,024 jobs' histograms (issue 15 item 1), come in a batch the CPU overlaps.
-   */
+  /** Records one sample of {@code v} ns (>= 0). */
   void record(long v) {
     long[] p = pending;
     if (p == null) {
       p = pending = new long[PENDING];
     }
     p[nPending] = v;
-    if (++nPending == PENDING) {
+    if (++nPending == p.length) {
       flush();
     }
   }
 
-  /** {@code count} samples in the bucket of {@code v}. */
+  /** Records {@code count} samples of {@code v} ns (count <= 0: nothing). */
   void record(long v, long count) {
     if (count > 0) {
       flush();
@@ -90,104 +92,157 @@ final class LatencyCounts {
     }
   }
 
-  /** The number of samples. */
+  /** The number of samples recorded. */
   long totalCount() {
     return total + nPending;
   }
 
-  /** Adds every sample of {@code other}. */
+  /** Adds every sample of {@code other} (which is left as it was, its buffer merged in). */
   void add(LatencyCounts other) {
     flush();
     other.flush();
-    long[] t = other.table;
-    for (int i = 0; i < t.length; i += 2) {
-      if (t[i] != 0) {
-        add(t[i] - 1, t[i + 1]);
-      }
+    if (other.size == 0) {
+      return;
     }
+    view = null;
+    total += other.total;
+    long[] a = entries;
+    long[] b = other.entries;
+    long[] m = new long[Math.max(32, 2 * (size + other.size))];
+    int i = 0;
+    int j = 0;
+    int w = 0;
+    while (i < size || j < other.size) {
+      if (j == other.size || (i < size && a[2 * i] < b[2 * j])) {
+        m[2 * w] = a[2 * i];
+        m[2 * w + 1] = a[2 * i + 1];
+        i++;
+      } else if (i == size || b[2 * j] < a[2 * i]) {
+        m[2 * w] = b[2 * j];
+        m[2 * w + 1] = b[2 * j + 1];
+        j++;
+      } else {
+        m[2 * w] = a[2 * i];
+        m[2 * w + 1] = a[2 * i + 1] + b[2 * j + 1];
+        i++;
+        j++;
+      }
+      w++;
+    }
+    entries = m;
+    size = w;
   }
 
-  /** Moves the buffered samples into the table. */
+  /**
+   * Merges the buffered samples into the entries: buckets them, sorts them, then merges from the
+   * back in place (the entries grown first if the new buckets do not fit).
+   */
   private void flush() {
     int n = nPending;
     if (n == 0) {
       return;
     }
     nPending = 0;
+    view = null;
+    total += n;
     long[] p = pending;
     for (int j = 0; j < n; j++) {
-      add(bucket(p[j]), 1);
+      p[j] = bucket(p[j]);
+    }
+    Arrays.sort(p, 0, n);
+    // Pass 1: how many of the buffer's distinct buckets are new.
+    long[] e = entries;
+    int added = 0;
+    int i = 0;
+    for (int j = 0; j < n; ) {
+      long k = p[j];
+      while (j < n && p[j] == k) {
+        j++;
+      }
+      while (i < size && e[2 * i] < k) {
+        i++;
+      }
+      if (i == size || e[2 * i] != k) {
+        added++;
+      }
+    }
+    int newSize = size + added;
+    if (2 * newSize > e.length) {
+      e = entries = Arrays.copyOf(e, Math.max(2 * newSize, 2 * e.length));
+    }
+    // Pass 2: merge from the back.
+    i = size - 1;
+    int w = newSize - 1;
+    for (int j = n - 1; j >= 0; ) {
+      long k = p[j];
+      int c = 0;
+      while (j >= 0 && p[j] == k) {
+        j--;
+        c++;
+      }
+      while (i >= 0 && e[2 * i] > k) {
+        e[2 * w] = e[2 * i];
+        e[2 * w + 1] = e[2 * i + 1];
+        w--;
+        i--;
+      }
+      if (i >= 0 && e[2 * i] == k) {
+        e[2 * w] = k;
+        e[2 * w + 1] = e[2 * i + 1] + c;
+        i--;
+      } else {
+        e[2 * w] = k;
+        e[2 * w + 1] = c;
+      }
+      w--;
+    }
+    size = newSize;
+    // A buffer about as large as the entries keeps a merge's cost per sample constant.
+    if (size > p.length && p.length < MAX_PENDING) {
+      pending = new long[Math.min(MAX_PENDING, Integer.highestOneBit(size - 1) << 1)];
     }
   }
 
+  /** Adds {@code count} samples to the bucket {@code key} (a bucket's lowest value). */
   private void add(long key, long count) {
     view = null;
     total += count;
-    long[] t = table;
-    int mask = (t.length >> 1) - 1;
-    int i = slot(key, mask);
-    while (true) {
-      long k = t[2 * i];
-      if (k == key + 1) {
-        t[2 * i + 1] += count;
-        return;
-      }
-      if (k == 0) {
-        t[2 * i] = key + 1;
-        t[2 * i + 1] = count;
-        if (++size * 4 > t.length) {
-          grow();
-        }
-        return;
-      }
-      i = (i + 1) & mask;
+    int i = index(key);
+    if (i >= 0) {
+      entries[2 * i + 1] += count;
+      return;
     }
+    i = -i - 1;
+    long[] e = entries;
+    if (2 * (size + 1) > e.length) {
+      e = entries = Arrays.copyOf(e, 2 * e.length);
+    }
+    System.arraycopy(e, 2 * i, e, 2 * i + 2, 2 * (size - i));
+    e[2 * i] = key;
+    e[2 * i + 1] = count;
+    size++;
   }
 
-  private static int slot(long key, int mask) {
-    return (int) ((key * 0x9E3779B97F4A7C15L) >>> 40) & mask;
-  }
-
-  private void grow() {
-    long[] old = table;
-    long[] t = new long[old.length * 2];
-    int mask = (t.length >> 1) - 1;
-    for (int j = 0; j < old.length; j += 2) {
-      if (old[j] != 0) {
-        int i = slot(old[j] - 1, mask);
-        while (t[2 * i] != 0) {
-          i = (i + 1) & mask;
-        }
-        t[2 * i] = old[j];
-        t[2 * i + 1] = old[j + 1];
+  /** The entry of bucket {@code key}, or -(insertion point) - 1 (binary search). */
+  private int index(long key) {
+    long[] e = entries;
+    int lo = 0;
+    int hi = size - 1;
+    if (size > 0 && e[2 * hi] < key) {
+      return -size - 1; // the usual case when reading a histogram back: ascending buckets
+    }
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      long k = e[2 * mid];
+      if (k < key) {
+        lo = mid + 1;
+      } else if (k > key) {
+        hi = mid - 1;
+      } else {
+        return mid;
       }
     }
-    table = t;
-  }
-
-  /** The buckets holding samples (their lowest values), ascending. */
-  private long[] sortedBuckets() {
-    flush();
-    long[] b = new long[size];
-    int n = 0;
-    long[] t = table;
-    for (int j = 0; j < t.length; j += 2) {
-      if (t[j] != 0) {
-        b[n++] = t[j] - 1;
-      }
-    }
-    Arrays.sort(b);
-    return b;
-  }
-
-  private long count(long key) {
-    long[] t = table;
-    int mask = (t.length >> 1) - 1;
-    int i = slot(key, mask);
-    while (t[2 * i] != key + 1) {
-      i = (i + 1) & mask;
-    }
-    return t[2 * i + 1];
+    return -lo - 1;
   }
 
   /**
@@ -198,10 +253,10 @@ final class LatencyCounts {
     flush();
     if (view == null) {
       Histogram h = new Histogram(DIGITS);
-      long[] b = sortedBuckets();
+      long[] e = entries;
       // The highest first: the histogram resizes once.
-      for (int i = b.length - 1; i >= 0; i--) {
-        h.recordValueWithCount(b[i], count(b[i]));
+      for (int i = size - 1; i >= 0; i--) {
+        h.recordValueWithCount(e[2 * i], e[2 * i + 1]);
       }
       view = h;
     }
@@ -219,13 +274,14 @@ final class LatencyCounts {
    * and its count (what iterating an HdrHistogram's recorded values gives).
    */
   void write(DataOutput out) throws IOException {
-    long[] b = sortedBuckets();
-    JobStats.writeVarLong(out, b.length);
+    flush();
+    JobStats.writeVarLong(out, size);
     long previous = 0;
-    for (long key : b) {
-      long value = SHAPE.highestEquivalentValue(key);
+    long[] e = entries;
+    for (int i = 0; i < size; i++) {
+      long value = SHAPE.highestEquivalentValue(e[2 * i]);
       JobStats.writeVarLong(out, value - previous);
-      JobStats.writeVarLong(out, count(key));
+      JobStats.writeVarLong(out, e[2 * i + 1]);
       previous = value;
     }
   }

@@ -138,4 +138,34 @@ class LatencyCountsTest {
       }
     }
   }
+
+  @Test
+  void interleavedRecordsCountedRecordsAndReadsMatchOneHistogram() {
+    // Samples, counted samples (unordered, as a merge or a read-back gives them) and reads in
+    // between: the buffer's merges (of every size as it grows) must never change a figure.
+    SplittableRandom r = new SplittableRandom(7);
+    Histogram direct = new Histogram(3);
+    LatencyCounts sparse = new LatencyCounts();
+    for (int i = 0; i < 300_000; i++) {
+      long v = r.nextLong(1L << r.nextInt(28));
+      int what = r.nextInt(1000);
+      if (what == 0) {
+        long c = 1 + r.nextInt(5);
+        direct.recordValueWithCount(v, c);
+        sparse.record(v, c);
+      } else if (what == 1) {
+        assertEquals(direct.getTotalCount(), sparse.totalCount());
+        assertEquals(direct.getValueAtPercentile(99), sparse.histogram().getValueAtPercentile(99));
+      } else {
+        direct.recordValue(v);
+        sparse.record(v);
+      }
+    }
+    Histogram h = sparse.toHistogram();
+    assertEquals(direct.getTotalCount(), h.getTotalCount());
+    for (double p : new double[] {0, 1, 50, 90, 99, 99.9, 100}) {
+      assertEquals(direct.getValueAtPercentile(p), h.getValueAtPercentile(p), "p" + p);
+    }
+    assertEquals(direct.getMean(), h.getMean(), 0.0);
+  }
 }

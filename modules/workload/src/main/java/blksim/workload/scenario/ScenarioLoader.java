@@ -743,6 +743,8 @@ public final class ScenarioLoader {
     v.getSize("costs.cache.size");
     v.getCost("costs.cache.cold-page");
     v.getCost("costs.cache.cold-path");
+    v.getDuration("costs.null-blk.memory-read-page"); // ScenarioModelFactory.CacheCold
+    v.getDuration("costs.null-blk.memory-write-page");
     blksim.workload.umount.DirtyFiles dirtyFiles = dirtyFiles(v, fss, partitions, topo);
     checkOverwriteAlone(v, dirtyFiles, jobs, fsMark, devices, fss);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),

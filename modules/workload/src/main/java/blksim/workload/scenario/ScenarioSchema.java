@@ -241,6 +241,13 @@ public final class ScenarioSchema {
           blksim.kernel.device.MemCharDevice.DEFAULT_ZERO_READ_PER_PAGE_NS,
           "[D] a read of /dev/zero, per 4 KiB page of the buffer: read_iter_zero()'s"
               + " clear_user() (rep stosb) and its per-page checks"),
+      cost("costs.null-blk.memory-read-page", "null_blk", BrdParams.DEFAULT_PER_PAGE_READ_NS,
+          "memory-backed null_blk: copying one 4 KiB page of a read from the device's pages"
+              + " (copy_to_nullb()) [D: the copy brd makes, costs.brd.per-page-read: a page"
+              + " lookup in the device's tree and a 4 KiB memcpy either way]"),
+      cost("costs.null-blk.memory-write-page", "null_blk", BrdParams.DEFAULT_PER_PAGE_WRITE_NS,
+          "memory-backed null_blk: copying one 4 KiB page of a write to the device's pages"
+              + " (copy_from_nullb()) [D: as costs.brd.per-page-write]"),
       cost("costs.block.nowait-reject", "block", BlockLayerParams.DEFAULT_NOWAIT_REJECT_NS,
           "submit_bio_noacct() failing a REQ_NOWAIT bio with -EOPNOTSUPP"),
       cost("costs.blk-mq.submit", "blk-mq", 2000,
@@ -636,6 +643,11 @@ public final class ScenarioSchema {
                 + " complete by interrupt; more: io_uring hipri (IORING_SETUP_IOPOLL) requests"
                 + " wait on a poll list whatever irqmode says and complete when the submitter"
                 + " polls, in its context, with no interrupt (null_poll())"),
+        Param.of("memory-backed", "null_blk", BOOLEAN, "false",
+            "memory_backed: reads and writes copy each 4 KiB page to or from the device's own"
+                + " pages (costs.null-blk.memory-read-page, memory-write-page; with"
+                + " kernel.cache-cold on, a page cold on the CPU costs costs.cache.cold-page"
+                + " more, as brd's)"),
         Param.of("shared-tag-bitmap", "null_blk", BOOLEAN, "false",
             "shared_tag_bitmap (BLK_MQ_F_TAG_HCTX_SHARED, SCSI's host_tagset): all hardware"
                 + " queues draw from one map of hw-queue-depth tags; touched by every CPU, so"

@@ -89,4 +89,52 @@ class CacheColdCopiesTest {
     double plain = clatMean(json(p), "read");
     assertEquals(5_000, backed - plain, 100, "one 4 KiB copy: backed " + backed + " plain " + plain);
   }
+
+  private Path buffered(String bs, String extra) throws IOException {
+    Path p = tmp.resolve("buf-" + bs + "-" + Math.abs(extra.hashCode()) + ".conf");
+    Files.writeString(p, """
+        blksim {
+          seed = 5
+          %s
+          machine { cores-per-llc = 2, threads-per-core = 1 }
+          devices = [ { type = null_blk, name = nullb0, size = 256M, irqmode = none } ]
+          fio.jobs = [\"\"\"
+        [r]
+        ioengine=psync
+        filename=/dev/nullb0
+        bs=%s
+        rw=read
+        runtime=40ms
+        time_based
+        \"\"\"]
+        }
+        """.formatted(extra, bs));
+    return p;
+  }
+
+  @Test
+  void bufferedCopies_aBufferLargerThanTheFootprintPaysColdLines() throws IOException {
+    String on = "kernel.cache-cold = on";
+    double bigOff = clatMean(json(buffered("4m", "")), "read");
+    String bigOnJson = json(buffered("4m", on));
+    assertEquals(bigOnJson, json(buffered("4m", on)), "same seed, same JSON");
+    double bigOn = clatMean(bigOnJson, "read");
+    double smallOff = clatMean(json(buffered("512k", "")), "read");
+    double smallOn = clatMean(json(buffered("512k", on)), "read");
+    // 4 MiB (1,024 pages) cycles through a 2 MiB (512-page) footprint: every page cold, 500 ns
+    // more each. 512 KiB stays warm after the first copy.
+    double bigPerPage = (bigOn - bigOff) / 1024;
+    double smallPerPage = (smallOn - smallOff) / 128;
+    assertTrue(bigPerPage > 400 && bigPerPage < 600, "4m: " + bigPerPage + " ns per page");
+    assertTrue(smallPerPage < 50, "512k: " + smallPerPage + " ns per page");
+  }
+
+  @Test
+  void directIo_buffersStayOutOfIt() throws IOException {
+    Path off = buffered("4m", "");
+    Files.writeString(off, Files.readString(off).replace("rw=read", "rw=read\ndirect=1"));
+    Path on = buffered("4m", "kernel.cache-cold = on");
+    Files.writeString(on, Files.readString(on).replace("rw=read", "rw=read\ndirect=1"));
+    assertEquals(json(off), json(on), "DMA touches no buffer line; plain null_blk no page");
+  }
 }

@@ -388,6 +388,7 @@ public final class ScenarioModelFactory implements ModelFactory {
         DeviceParams dev = s.device(j.filename());
         List<BlockQueue> q = queues.get(dev.name());
         t = thread(s, j, k, q, stats, cpus.size(), pc, bdevMappings.get(dev.name()));
+        cold.buffers(t, s, j, k, topo.cpus());
       }
       threads.add(t);
       t.setTimers(timers, s.syscalls().timerSlackNs(), spread[0],
@@ -531,6 +532,20 @@ public final class ScenarioModelFactory implements ModelFactory {
       if (page != null) {
         drv.coldTouches(all(cpus), i, page, path);
       }
+    }
+
+    /**
+     * A buffered job's I/O buffers ({@link FioJobThread#coldBuffers}): address space 2^14 + k,
+     * above every device index; a distribution drawn from the job's stream
+     * {@code job/NAME/K/cache}.
+     */
+    void buffers(FioJobThread t, Scenario s, FioJob j, int k, List<Cpu> cpus) {
+      if (page == null || j.direct()) {
+        return;
+      }
+      SplittableRandom r = page.isConstant() ? null : new SplittableRandom(
+          Seeds.forComponent(s.seed(), "job/" + j.name() + "/" + k + "/cache"));
+      t.coldBuffers(all(cpus), (1 << 14) + k, page, r);
     }
 
     void attach(BlockQueue q, Scenario s, DeviceParams d, CpuComponent cpu) {

@@ -568,10 +568,12 @@ public final class ScenarioSchema {
               + " on top of C1's (costs.sched.idle-exit), the governor taken as an oracle; off"
               + " (the default): every idle CPU is in C1"),
       Param.choice("kernel.cache-cold", "cache", "off", List.of("off", "on"),
-          "on: cache-cold first touches (issue 10 item 9) on brd and zram: each CPU keeps the"
-              + " device pages it touched last (costs.cache.size, LRU); a page read or written"
-              + " that is not among them costs costs.cache.cold-page more, and the first bio a"
-              + " CPU submits to a device costs costs.cache.cold-path more; off (the default)"
+          "on: cache-cold first touches (issue 10 item 9) on brd, zram and memory-backed"
+              + " null_blk, and in the copies of a buffered synchronous fio job's buffers: each"
+              + " CPU keeps the device and buffer pages it touched last (costs.cache.size, LRU);"
+              + " a page read or written that is not among them costs costs.cache.cold-page"
+              + " more, and the first bio a CPU submits to a device costs costs.cache.cold-path"
+              + " more; off (the default)"
               + " keeps every brd and zram page cost as calibrated (the calibrated per-page"
               + " costs came from random I/O over devices much larger than a cache, i.e. cold)"),
       Param.num("costs.cache.cold-page", "cache", DURATION, "ns", "500ns", 0, 1_000_000_000L,
@@ -585,7 +587,8 @@ public final class ScenarioSchema {
               + " device's structures are not yet in that CPU's caches [A: a few hundred"
               + " instruction and data lines at ~100 ns each, partly overlapped]"),
       Param.num("costs.cache.size", "cache", SIZE, "bytes", "2M", 4096, 1L << 36,
-          "bytes of device pages one CPU's caches hold for kernel.cache-cold [A: a core's L2,"
+          "bytes of device and buffer pages one CPU's caches hold for kernel.cache-cold [A: a"
+              + " core's L2,"
               + " 1-2 MiB on current x86 server cores; what falls out of it is taken as cold]"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {

@@ -137,4 +137,14 @@ class CacheColdCopiesTest {
     Files.writeString(on, Files.readString(on).replace("rw=read", "rw=read\ndirect=1"));
     assertEquals(json(off), json(on), "DMA touches no buffer line; plain null_blk no page");
   }
+
+  @Test
+  void badMemoryBacked_isOneLineNamingFileAndKey() throws IOException {
+    Path p = nullBlk("1M", "");
+    Files.writeString(p, Files.readString(p).replace("memory-backed = on", "memory-backed = maybe"));
+    MainTest.Result r = MainTest.cli("run", p.toString(), "--host", "local");
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains(p.getFileName() + ":") && r.err().contains("devices.0.memory-backed")
+        && !r.err().contains("Exception"), r.err());
+  }
 }

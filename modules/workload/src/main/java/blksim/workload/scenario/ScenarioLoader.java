@@ -2010,6 +2010,7 @@ public final class ScenarioLoader {
     }
     BlkMqRules rules = v.getString("kernel.mode").equals("V4_3_RC1") ? BlkMqRules.V4_3
         : BlkMqRules.V6;
+    dv.getBoolean("memory-backed"); // checked here, read by ScenarioModelFactory.CacheCold
     try {
       return new NullBlkParams(name, dv.getSize("size"), bs, depth,
           IrqMode.parse(dv.getString("irqmode")), dv.getCost("completion-nsec"), nbSubmit,

@@ -224,6 +224,17 @@ public final class RequestQueue {
   private long[] remoteSubmitNs;
 
   /**
+   * The driver's own CPU time per bio on the submitting CPU, or null (none): null_blk's
+   * {@code memory_backed} copy, charged with the submission cost (issue 10 item 9).
+   */
+  private java.util.function.ToLongBiFunction<Bio, DriverCpu> bioCostNs;
+
+  /** Sets {@link #bioCostNs}: called once per bio at its cost point. Before the run. */
+  public void bioCostNs(java.util.function.ToLongBiFunction<Bio, DriverCpu> f) {
+    this.bioCostNs = f;
+  }
+
+  /**
    * NUMA remote access (issue 15 item 4): CPU {@code c} pays {@code nsByCpu[c]} more per request
    * it submits, because this queue's requests and tags live on another node than {@code c}'s
    * ({@code blk_mq_alloc_rqs()} allocates them on the hardware context's node). Before the run.
@@ -759,7 +770,8 @@ public final class RequestQueue {
 
     @Override
     public long submitCostNs(Bio bio) {
-      return submitCost(cpu);
+      return bioCostNs == null ? submitCost(cpu)
+          : submitCost(cpu) + bioCostNs.applyAsLong(bio, cpu);
     }
 
     @Override

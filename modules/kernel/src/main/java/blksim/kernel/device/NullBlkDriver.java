@@ -3,11 +3,14 @@ package blksim.kernel.device;
 import blksim.engine.CostDistribution;
 import blksim.engine.Seeds;
 import blksim.kernel.block.BlkMqTags;
+import blksim.kernel.block.Bio;
 import blksim.kernel.block.BlockQueue;
+import blksim.kernel.block.CacheFootprint;
 import blksim.kernel.block.DriverCpu;
 import blksim.kernel.block.HwCtx;
 import blksim.kernel.block.Kblockd;
 import blksim.kernel.block.MqDriver;
+import blksim.kernel.block.ReqOp;
 import blksim.kernel.block.Request;
 import blksim.kernel.block.RequestQueue;
 import blksim.kernel.block.RequestQueueParams;
@@ -67,7 +70,16 @@ import java.util.SplittableRandom;
  * its tags from the submitting CPU's default context and waits on that context's poll list),
  * and how many poll queues there are does not matter beyond none or some.
  *
- * <p>Simplified: null_blk's memory backing, zoned mode, bandwidth throttling, fault injection
+ * <p>{@code memory_backed=1} ({@link #memoryBacked}): each page of a read or write is copied
+ * to or from the device's own pages ({@code null_transfer()}: {@code copy_to_nullb()} /
+ * {@code copy_from_nullb()}), charged per bio with the submission cost on the submitting CPU;
+ * with {@code kernel.cache-cold} on ({@link #coldTouches}) a page outside that CPU's
+ * {@link CacheFootprint} costs more, as brd's do. Simplified: the copy is taken on the
+ * submitting CPU (a queue run by kblockd on another CPU copies there), {@code nullb->lock} is
+ * not contended, a first write's page allocation and discards' frees are not charged, and no
+ * contents are kept (reads of never-written pages cost as a copy, not a memset).
+ *
+ * <p>Simplified: null_blk's zoned mode, bandwidth throttling, fault injection
  * and {@code BLK_STS_RESOURCE} requeues are not modelled;
  * bios larger than {@code max_sectors} are not split (the limit bounds merging only).
  */
@@ -320,6 +332,90 @@ public final class NullBlkDriver implements MqDriver {
       streams[id] = r;
     }
     return c.sampleNs(r);
+  }
+
+  /** memory_backed=1's copy per 4 KiB page, read and write; -1 when not memory-backed. */
+  private long memReadNs = -1;
+  private long memWriteNs = -1;
+  /** kernel.cache-cold: each CPU's footprint by CPU id, or null (off). */
+  private CacheFootprint[] coldByCpu;
+  private int coldDevice;
+  private CostDistribution coldPage;
+  private CostDistribution coldPath;
+  /** Per CPU: whether its first bio (the driver's cold path) was charged; its stream. */
+  private boolean[] pathWarm;
+  private SplittableRandom[] coldStreams;
+
+  /**
+   * {@code memory_backed=1}: a read copies {@code readPageNs}, a write {@code writePageNs}, per
+   * 4 KiB page of each bio, on the submitting CPU (see the class comment). Before the run.
+   */
+  public NullBlkDriver memoryBacked(long readPageNs, long writePageNs) {
+    if (readPageNs < 0 || writePageNs < 0) {
+      throw new IllegalArgumentException("memory-backed copy costs must be >= 0");
+    }
+    this.memReadNs = readPageNs;
+    this.memWriteNs = writePageNs;
+    for (HwCtx h : hctxs) {
+      h.queue().bioCostNs(this::memoryNs);
+    }
+    return this;
+  }
+
+  /**
+   * Cache-cold first touches (issue 10 item 9, {@code kernel.cache-cold}) of a memory-backed
+   * device, as {@link blksim.kernel.block.BioBasedQueue#coldTouches} for brd: CPU {@code c}
+   * touches the bio's pages in {@code byCpu[c]} (device index {@code device}) and pays
+   * {@code page} per cold one, and {@code path} once for its first bio. A distribution is drawn
+   * from CPU c's stream {@code dev/NAME/cache/cpuC}, by that CPU alone. Needs
+   * {@link #memoryBacked} first.
+   */
+  public NullBlkDriver coldTouches(CacheFootprint[] byCpu, int device, CostDistribution page,
+      CostDistribution path) {
+    if (memReadNs < 0) {
+      throw new IllegalStateException(params.name() + ": cold touches need memory_backed");
+    }
+    this.coldByCpu = byCpu.clone();
+    this.coldDevice = device;
+    this.coldPage = page;
+    this.coldPath = path;
+    this.pathWarm = new boolean[byCpu.length];
+    this.coldStreams = new SplittableRandom[byCpu.length];
+    return this;
+  }
+
+  private long memoryNs(Bio bio, DriverCpu cpu) {
+    ReqOp op = bio.op();
+    if (op != ReqOp.READ && op != ReqOp.WRITE) {
+      return 0;
+    }
+    long pages = bio.pageCount();
+    long ns = pages * (op == ReqOp.READ ? memReadNs : memWriteNs);
+    if (coldByCpu == null) {
+      return ns;
+    }
+    int id = cpu.cpuId();
+    SplittableRandom r = null;
+    if (!coldPage.isConstant() || !coldPath.isConstant()) {
+      r = coldStreams[id];
+      if (r == null) {
+        r = new SplittableRandom(Seeds.forComponent(runSeed, "dev/" + params.name()
+            + "/cache/cpu" + id));
+        coldStreams[id] = r;
+      }
+    }
+    if (!pathWarm[id]) {
+      pathWarm[id] = true;
+      ns += coldPath.sampleNs(r);
+    }
+    long cold = coldByCpu[id].touch(coldDevice, bio.firstPage(), pages);
+    if (coldPage.isConstant()) {
+      return ns + cold * coldPage.sampleNs(null);
+    }
+    for (long i = 0; i < cold; i++) {
+      ns += coldPage.sampleNs(r);
+    }
+    return ns;
   }
 
   /** Whether the device has poll queues ({@code poll_queues} &gt; 0). */

@@ -743,6 +743,8 @@ public final class ScenarioLoader {
     v.getSize("costs.cache.size");
     v.getCost("costs.cache.cold-page");
     v.getCost("costs.cache.cold-path");
+    v.getDuration("costs.null-blk.memory-read-page"); // ScenarioModelFactory.CacheCold
+    v.getDuration("costs.null-blk.memory-write-page");
     blksim.workload.umount.DirtyFiles dirtyFiles = dirtyFiles(v, fss, partitions, topo);
     checkOverwriteAlone(v, dirtyFiles, jobs, fsMark, devices, fss);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
@@ -2008,6 +2010,7 @@ public final class ScenarioLoader {
     }
     BlkMqRules rules = v.getString("kernel.mode").equals("V4_3_RC1") ? BlkMqRules.V4_3
         : BlkMqRules.V6;
+    dv.getBoolean("memory-backed"); // checked here, read by ScenarioModelFactory.CacheCold
     try {
       return new NullBlkParams(name, dv.getSize("size"), bs, depth,
           IrqMode.parse(dv.getString("irqmode")), dv.getCost("completion-nsec"), nbSubmit,

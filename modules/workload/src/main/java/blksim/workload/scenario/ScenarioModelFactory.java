@@ -221,6 +221,7 @@ public final class ScenarioModelFactory implements ModelFactory {
         nullBlk.put(d.name(), new NullBlkDriver(nb, topo.cpus(), kblockd).seed(s.seed())
             .hrtimerExpiry(spread[0])
             .remoteAccess(topo.cpus(), s.sched().placement().cachelineRemoteNs()));
+        cold.memoryBacked(nullBlk.get(d.name()), s, d, topo.cpus());
       }
     }
     NullBlkDriver.shareTagSets(new ArrayList<>(nullBlk.values()));
@@ -387,6 +388,7 @@ public final class ScenarioModelFactory implements ModelFactory {
         DeviceParams dev = s.device(j.filename());
         List<BlockQueue> q = queues.get(dev.name());
         t = thread(s, j, k, q, stats, cpus.size(), pc, bdevMappings.get(dev.name()));
+        cold.buffers(t, s, j, k, topo.cpus());
       }
       threads.add(t);
       t.setTimers(timers, s.syscalls().timerSlackNs(), spread[0],
@@ -499,6 +501,51 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
       return new CacheCold(v.getCost("costs.cache.cold-page"), v.getCost("costs.cache.cold-path"),
           v.getSize("costs.cache.size"));
+    }
+
+    /** Every CPU's footprint, indexed by CPU id (created here, before the run). */
+    blksim.kernel.block.CacheFootprint[] all(List<Cpu> cpus) {
+      blksim.kernel.block.CacheFootprint[] a = new blksim.kernel.block.CacheFootprint[cpus.size()];
+      for (Cpu c : cpus) {
+        a[c.id()] = byCpu.computeIfAbsent(c.id(),
+            k -> new blksim.kernel.block.CacheFootprint(sizeBytes));
+      }
+      return a;
+    }
+
+    /**
+     * A null_blk device's {@code memory-backed} key: its copy costs
+     * ({@code costs.null-blk.memory-*-page}) and, when on, its cold touches.
+     */
+    void memoryBacked(NullBlkDriver drv, Scenario s, DeviceParams d, List<Cpu> cpus) {
+      com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseString(s.spec());
+      int i = s.devices().indexOf(d);
+      com.typesafe.config.Config dc = ((com.typesafe.config.ConfigObject) c.getList(
+          "blksim.devices").get(i)).toConfig();
+      Values dv = new Values(dc, null, ScenarioSchema.DEVICE_KEYS.get("null_blk"), "");
+      if (!dv.getBoolean("memory-backed")) {
+        return;
+      }
+      Values v = new Values(c, "blksim", ScenarioSchema.KEYS);
+      drv.memoryBacked(v.getDuration("costs.null-blk.memory-read-page"),
+          v.getDuration("costs.null-blk.memory-write-page"));
+      if (page != null) {
+        drv.coldTouches(all(cpus), i, page, path);
+      }
+    }
+
+    /**
+     * A buffered job's I/O buffers ({@link FioJobThread#coldBuffers}): address space 2^14 + k,
+     * above every device index; a distribution drawn from the job's stream
+     * {@code job/NAME/K/cache}.
+     */
+    void buffers(FioJobThread t, Scenario s, FioJob j, int k, List<Cpu> cpus) {
+      if (page == null || j.direct()) {
+        return;
+      }
+      SplittableRandom r = page.isConstant() ? null : new SplittableRandom(
+          Seeds.forComponent(s.seed(), "job/" + j.name() + "/" + k + "/cache"));
+      t.coldBuffers(all(cpus), (1 << 14) + k, page, r);
     }
 
     void attach(BlockQueue q, Scenario s, DeviceParams d, CpuComponent cpu) {

@@ -241,6 +241,13 @@ public final class ScenarioSchema {
           blksim.kernel.device.MemCharDevice.DEFAULT_ZERO_READ_PER_PAGE_NS,
           "[D] a read of /dev/zero, per 4 KiB page of the buffer: read_iter_zero()'s"
               + " clear_user() (rep stosb) and its per-page checks"),
+      cost("costs.null-blk.memory-read-page", "null_blk", BrdParams.DEFAULT_PER_PAGE_READ_NS,
+          "memory-backed null_blk: copying one 4 KiB page of a read from the device's pages"
+              + " (copy_to_nullb()) [D: the copy brd makes, costs.brd.per-page-read: a page"
+              + " lookup in the device's tree and a 4 KiB memcpy either way]"),
+      cost("costs.null-blk.memory-write-page", "null_blk", BrdParams.DEFAULT_PER_PAGE_WRITE_NS,
+          "memory-backed null_blk: copying one 4 KiB page of a write to the device's pages"
+              + " (copy_from_nullb()) [D: as costs.brd.per-page-write]"),
       cost("costs.block.nowait-reject", "block", BlockLayerParams.DEFAULT_NOWAIT_REJECT_NS,
           "submit_bio_noacct() failing a REQ_NOWAIT bio with -EOPNOTSUPP"),
       cost("costs.blk-mq.submit", "blk-mq", 2000,
@@ -561,10 +568,12 @@ public final class ScenarioSchema {
               + " on top of C1's (costs.sched.idle-exit), the governor taken as an oracle; off"
               + " (the default): every idle CPU is in C1"),
       Param.choice("kernel.cache-cold", "cache", "off", List.of("off", "on"),
-          "on: cache-cold first touches (issue 10 item 9) on brd and zram: each CPU keeps the"
-              + " device pages it touched last (costs.cache.size, LRU); a page read or written"
-              + " that is not among them costs costs.cache.cold-page more, and the first bio a"
-              + " CPU submits to a device costs costs.cache.cold-path more; off (the default)"
+          "on: cache-cold first touches (issue 10 item 9) on brd, zram and memory-backed"
+              + " null_blk, and in the copies of a buffered synchronous fio job's buffers: each"
+              + " CPU keeps the device and buffer pages it touched last (costs.cache.size, LRU);"
+              + " a page read or written that is not among them costs costs.cache.cold-page"
+              + " more, and the first bio a CPU submits to a device costs costs.cache.cold-path"
+              + " more; off (the default)"
               + " keeps every brd and zram page cost as calibrated (the calibrated per-page"
               + " costs came from random I/O over devices much larger than a cache, i.e. cold)"),
       Param.num("costs.cache.cold-page", "cache", DURATION, "ns", "500ns", 0, 1_000_000_000L,
@@ -578,7 +587,8 @@ public final class ScenarioSchema {
               + " device's structures are not yet in that CPU's caches [A: a few hundred"
               + " instruction and data lines at ~100 ns each, partly overlapped]"),
       Param.num("costs.cache.size", "cache", SIZE, "bytes", "2M", 4096, 1L << 36,
-          "bytes of device pages one CPU's caches hold for kernel.cache-cold [A: a core's L2,"
+          "bytes of device and buffer pages one CPU's caches hold for kernel.cache-cold [A: a"
+              + " core's L2,"
               + " 1-2 MiB on current x86 server cores; what falls out of it is taken as cold]"));
 
   private static Param cost(String path, String component, long defaultNs, String description) {
@@ -636,6 +646,11 @@ public final class ScenarioSchema {
                 + " complete by interrupt; more: io_uring hipri (IORING_SETUP_IOPOLL) requests"
                 + " wait on a poll list whatever irqmode says and complete when the submitter"
                 + " polls, in its context, with no interrupt (null_poll())"),
+        Param.of("memory-backed", "null_blk", BOOLEAN, "false",
+            "memory_backed: reads and writes copy each 4 KiB page to or from the device's own"
+                + " pages (costs.null-blk.memory-read-page, memory-write-page; with"
+                + " kernel.cache-cold on, a page cold on the CPU costs costs.cache.cold-page"
+                + " more, as brd's)"),
         Param.of("shared-tag-bitmap", "null_blk", BOOLEAN, "false",
             "shared_tag_bitmap (BLK_MQ_F_TAG_HCTX_SHARED, SCSI's host_tagset): all hardware"
                 + " queues draw from one map of hw-queue-depth tags; touched by every CPU, so"

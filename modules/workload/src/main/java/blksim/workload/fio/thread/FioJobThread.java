@@ -251,6 +251,70 @@ public abstract class FioJobThread extends Task {
         job.filename() != null ? job.filename() : job.name());
   }
 
+  /** kernel.cache-cold: the CPUs' footprints by CPU id, touched by buffer copies; or null. */
+  private blksim.kernel.block.CacheFootprint[] bufferFootprints;
+  private int bufferSpace;
+  private blksim.engine.CostDistribution bufferColdPage;
+  private SplittableRandom bufferRandom;
+  private long bufferSlot;
+
+  /**
+   * Cache-cold first touches of the job's I/O buffers (issue 10 item 9, {@code kernel.cache-cold}):
+   * fio allocates {@code iodepth} buffers of the largest block size, one per io_u, in one area
+   * ({@code init_io_u_buffers()}); a buffered I/O's copy ({@code copy_page_to_iter()} /
+   * {@code copy_page_from_iter()}) touches its buffer's pages in the running CPU's footprint
+   * ({@code byCpu[cpu id]}, address space {@code space}, which no device uses) and pays
+   * {@code page} per cold one, from {@code r} (this job's stream; null when {@code page} is a
+   * constant). Direct I/O does not: the device's DMA reaches the buffer, not the CPU.
+   *
+   * <p>Simplified: only the engines that call {@link #bufferColdNs} charge it (psync and the
+   * other synchronous engines); the page-cache pages the copy reads or writes are not tracked
+   * (only brd's, zram's and memory-backed null_blk's device pages are); fio's own writes to the
+   * buffer (scramble_buffers, refill_buffers) do not touch it; io_us are taken in turn, where
+   * fio reuses the last one freed first (a synchronous engine uses one, so it passes depth 1).
+   * Before the run.
+   */
+  public final void coldBuffers(blksim.kernel.block.CacheFootprint[] byCpu, int space,
+      blksim.engine.CostDistribution page, SplittableRandom r) {
+    if (!page.isConstant() && r == null) {
+      throw new IllegalArgumentException("a cold-page distribution needs a stream");
+    }
+    this.bufferFootprints = byCpu.clone();
+    this.bufferSpace = space;
+    this.bufferColdPage = page;
+    this.bufferRandom = r;
+  }
+
+  /**
+   * The cold-line cost of copying {@code len} bytes of the next io_u's buffer ({@code depth}
+   * io_us in turn) on {@code cpu}, touching them; 0 when not modelled or direct.
+   */
+  protected final long bufferColdNs(TaskCpu cpu, int depth, int len) {
+    if (bufferFootprints == null || job.direct() || len <= 0) {
+      return 0;
+    }
+    long[] max = job.maxBs();
+    long maxBs = 0;
+    for (long b : max) {
+      maxBs = Math.max(maxBs, b);
+    }
+    long slotPages = Math.max(1, (maxBs + 4095) >>> 12);
+    long slot = depth <= 1 ? 0 : bufferSlot++ % depth;
+    long cold = bufferFootprints[cpu.cpu().cpu().id()].touch(bufferSpace, slot * slotPages,
+        (len + 4095L) >>> 12);
+    if (cold == 0) {
+      return 0;
+    }
+    if (bufferColdPage.isConstant()) {
+      return cold * bufferColdPage.sampleNs(null);
+    }
+    long ns = 0;
+    for (long i = 0; i < cold; i++) {
+      ns += bufferColdPage.sampleNs(bufferRandom);
+    }
+    return ns;
+  }
+
   /**
    * Puts the job under the run's sequencer ({@code stonewall}, {@code wait_for},
    * {@code exitall}); before the run starts.

@@ -36,6 +36,8 @@ public final class PsyncThread extends FioJobThread {
   private enum Phase {
     PREP,
     CALL,
+    /** kernel.cache-cold: the copy's cold buffer lines, before the call proper. */
+    COLD_COPY,
     IN_CALL,
     IN_SYNC,
     /** zonemode=zbd: a zone reset ioctl before the write, or instead of a trim. */
@@ -103,6 +105,14 @@ public final class PsyncThread extends FioJobThread {
           rateIssued(op, len);
         }
         issueNs = cpu.now();
+        long coldNs = bufferColdNs(cpu, 1, len);
+        if (coldNs > 0) {
+          phase = Phase.COLD_COPY;
+          cpu.runFor(CpuMode.SYSTEM, coldNs);
+          return;
+        }
+        // fall through
+      case COLD_COPY:
         call = op == ReqOp.READ ? file.pread(ioOffset, len) : file.pwrite(ioOffset, len);
         phase = Phase.IN_CALL;
         if (!call.step(cpu)) {

@@ -660,6 +660,7 @@ final class FioJobSettings implements Cloneable {
       case "buffer_compress_chunk" -> bytesNoPercent(value);
       // The files a job names are taken as left by an earlier run: nothing is created.
       case "allow_file_create" -> bool(value);
+      case "trim_verify_zero" -> bool(value); // only with trim_percentage/trim_backlog
       // Files are laid out in each job's own thread before its I/O phase (create_serialize=0);
       // fio's serial layout in the main thread changes only when layout I/O happens.
       case "create_serialize" -> bool(value);

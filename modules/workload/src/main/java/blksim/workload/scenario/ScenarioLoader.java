@@ -1546,6 +1546,14 @@ public final class ScenarioLoader {
               + " EINVAL)");
         }
       }
+      // A percentage alone is no size: fio's o->size stays 0 (str_size_cb()), so files that do
+      // not exist yet fail in setup_files() as without size=.
+      if (j.sizeBytes() <= 0 && j.fileSizeLow() == 0) {
+        throw j.error("size", "job '" + j.name() + "' works on files in " + where
+            + ": give it size= (all its files together) or filesize= (each file); fio fails the"
+            + " same way on files that do not exist yet (setup_files(): you need to specify"
+            + " size=)");
+      }
       if (j.sizePercent() > 0) {
         throw j.error("size", "job '" + j.name() + "': size as a percentage of its files is not"
             + " modelled by blksim; give it in bytes");
@@ -1555,12 +1563,6 @@ public final class ScenarioLoader {
         throw j.error(j.offsetPercent() > 0 ? "offset" : "offset_increment", "job '" + j.name()
             + "': an offset as a percentage of its files is not modelled by blksim (only of a"
             + " block device); give it in bytes");
-      }
-      if (j.sizeBytes() <= 0 && j.fileSizeLow() == 0) {
-        throw j.error("size", "job '" + j.name() + "' works on files in " + where
-            + ": give it size= (all its files together) or filesize= (each file); fio fails the"
-            + " same way on files that do not exist yet (setup_files(): you need to specify"
-            + " size=)");
       }
       long start = j.offsetBytes() + j.jobIndex() * j.offsetIncrementBytes();
       if (j.fileSizeLow() > 0 && start >= j.fileSizeLow()) {

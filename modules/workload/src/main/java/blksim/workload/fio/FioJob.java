@@ -334,6 +334,39 @@ public final class FioJob {
     return s.offsetBytes;
   }
 
+  /** {@code offset} as a percentage of the file or device, 0 if not given as one. */
+  public long offsetPercent() {
+    return s.offsetPercent;
+  }
+
+  /** {@code offset_increment} as a percentage of the file or device, 0 if not given as one. */
+  public long offsetIncrementPercent() {
+    return s.offsetIncrementPercent;
+  }
+
+  /** Whether {@code offset} or {@code offset_increment} was given as a percentage. */
+  public boolean offsetInPercent() {
+    return s.offsetPercent > 0 || s.offsetIncrementPercent > 0;
+  }
+
+  /**
+   * fio's {@code get_start_offset()} for a file or device of {@code fileBytes}: offset plus
+   * {@code offset_increment} per clone; when either is a percentage of {@code fileBytes}, the
+   * sum is rounded up to the smallest block size ({@code td_min_bs()}; blksim refuses
+   * {@code offset_align}, which would replace it).
+   */
+  public long startOffset(long fileBytes) {
+    long increment = s.offsetIncrementPercent > 0
+        ? s.offsetIncrementPercent * fileBytes / 100 : s.offsetIncrementBytes;
+    long base = s.offsetPercent > 0 ? fileBytes * s.offsetPercent / 100 : s.offsetBytes;
+    long offset = base + jobIndex() * increment;
+    if (!offsetInPercent()) {
+      return offset;
+    }
+    long align = Math.min(s.minBs[0], Math.min(s.minBs[1], s.minBs[2]));
+    return align <= 0 ? offset : (offset + align - 1) / align * align;
+  }
+
   /** {@code io_size} / {@code io_limit} in bytes, 0 when not set. */
   public long ioSizeBytes() {
     return s.ioSizeBytes;
@@ -347,6 +380,25 @@ public final class FioJob {
   /** {@code iodepth} (default 1). */
   public int iodepth() {
     return s.iodepth;
+  }
+
+  /**
+   * {@code iodepth_low}: once the queue is full, fio reaps until no more than this many I/Os are
+   * in flight before it queues again (backend.c {@code wait_for_completions()}); iodepth (keep
+   * the queue full) when not set, 0 or above iodepth.
+   */
+  public int iodepthLow() {
+    return s.iodepthLow;
+  }
+
+  /** {@code disable_slat}: no submission latency is recorded (no slat line in the report). */
+  public boolean disableSlat() {
+    return s.disableSlat;
+  }
+
+  /** {@code disable_bw_measurement} ({@code disable_bw}). */
+  public boolean disableBw() {
+    return s.disableBw;
   }
 
   /** {@code iodepth_batch_submit} (default 1; 0 or above iodepth means iodepth). */

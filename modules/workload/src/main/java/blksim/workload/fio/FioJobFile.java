@@ -60,13 +60,15 @@ import org.slf4j.LoggerFactory;
  *     rwmixread, rwmixwrite, percentage_random, norandommap, randrepeat (allrandrepeat),
  *     randseed, random_distribution (random, zipf, pareto, normal, zoned, zoned_abs),
  *     random_generator (tausworthe, tausworthe64, lfsr), zonemode (none, strided), zonerange,
- *     zonesize, zoneskip, offset_increment</td></tr>
+ *     zonesize, zoneskip, offset_increment (bytes or % of a device)</td></tr>
  *   <tr><td>sizes</td><td>bs (blocksize), bsrange (blocksize_range), bssplit, ba (blockalign),
- *     all per direction; size (bytes or %), offset (fileoffset), io_size (io_limit), kb_base</td></tr>
+ *     all per direction; size (bytes or %), offset (fileoffset; bytes or % of a device),
+ *     io_size (io_limit), kb_base</td></tr>
  *   <tr><td>engine</td><td>ioengine (psync, sync, pvsync, pvsync2, libaio, io_uring, null),
  *     iodepth, iodepth_batch (iodepth_batch_submit), iodepth_batch_complete_min
- *     (iodepth_batch_complete), iodepth_batch_complete_max, direct, buffered; io_uring: hipri,
- *     fixedbufs, registerfiles, sqthread_poll, nonvectored; pvsync2: hipri</td></tr>
+ *     (iodepth_batch_complete), iodepth_batch_complete_max, iodepth_low, direct, buffered;
+ *     io_uring: hipri, fixedbufs, registerfiles, sqthread_poll, nonvectored; pvsync2:
+ *     hipri</td></tr>
  *   <tr><td>timing</td><td>runtime (timeout), time_based, ramp_time, startdelay (no range), loops,
  *     number_ios, thinktime, thinktime_blocks, thinktime_spin, steadystate (ss: iops, iops_slope,
  *     bw, bw_slope), steadystate_duration (ss_dur), steadystate_ramp_time (ss_ramp),
@@ -75,7 +77,7 @@ import org.slf4j.LoggerFactory;
  *     thread, stonewall (wait_for_previous), new_group, wait_for, exitall, exit_what,
  *     group_reporting</td></tr>
  *   <tr><td>reporting</td><td>percentile_list, clat_percentiles, lat_percentiles,
- *     slat_percentiles, gtod_reduce</td></tr>
+ *     slat_percentiles, gtod_reduce, disable_slat, disable_bw_measurement (disable_bw)</td></tr>
  *   <tr><td>syncing</td><td>fsync, fdatasync (every N writes), end_fsync</td></tr>
  *   <tr><td>files of a {@code directory=} job
  *     ({@link blksim.workload.fio.thread.FioFileSet})</td><td>filesize (and ranges), nrfiles

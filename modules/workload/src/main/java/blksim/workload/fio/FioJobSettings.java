@@ -43,6 +43,12 @@ final class FioJobSettings implements Cloneable {
   long sizeBytes;
   double sizePercent;
   long offsetBytes;
+  /**
+   * {@code offset} and {@code offset_increment} as a percentage of the file or device (fio's
+   * {@code start_offset_percent}, {@code offset_increment_percent}; 0 when given in bytes).
+   */
+  long offsetPercent;
+  long offsetIncrementPercent;
   long ioSizeBytes;
   FioEngine ioengine = FioEngine.PSYNC;
   /** The deepest {@code iodepth} blksim accepts. */
@@ -50,6 +56,12 @@ final class FioJobSettings implements Cloneable {
 
   int iodepth = 1;
   int iodepthBatchSubmit = 1;
+  /** {@code iodepth_low}: the low-water mark (0 or above iodepth: iodepth, fio's default). */
+  int iodepthLow;
+  /** {@code disable_slat}: no submission latency samples ({@code io_u_queued()}). */
+  boolean disableSlat;
+  /** {@code disable_bw_measurement}: no per-I/O bandwidth log samples. */
+  boolean disableBw;
   int iodepthBatchCompleteMin = 1;
   int iodepthBatchCompleteMax;
   boolean direct;
@@ -341,7 +353,11 @@ final class FioJobSettings implements Cloneable {
           size(string(value));
         }
       }
-      case "offset" -> offsetBytes = zoneUnits(1, value) ? 0 : bytesNoPercent(value);
+      case "offset" -> {
+        // str_offset_cb(): a percentage clears the byte offset and the other way round.
+        offsetPercent = 0;
+        offsetBytes = zoneUnits(1, value) ? 0 : bytesOrPercent(value, true);
+      }
       case "io_size" -> ioSizeBytes = zoneUnits(2, value) ? 0 : bytesNoPercent(value);
       case "ioengine" -> ioengine = engine(string(value));
       case "iodepth" -> {
@@ -355,6 +371,9 @@ final class FioJobSettings implements Cloneable {
         }
       }
       case "iodepth_batch" -> iodepthBatchSubmit = integer(value, 0, Integer.MAX_VALUE);
+      case "iodepth_low" -> iodepthLow = integer(value, 0, Integer.MAX_VALUE);
+      case "disable_slat" -> disableSlat = bool(value);
+      case "disable_bw_measurement" -> disableBw = bool(value);
       case "iodepth_batch_complete_min" ->
           iodepthBatchCompleteMin = integer(value, 0, Integer.MAX_VALUE);
       case "iodepth_batch_complete_max" ->
@@ -471,8 +490,10 @@ final class FioJobSettings implements Cloneable {
       case "zonerange" -> zoneRangeBytes = bytesNoPercent(value);
       case "zonesize" -> zoneSizeBytes = bytesNoPercent(value);
       case "zoneskip" -> zoneSkipBytes = zoneUnits(4, value) ? 0 : bytesNoPercent(value);
-      case "offset_increment" ->
-          offsetIncrementBytes = zoneUnits(3, value) ? 0 : bytesNoPercent(value);
+      case "offset_increment" -> {
+        offsetIncrementPercent = 0;
+        offsetIncrementBytes = zoneUnits(3, value) ? 0 : bytesOrPercent(value, false);
+      }
       case "max_open_zones" -> maxOpenZones = integer(value, 0, FioZbd.ZBD_MAX_WRITE_ZONES);
       case "job_max_open_zones" ->
           jobMaxOpenZones = integer(value, 0, FioZbd.ZBD_MAX_WRITE_ZONES);
@@ -639,6 +660,7 @@ final class FioJobSettings implements Cloneable {
       case "buffer_compress_chunk" -> bytesNoPercent(value);
       // The files a job names are taken as left by an earlier run: nothing is created.
       case "allow_file_create" -> bool(value);
+      case "trim_verify_zero" -> bool(value); // only with trim_percentage/trim_backlog
       // Files are laid out in each job's own thread before its I/O phase (create_serialize=0);
       // fio's serial layout in the main thread changes only when layout I/O happens.
       case "create_serialize" -> bool(value);
@@ -663,6 +685,23 @@ final class FioJobSettings implements Cloneable {
   void finish() {
     if (iodepthBatchSubmit == 0 || iodepthBatchSubmit > iodepth) {
       iodepthBatchSubmit = iodepth;
+    }
+    // fixup_options(): "The low water mark cannot be bigger than the iodepth".
+    if (iodepthLow == 0 || iodepthLow > iodepth) {
+      iodepthLow = iodepth;
+    }
+    if (disableSlat) {
+      slatPercentiles = false; // fixup_options(): no samples, no percentiles
+      if (latLog != null) {
+        // init.c: with disable_slat fio opens no slat log next to the lat and clat logs.
+        throw error("disable_slat", "disable_slat with write_lat_log is not modelled by blksim"
+            + " (fio writes the lat and clat logs but no slat log)");
+      }
+    }
+    if (disableBw && bwLog != null && logAvgMsec == 0) {
+      // account_io_completion(): a per-I/O bw log (log_avg_msec=0) gets no samples.
+      throw error("disable_bw_measurement", "disable_bw with a per-I/O write_bw_log"
+          + " (log_avg_msec=0) is not modelled by blksim (fio writes an empty log)");
     }
     if (iodepthBatchCompleteMin > iodepthBatchCompleteMax) {
       iodepthBatchCompleteMax = iodepthBatchCompleteMin;
@@ -1260,6 +1299,27 @@ final class FioJobSettings implements Cloneable {
       throw new BadValue("must be in [0, 1], was " + v);
     }
     return d;
+  }
+
+  /**
+   * {@code offset} / {@code offset_increment}: bytes, or a whole percentage of the file or device
+   * ({@code str_offset_cb()}, {@code str_offset_increment_cb()}: fio keeps the percentage and
+   * converts it per file in {@code get_start_offset()}); records the percentage and returns 0.
+   */
+  private long bytesOrPercent(String value, boolean offset) {
+    FioValues.Size s = FioValues.size(string(value), kbBase, true);
+    if (!s.percent()) {
+      return s.value();
+    }
+    if (s.value() > 100) {
+      throw new BadValue("a percentage must be in [0, 100], was " + value);
+    }
+    if (offset) {
+      offsetPercent = s.value();
+    } else {
+      offsetIncrementPercent = s.value();
+    }
+    return 0;
   }
 
   private long bytesNoPercent(String value) {

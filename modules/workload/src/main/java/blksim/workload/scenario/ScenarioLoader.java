@@ -1548,15 +1548,23 @@ public final class ScenarioLoader {
               + " EINVAL)");
         }
       }
-      if (j.sizePercent() > 0) {
-        throw j.error("size", "job '" + j.name() + "': size as a percentage of its files is not"
-            + " modelled by blksim; give it in bytes");
-      }
+      // A percentage alone is no size: fio's o->size stays 0 (str_size_cb()), so files that do
+      // not exist yet fail in setup_files() as without size=.
       if (j.sizeBytes() <= 0 && j.fileSizeLow() == 0) {
         throw j.error("size", "job '" + j.name() + "' works on files in " + where
             + ": give it size= (all its files together) or filesize= (each file); fio fails the"
             + " same way on files that do not exist yet (setup_files(): you need to specify"
             + " size=)");
+      }
+      if (j.sizePercent() > 0) {
+        throw j.error("size", "job '" + j.name() + "': size as a percentage of its files is not"
+            + " modelled by blksim; give it in bytes");
+      }
+      refuseLowWater(j, "files");
+      if (j.offsetInPercent()) {
+        throw j.error(j.offsetPercent() > 0 ? "offset" : "offset_increment", "job '" + j.name()
+            + "': an offset as a percentage of its files is not modelled by blksim (only of a"
+            + " block device); give it in bytes");
       }
       long start = j.offsetBytes() + j.jobIndex() * j.offsetIncrementBytes();
       if (j.fileSizeLow() > 0 && start >= j.fileSizeLow()) {
@@ -2200,7 +2208,7 @@ public final class ScenarioLoader {
             + " logical block size " + dev.blockSize() + " to atomic_write_unit_max_bytes "
             + max + " (blkdev_atomic_write_valid())");
       }
-      long start = j.offsetBytes() + j.jobIndex() * j.offsetIncrementBytes();
+      long start = j.startOffset(dev.sizeBytes());
       if (start % bs != 0 || (j.rw().isRandom() && j.blockAlign()[1] % bs != 0)) {
         throw j.error("atomic", "job '" + j.name() + "': atomic writes of " + bs + " bytes at"
             + " offsets that are not multiples of " + bs + " fail with EINVAL (the kernel"
@@ -2295,8 +2303,21 @@ public final class ScenarioLoader {
     }
   }
 
+  /**
+   * {@code iodepth_low} below iodepth is modelled by the io_uring/libaio thread on a block device
+   * only; elsewhere it is refused rather than ignored.
+   */
+  private static void refuseLowWater(FioJob j, String where) {
+    if (j.iodepthLow() < j.iodepth() && !j.ioengine().isSync()) {
+      throw j.error("iodepth_low", "job '" + j.name() + "': iodepth_low below iodepth with "
+          + where + " is not modelled by blksim (only with io_uring or libaio on a block"
+          + " device)");
+    }
+  }
+
   private static void checkJob(FioJob j, List<DeviceParams> devices, boolean bounded) {
     if (CharDeviceJobs.check(j, devices)) {
+      refuseLowWater(j, "a character device");
       return; // /dev/null or /dev/zero
     }
     if (j.ioengine() == FioEngine.CPUIO) {
@@ -2324,7 +2345,7 @@ public final class ScenarioLoader {
       if (j.nrFiles() > 1) {
         throw j.error("nrfiles", "fio: page_fault ioengine does not support multiple files");
       }
-      if (j.offsetBytes() != 0 || j.offsetIncrementBytes() != 0) {
+      if (j.offsetBytes() != 0 || j.offsetIncrementBytes() != 0 || j.offsetInPercent()) {
         throw j.error("offset", "fio: page_fault engine does not support start_offset");
       }
       return;
@@ -2343,7 +2364,11 @@ public final class ScenarioLoader {
         throw j.error("size", "job '" + j.name() + "' uses ioengine=null, which has no file to"
             + " take a size from: give it size=");
       }
+      refuseLowWater(j, "ioengine=null");
       return;
+    }
+    if (j.offload()) {
+      refuseLowWater(j, "io_submit_mode=offload");
     }
     if (j.filename() == null && j.directory() != null) {
       return;
@@ -2392,8 +2417,9 @@ public final class ScenarioLoader {
     }
     checkSizes(j, dev);
     checkZbd(j, dev);
-    if (j.offsetBytes() >= dev.sizeBytes()) {
-      throw j.error("offset", "offset " + j.offsetBytes()
+    if (j.offsetPercent() >= 100 || j.offsetBytes() >= dev.sizeBytes()) {
+      throw j.error("offset", "offset " + (j.offsetPercent() > 0 ? j.offsetPercent() + "%"
+          : j.offsetBytes())
           + " is beyond the end of " + dev.name() + " (" + dev.sizeBytes() + " bytes)");
     }
     // The guard is for a run that would go on for hours; max-time bounds it as runtime= does,

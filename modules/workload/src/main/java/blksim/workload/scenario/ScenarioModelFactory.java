@@ -353,6 +353,9 @@ public final class ScenarioModelFactory implements ModelFactory {
       // cpus_allowed set (round robin), which with cpus_allowed_policy=split is its only CPU.
       int cpuId = allowed == null ? k % cpus.size() : allowed[k % allowed.length];
       JobStats stats = new JobStats(info(j, 1000 + k));
+      if (j.disableSlat()) {
+        stats.disableSlat();
+      }
       stats.setLatencyProfile(j.latencyTargetNs(), j.latencyWindowNs() / 1000,
           j.latencyPercentile());
       if (j.logOptions() != null) {

@@ -199,7 +199,7 @@ class FioJobFileErrorTest {
     rejects("[j]\nsize=2*1024\n", 2, "size", "put arithmetic in parentheses");
     rejects("[j]\nsize=(3\n", 2, "size", "missing ')'");
     rejects("[j]\nsize=101%\n", 2, "size", "[1, 100]");
-    rejects("[j]\noffset=50%\n", 2, "offset", "percentage is not modelled");
+    rejects("[j]\noffset=101%\n", 2, "offset", "[0, 100]");
     rejects("[j]\nbs=\n", 2, "bs", "needs a value");
     rejects("[j]\niodepth=$ncpus*k\n", 2, "iodepth", "bad arithmetic");
   }

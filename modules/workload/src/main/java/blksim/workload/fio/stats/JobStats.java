@@ -221,6 +221,17 @@ public final class JobStats {
         return List.copyOf(prioStats[ddir]);
     }
 
+    /** {@code disable_slat}: the submission latency is not recorded ({@link #disableSlat()}). */
+    private boolean slatDisabled;
+
+    /**
+     * fio's {@code disable_slat}: {@code io_u_queued()} records no slat sample, so the report has
+     * no slat line (JSON: zero {@code slat_ns}); lat (submission to completion) is still whole.
+     */
+    public void disableSlat() {
+        slatDisabled = true;
+    }
+
     /** Creates empty statistics for the job described by {@code info}. */
     public JobStats(JobInfo info) {
         this.info = Objects.requireNonNull(info, "info must not be null");
@@ -316,7 +327,7 @@ public final class JobStats {
             samples.add(completionTimeNs, ddir, bytes, info.syncEngine() ? -1 : slatNs, clatNs,
                 offset);
         }
-        boolean slatMeasured = slatNs >= 0 && !info.syncEngine();
+        boolean slatMeasured = slatNs >= 0 && !info.syncEngine() && !slatDisabled;
         if (slatMeasured) {
             slat[ddir].add(slatNs);
             hist(Latency.SLAT, ddir).record(slatNs);

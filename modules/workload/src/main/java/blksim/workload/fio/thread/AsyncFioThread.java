@@ -42,7 +42,9 @@ import java.util.function.IntFunction;
  *
  * <p>{@code iodepth_batch_submit} I/Os are queued before one submit call commits them (fio also
  * commits what is queued before it waits for completions); {@code iodepth_batch_complete_max}
- * completions at most are reaped at once.
+ * completions at most are reaped at once. With {@code iodepth_low} below {@code iodepth}, once
+ * the queue is full fio reaps until no more than {@code iodepth_low} I/Os are in flight before it
+ * queues again ({@code wait_for_completions()}); the default keeps the queue full.
  */
 public final class AsyncFioThread extends FioJobThread {
   /** Which asynchronous engine. */
@@ -69,6 +71,10 @@ public final class AsyncFioThread extends FioJobThread {
   private final int depth;
   private final int completeMin;
   private final int batchSubmit;
+  /** {@code iodepth_low}: after the queue filled, reap down to this many before queuing. */
+  private final int depthLow;
+  /** The queue filled with {@code iodepth_low} below iodepth: draining to the low-water mark. */
+  private boolean drainToLow;
   private final ArrayList<IoRequest> batch = new ArrayList<>();
   private IoRing ioRing;
   private KioCtx kioCtx;
@@ -124,6 +130,7 @@ public final class AsyncFioThread extends FioJobThread {
     this.depth = Math.max(1, job.iodepth());
     this.completeMin = Math.max(1, Math.min(job.iodepthBatchCompleteMin(), depth));
     this.batchSubmit = Math.max(1, Math.min(job.iodepthBatchSubmit(), depth));
+    this.depthLow = Math.max(0, Math.min(job.iodepthLow(), depth));
     this.pool = job.offload() ? new OffloadPool(this, depth, offloadJob()) : null;
     this.verifyPool = job.verifyAsync() > 0 && job.verify().enabled() && pool == null
         ? new VerifyPool(this, job.verifyAsync()) : null;
@@ -311,6 +318,14 @@ public final class AsyncFioThread extends FioJobThread {
 
   /** fio's do_io() loop: submit while there is room, else reap. True when an action was taken. */
   private boolean loop(TaskCpu cpu) {
+    if (drainToLow) {
+      // wait_for_completions(): "while (full && (td->cur_depth > td->o.iodepth_low))" it reaps
+      // again, before fio queues anything else.
+      if (inFlight > depthLow && batch.isEmpty() && pool == null) {
+        return waitFor(cpu, completeMin);
+      }
+      drainToLow = false;
+    }
     if (rateHeld != null) {
       // rate_ddir(): io_u_quiesce(), then usec_sleep() until the held I/O is due.
       long wait = rateWaitNs(rateHeld.bio().op(), cpu.now());
@@ -496,7 +511,8 @@ public final class AsyncFioThread extends FioJobThread {
       finish(cpu);
       return true;
     }
-    // The queue is full (or the job is draining): reap.
+    // The queue is full (or the job is draining): reap, with iodepth_low down to its mark.
+    drainToLow = more && depthLow < depth;
     return waitFor(cpu, completeMin);
   }
 

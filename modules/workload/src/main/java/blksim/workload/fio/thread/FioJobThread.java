@@ -197,11 +197,13 @@ public abstract class FioJobThread extends Task {
     SplittableRandom random = new SplittableRandom(
         Seeds.forComponent(seed, "fio/" + job.name() + "/" + globalJobNumber));
     long capacity = file != null ? file.sizeBytes() : capacityBytes;
-    // get_start_offset(): clone k of numjobs starts offset_increment·k further.
-    long offset = job.offsetBytes() + job.jobIndex() * job.offsetIncrementBytes();
+    // get_start_offset(): clone k of numjobs starts offset_increment·k further (percentages
+    // of the device rounded up to the smallest bs).
+    long offset = job.startOffset(capacity);
     long size = job.sizeBytes() > 0 ? job.sizeBytes()
         : job.sizePercent() > 0 ? (long) (capacity * job.sizePercent() / 100.0)
-        : capacity - job.offsetBytes();
+        : capacity - (job.offsetPercent() > 0 ? capacity * job.offsetPercent() / 100
+            : job.offsetBytes());
     long region = Math.min(size, capacity - offset);
     blksim.kernel.block.ZoneGeometry zones = job.zonemodeZbd() && file != null
         ? file.queues().apply(0).zones() : null;

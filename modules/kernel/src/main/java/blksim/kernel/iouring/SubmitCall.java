@@ -289,7 +289,11 @@ public final class SubmitCall extends SystemCall {
   }
 
   private void ended(IoRequest r, int err) {
-    if (inIssue) {
+    // Only the request being issued completes "inline": a plug that reached its limit
+    // (blk_add_rq_to_plug() flushing at BLK_MAX_REQUEST_COUNT) runs the queue inside this issue,
+    // and the earlier requests it held complete there too (null_blk irqmode=0): they are
+    // posted, not taken for the current one (which lost their events and posted it twice).
+    if (inIssue && r == req) {
       inlineDone = true;
       inlineResult = err;
     } else {

@@ -307,6 +307,7 @@ final class RunCommand implements Callable<Integer> {
     }
     RunResult r = o.fio();
     o.warnings().forEach(spec.commandLine().getErr()::println);
+    FioTextReporter.errorLines(r).forEach(spec.commandLine().getErr()::println); // io_u errors
     // --wq-monitor, or a scenario that samples its workqueues (kernel.wq-monitor-interval)
     boolean wq = wqMonitor != null || !o.wqSamples().isEmpty();
     String fioJson = Metrics.json(o, formats.jsonPlus());

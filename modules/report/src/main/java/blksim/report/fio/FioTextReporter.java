@@ -65,6 +65,25 @@ public final class FioTextReporter {
         return out.toString();
     }
 
+    /**
+     * The lines fio writes to stderr for the jobs' failed io_us ({@code __io_u_log_error()}:
+     * "fio: io_u error on file F: strerror: read offset=N, buflen=N"), one per job that recorded
+     * one, in job order.
+     *
+     * @param r the run
+     * @return the lines, without newlines; empty when no job failed on an io_u
+     */
+    public static java.util.List<String> errorLines(RunResult r) {
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        for (JobStats ts : r.jobs()) {
+            if (ts.error() != 0 && ts.errorIo() != null) {
+                lines.add("fio: io_u error" + (ts.errorFile() != null ? " on file " + ts.errorFile() : "")
+                    + ": " + FioFormat.strerror(ts.error()) + ": " + ts.errorIo());
+            }
+        }
+        return lines;
+    }
+
     private static void showThreadStatusNormal(StringBuilder out, JobStats ts, GroupRunStats rs, String date) {
         long bytes = ts.ioBytes(0) + ts.ioBytes(1) + ts.ioBytes(2);
         if (bytes == 0 && ts.totalIosAllDirections() == 0) {
@@ -73,7 +92,10 @@ public final class FioTextReporter {
         out.append(ts.info().jobname()).append(": (groupid=").append(ts.info().groupId())
             .append(", jobs=").append(ts.members()).append("): err=").append(padLeft(ts.error(), 2));
         if (ts.error() != 0) {
-            out.append(" (func=io_u error, error=").append(FioFormat.strerror(ts.error())).append(')');
+            // fio's ts->verror: "file:io_u.c:1896, func=io_u error, error=..." (td_verror())
+            String where = ts.errorWhere() != null ? ts.errorWhere() : "func=io_u error";
+            out.append(" (").append(where).append(", error=").append(FioFormat.strerror(ts.error()))
+                .append(')');
         }
         out.append(": pid=").append(ts.info().pid()).append(": ").append(date).append('\n');
         String desc = ts.info().description();

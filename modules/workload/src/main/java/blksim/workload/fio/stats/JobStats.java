@@ -114,6 +114,11 @@ public final class JobStats {
     private long majf;
     private long minf;
     private int error;
+    /** fio's {@code td->verror} without its {@code ", error=..."} tail, or null (see {@link #setIoError}). */
+    private String errorWhere;
+    /** The failed io_u's file and "ddir offset=, buflen=" for fio's stderr line, or null. */
+    private String errorFile;
+    private String errorIo;
     /** Zone resets made with zonemode=zbd ({@code ts->nr_zone_resets}). */
     private long zoneResets;
     /** fio's {@code ts->count_zone_resets}: a zonemode=zbd job that writes or trims. */
@@ -636,6 +641,52 @@ public final class JobStats {
         this.error = err;
     }
 
+    /**
+     * Records the job's first fatal io_u error as fio's {@code __io_u_log_error()} does: the
+     * error number, the {@code td_verror()} location text fio's header prints
+     * ({@code "file:io_u.c:1896, func=io_u error"} in fio-3.36) and the failed io_u, for the
+     * {@code "fio: io_u error on file F: strerror: read offset=N, buflen=N"} line fio writes
+     * to stderr. A later error keeps the first (fio's {@code td_verror()} returns when
+     * {@code td->error} is set).
+     */
+    public void setIoError(int err, String where, String file, String ddirName, long offset,
+            long buflen) {
+        if (error != 0) {
+            return;
+        }
+        this.error = err;
+        this.errorWhere = where;
+        this.errorFile = file;
+        this.errorIo = ddirName + " offset=" + offset + ", buflen=" + buflen;
+    }
+
+    /** The {@code td_verror()} location text ("file:..., func=..."), or null when not known. */
+    public String errorWhere() {
+        return errorWhere;
+    }
+
+    /** The failed io_u's file name for fio's stderr error line, or null. */
+    public String errorFile() {
+        return errorFile;
+    }
+
+    /** The failed io_u's "ddir offset=N, buflen=N" for fio's stderr error line, or null. */
+    public String errorIo() {
+        return errorIo;
+    }
+
+    /**
+     * Counts an io_u that was issued and then failed: fio's {@code td_io_queue()} adds it to
+     * {@code total_io_u} when queued, but {@code io_completed()} adds no bytes or latency
+     * for an errored io_u.
+     */
+    public void recordFailedIo(int ddir) {
+        checkDdir(ddir);
+        if (!finished) {
+            totalIos[ddir]++;
+        }
+    }
+
     /** Sets the zone resets the job made with zonemode=zbd ({@code nr_zone_resets}). */
     public void setZoneResets(long n) {
         this.zoneResets = n;
@@ -753,6 +804,9 @@ public final class JobStats {
         minf += src.minf;
         if (error == 0) {
             error = src.error;
+            errorWhere = src.errorWhere;
+            errorFile = src.errorFile;
+            errorIo = src.errorIo;
         }
         zoneResets += src.zoneResets;
         countZoneResets |= src.countZoneResets; // sum_thread_stats()
@@ -1112,6 +1166,9 @@ public final class JobStats {
             out.writeLong(majf);
             out.writeLong(minf);
             out.writeInt(error);
+            writeNullableString(out, errorWhere);
+            writeNullableString(out, errorFile);
+            writeNullableString(out, errorIo);
             out.writeInt(latencyDepth);
             out.writeLong(latencyTargetNs);
             out.writeLong(latencyWindowUs);
@@ -1203,6 +1260,9 @@ public final class JobStats {
             s.majf = in.readLong();
             s.minf = in.readLong();
             s.error = in.readInt();
+            s.errorWhere = readNullableString(in);
+            s.errorFile = readNullableString(in);
+            s.errorIo = readNullableString(in);
             s.latencyDepth = in.readInt();
             s.latencyTargetNs = in.readLong();
             s.latencyWindowUs = in.readLong();

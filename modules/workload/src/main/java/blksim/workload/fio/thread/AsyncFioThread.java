@@ -183,7 +183,8 @@ public final class AsyncFioThread extends FioJobThread {
       public void reaped(IoRequest done, TaskCpu cpu) {
         inFlight--;
         long now = cpu.now();
-        if (!fatalIoError(done.result())) {
+        if (!fatalIoError(done.result(), done.bio().op(), done.bio().sector() << 9,
+            done.bio().sizeBytes())) {
           if (zbd() != null) {
             zbd().completed(zbdDdir(done.bio().op()), done.bio().sector() << 9,
                 done.bio().sizeBytes());
@@ -627,7 +628,8 @@ public final class AsyncFioThread extends FioJobThread {
       inFlight--;
       n++;
       Long check = checkNs.isEmpty() ? null : checkNs.remove(done.tag());
-      if (fatalIoError(done.result())) {
+      if (fatalIoError(done.result(), done.bio().op(), done.bio().sector() << 9,
+          done.bio().sizeBytes())) {
         continue; // fio stops the job: not accounted, the rest drains
       }
       if (check != null) {

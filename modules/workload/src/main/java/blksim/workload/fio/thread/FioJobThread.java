@@ -1270,6 +1270,36 @@ public abstract class FioJobThread extends Task {
     return true;
   }
 
+  /** fio-3.36's {@code td_verror()} text for an io_u's error: io_u.c line 1896 of that release. */
+  static final String IO_U_ERROR_WHERE = "file:io_u.c:1896, func=io_u error";
+
+  /**
+   * {@link #fatalIoError(long)} for an I/O whose request is known: a fatal error also records
+   * what fio's {@code __io_u_log_error()} prints (the stderr line naming the file, direction,
+   * offset and length; the header's {@code td_verror()} text) and counts the failed io_u as
+   * issued ({@code total_io_u}, which fio's {@code td_io_queue()} adds when it queues it), so a
+   * job that fails at its first I/O still prints its block. The file name is the job's
+   * {@code filename} (its first when it lists several) or fio's default "jobname.0.0"
+   * (simplified: the file of a multi-file job is not tracked).
+   */
+  protected final boolean fatalIoError(long ret, ReqOp op, long offset, long len) {
+    boolean first = stats.error() == 0;
+    if (!fatalIoError(ret)) {
+      return false;
+    }
+    int ddir = op == ReqOp.WRITE ? 1 : op == ReqOp.DISCARD ? 2 : 0;
+    if (measuring()) {
+      stats.recordFailedIo(ddir);
+    }
+    if (first) {
+      String file = job.filename() != null ? job.filename().split(":")[0] : job.name() + ".0.0";
+      String name = ddir == 1 ? "write" : ddir == 2 ? "trim" : "read";
+      stats.setError(0);
+      stats.setIoError((int) -ret, IO_U_ERROR_WHERE, file, name, offset, len);
+    }
+    return true;
+  }
+
   private boolean ioErrored;
 
   /**

@@ -252,7 +252,7 @@ public final class PsyncThread extends FioJobThread {
     call = null;
     long check = checkNs;
     checkNs = 0;
-    if (fatalIoError(ret)) {
+    if (fatalIoError(ret, op, ioOffset, len)) {
       completed(1);
       prep(cpu); // the job stops issuing and ends
       return;

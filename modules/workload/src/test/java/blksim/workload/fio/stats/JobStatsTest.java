@@ -204,6 +204,27 @@ class JobStatsTest {
     }
 
     @Test
+    void ioError_keepsTheFirst_countsTheFailedIoAsIssued_andSurvivesEncodeAndMerge() {
+        JobStats s = new JobStats(new JobInfo("e", 0, 0, null, "read", null, "io_uring", 4,
+            false, null, null));
+        s.recordFailedIo(0);
+        s.setIoError(11, "file:io_u.c:1896, func=io_u error", "/dev/nullb0", "read", 8192, 4096);
+        s.setIoError(95, "other", "/dev/x", "write", 0, 512);
+        assertEquals(1, s.totalIos(0));
+        assertEquals(0, s.ioBytes(0));
+        assertEquals(11, s.error());
+        assertEquals("read offset=8192, buflen=4096", s.errorIo());
+        JobStats d = JobStats.decode(s.encode());
+        assertEquals("file:io_u.c:1896, func=io_u error", d.errorWhere());
+        assertEquals("/dev/nullb0", d.errorFile());
+        JobStats ok = new JobStats(new JobInfo("e", 0, 1, null, "read", null, "io_uring", 4,
+            false, null, null));
+        JobStats m = JobStats.merge(List.of(ok, d));
+        assertEquals(11, m.error());
+        assertEquals("read offset=8192, buflen=4096", m.errorIo(), "the erring member's io_u");
+    }
+
+    @Test
     void decode_rejectsGarbage() {
         assertThrows(IllegalArgumentException.class, () -> JobStats.decode(new byte[] {1, 2, 3, 4, 5}));
         byte[] ok = job("x", 0).encode();

@@ -27,7 +27,10 @@ class SweepClusterTest {
   /** A {@code blksim node} child JVM, once it says it is up. */
   static Process node(int port, String... more) throws Exception {
     Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> cmd = new ArrayList<>(List.of(javaBin.toString(), "-Xmx384m", "-cp",
+    List<String> cmd = new ArrayList<>(List.of(javaBin.toString(), "-Xmx384m",
+        // No warm-up run: the kill test needs every member to take a run at once, and a node
+        // still warming up (seconds on a loaded machine) leaves its share to the others.
+        "-Dblksim.node.warm-up=0", "-cp",
         System.getProperty("java.class.path"), Main.class.getName(), "node", "--port",
         Integer.toString(port)));
     cmd.addAll(List.of(more));

@@ -13,7 +13,7 @@ import java.util.List;
  *
  * <p>fio's fill ({@code fill_io_buffer()} in {@code io_u.c}, {@code fill_random_buf_percentage()}
  * in {@code lib/rand.c}) [S]: the write buffer is cut, from its start, into segments of
- * {@code buffer_compress_chunk} bytes (default 512); each segment starts with
+ * {@code buffer_compress_chunk} bytes (default 512; at most the smallest write); each segment starts with
  * {@code chunk × (100 − percentage) / 100} random bytes and the rest is zeros (or
  * {@code buffer_pattern}); {@code fixup_options()} turns {@code buffer_compress_percentage=100}
  * into {@code zero_buffers}. Every buffer therefore has the same layout, so each 4 KiB page of a
@@ -51,11 +51,15 @@ public final class ZramBufferMix {
   /**
    * The fractions {same-filled, huge} of the 4 KiB pages of one fio write buffer of
    * {@code bufBytes} bytes filled with {@code percentage} compressible content in segments of
-   * {@code chunk} bytes; {@code pattern} whether a {@code buffer_pattern} replaces the zeros.
+   * {@code chunk} bytes, cut at the smallest write {@code minWrite} as fio's
+   * {@code fill_io_buffer()} does ({@code min_not_zero(min_write, compress_chunk)});
+   * {@code pattern} whether a {@code buffer_pattern} replaces the zeros.
    */
-  public static double[] mix(int percentage, long chunk, long bufBytes, boolean pattern) {
+  public static double[] mix(int percentage, long chunk, long minWrite, long bufBytes,
+      boolean pattern) {
     long pages = Math.max(1, (bufBytes + PAGE - 1) / PAGE);
-    long seg = Math.max(1, Math.min(chunk, bufBytes));
+    long seg = Math.max(1, minWrite > 0 && chunk > 0 ? Math.min(chunk, minWrite)
+        : Math.max(chunk, minWrite));
     long randomPerSeg = percentage >= 100 ? 0 : seg * (100 - percentage) / 100;
     long same = 0;
     long huge = 0;
@@ -103,7 +107,7 @@ public final class ZramBufferMix {
             || !DmTable.deviceName(j.filename()).equals(z.name())) {
           continue;
         }
-        double[] m = mix(j.bufferCompressPercentage(), j.bufferCompressChunk(), j.maxWriteBs(),
+        double[] m = mix(j.bufferCompressPercentage(), j.bufferCompressChunk(), j.minBs()[1], j.maxWriteBs(),
             j.bufferPattern());
         if (chosen != null && (m[0] != chosen[0] || m[1] != chosen[1])) {
           throw j.error("buffer_compress_percentage", "job '" + j.name() + "' writes "

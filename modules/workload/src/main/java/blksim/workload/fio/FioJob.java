@@ -756,6 +756,31 @@ public final class FioJob {
     return s.verify;
   }
 
+  /** {@code buffer_compress_percentage} (0-100), -1 when the job does not set it. */
+  public int bufferCompressPercentage() {
+    return s.bufferCompressPercentage;
+  }
+
+  /** {@code buffer_compress_chunk}: bytes per random-then-zero segment (fio's default 512). */
+  public long bufferCompressChunk() {
+    return s.bufferCompressChunk;
+  }
+
+  /** Whether the job sets {@code buffer_pattern}. */
+  public boolean bufferPattern() {
+    return s.bufferPattern;
+  }
+
+  /** {@code refill_buffers}: fio refills the write buffer before every write. */
+  public boolean refillBuffers() {
+    return s.refillBuffers;
+  }
+
+  /** The largest write block size ({@code bs} for writes, fio's {@code max_bs[DDIR_WRITE]}). */
+  public long maxWriteBs() {
+    return s.maxBs[1];
+  }
+
   /**
    * {@code verify_interval}: bytes per verify header, as fio's {@code fixup_options()}
    * ({@code init.c}) settles it: at most the smallest write (or, for a job that reads, read)

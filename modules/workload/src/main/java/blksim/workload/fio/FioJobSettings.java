@@ -165,6 +165,14 @@ final class FioJobSettings implements Cloneable {
   boolean latencyRun;
   /** {@code verify_interval}; 0: the write block size ({@code fixup_options()}). */
   long verifyInterval;
+  /** {@code buffer_compress_percentage}; -1 unset. */
+  int bufferCompressPercentage = -1;
+  /** {@code buffer_compress_chunk} (fio's default 512). */
+  long bufferCompressChunk = 512;
+  /** {@code refill_buffers}. */
+  boolean refillBuffers;
+  /** Whether {@code buffer_pattern} is set. */
+  boolean bufferPattern;
   /** {@code numa_cpu_nodes}: NUMA nodes whose CPUs the job runs on; {@code {-1}} all; null unset. */
   int[] numaCpuNodes;
   /** {@code disk_util}: fio's "Disk stats" for this job's devices (default 1). */
@@ -636,7 +644,7 @@ final class FioJobSettings implements Cloneable {
       case "do_verify" -> doVerify = bool(value);
       case "verify_only" -> verifyOnly = flag(value);
       case "experimental_verify" -> experimentalVerify = bool(value);
-      case "buffer_pattern" -> string(value);
+      case "buffer_pattern" -> bufferPattern = !string(value).isEmpty();
       case "verify_backlog" -> verifyBacklog = FioValues.bytes(string(value), kbBase);
       case "verify_backlog_batch" -> verifyBacklogBatch = integer(value, 0, Integer.MAX_VALUE);
       // Checked, without effect: buffer contents are not simulated, so where the header sits,
@@ -655,9 +663,11 @@ final class FioJobSettings implements Cloneable {
       // zram's page mix is a device key (fio-options.tsv says why for each).
       case "dedupe_mode" -> onlyValue(value, "repeat", "working_set");
       case "dedupe_global" -> bool(value);
-      case "dedupe_percentage", "dedupe_working_set_percentage", "buffer_compress_percentage" ->
-          integer(value, 0, 100);
-      case "buffer_compress_chunk" -> bytesNoPercent(value);
+      case "dedupe_percentage", "dedupe_working_set_percentage" -> integer(value, 0, 100);
+      // Modelled on zram only (ZramBufferMix): the written pages' kinds; elsewhere no effect.
+      case "buffer_compress_percentage" -> bufferCompressPercentage = integer(value, 0, 100);
+      case "buffer_compress_chunk" -> bufferCompressChunk = bytesNoPercent(value);
+      case "refill_buffers" -> refillBuffers = bool(value);
       // The files a job names are taken as left by an earlier run: nothing is created.
       case "allow_file_create" -> bool(value);
       case "trim_verify_zero" -> bool(value); // only with trim_percentage/trim_backlog

@@ -705,6 +705,7 @@ public final class ScenarioLoader {
     boolean bounded = v.getDuration("max-time") > 0;
     List<FilesystemParams> fss = filesystems(cfg, v, devices);
     jobs.replaceAll(j -> zbdZoneUnits(j, devices));
+    ZramBufferMix.apply(jobs, devices); // buffer_compress_percentage on zram
     for (FioJob j : jobs) {
       checkAtomic(j, devices, fss, atomicUnitMax);
       checkOffload(j, devices, fss);

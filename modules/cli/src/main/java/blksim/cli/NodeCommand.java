@@ -28,9 +28,9 @@ import picocli.CommandLine.Spec;
             + " same as on one JVM.",
         "A sweep joins it with 'blksim sweep SCENARIO --vary ... --join HOST:PORT'; each of"
             + " its runs goes whole to one member (this node runs one at a time).",
-        "At start it runs a short warm-up simulation (50 ms of simulated time) while it waits,"
-            + " so that its first sweep run is not also its JIT's first;"
-            + " -Dblksim.node.warm-up=0 (in BLKSIM_JAVA_OPTS) turns it off."},
+        "-Dblksim.node.warm-up=50ms (in BLKSIM_JAVA_OPTS) makes it run a short warm-up"
+            + " simulation at start while it waits, so that its first sweep run is not also its"
+            + " JIT's first (off by default: measured, it did not pay)."},
     footer = {"", "Example (two JVMs on one machine):",
         "  ./blksim node --port 25520",
         "  ./blksim run scenarios/quickstart/nullblk-psync.conf --join 127.0.0.1:25520"

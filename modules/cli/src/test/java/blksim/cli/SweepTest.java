@@ -93,7 +93,7 @@ class SweepTest {
     // SweepClusterTest use real JVMs): it hosts a sweep worker, the sweep JVM another.
     ActorSystem<Void> node = ClusterRunner.startClusterNode("127.0.0.1", 0, List.of());
     try {
-      // with the warm-up run a 'blksim node' makes while it waits (5 ms here): results unchanged
+      // with the warm-up run a 'blksim node' can make while it waits (5 ms here): results unchanged
       SweepWork.startWorker(node, Path.of("../../scenarios/" + SweepWork.WARM_UP_SCENARIO), "5ms")
           .get(120, java.util.concurrent.TimeUnit.SECONDS);
       int port = Cluster.get(node).selfMember().address().getPort().get();

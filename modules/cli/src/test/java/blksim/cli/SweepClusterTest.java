@@ -26,11 +26,18 @@ class SweepClusterTest {
 
   /** A {@code blksim node} child JVM, once it says it is up. */
   static Process node(int port, String... more) throws Exception {
+    return node(port, List.of(), more);
+  }
+
+  /** A node with extra JVM options (e.g. {@code -Dblksim.sweep.trace=true}). */
+  static Process node(int port, List<String> jvm, String... more) throws Exception {
     Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
     List<String> cmd = new ArrayList<>(List.of(javaBin.toString(), "-Xmx384m",
         // No warm-up run: the kill test needs every member to take a run at once, and a node
         // still warming up (seconds on a loaded machine) leaves its share to the others.
-        "-Dblksim.node.warm-up=0", "-cp",
+        "-Dblksim.node.warm-up=0"));
+    cmd.addAll(jvm);
+    cmd.addAll(List.of("-cp",
         System.getProperty("java.class.path"), Main.class.getName(), "node", "--port",
         Integer.toString(port)));
     cmd.addAll(List.of(more));
@@ -57,6 +64,21 @@ class SweepClusterTest {
     }
   }
 
+  /** Whether a traced node's log shows a run started and not ended. */
+  static boolean holdsRun(Path log) throws java.io.IOException {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("worker: run (\\d+) (start|end)")
+        .matcher(java.nio.file.Files.readString(log, StandardCharsets.UTF_8));
+    java.util.Set<String> open = new java.util.HashSet<>();
+    while (m.find()) {
+      if (m.group(2).equals("start")) {
+        open.add(m.group(1));
+      } else {
+        open.remove(m.group(1));
+      }
+    }
+    return !open.isEmpty();
+  }
+
   @Test
   @Timeout(420)
   void nodeKilledMidSweep_itsRunsAreRerun_andTheSurvivorTakesTheNextSweep() throws Exception {
@@ -65,9 +87,11 @@ class SweepClusterTest {
     Process survivor = node(port);
     Process victim = null;
     try {
-      victim = node(port2, "--seed", "127.0.0.1:" + port);
-      // Runs long enough (about a second of wall time each) that all three members hold one at
-      // once: with 4 ms runs a sweep could finish before the victim got any.
+      // The victim traces its runs, so the test kills it while it holds one (and not, as when it
+      // watched the progress lines, at a moment that depends on the machine's load).
+      victim = node(port2, List.of("-Dblksim.sweep.trace=true"), "--seed", "127.0.0.1:" + port);
+      // Runs long enough (about a second of wall time each) that the victim still holds its run
+      // when killed a poll (50 ms) after it started it.
       List<String> args = SweepTest.args("--vary", "devices.0.irqmode=none,softirq,timer",
           "--vary", "kernel.preempt=none,full", "--format", "csv", "--set", "max-time=300ms");
       MainTest.Result local = SweepTest.sweep(args);
@@ -79,13 +103,13 @@ class SweepClusterTest {
       StringWriter err = new StringWriter();
       CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> Main.execute(
           joined.toArray(new String[0]), new PrintWriter(out), new PrintWriter(err)));
-      // Kill the second node once all three members hold a run.
+      // Kill the second node while it holds a run: its trace shows a run started, not ended.
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
-      while (!err.toString().contains("3 running") && !code.isDone()
-          && System.nanoTime() < deadline) {
+      while (!holdsRun(OUTPUT.get(victim)) && !code.isDone() && System.nanoTime() < deadline) {
         Thread.sleep(50);
       }
       victim.destroyForcibly();
+      assertTrue(!code.isDone(), "the sweep ended before the victim held a run: " + err);
       assertEquals(0, code.get(300, TimeUnit.SECONDS), err.toString());
       assertEquals(local.out(), out.toString());
       String e = err.toString();

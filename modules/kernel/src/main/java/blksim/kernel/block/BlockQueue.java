@@ -62,6 +62,17 @@ public interface BlockQueue {
   }
 
   /**
+   * The largest request the queue builds ({@code max_sectors}, in bytes), or
+   * {@link Long#MAX_VALUE} where the model does not split bios (bio-based queues). A submitter
+   * that builds bios of many pages (writeback) caps them here, which gives the device the
+   * requests {@code bio_split_to_limits()} would make of a larger bio (simplified: one bio per
+   * request instead of a bio split in two, the same requests at the device).
+   */
+  default long maxRequestBytes() {
+    return Long.MAX_VALUE;
+  }
+
+  /**
    * The zone layout and write pointers of a zoned device (what {@code BLKREPORTZONE},
    * {@code BLKGETZONESZ} and sysfs give user space), or null for a regular device.
    */

@@ -790,6 +790,11 @@ public final class RequestQueue {
     }
 
     @Override
+    public long maxRequestBytes() {
+      return params.maxBytes();
+    }
+
+    @Override
     public Wbt wbt() {
       return wbt;
     }

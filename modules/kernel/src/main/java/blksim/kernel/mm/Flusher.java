@@ -25,7 +25,8 @@ import blksim.kernel.workqueue.WorkerCpu;
  *     ({@code writeback_chunk_size()}), the host's preparation (a filesystem allocates here), then
  *     {@code write_cache_pages()}: dirty pages from {@code writeback_index}, in batches of 14
  *     ({@code PAGEVEC_SIZE}), each batch followed by {@code cond_resched()} (scheduling point (a));
- *     contiguous pages go into one bio (at most 256 pages, {@code BIO_MAX_PAGES}); then
+ *     contiguous pages go into one bio (at most 256 pages, {@code BIO_MAX_PAGES}), which stays
+ *     open across batches as the filesystem's writepage context keeps it; then
  *     {@code requeue_inode()} and scheduling point (b): {@code cond_resched_lock()} in 4.3-rc1, or
  *     the patch's {@code if (need_resched()) { blk_flush_plug(); cond_resched(); }}; a pass returns
  *     to {@code wb_writeback()} after 100 ms with progress.
@@ -338,15 +339,18 @@ final class Flusher implements WorkRun {
     while (true) {
       boolean budget = work.syncAll || nrToWrite > 0;
       long p = budget && inBatch < PAGEVEC_SIZE ? nextDirtyPage() : -1;
-      if (p >= 0 && bioPages > 0 && (p != bioFirst + bioPages || bioPages == BIO_MAX_PAGES
+      if (p >= 0 && bioPages > 0 && (p != bioFirst + bioPages || bioPages >= maxBioPages(cpu)
           || inode.host.sectorOf(inode, p) != bioSector + (long) bioPages * PAGE_SECTORS)) {
         // Not contiguous: submit what is built; the page is taken afterwards.
         return submit(cpu, Phase.PAGES);
       }
       if (p < 0) {
-        if (bioPages > 0) {
+        if (bioPages > 0 && !(budget && inBatch >= PAGEVEC_SIZE)) {
           return submit(cpu, Phase.BATCH_END);
         }
+        // A full pagevec only ends the batch: the bio being built stays open across the
+        // cond_resched() (the writepage context, mpage_data or iomap_writepage_ctx, holds it
+        // until a page is not contiguous, the bio is full or write_cache_pages() returns).
         if (inBatch > 0) {
           phase = Phase.BATCH_END;
           return false;
@@ -428,6 +432,14 @@ final class Flusher implements WorkRun {
     long s = Math.max(e.getKey(), from);
     long run = inode.host.contiguousPages(inode, s, Math.min(max, e.getValue() - s));
     return pc.startWritebackExtent(inode, s, Math.max(1, run));
+  }
+
+  /**
+   * Pages of one bio at most: {@code BIO_MAX_PAGES}, and no more than the queue's largest
+   * request (a bio beyond it would be split into requests of that size).
+   */
+  private int maxBioPages(WorkerCpu cpu) {
+    return (int) Math.max(1, Math.min(BIO_MAX_PAGES, queue(cpu).maxRequestBytes() / 4096));
   }
 
   /** The next dirty page from {@code index}, wrapping once ({@code range_cyclic}). */

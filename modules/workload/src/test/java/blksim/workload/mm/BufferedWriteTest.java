@@ -77,13 +77,16 @@ class BufferedWriteTest {
     assertEquals(pages, r.mm().end().nrWritten(), "end_fsync left nothing dirty");
     assertEquals(0, r.mm().end().dirty());
     assertEquals(0, r.mm().end().writeback());
-    // One request at a time, 200 us each, at most 14 pages (a pagevec) per bio, and contiguous
-    // bios merged in the flusher's plug up to null_blk's max_sectors (255 sectors: two bios, 28
-    // pages): the device needs at least pages / 28 x 200 us; the job's runtime includes the
-    // fsync, so it cannot be shorter than that.
-    long deviceNs = (pages + 27) / 28 * 200_000L;
+    // One request at a time, 200 us each; the flusher's bios run on across pagevecs up to
+    // null_blk's max_sectors (255 sectors: 31 pages): the device needs at least pages / 31 x
+    // 200 us; the job's runtime includes the fsync, so it cannot be shorter than that.
+    long deviceNs = (pages + 30) / 31 * 200_000L;
     assertTrue(r.job().runtimeNs() >= deviceNs * 99 / 100,
         "runtime " + r.job().runtimeNs() / 1_000_000 + " ms, device needs " + deviceNs / 1_000_000 + " ms");
+    // Every bio but the last of a pass is full (31 pages), not cut at a pagevec (14 pages): a
+    // 64 MiB file written in order takes a few more than pages / 31 bios, far fewer than / 14.
+    long bios = r.mm().wbs().get(0).bios();
+    assertTrue(bios >= (pages + 30) / 31 && bios < pages / 28, "bios " + bios);
   }
 
   @Test

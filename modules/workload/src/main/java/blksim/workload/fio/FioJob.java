@@ -771,6 +771,32 @@ public final class FioJob {
     return s.bufferPattern;
   }
 
+  /**
+   * Whether the job's write buffers hold zeros (fio's {@code zero_buffers}, or
+   * {@code buffer_compress_percentage=100}, which {@code fixup_options()} turns into it), and no
+   * {@code buffer_pattern} (whose callback clears {@code zero_buffers}).
+   */
+  public boolean zeroBuffers() {
+    return !s.bufferPattern && (Boolean.TRUE.equals(s.zeroBuffers)
+        || s.bufferCompressPercentage == 100);
+  }
+
+  /**
+   * Whether fio scrambles the zeros of each write ({@code small_content_scramble()}: the offset
+   * and the time written into every 512-byte block). As fio's {@code init_flags()} and
+   * {@code get_io_u()} have it: {@code scramble_buffers} is on by default, but off when the job
+   * file sets {@code zero_buffers} and not {@code scramble_buffers}; never with
+   * {@code refill_buffers} (refilled instead), a {@code buffer_compress_percentage}
+   * (TD_F_COMPRESS) or {@code verify}.
+   */
+  public boolean scrambledZeros() {
+    boolean scramble = s.scrambleBuffers == null
+        ? s.zeroBuffers == null // default on, unless zero_buffers was set by the job file
+        : s.scrambleBuffers;
+    return zeroBuffers() && scramble && !s.refillBuffers && s.bufferCompressPercentage < 0
+        && s.verify == VerifyAlgorithm.NONE;
+  }
+
   /** {@code refill_buffers}: fio refills the write buffer before every write. */
   public boolean refillBuffers() {
     return s.refillBuffers;

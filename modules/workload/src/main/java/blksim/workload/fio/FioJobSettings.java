@@ -173,6 +173,10 @@ final class FioJobSettings implements Cloneable {
   boolean refillBuffers;
   /** Whether {@code buffer_pattern} is set. */
   boolean bufferPattern;
+  /** {@code zero_buffers}; null when the job file does not set it ({@code fio_option_is_set}). */
+  Boolean zeroBuffers;
+  /** {@code scramble_buffers} (fio's default 1); null when the job file does not set it. */
+  Boolean scrambleBuffers;
   /** {@code numa_cpu_nodes}: NUMA nodes whose CPUs the job runs on; {@code {-1}} all; null unset. */
   int[] numaCpuNodes;
   /** {@code disk_util}: fio's "Disk stats" for this job's devices (default 1). */
@@ -668,6 +672,9 @@ final class FioJobSettings implements Cloneable {
       case "buffer_compress_percentage" -> bufferCompressPercentage = integer(value, 0, 100);
       case "buffer_compress_chunk" -> bufferCompressChunk = bytesNoPercent(value);
       case "refill_buffers" -> refillBuffers = bool(value);
+      // What they change is zram's page mix (ZramBufferMix.zeroMix); elsewhere no effect.
+      case "zero_buffers" -> zeroBuffers = bool(value);
+      case "scramble_buffers" -> scrambleBuffers = bool(value);
       // The files a job names are taken as left by an earlier run: nothing is created.
       case "allow_file_create" -> bool(value);
       case "trim_verify_zero" -> bool(value); // only with trim_percentage/trim_backlog

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * zram's page mix taken from the buffers a fio job writes, when the job sets
- * {@code buffer_compress_percentage}: fio's content mapped onto the page kinds
+ * {@code buffer_compress_percentage} or {@code zero_buffers}: fio's content mapped onto the page kinds
  * {@link blksim.kernel.device.ZramQueue} costs (same-filled, huge, compressed).
  *
  * <p>fio's fill ({@code fill_io_buffer()} in {@code io_u.c}, {@code fill_random_buf_percentage()}
@@ -35,8 +35,9 @@ import java.util.List;
  * page, and the job's writes are taken to be what the device holds); the page kinds of a write
  * are those of the page indexes as {@link blksim.kernel.device.ZramQueue} hashes them, in the
  * derived proportions, not the page's position in the buffer. Jobs that write one zram device
- * with different mixes are refused. Without {@code buffer_compress_percentage} the device's own
- * keys apply unchanged.
+ * with different mixes are refused. {@code zero_buffers} without a compress percentage gives
+ * zeroed buffers ({@link #zeroMix}). Without either, the device's own keys apply unchanged
+ * (fio's default buffers are random, which the device's keys stand for).
  */
 public final class ZramBufferMix {
 
@@ -76,6 +77,16 @@ public final class ZramBufferMix {
     return new double[] {(double) same / pages, (double) huge / pages};
   }
 
+  /**
+   * The fractions {same-filled, huge} of zeroed write buffers ({@code zero_buffers}): every
+   * page same-filled, or, when fio scrambles them ({@code small_content_scramble()}: 24 bytes of
+   * offset and time in each 512-byte block, 192 bytes a page), every page compressed (far under
+   * {@link #HUGE_CLASS_SIZE}).
+   */
+  public static double[] zeroMix(boolean scrambled) {
+    return scrambled ? new double[] {0, 0} : new double[] {1, 0};
+  }
+
   /** Random bytes in [from, to) when each segment of {@code seg} bytes opens with {@code r}. */
   private static long randomIn(long from, long to, long seg, long r) {
     long n = 0;
@@ -103,17 +114,20 @@ public final class ZramBufferMix {
       double[] chosen = null;
       FioJob first = null;
       for (FioJob j : jobs) {
-        if (j.bufferCompressPercentage() < 0 || !j.rw().writes() || j.filename() == null
-            || !DmTable.deviceName(j.filename()).equals(z.name())) {
+        if (j.bufferCompressPercentage() < 0 && !j.zeroBuffers() || !j.rw().writes()
+            || j.filename() == null || !DmTable.deviceName(j.filename()).equals(z.name())) {
           continue;
         }
-        double[] m = mix(j.bufferCompressPercentage(), j.bufferCompressChunk(), j.minBs()[1], j.maxWriteBs(),
-            j.bufferPattern());
+        double[] m = j.bufferCompressPercentage() >= 0
+            ? mix(j.bufferCompressPercentage(), j.bufferCompressChunk(), j.minBs()[1],
+                j.maxWriteBs(), j.bufferPattern())
+            : zeroMix(j.scrambledZeros());
         if (chosen != null && (m[0] != chosen[0] || m[1] != chosen[1])) {
-          throw j.error("buffer_compress_percentage", "job '" + j.name() + "' writes "
+          throw j.error(j.bufferCompressPercentage() >= 0 ? "buffer_compress_percentage"
+              : "zero_buffers", "job '" + j.name() + "' writes "
               + z.name() + " with a different page mix than job '" + first.name() + "'"
               + " (blksim keeps one mix per zram device): give the jobs the same"
-              + " buffer_compress_percentage and buffer_compress_chunk");
+              + " buffer_compress_percentage, buffer_compress_chunk and zero_buffers");
         }
         chosen = m;
         first = j;

@@ -76,4 +76,31 @@ class ZramBufferMixTest {
     assertTrue(e.getMessage().contains("buffer_compress_percentage"), e.getMessage());
     assertTrue(e.getMessage().contains("different page mix"), e.getMessage());
   }
+
+  @Test
+  void zeroBuffers_sameFilled_unlessScrambled_asFiosFlagsHaveIt() throws IOException {
+    ZramParams zero = loaded("zero_buffers=1\n");
+    assertEquals(1, zero.sameFilledFraction(), "zero_buffers alone: scramble off, zeros");
+    assertEquals(0, zero.hugeFraction());
+    ZramParams scrambled = loaded("zero_buffers=1\nscramble_buffers=1\n");
+    assertEquals(0, scrambled.sameFilledFraction(), "offset and time in every 512 bytes");
+    assertEquals(0, scrambled.hugeFraction(), "192 bytes a page: compressed, not huge");
+    ZramParams refilled = loaded("zero_buffers=1\nscramble_buffers=1\nrefill_buffers=1\n");
+    assertEquals(1, refilled.sameFilledFraction(), "refilled with zeros before each write");
+    ZramParams off = loaded("zero_buffers=0\nscramble_buffers=0\n");
+    assertEquals(0.25, off.hugeFraction(), "random buffers: the device's own keys");
+    assertEquals(0, off.sameFilledFraction());
+    ZramParams compress = loaded("zero_buffers=1\nbuffer_compress_percentage=0\n");
+    assertEquals(1, compress.hugeFraction(), "a compress percentage fills the buffer first");
+    ZramParams pattern = loaded("zero_buffers=1\nbuffer_pattern=0xdeadbeef\n");
+    assertEquals(0.25, pattern.hugeFraction(), "buffer_pattern clears zero_buffers");
+  }
+
+  @Test
+  void zeroWriterAndRandomMixWriter_areRefusedNamingZeroBuffers() throws IOException {
+    InputException e = assertThrows(InputException.class, () -> loaded(
+        "buffer_compress_percentage=0\n[w2]\nioengine=psync\nfilename=/dev/zram0\nbs=4k\n"
+        + "rw=randwrite\nsize=1M\nzero_buffers=1\n"));
+    assertTrue(e.getMessage().contains("zero_buffers"), e.getMessage());
+  }
 }

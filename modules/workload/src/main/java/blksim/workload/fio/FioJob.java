@@ -391,6 +391,19 @@ public final class FioJob {
     return s.iodepthLow;
   }
 
+  /** {@code disable_lat} (or {@code gtod_reduce}): no total latency is recorded. */
+  public boolean disableLat() {
+    return s.disableLat;
+  }
+
+  /**
+   * {@code disable_clat} (or {@code gtod_reduce}): no completion latency, percentiles or latency
+   * buckets are recorded.
+   */
+  public boolean disableClat() {
+    return s.disableClat;
+  }
+
   /** {@code disable_slat}: no submission latency is recorded (no slat line in the report). */
   public boolean disableSlat() {
     return s.disableSlat;

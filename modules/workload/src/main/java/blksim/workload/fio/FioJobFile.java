@@ -77,7 +77,8 @@ import org.slf4j.LoggerFactory;
  *     thread, stonewall (wait_for_previous), new_group, wait_for, exitall, exit_what,
  *     group_reporting</td></tr>
  *   <tr><td>reporting</td><td>percentile_list, clat_percentiles, lat_percentiles,
- *     slat_percentiles, gtod_reduce, disable_slat, disable_bw_measurement (disable_bw)</td></tr>
+ *     slat_percentiles, gtod_reduce, disable_slat, disable_lat, disable_clat,
+ *     disable_bw_measurement (disable_bw)</td></tr>
  *   <tr><td>syncing</td><td>fsync, fdatasync (every N writes), end_fsync</td></tr>
  *   <tr><td>files of a {@code directory=} job
  *     ({@link blksim.workload.fio.thread.FioFileSet})</td><td>filesize (and ranges), nrfiles

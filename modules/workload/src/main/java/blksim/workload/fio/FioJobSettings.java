@@ -60,6 +60,10 @@ final class FioJobSettings implements Cloneable {
   int iodepthLow;
   /** {@code disable_slat}: no submission latency samples ({@code io_u_queued()}). */
   boolean disableSlat;
+  /** {@code disable_lat}: no total latency samples ({@code account_io_completion()}). */
+  boolean disableLat;
+  /** {@code disable_clat}: no completion latency samples nor latency buckets. */
+  boolean disableClat;
   /** {@code disable_bw_measurement}: no per-I/O bandwidth log samples. */
   boolean disableBw;
   int iodepthBatchCompleteMin = 1;
@@ -385,6 +389,8 @@ final class FioJobSettings implements Cloneable {
       case "iodepth_batch" -> iodepthBatchSubmit = integer(value, 0, Integer.MAX_VALUE);
       case "iodepth_low" -> iodepthLow = integer(value, 0, Integer.MAX_VALUE);
       case "disable_slat" -> disableSlat = bool(value);
+      case "disable_lat" -> disableLat = bool(value);
+      case "disable_clat" -> disableClat = bool(value);
       case "disable_bw_measurement" -> disableBw = bool(value);
       case "iodepth_batch_complete_min" ->
           iodepthBatchCompleteMin = integer(value, 0, Integer.MAX_VALUE);
@@ -572,7 +578,20 @@ final class FioJobSettings implements Cloneable {
       case "thinktime_iotime" -> thinktimeIotimeNs = FioValues.timeNs(string(value), true);
       case "thread" -> thread = flag(value);
       case "kb_base" -> kbBase = Integer.parseInt(onlyValue(value, "1024", "1000"));
-      case "gtod_reduce" -> gtodReduce = bool(value);
+      case "gtod_reduce" -> {
+        gtodReduce = bool(value);
+        if (gtodReduce) {
+          // str_gtod_reduce_cb(): only gtod_reduce=1 changes anything, at parse time (a later
+          // disable_lat=0 in the same job turns that one back on).
+          disableLat = true;
+          disableClat = true;
+          disableSlat = true;
+          disableBw = true;
+          clatPercentiles = false;
+          latPercentiles = false;
+          slatPercentiles = false;
+        }
+      }
       case "clat_percentiles" -> clatPercentiles = bool(value);
       case "lat_percentiles" -> latPercentiles = bool(value);
       case "slat_percentiles" -> slatPercentiles = bool(value);
@@ -706,6 +725,28 @@ final class FioJobSettings implements Cloneable {
     // fixup_options(): "The low water mark cannot be bigger than the iodepth".
     if (iodepthLow == 0 || iodepthLow > iodepth) {
       iodepthLow = iodepth;
+    }
+    // fixup_options(): no samples, no percentiles. fio opens the lat and clat logs whatever
+    // these say and leaves the disabled ones empty, which blksim's logs do not model.
+    if (disableLat) {
+      latPercentiles = false;
+      if (latLog != null) {
+        throw error(gtodReduce ? "gtod_reduce" : "disable_lat", (gtodReduce ? "gtod_reduce"
+            : "disable_lat") + " with write_lat_log is not modelled by blksim (fio writes an"
+            + " empty lat log)");
+      }
+    }
+    if (disableClat) {
+      clatPercentiles = false;
+      if (latLog != null) {
+        throw error("disable_clat", "disable_clat with write_lat_log is not modelled by blksim"
+            + " (fio writes an empty clat log)");
+      }
+    }
+    if (gtodReduce && iopsLog != null && logAvgMsec == 0) {
+      // account_io_completion(): per-I/O iops samples only without gtod_reduce.
+      throw error("gtod_reduce", "gtod_reduce with a per-I/O write_iops_log (log_avg_msec=0)"
+          + " is not modelled by blksim (fio writes an empty log)");
     }
     if (disableSlat) {
       slatPercentiles = false; // fixup_options(): no samples, no percentiles

@@ -356,6 +356,12 @@ public final class ScenarioModelFactory implements ModelFactory {
       if (j.disableSlat()) {
         stats.disableSlat();
       }
+      if (j.disableLat()) {
+        stats.disableLat();
+      }
+      if (j.disableClat()) {
+        stats.disableClat();
+      }
       stats.setLatencyProfile(j.latencyTargetNs(), j.latencyWindowNs() / 1000,
           j.latencyPercentile());
       if (j.logOptions() != null) {

@@ -228,12 +228,12 @@ class FioJobFileTest {
   @Test
   void flagsAndReportingOptions() {
     FioJob j = only("[j]\ntime_based\nruntime=10\ngroup_reporting\nnorandommap\nthread\n"
-        + "exitall\ninvalidate=0\ngtod_reduce=1\nclat_percentiles=0\nlat_percentiles=1\n"
+        + "exitall\ninvalidate=0\ngtod_reduce=0\nclat_percentiles=0\nlat_percentiles=1\n"
         + "slat_percentiles=1\nallrandrepeat=1\nrandrepeat=0\nrandseed=1234\n"
         + "percentile_list=50:99:99.99\nrandom_distribution=random\nrw_sequencer=sequential\n"
         + "description=warm cache, then measure\nloops=3\n");
     assertTrue(j.timeBased() && j.groupReporting() && j.norandommap() && j.thread());
-    assertTrue(j.exitall() && j.gtodReduce() && j.latPercentiles() && j.slatPercentiles());
+    assertTrue(j.exitall() && !j.gtodReduce() && j.latPercentiles() && j.slatPercentiles());
     assertFalse(j.invalidate() || j.clatPercentiles() || j.randrepeat());
     // allrandrepeat is an alias of randrepeat in fio 3.42 (options.c): the later one wins.
     assertFalse(j.allrandrepeat());
@@ -243,6 +243,22 @@ class FioJobFileTest {
     assertEquals("warm cache, then measure", j.description());
     assertEquals(3, j.loops());
     assertFalse(only("[j]\ntime_based=0\n").timeBased());
+  }
+
+  @Test
+  void gtodReduce_disablesEveryLatency_asFiosCallbackAtParseTime() {
+    FioJob g = only("[j]\ngtod_reduce=1\nlat_percentiles=1\n");
+    assertTrue(g.gtodReduce() && g.disableLat() && g.disableClat() && g.disableSlat());
+    // fixup_options(): disable_lat turns lat_percentiles off even when set after gtod_reduce.
+    assertFalse(g.latPercentiles() || g.clatPercentiles() || g.slatPercentiles());
+    FioJob back = only("[j]\ngtod_reduce=1\ndisable_clat=0\n");
+    assertFalse(back.disableClat(), "a later disable_clat=0 turns clat back on");
+    assertTrue(back.disableLat());
+    FioJob before = only("[j]\ndisable_clat=0\ngtod_reduce=1\n");
+    assertTrue(before.disableClat(), "gtod_reduce=1 after it wins");
+    assertFalse(only("[j]\ngtod_reduce=0\n").disableLat());
+    assertTrue(only("[j]\ndisable_lat=1\n").disableLat());
+    assertFalse(only("[j]\ndisable_lat=1\nlat_percentiles=1\n").latPercentiles());
   }
 
   @Test

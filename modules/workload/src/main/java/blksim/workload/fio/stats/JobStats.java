@@ -198,7 +198,7 @@ public final class JobStats {
     /** One completion of priority {@code ioprio}; ignored unless {@link #initPrios} declared them. */
     public void recordPrio(int ddir, int ioprio, long clatNs) {
         checkDdir(ddir);
-        if (finished || prioStats[ddir].isEmpty()) {
+        if (finished || prioStats[ddir].isEmpty() || clatDisabled) {
             return;
         }
         PrioStat p = prioStat(ddir, ioprio);
@@ -235,6 +235,28 @@ public final class JobStats {
      */
     public void disableSlat() {
         slatDisabled = true;
+    }
+
+    /** {@code disable_lat} and {@code disable_clat} ({@link #disableLat()}, {@link #disableClat()}). */
+    private boolean latDisabled;
+    private boolean clatDisabled;
+
+    /**
+     * fio's {@code disable_lat}: {@code account_io_completion()} adds no total latency sample
+     * (no lat line; JSON: zero {@code lat_ns}).
+     */
+    public void disableLat() {
+        latDisabled = true;
+    }
+
+    /**
+     * fio's {@code disable_clat}: {@code account_io_completion()} adds no completion latency
+     * sample and marks no latency bucket (no clat line, no percentiles, no "lat (usec)" lines,
+     * no per-priority clat); an engine's own {@link #recordClat} samples still count, as fio's
+     * file-operation engines call {@code add_clat_sample()} themselves.
+     */
+    public void disableClat() {
+        clatDisabled = true;
     }
 
     /** Creates empty statistics for the job described by {@code info}. */
@@ -338,11 +360,15 @@ public final class JobStats {
             hist(Latency.SLAT, ddir).record(slatNs);
         }
         long latNs = Math.max(slatNs, 0) + clatNs;
-        clat[ddir].add(clatNs);
-        hist(Latency.CLAT, ddir).record(clatNs);
-        lat[ddir].add(latNs);
-        hist(Latency.LAT, ddir).record(latNs);
-        markLatency(clatNs);
+        if (!clatDisabled) {
+            clat[ddir].add(clatNs);
+            hist(Latency.CLAT, ddir).record(clatNs);
+            markLatency(clatNs);
+        }
+        if (!latDisabled) {
+            lat[ddir].add(latNs);
+            hist(Latency.LAT, ddir).record(latNs);
+        }
 
         long w = Math.max(0, completionTimeNs - startNs) / SAMPLE_WINDOW_NS;
         if (w >= Integer.MAX_VALUE) {

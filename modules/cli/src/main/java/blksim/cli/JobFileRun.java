@@ -115,6 +115,15 @@ final class JobFileRun {
    */
   static Path scenarioFor(Path jobFile, List<String> sections, List<String> maps,
       PrintWriter err) throws IOException {
+    return scenarioFor(jobFile, sections, maps, err, null);
+  }
+
+  /**
+   * {@link #scenarioFor(Path, List, List, PrintWriter)}, saying on stderr that {@code what}
+   * (e.g. "fio's options on the command line are") a fio job file; null: the file's name is.
+   */
+  static Path scenarioFor(Path jobFile, List<String> sections, List<String> maps,
+      PrintWriter err, String what) throws IOException {
     Path abs = jobFile.toAbsolutePath().normalize();
     Map<String, String> types = new LinkedHashMap<>();
     List<String> pathMaps = new ArrayList<>();
@@ -224,7 +233,8 @@ final class JobFileRun {
     Files.writeString(tmp, sb.toString());
     List<String> said = new ArrayList<>();
     devices.forEach((name, d) -> said.add("/dev/" + name + " = " + d));
-    err.println("blksim: " + abs.getFileName() + " is a fio job file; it runs on the default"
+    err.println("blksim: " + (what != null ? what : abs.getFileName() + " is")
+        + " a fio job file; it runs on the default"
         + " machine (32 CPUs: 2 sockets x 8 cores x 2 threads, 16 GiB, kernel V6_9)");
     for (String s : said) {
       err.println("blksim:   " + s);

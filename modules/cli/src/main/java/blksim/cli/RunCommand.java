@@ -43,6 +43,8 @@ import picocli.CommandLine.Spec;
         "      --timehist 0@100ms..100.02ms",
         "  ./blksim run SCENARIO --output-format=json --output results/ --partitions=node",
         "  ./blksim run myjob.fio            (a fio job file alone: default machine)",
+        "  ./blksim run --name=rr --filename=/dev/nvme0n1 --rw=randread --bs=4k \\",
+        "      --ioengine=io_uring --iodepth=32 --direct=1 --runtime=1s   (fio's command line)",
         "  ./blksim run myjob.fio --blktrace trace/   (then trace/nullb0.blkparse.txt)",
         "  ./blksim run SCENARIO --report report/   (then open report/index.html)",
         "  ./blksim run SCENARIO --perfetto run.json --perfetto-window 100ms..101ms"})
@@ -51,13 +53,17 @@ final class RunCommand implements Callable<Integer> {
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "SCENARIO|JOBFILE", description = "scenario file (HOCON"
+  @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO|JOBFILE", description = "scenario file (HOCON"
       + " with a blksim object), or a fio job file alone, which runs on the default machine: 32"
       + " CPUs (2 sockets x 8 cores x SMT), 16 GiB; /dev/nullbN a null_blk, /dev/ramN a brd,"
       + " /dev/zramN a zram, other /dev/NAME an SSD, directory= an XFS-like filesystem on an SSD"
       + " mounted at /, where a job with no filename= or directory= gets fio's"
-      + " jobname.jobnum.filenum files")
+      + " jobname.jobnum.filenum files; or none, with fio's job options on the command line"
+      + " as fio takes them (--name=JOB --rw=randread --bs=4k ...)")
   Path scenario;
+
+  /** fio's job options on the command line ({@link FioCommandLine}), when no file is given. */
+  @picocli.CommandLine.Unmatched List<String> fioArgs = new ArrayList<>();
 
   @Option(names = "--output-format", paramLabel = "FORMAT[,FORMAT...]", defaultValue = "normal",
       description = "fio's output formats: normal (text), json, json+ (json with the clat"
@@ -170,6 +176,38 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (scenario != null && !fioArgs.isEmpty()) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Unknown option: '"
+          + fioArgs.get(0) + "' (fio's job options are read from the command line only when"
+          + " no SCENARIO|JOBFILE is given)");
+    }
+    if (scenario != null) {
+      return runFile();
+    }
+    if (fioArgs.isEmpty()) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+          "Missing required parameter: 'SCENARIO|JOBFILE' (or fio's job options: --name=JOB"
+          + " --rw=... --bs=...)");
+    }
+    FioCommandLine cmd = FioCommandLine.parse(fioArgs);
+    if (cmd.minimal() && format.equals("normal")) {
+      format = "terse"; // fio's --minimal
+    }
+    try {
+      scenario = cmd.write();
+      commandLine = true;
+      return runFile();
+    } catch (InputException e) {
+      throw cmd.translate(e);
+    } finally {
+      cmd.delete();
+    }
+  }
+
+  /** The job file was written from fio's options on the command line. */
+  private boolean commandLine;
+
+  private Integer runFile() throws IOException {
     OutputFormats formats = OutputFormats.parse(format);
     Simulator.Host h = parseHost(host);
     if (output != null) {
@@ -204,7 +242,8 @@ final class RunCommand implements Callable<Integer> {
     }
     Path file = scenario;
     if (Files.isRegularFile(scenario) && !JobFileRun.isScenario(scenario)) {
-      file = JobFileRun.scenarioFor(scenario, sections, maps, spec.commandLine().getErr());
+      file = JobFileRun.scenarioFor(scenario, sections, maps, spec.commandLine().getErr(),
+          commandLine ? "fio's options on the command line are" : null);
     } else if (!maps.isEmpty()) {
       overrides.add(mapOverride(scenario, maps));
       optionOf.put(overrides.get(overrides.size() - 1), "--map");

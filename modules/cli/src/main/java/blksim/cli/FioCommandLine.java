@@ -1,0 +1,140 @@
+package blksim.cli;
+
+import blksim.engine.InputException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * fio's job options given on the command line, as {@code fio --name=a --rw=randread ...} takes
+ * them ({@code parse_cmd_line()} in fio's init.c): options before the first {@code --name} go to
+ * the global section, each {@code --name=N} starts job N (and {@code --name=global} the global
+ * section again), {@code --opt=value} and a bare {@code --opt} are the job file's
+ * {@code opt=value} and {@code opt}. They are written out as a job file and run as
+ * {@code blksim run JOBFILE} runs one; an error in it names the option as typed.
+ *
+ * <p>fio's own program options that change nothing simulated ({@code --eta},
+ * {@code --eta-newline}, {@code --eta-interval}) are dropped; {@code --minimal} is
+ * {@code --output-format=terse}. blksim's {@code run} options of the same name as fio's
+ * ({@code --output-format}, {@code --section}, {@code --parse-only}) are blksim's, with fio's
+ * meaning. Simplified: only the {@code --opt=value} form (not {@code --opt value}).
+ */
+final class FioCommandLine {
+  /** fio program options dropped: they change only fio's progress display. */
+  private static final List<String> DROPPED = List.of("eta", "eta-newline", "eta-interval");
+
+  private final List<String> lines = new ArrayList<>();
+  /** The option each line of {@link #lines} came from (null for a section header). */
+  private final List<String> origin = new ArrayList<>();
+  private boolean minimal;
+  private Path dir;
+  private Path file;
+
+  private FioCommandLine() {}
+
+  /**
+   * The job file of {@code args}, the options picocli did not take.
+   *
+   * @throws InputException for an argument that is not an option ({@code --opt[=value]})
+   */
+  static FioCommandLine parse(List<String> args) {
+    FioCommandLine c = new FioCommandLine();
+    boolean inJob = false;
+    for (String a : args) {
+      if (!a.startsWith("--") || a.length() == 2 || a.charAt(2) == '=') {
+        throw new InputException(null, 0, a, "not an option: give a SCENARIO or fio JOBFILE, or"
+            + " fio's job options as --name=JOB --option=value ... (fio's command line)");
+      }
+      int eq = a.indexOf('=');
+      String key = (eq < 0 ? a.substring(2) : a.substring(2, eq)).trim();
+      String value = eq < 0 ? null : a.substring(eq + 1);
+      if (DROPPED.contains(key)) {
+        continue;
+      }
+      if (key.equals("minimal")) {
+        c.minimal = true;
+        continue;
+      }
+      if (key.equals("name")) {
+        if (value == null || value.isBlank()) {
+          throw new InputException(null, 0, a, "fio: option name requires an argument");
+        }
+        c.lines.add("[" + value.trim() + "]");
+        c.origin.add(a);
+        inJob = true;
+        continue;
+      }
+      if (!inJob && c.lines.isEmpty()) {
+        c.lines.add("[global]");
+        c.origin.add(null);
+      }
+      if (value != null && (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0)) {
+        throw new InputException(null, 0, a, "a value on the command line holds no line break");
+      }
+      c.lines.add(value == null ? key : key + "=" + value);
+      c.origin.add(a);
+    }
+    boolean anyJob = false;
+    for (String l : c.lines) {
+      anyJob |= l.startsWith("[") && !l.toLowerCase(Locale.ROOT).equals("[global]");
+    }
+    if (!anyJob) {
+      throw new InputException(null, 0, "--name", "fio's options on the command line need a"
+          + " job: add --name=JOB (fio: \"No job(s) defined\")");
+    }
+    return c;
+  }
+
+  /** Whether fio's {@code --minimal} (terse output) was given. */
+  boolean minimal() {
+    return minimal;
+  }
+
+  /** Writes the job file (in a temporary directory of its own) and returns it. */
+  Path write() throws IOException {
+    dir = Files.createTempDirectory("blksim-cmdline-");
+    file = dir.resolve("fio-command-line");
+    Files.writeString(file, String.join("\n", lines) + "\n");
+    return file;
+  }
+
+  /** The job file's text (for tests). */
+  String text() {
+    return String.join("\n", lines) + "\n";
+  }
+
+  /**
+   * {@code e}, when it names a line of the written job file, restated as the command-line
+   * option that made the line; otherwise {@code e} itself.
+   */
+  InputException translate(InputException e) {
+    if (file == null || e.file() == null
+        || !Path.of(e.file()).toAbsolutePath().normalize().equals(file.toAbsolutePath()
+            .normalize())) {
+      return e;
+    }
+    int i = e.line() - 1;
+    String opt = i >= 0 && i < origin.size() ? origin.get(i) : null;
+    if (opt == null) {
+      return new InputException("fio command line", 0, e.key(), e.rule());
+    }
+    return new InputException("fio command line", 0, opt, e.rule());
+  }
+
+  /** Removes the written job file and its directory. */
+  void delete() {
+    try {
+      if (file != null) {
+        Files.deleteIfExists(file);
+      }
+      if (dir != null) {
+        Files.deleteIfExists(dir);
+      }
+    } catch (IOException ignored) {
+      // a temporary file left behind in the temporary directory
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package blksim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.engine.InputException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** fio's job options on the command line ({@code blksim run --name=a --rw=read ...}). */
+@Timeout(120)
+class FioCommandLineTest {
+  @Test
+  void options_becomeAJobFile_asFiosParseCmdLine() {
+    FioCommandLine c = FioCommandLine.parse(List.of("--direct=1", "--eta=never", "--name=a",
+        "--rw=randread", "--time_based", "--name=b", "--bs=8k", "--name=global", "--iodepth=4",
+        "--name=c"));
+    assertEquals("[global]\ndirect=1\n[a]\nrw=randread\ntime_based\n[b]\nbs=8k\n[global]\n"
+        + "iodepth=4\n[c]\n", c.text(), "options before the first --name are global; --eta"
+        + " is dropped");
+    assertFalse(c.minimal());
+    assertTrue(FioCommandLine.parse(List.of("--name=a", "--minimal")).minimal());
+  }
+
+  @Test
+  void noJob_orNotAnOption_areRefused() {
+    InputException none = assertThrows(InputException.class,
+        () -> FioCommandLine.parse(List.of("--rw=read", "--name=global")));
+    assertTrue(none.getMessage().contains("--name=JOB"), none.getMessage());
+    InputException bare = assertThrows(InputException.class,
+        () -> FioCommandLine.parse(List.of("--name=a", "-x")));
+    assertTrue(bare.getMessage().startsWith("-x: not an option"), bare.getMessage());
+    assertThrows(InputException.class, () -> FioCommandLine.parse(List.of("--name=")));
+  }
+
+  @Test
+  void run_fromTheCommandLine_printsFiosOutput() {
+    MainTest.Result r = MainTest.cli("run", "--name=cl", "--filename=/dev/nullb0",
+        "--rw=randread", "--bs=4k", "--ioengine=libaio", "--iodepth=4", "--direct=1",
+        "--runtime=2ms", "--time_based");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("cl: (groupid=0, jobs=1)"), r.out());
+    assertTrue(r.out().contains("ioengine=libaio, iodepth=4"), r.out());
+    assertTrue(r.err().contains("fio's options on the command line are a fio job file"),
+        r.err());
+    MainTest.Result terse = MainTest.cli("run", "--name=cl", "--filename=/dev/nullb0",
+        "--runtime=1ms", "--minimal");
+    assertEquals(0, terse.code(), terse.err());
+    assertTrue(terse.out().startsWith("3;fio-"), terse.out());
+  }
+
+  @Test
+  void badOption_isNamedAsTyped_exit2() {
+    MainTest.Result r = MainTest.cli("run", "--name=cl", "--filename=/dev/nullb0", "--bs=4q");
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().startsWith("blksim: fio command line: --bs=4q: "), r.err());
+    assertFalse(r.err().contains("fio-command-line"), "no temporary file name: " + r.err());
+    MainTest.Result unknown = MainTest.cli("run", "--name=cl", "--filename=/dev/nullb0",
+        "--nosuchoption=1");
+    assertEquals(2, unknown.code(), unknown.err());
+    assertTrue(unknown.err().contains("--nosuchoption=1"), unknown.err());
+  }
+
+  @Test
+  void aFileAndFioOptions_orNothing_areUsageErrors() {
+    MainTest.Result both = MainTest.cli("run", "scenarios/quickstart/nullblk-psync.conf",
+        "--bs=4k");
+    assertEquals(2, both.code(), both.err());
+    assertTrue(both.err().contains("Unknown option: '--bs=4k'"), both.err());
+    MainTest.Result none = MainTest.cli("run");
+    assertEquals(2, none.code(), none.err());
+    assertTrue(none.err().contains("Missing required parameter"), none.err());
+  }
+}

@@ -578,6 +578,15 @@ final class FioJobSettings implements Cloneable {
       case "thinktime_iotime" -> thinktimeIotimeNs = FioValues.timeNs(string(value), true);
       case "thread" -> thread = flag(value);
       case "kb_base" -> kbBase = Integer.parseInt(onlyValue(value, "1024", "1000"));
+      case "mem" -> memType(string(value));
+      case "iomem_align" -> {
+        long a = bytesNoPercent(value);
+        if (a % 4096 != 0) {
+          throw new BadValue("iomem_align other than a multiple of the 4 KiB page is not"
+              + " modelled by blksim (a buffer off a page boundary spans one more page per I/O,"
+              + " which O_DIRECT pins), was " + value);
+        }
+      }
       case "gtod_reduce" -> {
         gtodReduce = bool(value);
         if (gtodReduce) {
@@ -1624,6 +1633,27 @@ final class FioJobSettings implements Cloneable {
       throw new BadValue("needs a value");
     }
     return value;
+  }
+
+  /**
+   * fio's {@code mem}/{@code iomem} (memory.c): the buffer's backing. malloc, shm, mmap and
+   * mmapshared (with an optional {@code :file}) are ordinary 4 KiB pages, which is what blksim
+   * costs (copies and O_DIRECT pins per page); huge pages and GPU memory are refused.
+   */
+  private static void memType(String value) {
+    String v = value.trim();
+    int colon = v.indexOf(':');
+    String type = colon < 0 ? v : v.substring(0, colon);
+    switch (type) {
+      case "malloc", "shm", "mmap", "mmapshared" -> { }
+      case "shmhuge", "mmaphuge" -> throw new BadValue("mem=" + type + " is not modelled by"
+          + " blksim (huge-page buffers would change O_DIRECT's per-page pinning cost); use"
+          + " malloc, shm, mmap or mmapshared");
+      case "cudamalloc" -> throw new BadValue("mem=cudamalloc is not modelled by blksim (GPU"
+          + " memory)");
+      default -> throw new BadValue("must be one of malloc, shm, shmhuge, mmap, mmaphuge,"
+          + " mmapshared, cudamalloc (mmap variants with :file), was " + value);
+    }
   }
 
   private static String onlyValue(String value, String... allowed) {

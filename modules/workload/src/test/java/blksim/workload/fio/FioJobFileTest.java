@@ -1,9 +1,12 @@
 package blksim.workload.fio;
 
+import blksim.engine.InputException;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URISyntaxException;
@@ -259,6 +262,21 @@ class FioJobFileTest {
     assertFalse(only("[j]\ngtod_reduce=0\n").disableLat());
     assertTrue(only("[j]\ndisable_lat=1\n").disableLat());
     assertFalse(only("[j]\ndisable_lat=1\nlat_percentiles=1\n").latPercentiles());
+  }
+
+  @Test
+  void memAndIomemAlign_acceptOrdinaryPages_refuseHugeAndOffPage() {
+    only("[j]\nmem=malloc\niomem_align=4k\n");
+    only("[j]\niomem=mmap:/tmp/buf\nmem_align=8192\n");
+    only("[j]\nmem=shm\n");
+    InputException huge = assertThrows(InputException.class, () -> only("[j]\nmem=mmaphuge\n"));
+    assertTrue(huge.getMessage().contains("t.fio:2") && huge.getMessage().contains("huge"),
+        huge.getMessage());
+    InputException bad = assertThrows(InputException.class, () -> only("[j]\nmem=nosuch\n"));
+    assertTrue(bad.getMessage().contains("must be one of malloc"), bad.getMessage());
+    InputException align = assertThrows(InputException.class,
+        () -> only("[j]\niomem_align=512\n"));
+    assertTrue(align.getMessage().contains("iomem_align"), align.getMessage());
   }
 
   @Test

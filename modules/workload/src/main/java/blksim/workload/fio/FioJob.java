@@ -810,6 +810,14 @@ public final class FioJob {
         && s.verify == VerifyAlgorithm.NONE;
   }
 
+  /**
+   * {@code ioscheduler}: the scheduler fio's {@code switch_ioscheduler()} writes to the queue
+   * of the device holding the job's first file before its I/O starts; null when unset.
+   */
+  public String ioscheduler() {
+    return s.ioscheduler;
+  }
+
   /** {@code refill_buffers}: fio refills the write buffer before every write. */
   public boolean refillBuffers() {
     return s.refillBuffers;

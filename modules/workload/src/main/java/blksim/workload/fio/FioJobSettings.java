@@ -177,6 +177,8 @@ final class FioJobSettings implements Cloneable {
   boolean refillBuffers;
   /** Whether {@code buffer_pattern} is set. */
   boolean bufferPattern;
+  /** {@code ioscheduler}: the scheduler fio switches the job's device to; null unset. */
+  String ioscheduler;
   /** {@code zero_buffers}; null when the job file does not set it ({@code fio_option_is_set}). */
   Boolean zeroBuffers;
   /** {@code scramble_buffers} (fio's default 1); null when the job file does not set it. */
@@ -579,6 +581,7 @@ final class FioJobSettings implements Cloneable {
       case "thread" -> thread = flag(value);
       case "kb_base" -> kbBase = Integer.parseInt(onlyValue(value, "1024", "1000"));
       case "mem" -> memType(string(value));
+      case "ioscheduler" -> ioscheduler = string(value).trim();
       case "iomem_align" -> {
         long a = bytesNoPercent(value);
         if (a % 4096 != 0) {

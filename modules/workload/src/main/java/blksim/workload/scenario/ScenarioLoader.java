@@ -706,6 +706,7 @@ public final class ScenarioLoader {
     List<FilesystemParams> fss = filesystems(cfg, v, devices);
     jobs.replaceAll(j -> zbdZoneUnits(j, devices));
     ZramBufferMix.apply(jobs, devices); // buffer_compress_percentage on zram
+    ioSchedulers(cfg, v, jobs, devices, fss, nbSubmit, nbComplete);
     for (FioJob j : jobs) {
       checkAtomic(j, devices, fss, atomicUnitMax);
       checkOffload(j, devices, fss);
@@ -1577,6 +1578,76 @@ public final class ScenarioLoader {
             + " starts; blksim takes them as left by an earlier run (allocated, written, not"
             + " cached): no layout I/O is simulated", j.file(), j.line(), j.name());
       }
+    }
+  }
+
+  /**
+   * fio's {@code ioscheduler}: before its I/O a job writes the name to the {@code
+   * queue/scheduler} of the device holding its first file ({@code switch_ioscheduler()}), and
+   * fails if it does not take. Here the device is rebuilt with that scheduler for the whole
+   * run, as its {@code scheduler} key would give it (an {@code auto} nr_requests follows).
+   * Refused, naming the job's line: a device without a scheduler to switch (brd, zram, dm: the
+   * kernel's bio-based queues), a scheduler the model lacks (bfq, kyber), and two jobs asking
+   * one device for different schedulers (simplified: blksim keeps one per device and run).
+   */
+  private static void ioSchedulers(Config cfg, Values v, List<FioJob> jobs,
+      List<DeviceParams> devices, List<FilesystemParams> fss, long nbSubmit, long nbComplete) {
+    Map<Integer, String> want = new java.util.TreeMap<>();
+    Map<Integer, FioJob> by = new java.util.TreeMap<>();
+    for (FioJob j : jobs) {
+      String sched = j.ioscheduler();
+      if (sched == null || j.ioengine().diskless() || j.filename() == null) {
+        continue;
+      }
+      String norm = sched.toLowerCase(java.util.Locale.ROOT);
+      if (norm.equals("deadline")) {
+        norm = "mq-deadline";
+      }
+      if (!norm.equals("none") && !norm.equals("mq-deadline")) {
+        throw j.error("ioscheduler", "ioscheduler=" + sched + " is not modelled by blksim"
+            + " (none and mq-deadline are; fio: unable to set io scheduler)");
+      }
+      String dev;
+      if (regularFiles(j, devices, fss)) {
+        dev = filesystemHolding(j.regularFile(0), fss).device();
+      } else {
+        dev = DmTable.deviceName(j.filename());
+      }
+      int idx = -1;
+      for (int i = 0; i < devices.size(); i++) {
+        if (devices.get(i).name().equals(dev)) {
+          idx = i;
+        }
+      }
+      if (idx < 0) {
+        continue; // not a device of the scenario: the job's own checks report it
+      }
+      DeviceParams d = devices.get(idx);
+      if (!(d instanceof RequestBasedParams) && !(d instanceof NullBlkParams)) {
+        throw j.error("ioscheduler", "ioscheduler=" + sched + ": " + dev + " is a bio-based"
+            + " device (brd, zram and dm queues have no I/O scheduler to switch; fio: unable"
+            + " to set io scheduler to " + sched + ")");
+      }
+      String prev = want.putIfAbsent(idx, norm);
+      if (prev != null && !prev.equals(norm)) {
+        throw j.error("ioscheduler", "job '" + j.name() + "' switches " + dev + " to " + norm
+            + " and job '" + by.get(idx).name() + "' to " + prev + ": blksim keeps one"
+            + " scheduler per device for the whole run");
+      }
+      by.putIfAbsent(idx, j);
+    }
+    ConfigList list = want.isEmpty() ? null : cfg.getList("blksim.devices");
+    for (Map.Entry<Integer, String> e : want.entrySet()) {
+      int i = e.getKey();
+      Config d = ((ConfigObject) list.get(i)).toConfig()
+          .withValue("scheduler", ConfigValueFactory.fromAnyRef(e.getValue()));
+      String type = d.getString("type");
+      Values dv = new Values(d, null, ScenarioSchema.DEVICE_KEYS.get(type),
+          "blksim.devices." + i + ".");
+      String name = dv.getString("name");
+      devices.set(i, type.equals("disk") || type.equals("ssd") || type.equals("zoned-disk")
+          ? requestBasedDevice(type, name, dv, v) : device(type, name, dv, v, nbSubmit,
+          nbComplete));
     }
   }
 

@@ -154,7 +154,7 @@ class FioJobFileErrorTest {
     rejects("[j]\nverify_policy=x\n", 2, "verify_policy", "not modelled");
     rejects("[global]\nunified_rw_reporting=1\n[j]\n", 2, "unified_rw_reporting",
         "not modelled");
-    rejects("[j]\nioscheduler=none\n", 2, "ioscheduler", "not modelled");
+    rejects("[j]\npercentage_sequential=50\n", 2, "percentage_sequential", "not modelled");
     rejects("[j]\nexec_prerun=true\n", 2, "exec_prerun", "not modelled");
     rejects("[j]\nlockfile=exclusive\n", 2, "lockfile", "not modelled");
   }

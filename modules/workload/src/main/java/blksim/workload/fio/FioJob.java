@@ -818,6 +818,11 @@ public final class FioJob {
     return s.ioscheduler;
   }
 
+  /** {@code sync=1|sync|dsync}: the job's files are opened O_SYNC or O_DSYNC. */
+  public boolean syncIo() {
+    return s.syncIo;
+  }
+
   /** {@code refill_buffers}: fio refills the write buffer before every write. */
   public boolean refillBuffers() {
     return s.refillBuffers;

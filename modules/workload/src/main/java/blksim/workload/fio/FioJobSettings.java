@@ -179,6 +179,8 @@ final class FioJobSettings implements Cloneable {
   boolean bufferPattern;
   /** {@code ioscheduler}: the scheduler fio switches the job's device to; null unset. */
   String ioscheduler;
+  /** {@code sync}: the job opens its files O_SYNC or O_DSYNC ({@code sync=1}, {@code dsync}). */
+  boolean syncIo;
   /** {@code zero_buffers}; null when the job file does not set it ({@code fio_option_is_set}). */
   Boolean zeroBuffers;
   /** {@code scramble_buffers} (fio's default 1); null when the job file does not set it. */
@@ -582,6 +584,9 @@ final class FioJobSettings implements Cloneable {
       case "kb_base" -> kbBase = Integer.parseInt(onlyValue(value, "1024", "1000"));
       case "mem" -> memType(string(value));
       case "ioscheduler" -> ioscheduler = string(value).trim();
+      // options.c: none/0, sync/1 (O_SYNC), dsync (O_DSYNC); checked against the device at load.
+      case "sync" -> syncIo = !onlyValue(value, "none", "0", "sync", "1", "dsync").equals("none")
+          && !value.trim().equals("0");
       case "iomem_align" -> {
         long a = bytesNoPercent(value);
         if (a % 4096 != 0) {

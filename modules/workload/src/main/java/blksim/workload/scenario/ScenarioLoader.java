@@ -708,6 +708,9 @@ public final class ScenarioLoader {
     ZramBufferMix.apply(jobs, devices); // buffer_compress_percentage on zram
     ioSchedulers(cfg, v, jobs, devices, fss, nbSubmit, nbComplete);
     for (FioJob j : jobs) {
+      checkSyncIo(j, devices, fss);
+    }
+    for (FioJob j : jobs) {
       checkAtomic(j, devices, fss, atomicUnitMax);
       checkOffload(j, devices, fss);
       checkPrio(j, devices, fss);
@@ -1648,6 +1651,48 @@ public final class ScenarioLoader {
       devices.set(i, type.equals("disk") || type.equals("ssd") || type.equals("zoned-disk")
           ? requestBasedDevice(type, name, dv, v) : device(type, name, dv, v, nbSubmit,
           nbComplete));
+    }
+  }
+
+  /**
+   * fio's {@code sync=1}/{@code dsync}: O_SYNC or O_DSYNC writes. Accepted where they change
+   * nothing the model costs: O_DIRECT writes to a block device with no volatile write cache,
+   * where the kernel's REQ_FUA and {@code blkdev_fsync()}'s empty flush are stripped by
+   * {@code submit_bio_noacct()} and complete at once (a few hundred ns of CPU, not costed), and
+   * jobs that do not write. Refused otherwise, naming the job's line: buffered writes (a
+   * writeback and wait per write), files on a filesystem (XFS's fsync per write), and devices
+   * with a write cache or stacked ones (FUA and flushes reach the drive).
+   */
+  private static void checkSyncIo(FioJob j, List<DeviceParams> devices,
+      List<FilesystemParams> fss) {
+    if (!j.syncIo() || !j.rw().writes() || j.ioengine().diskless() || j.filename() == null) {
+      return;
+    }
+    String why = null;
+    if (!j.direct()) {
+      why = "buffered O_SYNC writes (each written back and waited for) are not modelled;"
+          + " with direct=1 on a device without a write cache they are";
+    } else if (regularFiles(j, devices, fss)) {
+      why = "O_SYNC writes to files (the filesystem's fsync after each write) are not modelled";
+    } else {
+      String dev = DmTable.deviceName(j.filename());
+      for (DeviceParams d : devices) {
+        if (!d.name().equals(dev)) {
+          continue;
+        }
+        boolean cache = d instanceof DiskParams dp && dp.cache() != null && dp.cache().enabled()
+            || d instanceof ZonedDiskParams zp && zp.cache() != null && zp.cache().enabled();
+        if (cache) {
+          why = dev + " has a volatile write cache: O_SYNC's REQ_FUA writes and flushes are"
+              + " not modelled";
+        } else if (d instanceof DeviceParams.Stacked) {
+          why = dev + " is a device-mapper device: O_SYNC's FUA and flushes through dm are not"
+              + " modelled";
+        }
+      }
+    }
+    if (why != null) {
+      throw j.error("sync", "fio option 'sync' is not modelled by blksim here: " + why);
     }
   }
 

@@ -362,6 +362,8 @@ public final class ScenarioModelFactory implements ModelFactory {
       if (j.disableClat()) {
         stats.disableClat();
       }
+      stats.setSampleWindows(j.bwAvgTimeMs(), j.iopsAvgTimeMs());
+      stats.setReportOptions(j.unifiedRwReporting(), j.significantFigures(), j.unitBase());
       stats.setLatencyProfile(j.latencyTargetNs(), j.latencyWindowNs() / 1000,
           j.latencyPercentile());
       if (j.logOptions() != null) {

@@ -387,19 +387,27 @@ public final class JobStats {
             hist(Latency.LAT, ddir).record(latNs);
         }
 
-        long w = Math.max(0, completionTimeNs - startNs) / Math.min(bwWindowNs, iopsWindowNs);
-        if (w >= Integer.MAX_VALUE) {
-            throw new IllegalStateException("job " + info.jobname() + ": completion at " + completionTimeNs
-                + " ns is too far after the measurement start " + startNs + " ns");
-        }
-        addToWindows(ddir, bytes, completionTimeNs);
+        addToWindows(ddir, bytes, completionTimeNs, true);
     }
 
-    /** The I/O's bytes into its bw window and its count into its iops window (own widths). */
-    private void addToWindows(int ddir, long bytes, long completionTimeNs) {
+    /**
+     * The I/O's bytes into its bw window and its count into its iops window (each of its own
+     * width); {@code strict}: a completion too far after the start is an error, else clamped.
+     */
+    private void addToWindows(int ddir, long bytes, long completionTimeNs, boolean strict) {
         long since = Math.max(0, completionTimeNs - startNs);
-        int bi = (int) Math.min(since / bwWindowNs, Integer.MAX_VALUE - 1);
-        int ii = (int) Math.min(since / iopsWindowNs, Integer.MAX_VALUE - 1);
+        long b = since / bwWindowNs;
+        long i = iopsWindowNs == bwWindowNs ? b : since / iopsWindowNs;
+        if (Math.max(b, i) >= Integer.MAX_VALUE - 1) {
+            if (strict) {
+                throw new IllegalStateException("job " + info.jobname() + ": completion at " + completionTimeNs
+                    + " ns is too far after the measurement start " + startNs + " ns");
+            }
+            b = Math.min(b, Integer.MAX_VALUE - 2);
+            i = Math.min(i, Integer.MAX_VALUE - 2);
+        }
+        int bi = (int) b;
+        int ii = (int) i;
         ensureWindows(Math.max(bi, ii) + 1);
         windowBytes[ddir][bi] += bytes;
         windowIos[ddir][ii]++;
@@ -420,7 +428,7 @@ public final class JobStats {
         }
         ioBytes[ddir] += bytes;
         totalIos[ddir]++;
-        addToWindows(ddir, bytes, completionTimeNs);
+        addToWindows(ddir, bytes, completionTimeNs, false);
     }
 
     /**

@@ -137,6 +137,25 @@ class ReportOptionsOutputTest {
   }
 
   @Test
+  void logs_setTheReportsSamples_asFiosInitAndPerUnitLogs() throws IOException {
+    String prefix = dir.resolve("lg").toString();
+    // init.c: with write_bw_log and log_avg_msec, bw_avg_time is log_avg_msec
+    Map<String, Object> avg = job(run("write_bw_log=" + prefix + "\nlog_avg_msec=2\n",
+        "--output-format=json").out());
+    assertEquals(10, num(avg, "read", "bw_samples"));
+    assertEquals(0, num(avg, "read", "iops_samples"));
+    // per_unit_log(): without log_avg_msec the samples are one per I/O (iops: 1 each)
+    Map<String, Object> unit = job(run("write_iops_log=" + prefix + "\n", "--output-format=json")
+        .out());
+    long ios = num(unit, "read", "total_ios");
+    assertTrue(ios > 100, "ios " + ios);
+    assertEquals(ios, num(unit, "read", "iops_samples"));
+    assertEquals(1, num(unit, "read", "iops_min"));
+    assertEquals(1, num(unit, "read", "iops_max"));
+    assertEquals(0, num(unit, "read", "bw_samples"));
+  }
+
+  @Test
   void significantFigures_changesNum2strDigits() throws IOException {
     String four = run("").out();
     String six = run("significant_figures=6\n").out();

@@ -145,6 +145,12 @@ public final class JobStats {
     private int unifiedRw = UNIFIED_SPLIT;
     private int sigFigs = 4;
     private int unitBase = 8;
+    /**
+     * A per-I/O bw (iops) log ({@code log_avg_msec=0}): fio's {@code calc_log_samples()} then
+     * takes no window samples and {@code account_io_completion()} adds one per I/O instead.
+     */
+    private boolean perIoBw;
+    private boolean perIoIops;
     private SteadyStateResult steadyState;
     /** What a {@code read_iolog} job replayed, or null. */
     private blksim.workload.replay.ReplayStats replay;
@@ -388,6 +394,13 @@ public final class JobStats {
         }
 
         addToWindows(ddir, bytes, completionTimeNs, true);
+        if (perIoBw) {
+            // add_bw_sample(): bytes * 1000000 / the I/O's issue-to-completion ns
+            bw[ddir].add(clatNs == 0 ? 0 : bytes * 1_000_000L / clatNs);
+        }
+        if (perIoIops) {
+            iops[ddir].add(1); // add_iops_sample()
+        }
     }
 
     /**
@@ -604,13 +617,13 @@ public final class JobStats {
         long iopsWindows = runtimeNs / iopsWindowNs;
         for (int d = 0; d < DDIR_COUNT; d++) {
             runtimeMs[d] = ioBytes[d] > 0 ? ms : 0;
-            for (int w = 0; w < bwWindows && w < windowCount; w++) {
+            for (int w = 0; !perIoBw && w < bwWindows && w < windowCount; w++) {
                 long deltaBytes = windowBytes[d][w];
                 if (deltaBytes != 0) {
                     bw[d].add(deltaBytes * 1000 / bwSpentMs / 1024);
                 }
             }
-            for (int w = 0; w < iopsWindows && w < iopsWindowCount; w++) {
+            for (int w = 0; !perIoIops && w < iopsWindows && w < iopsWindowCount; w++) {
                 long deltaIos = windowIos[d][w];
                 if (deltaIos != 0) {
                     iops[d].add(deltaIos * 1000 / iopsSpentMs);
@@ -641,6 +654,16 @@ public final class JobStats {
         }
         bwWindowNs = bwMs * 1_000_000L;
         iopsWindowNs = iopsMs * 1_000_000L;
+    }
+
+    /**
+     * A per-I/O {@code write_bw_log} / {@code write_iops_log} ({@code log_avg_msec=0}): the
+     * report's bw (iops) samples are then one per I/O ({@code add_bw_sample()}: bytes * 10^6 /
+     * clat ns; {@code add_iops_sample()}: 1), not per window, as fio's {@code per_unit_log()}.
+     */
+    public void setPerIoSamples(boolean bwPerIo, boolean iopsPerIo) {
+        this.perIoBw = bwPerIo;
+        this.perIoIops = iopsPerIo;
     }
 
     /**
@@ -1339,6 +1362,8 @@ public final class JobStats {
             out.writeByte(unifiedRw);
             out.writeByte(sigFigs);
             out.writeByte(unitBase);
+            out.writeBoolean(perIoBw);
+            out.writeBoolean(perIoIops);
             if (prioStats[0].size() + prioStats[1].size() + prioStats[2].size() > 0) {
                 // Appended: stats without priorities encode as before.
                 for (int d = 0; d < DDIR_COUNT; d++) {
@@ -1445,6 +1470,8 @@ public final class JobStats {
             s.unifiedRw = in.readUnsignedByte();
             s.sigFigs = in.readUnsignedByte();
             s.unitBase = in.readUnsignedByte();
+            s.perIoBw = in.readBoolean();
+            s.perIoIops = in.readBoolean();
             if (in.available() > 0) {
                 for (int d = 0; d < DDIR_COUNT; d++) {
                     int n = in.readInt();

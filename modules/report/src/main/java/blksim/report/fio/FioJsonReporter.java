@@ -172,14 +172,22 @@ public final class FioJsonReporter {
         w.name("eta").value(0);
         w.name("elapsed").value(elapsedSec);
         options(w, "job options", ts.info().jobOptions());
-        for (int d = 0; d < JobStats.DDIR_COUNT; d++) {
+        boolean mixed = ts.unifiedRw() == JobStats.UNIFIED_MIXED;
+        // add_ddir_status_json(): a UNIFIED_MIXED thread_stat prints index 0 as "mixed" and
+        // returns for every other direction, sync included.
+        for (int d = 0; d < (mixed ? 1 : JobStats.DDIR_COUNT); d++) {
             ddir(w, ts, rs, d, plus);
         }
-        w.name("sync").beginObject();
-        w.name("total_ios").value(0);
-        w.name("lat_ns");
-        lat(w, StatSummary.EMPTY, null, null, null);
-        w.endObject();
+        if (!mixed) {
+            w.name("sync").beginObject();
+            w.name("total_ios").value(0);
+            w.name("lat_ns");
+            lat(w, StatSummary.EMPTY, null, null, null);
+            w.endObject();
+        }
+        if (ts.unifiedRw() == JobStats.UNIFIED_BOTH) {
+            ddir(w, FioReportModel.mixedOf(ts), rs, JobStats.DDIR_READ, plus); // "mixed"
+        }
 
         w.name("job_runtime").value(ts.jobRuntimeMs());
         w.name("usr_cpu").value(ts.usrCpuPercent());
@@ -226,7 +234,7 @@ public final class FioJsonReporter {
 
     /** Mirrors fio's {@code add_ddir_status_json()} for read/write/trim. */
     private static void ddir(JsonWriter w, JobStats ts, GroupRunStats rs, int d, boolean plus) {
-        w.name(FioReportModel.ddirName(d)).beginObject();
+        w.name(FioReportModel.ddirName(ts, d)).beginObject();
         long runt = ts.runtimeMs(d);
         long bwBytes = 0;
         long bw = 0;

@@ -110,7 +110,8 @@ public final class FioPreamble {
         b.append(j.name()).append(": (g=").append(j.groupId()).append("): rw=")
             .append(j.rw().fioName()).append(", bs=");
         for (int d = 0; d < 3; d++) {
-            b.append(dir[d]).append(size(min[d], pow2)).append('-').append(size(max[d], pow2));
+            b.append(dir[d]).append(size(min[d], j.significantFigures(), pow2)).append('-')
+                .append(size(max[d], j.significantFigures(), pow2));
         }
         b.append(", ioengine=").append(j.ioengine().fioName()).append(", iodepth=")
             .append(j.iodepth());
@@ -132,7 +133,8 @@ public final class FioPreamble {
         return b.toString();
     }
 
-    private static String size(long bytes, boolean pow2) {
-        return FioFormat.num2str(bytes, FioFormat.SIG_FIGS, 1, pow2, FioFormat.Unit.BYTE);
+    /** init.c's num2str(bs, o->sig_figs, 1, i2p, N2S_BYTE). */
+    private static String size(long bytes, int sigFigs, boolean pow2) {
+        return FioFormat.num2str(bytes, sigFigs, 1, pow2, FioFormat.Unit.BYTE);
     }
 }

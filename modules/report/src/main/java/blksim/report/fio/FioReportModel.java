@@ -27,6 +27,11 @@ final class FioReportModel {
         final long[] maxBw = new long[JobStats.DDIR_COUNT];
         final long[] ioBytes = new long[JobStats.DDIR_COUNT];
         final long[] agg = new long[JobStats.DDIR_COUNT];
+        /** {@code rs->unified_rw_rep}: the entries' values OR-ed, as __show_run_stats() does. */
+        int unifiedRw;
+        /** {@code rs->sig_figs} and {@code rs->unit_base}: the group's last entry's. */
+        int sigFigs = 4;
+        int unitBase = 8;
 
         GroupRunStats(int groupId) {
             this.groupId = groupId;
@@ -66,10 +71,18 @@ final class FioReportModel {
         }
         List<JobStats> entries = new ArrayList<>(folded.size());
         for (List<JobStats> members : folded) {
-            entries.add(members.size() == 1 ? members.get(0) : JobStats.merge(members));
+            // The thread_stat takes unified_rw_rep from its first job; mixed sums every direction.
+            if (members.get(0).unifiedRw() == JobStats.UNIFIED_MIXED) {
+                entries.add(JobStats.mixed(members));
+            } else {
+                entries.add(members.size() == 1 ? members.get(0) : JobStats.merge(members));
+            }
         }
         for (JobStats ts : entries) {
             GroupRunStats rs = groups.get(ts.info().groupId());
+            rs.unifiedRw |= ts.unifiedRw();
+            rs.sigFigs = ts.sigFigs();
+            rs.unitBase = ts.unitBase();
             for (int d = 0; d < JobStats.DDIR_COUNT; d++) {
                 long runtime = ts.runtimeMs(d);
                 if (runtime == 0) {
@@ -118,7 +131,20 @@ final class FioReportModel {
         return p;
     }
 
-    /** fio's {@code io_ddir_name()}. */
+    /** The name fio prints for {@code ddir} of {@code ts}: "mixed" for a UNIFIED_MIXED one. */
+    static String ddirName(JobStats ts, int ddir) {
+        return ts.unifiedRw() == JobStats.UNIFIED_MIXED ? "mixed" : ddirName(ddir);
+    }
+
+    /**
+     * fio's {@code gen_mixed_ddir_stats_from_ts()} for {@code unified_rw_reporting=both}: the
+     * entry's directions summed into one "mixed" one (printed after the per-direction ones).
+     */
+    static JobStats mixedOf(JobStats ts) {
+        return JobStats.mixed(List.of(ts));
+    }
+
+    /** {@code fio's io_ddir_name()}. */
     static String ddirName(int ddir) {
         return switch (ddir) {
             case JobStats.DDIR_READ -> "read";

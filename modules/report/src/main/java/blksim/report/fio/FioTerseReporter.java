@@ -63,8 +63,15 @@ public final class FioTerseReporter {
         out.append(TERSE_VERSION).append(';').append(FioPreamble.FIO_VERSION).append(';')
             .append(ts.info().jobname()).append(';').append(ts.info().groupId()).append(';')
             .append(ts.error());
+        // show_thread_status_terse_all(): read (or mixed), write unless UNIFIED_MIXED, then the
+        // mixed direction with UNIFIED_BOTH (version 3 has no trim fields).
         ddir(out, ts, rs, JobStats.DDIR_READ);
-        ddir(out, ts, rs, JobStats.DDIR_WRITE);
+        if (ts.unifiedRw() != JobStats.UNIFIED_MIXED) {
+            ddir(out, ts, rs, JobStats.DDIR_WRITE);
+        }
+        if (ts.unifiedRw() == JobStats.UNIFIED_BOTH) {
+            ddir(out, FioReportModel.mixedOf(ts), rs, JobStats.DDIR_READ);
+        }
         out.append(';').append(fixed(ts.usrCpuPercent(), 6)).append("%;")
             .append(fixed(ts.sysCpuPercent(), 6)).append("%;").append(ts.ctx()).append(';')
             .append(ts.majf()).append(';').append(ts.minf());

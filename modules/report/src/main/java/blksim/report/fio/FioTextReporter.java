@@ -20,8 +20,7 @@ import blksim.workload.fio.stats.StatSummary;
  *
  * <p>The lines fio prints before the run (job lines, version, {@code Starting ...}) and the blank
  * line that starts fio's run statistics are {@link FioPreamble}'s, printed by the CLI before this
- * text. Simplified against fio: no ETA lines; fio's defaults are assumed for {@code kb_base} (1024), {@code unit_base}
- * (bytes), {@code significant_figures} (4), {@code percentile_precision} (2),
+ * text. Simplified against fio: no ETA lines; fio's defaults are assumed for {@code kb_base} (1024), {@code percentile_precision} (2),
  * {@code clat_percentiles} (on), {@code slat/lat_percentiles} (off) and no latency target; the
  * date in each header is {@link RunResult#wallClockEpochMs()} in UTC; the pid is
  * {@code 1000 + job index}; no per-priority, sync, steady-state or block-info sections.
@@ -102,10 +101,16 @@ public final class FioTextReporter {
         if (desc != null && !desc.isEmpty()) {
             out.append("  Description  : [").append(desc).append("]\n");
         }
+        Unit bwUnit = ts.unitBase() == 1 ? Unit.BITPERSEC : Unit.BYTEPERSEC;
         for (int d = 0; d < JobStats.DDIR_COUNT; d++) {
             if (ts.ioBytes(d) != 0) {
-                showDdirStatus(out, rs, ts, d);
+                showDdirStatus(out, rs, ts, d, bwUnit);
             }
+        }
+        if (ts.unifiedRw() == JobStats.UNIFIED_BOTH) {
+            // show_mixed_ddir_status(): gen_mixed_ddir_stats_from_ts() copies sig_figs but not
+            // unit_base, so fio prints the mixed BW= with num2str's N2S_NONE (no unit).
+            showDdirStatus(out, rs, FioReportModel.mixedOf(ts), JobStats.DDIR_READ, Unit.NONE);
         }
         showLat(out, ts.latNsecPercent(), LAT_RANGES_US, "nsec");
         showLat(out, ts.latUsecPercent(), LAT_RANGES_US, "usec");
@@ -148,20 +153,22 @@ public final class FioTextReporter {
     }
 
     /** Mirrors fio's {@code show_ddir_status()} for read/write/trim. */
-    private static void showDdirStatus(StringBuilder out, GroupRunStats rs, JobStats ts, int ddir) {
+    private static void showDdirStatus(StringBuilder out, GroupRunStats rs, JobStats ts, int ddir,
+            Unit bwUnit) {
         long runt = ts.runtimeMs(ddir);
         if (runt == 0) {
             return;
         }
+        int sig = ts.sigFigs();
         long bw = 1000 * ts.ioBytes(ddir) / runt;
-        String io = num2str(ts.ioBytes(ddir), FioFormat.SIG_FIGS, 1, true, Unit.BYTE);
-        String bwP = num2str(bw, FioFormat.SIG_FIGS, 1, true, Unit.BYTEPERSEC);
-        String bwAlt = num2str(bw, FioFormat.SIG_FIGS, 1, false, Unit.BYTEPERSEC);
+        String io = num2str(ts.ioBytes(ddir), sig, 1, true, Unit.BYTE);
+        String bwP = num2str(bw, sig, 1, true, bwUnit);
+        String bwAlt = num2str(bw, sig, 1, false, bwUnit);
         long iops = 1000 * ts.totalIos(ddir) / runt;
-        String iopsP = num2str(iops, FioFormat.SIG_FIGS, 1, false, Unit.NONE);
+        String iopsP = num2str(iops, sig, 1, false, Unit.NONE);
         // fio-3.36 appends the zoned-block-device reset count to every write header
         String post = ddir == JobStats.DDIR_WRITE ? "; " + ts.zoneResets() + " zone resets" : "";
-        out.append("  ").append(FioReportModel.ddirName(ddir)).append(": IOPS=").append(iopsP)
+        out.append("  ").append(FioReportModel.ddirName(ts, ddir)).append(": IOPS=").append(iopsP)
             .append(", BW=").append(bwP).append(" (").append(bwAlt).append(")(").append(io).append('/')
             .append(runt).append("msec)").append(post).append('\n');
 
@@ -185,19 +192,29 @@ public final class FioTextReporter {
 
         StatSummary b = ts.bw(ddir);
         if (b.present()) {
-            String unit = "KiB";
+            // stat.c: rs->unit_base picks Kibit and multiplies by 8 (kb_base 1024 assumed)
+            boolean bits = rs != null && rs.unitBase == 1;
+            String unit = bits ? "Kibit" : "KiB";
             double pOfAgg = FioReportModel.aggPercent(rs, ddir, b.mean());
-            long min = b.min();
-            long max = b.max();
+            double minD = b.min();
+            double maxD = b.max();
             double mean = b.mean();
             double dev = b.stddev();
+            if (bits) {
+                minD *= 8.0;
+                maxD *= 8.0;
+                mean *= 8.0;
+                dev *= 8.0;
+            }
             if (mean > 1024.0 * 1024.0) {
-                min = (long) (min / 1024.0);
-                max = (long) (max / 1024.0);
+                minD /= 1024.0;
+                maxD /= 1024.0;
                 mean /= 1024.0;
                 dev /= 1024.0;
-                unit = "MiB";
+                unit = bits ? "Mibit" : "MiB";
             }
+            long min = (long) minD;
+            long max = (long) maxD;
             out.append("   bw (").append(padLeft(unit, 5)).append("/s): min=").append(padLeft(min, 5))
                 .append(", max=").append(padLeft(max, 5)).append(", per=").append(fixed(pOfAgg, 3, 2))
                 .append("%, avg=").append(fixed(mean, 5, 2)).append(", stdev=").append(fixed(dev, 5, 2))
@@ -332,18 +349,49 @@ public final class FioTextReporter {
             if (rs.maxRun[d] == 0) {
                 continue;
             }
-            out.append(GROUP_LABELS[d]).append(": bw=").append(bps(rs.agg[d], true)).append(" (")
-                .append(bps(rs.agg[d], false)).append("), ").append(bps(rs.minBw[d], true)).append('-')
-                .append(bps(rs.maxBw[d], true)).append(" (").append(bps(rs.minBw[d], false)).append('-')
-                .append(bps(rs.maxBw[d], false)).append("), io=")
-                .append(num2str(rs.ioBytes[d], FioFormat.SIG_FIGS, 1, true, Unit.BYTE)).append(" (")
-                .append(num2str(rs.ioBytes[d], FioFormat.SIG_FIGS, 1, false, Unit.BYTE)).append("), run=")
-                .append(rs.minRun[d]).append('-').append(rs.maxRun[d]).append("msec\n");
+            groupLine(out, rs, rs.unifiedRw == JobStats.UNIFIED_MIXED ? "  MIXED" : GROUP_LABELS[d],
+                rs.agg[d], rs.minBw[d], rs.maxBw[d], rs.ioBytes[d], rs.minRun[d], rs.maxRun[d]);
+        }
+        if (rs.unifiedRw == JobStats.UNIFIED_BOTH) {
+            // show_mixed_group_stats(): sums of bytes and aggregates, extremes of the rest
+            long io = 0;
+            long agg = 0;
+            long minBw = Long.MAX_VALUE;
+            long maxBw = 0;
+            long minRun = Long.MAX_VALUE;
+            long maxRun = 0;
+            for (int d = 0; d < JobStats.DDIR_COUNT; d++) {
+                if (rs.maxRun[d] == 0) {
+                    continue;
+                }
+                io += rs.ioBytes[d];
+                agg += rs.agg[d];
+                minBw = Math.min(minBw, rs.minBw[d]);
+                maxBw = Math.max(maxBw, rs.maxBw[d]);
+                minRun = Math.min(minRun, rs.minRun[d]);
+                maxRun = Math.max(maxRun, rs.maxRun[d]);
+            }
+            if (maxRun == 0) {
+                // fio prints the -1 initial values as unsigned; nothing ran, so nothing to show
+                return;
+            }
+            groupLine(out, rs, "  MIXED", agg, minBw, maxBw, io, minRun, maxRun);
         }
     }
 
-    private static String bps(long v, boolean pow2) {
-        return num2str(v, FioFormat.SIG_FIGS, 1, pow2, Unit.BYTEPERSEC);
+    private static void groupLine(StringBuilder out, GroupRunStats rs, String label, long agg, long minBw,
+            long maxBw, long io, long minRun, long maxRun) {
+        out.append(label).append(": bw=").append(bps(rs, agg, true)).append(" (")
+            .append(bps(rs, agg, false)).append("), ").append(bps(rs, minBw, true)).append('-')
+            .append(bps(rs, maxBw, true)).append(" (").append(bps(rs, minBw, false)).append('-')
+            .append(bps(rs, maxBw, false)).append("), io=")
+            .append(num2str(io, rs.sigFigs, 1, true, Unit.BYTE)).append(" (")
+            .append(num2str(io, rs.sigFigs, 1, false, Unit.BYTE)).append("), run=")
+            .append(minRun).append('-').append(maxRun).append("msec\n");
+    }
+
+    private static String bps(GroupRunStats rs, long v, boolean pow2) {
+        return num2str(v, rs.sigFigs, 1, pow2, rs.unitBase == 1 ? Unit.BITPERSEC : Unit.BYTEPERSEC);
     }
 
     /** Mirrors fio's {@code print_disk_util()} (normal form, fio-3.36 with sectors). */

@@ -404,6 +404,34 @@ public final class FioJob {
     return s.disableClat;
   }
 
+  /** {@code unified_rw_reporting}: 0 none, 1 mixed, 2 both ({@code JobStats.UNIFIED_*}). */
+  public int unifiedRwReporting() {
+    return s.unifiedRw;
+  }
+
+  /**
+   * fio's {@code bw_avg_time} in ms: {@code bwavgtime}, or {@code log_avg_msec} with a
+   * {@code write_bw_log} that does not set it (init.c), else 500.
+   */
+  public int bwAvgTimeMs() {
+    return s.bwAvgMs;
+  }
+
+  /** fio's {@code iops_avg_time} in ms, as {@link #bwAvgTimeMs()} with write_iops_log. */
+  public int iopsAvgTimeMs() {
+    return s.iopsAvgMs;
+  }
+
+  /** {@code significant_figures}: num2str()'s digits in the normal output (default 4). */
+  public int significantFigures() {
+    return s.sigFigs;
+  }
+
+  /** {@code unit_base}: 8 (bytes, also for 0/auto) or 1 (bits) in the normal output. */
+  public int unitBase() {
+    return s.unitBase;
+  }
+
   /** {@code disable_slat}: no submission latency is recorded (no slat line in the report). */
   public boolean disableSlat() {
     return s.disableSlat;

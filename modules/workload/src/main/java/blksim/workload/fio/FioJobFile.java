@@ -78,7 +78,8 @@ import org.slf4j.LoggerFactory;
  *     group_reporting</td></tr>
  *   <tr><td>reporting</td><td>percentile_list, clat_percentiles, lat_percentiles,
  *     slat_percentiles, gtod_reduce, disable_slat, disable_lat, disable_clat,
- *     disable_bw_measurement (disable_bw)</td></tr>
+ *     disable_bw_measurement (disable_bw), unified_rw_reporting, bwavgtime, iopsavgtime,
+ *     significant_figures, unit_base</td></tr>
  *   <tr><td>syncing</td><td>fsync, fdatasync (every N writes), end_fsync</td></tr>
  *   <tr><td>files of a {@code directory=} job
  *     ({@link blksim.workload.fio.thread.FioFileSet})</td><td>filesize (and ranges), nrfiles

@@ -218,6 +218,15 @@ final class FioJobSettings implements Cloneable {
   long thinktimeIotimeNs;
   boolean thread;
   int kbBase = 1024;
+  /** unified_rw_reporting: 0 none (UNIFIED_SPLIT), 1 mixed, 2 both (JobStats.UNIFIED_*). */
+  int unifiedRw;
+  /** bwavgtime / iopsavgtime in ms (fio's bw_avg_time / iops_avg_time, default 500). */
+  int bwAvgMs = 500;
+  int iopsAvgMs = 500;
+  /** significant_figures: digits of fio's num2str() in the normal output (1..10, default 4). */
+  int sigFigs = 4;
+  /** unit_base: 8 bytes or 1 bits (0, auto, is bytes for every engine blksim models). */
+  int unitBase = 8;
   boolean gtodReduce;
   boolean clatPercentiles = true;
   boolean latPercentiles;
@@ -582,6 +591,19 @@ final class FioJobSettings implements Cloneable {
       case "thinktime_iotime" -> thinktimeIotimeNs = FioValues.timeNs(string(value), true);
       case "thread" -> thread = flag(value);
       case "kb_base" -> kbBase = Integer.parseInt(onlyValue(value, "1024", "1000"));
+      // options.c: posval none/mixed/both and the former booleans 0/1 plus 2 as aliases.
+      case "unified_rw_reporting" -> unifiedRw = switch (onlyValue(value, "none", "mixed", "both",
+          "0", "1", "2")) {
+        case "none", "0" -> 0;
+        case "mixed", "1" -> 1;
+        default -> 2;
+      };
+      // FIO_OPT_INT without bounds in fio; 0 makes fio sample at every helper-thread wake-up.
+      case "bwavgtime" -> bwAvgMs = avgTime(value);
+      case "iopsavgtime" -> iopsAvgMs = avgTime(value);
+      case "significant_figures" -> sigFigs = integer(value, 1, 10); // minval 1, maxval 10
+      // init.c fixup: unit_base=0 (auto) is bits only for FIO_BIT_BASED engines (none here).
+      case "unit_base" -> unitBase = onlyValue(value, "0", "8", "1").equals("1") ? 1 : 8;
       case "mem" -> memType(string(value));
       case "ioscheduler" -> ioscheduler = string(value).trim();
       // options.c: none/0, sync/1 (O_SYNC), dsync (O_DSYNC); checked against the device at load.
@@ -777,6 +799,25 @@ final class FioJobSettings implements Cloneable {
       // account_io_completion(): a per-I/O bw log (log_avg_msec=0) gets no samples.
       throw error("disable_bw_measurement", "disable_bw with a per-I/O write_bw_log"
           + " (log_avg_msec=0) is not modelled by blksim (fio writes an empty log)");
+    }
+    // init.c setup_log()s: with write_bw_log (write_iops_log) fio's bw_avg_time (iops_avg_time)
+    // becomes log_avg_msec unless bwavgtime (iopsavgtime) is set, and then the log averages over
+    // min(log_avg_msec, bwavgtime), which blksim's logs (one window for all) do not model.
+    if (bwLog != null && origins.containsKey("bwavgtime") && logAvgMsec > bwAvgMs) {
+      throw error("bwavgtime", "bwavgtime below log_avg_msec with write_bw_log is not modelled by"
+          + " blksim (fio then averages the bw log over bwavgtime, the other logs over"
+          + " log_avg_msec)");
+    }
+    if (iopsLog != null && origins.containsKey("iopsavgtime") && logAvgMsec > iopsAvgMs) {
+      throw error("iopsavgtime", "iopsavgtime below log_avg_msec with write_iops_log is not"
+          + " modelled by blksim (fio then averages the iops log over iopsavgtime, the other logs"
+          + " over log_avg_msec)");
+    }
+    if (bwLog != null && !origins.containsKey("bwavgtime") && logAvgMsec > 0) {
+      bwAvgMs = logAvgMsec;
+    }
+    if (iopsLog != null && !origins.containsKey("iopsavgtime") && logAvgMsec > 0) {
+      iopsAvgMs = logAvgMsec;
     }
     if (iodepthBatchCompleteMin > iodepthBatchCompleteMax) {
       iodepthBatchCompleteMax = iodepthBatchCompleteMin;
@@ -1728,6 +1769,15 @@ final class FioJobSettings implements Cloneable {
       throw new BadValue("must be in [" + min + ", " + max + "], was " + value);
     }
     return (int) v;
+  }
+
+  /** bwavgtime/iopsavgtime: a window of at least 1 ms (0 is not modelled, negatives wrap in fio). */
+  private int avgTime(String value) {
+    if ("0".equals(string(value).trim())) {
+      throw new BadValue("0 is not modelled by blksim (fio then takes a sample at every wake-up"
+          + " of its helper thread); use a window of 1 ms or more");
+    }
+    return integer(value, 1, Integer.MAX_VALUE);
   }
 
   /** fio's FIO_OPT_BOOL: 0 or 1, a value is required. */

@@ -362,6 +362,15 @@ public final class ScenarioModelFactory implements ModelFactory {
       if (j.disableClat()) {
         stats.disableClat();
       }
+      stats.setSampleWindows(j.bwAvgTimeMs(), j.iopsAvgTimeMs());
+      stats.setReportOptions(j.unifiedRwReporting(), j.significantFigures(), j.unitBase());
+      var logs = j.logOptions();
+      if (logs != null && logs.avgMsec() == 0) {
+        // per_unit_log(): the report's samples come per I/O; gtod_reduce takes the iops ones
+        // (account_io_completion()'s no_reduce) and disable_bw the bw ones (refused with it).
+        stats.setPerIoSamples(logs.bwPrefix() != null && !j.disableBw(),
+            logs.iopsPrefix() != null && !j.gtodReduce());
+      }
       stats.setLatencyProfile(j.latencyTargetNs(), j.latencyWindowNs() / 1000,
           j.latencyPercentile());
       if (j.logOptions() != null) {

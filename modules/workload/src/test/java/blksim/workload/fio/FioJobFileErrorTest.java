@@ -152,7 +152,7 @@ class FioJobFileErrorTest {
     rejects("[j]\nhttp_host=x\n", 2, "http_host", "Bad option <http_host=x>");
     // Options added to fio after 3.33 are in the generated table as well.
     rejects("[j]\nverify_policy=x\n", 2, "verify_policy", "not modelled");
-    rejects("[global]\nunified_rw_reporting=1\n[j]\n", 2, "unified_rw_reporting",
+    rejects("[global]\nblock_error_percentiles=1\n[j]\n", 2, "block_error_percentiles",
         "not modelled");
     rejects("[j]\npercentage_sequential=50\n", 2, "percentage_sequential", "not modelled");
     rejects("[j]\nexec_prerun=true\n", 2, "exec_prerun", "not modelled");

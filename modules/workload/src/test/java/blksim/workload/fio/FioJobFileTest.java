@@ -280,6 +280,58 @@ class FioJobFileTest {
   }
 
   @Test
+  void reportOptions_parseFiosValuesAndAliases() {
+    FioJob d = only("[j]\n");
+    assertEquals(0, d.unifiedRwReporting());
+    assertEquals(500, d.bwAvgTimeMs());
+    assertEquals(500, d.iopsAvgTimeMs());
+    assertEquals(4, d.significantFigures());
+    assertEquals(8, d.unitBase());
+    // options.c posval: none/mixed/both and the former booleans 0/1 (and 2)
+    String[][] unified = {{"none", "0"}, {"0", "0"}, {"mixed", "1"}, {"1", "1"}, {"both", "2"},
+        {"2", "2"}};
+    for (String[] u : unified) {
+      assertEquals(Integer.parseInt(u[1]),
+          only("[j]\nunified_rw_reporting=" + u[0] + "\n").unifiedRwReporting(), u[0]);
+    }
+    FioJob j = only("[global]\nbwavgtime=250\n[j]\niopsavgtime=1000\nsignificant_figures=10\n"
+        + "unit_base=1\n");
+    assertEquals(250, j.bwAvgTimeMs());
+    assertEquals(1000, j.iopsAvgTimeMs());
+    assertEquals(10, j.significantFigures());
+    assertEquals(1, j.unitBase());
+    assertEquals(8, only("[j]\nunit_base=0\n").unitBase(), "auto: bytes for blksim's engines");
+    assertEquals(8, only("[j]\nunit_base=8\n").unitBase());
+    // init.c: write_bw_log makes log_avg_msec the bw window unless bwavgtime is set
+    FioJob logged = only("[j]\nwrite_bw_log=x\nwrite_iops_log=y\nlog_avg_msec=100\n");
+    assertEquals(100, logged.bwAvgTimeMs());
+    assertEquals(100, logged.iopsAvgTimeMs());
+    assertEquals(500, only("[j]\nwrite_lat_log=x\nlog_avg_msec=100\n").bwAvgTimeMs());
+    assertEquals(300, only("[j]\nwrite_bw_log=x\nlog_avg_msec=100\nbwavgtime=300\n")
+        .bwAvgTimeMs());
+  }
+
+  @Test
+  void reportOptions_outOfRange_nameFileLineAndKey() {
+    String[][] bad = {{"significant_figures=0", "[1, 10]"}, {"significant_figures=11", "[1, 10]"},
+        {"unit_base=2", "must be one of 0, 8, 1"}, {"unit_base", "needs a value"},
+        {"unified_rw_reporting=3", "must be one of none, mixed, both"},
+        {"bwavgtime=0", "0 is not modelled"}, {"iopsavgtime=-5", "must not be negative"},
+        {"bwavgtime=abc", "bwavgtime"}};
+    for (String[] b : bad) {
+      InputException e = assertThrows(InputException.class, () -> only("[j]\n" + b[0] + "\n"),
+          b[0]);
+      String key = b[0].contains("=") ? b[0].substring(0, b[0].indexOf('=')) : b[0];
+      assertTrue(e.getMessage().contains("t.fio:2") && e.getMessage().contains(key)
+          && e.getMessage().contains(b[1]), b[0] + ": " + e.getMessage());
+    }
+    InputException log = assertThrows(InputException.class,
+        () -> only("[j]\nwrite_bw_log=x\nlog_avg_msec=1000\nbwavgtime=500\n"));
+    assertTrue(log.getMessage().contains("bwavgtime") && log.getMessage().contains("log_avg_msec"),
+        log.getMessage());
+  }
+
+  @Test
   void filename_splitsOnColonsWithEscapes() {
     FioJob j = only("[j]\nfilename=/dev/nullb0:/dev/dsk/foo@3,0\\:c::/dev/nullb1\n");
     assertEquals("/dev/nullb0", j.filename());

@@ -33,8 +33,9 @@ import org.HdrHistogram.Histogram;
  *       middle of the HdrHistogram bucket fio's rule selects, clamped to the exact min/max.
  *       Min, max, mean and standard deviation are exact (kept separately, see
  *       {@code RunningStat}).</li>
- *   <li>bw/iops samples are taken for every complete 500 ms window after
- *       {@link #startMeasurement(long)} (fio's default {@code bw_avg_time}/{@code iops_avg_time});
+ *   <li>bw/iops samples are taken for every complete window after
+ *       {@link #startMeasurement(long)}, of fio's {@code bw_avg_time}/{@code iops_avg_time}
+ *       (500 ms by default, {@link #setSampleWindows(long, long)});
  *       the trailing partial window is dropped and windows without I/O in a direction give no
  *       sample for it, as in fio's {@code __add_samples()}. The samples are computed by
  *       {@link #finish(long)}.</li>
@@ -61,6 +62,13 @@ public final class JobStats {
     public static final int DDIR_COUNT = 3;
     /** Width of one bw/iops sampling window: fio's default {@code bw_avg_time} of 500 ms. */
     public static final long SAMPLE_WINDOW_NS = 500_000_000L;
+
+    /** fio's {@code unified_rw_reporting=none} ({@code UNIFIED_SPLIT}): per direction. */
+    public static final int UNIFIED_SPLIT = 0;
+    /** fio's {@code unified_rw_reporting=mixed} ({@code UNIFIED_MIXED}): one "mixed" direction. */
+    public static final int UNIFIED_MIXED = 1;
+    /** fio's {@code unified_rw_reporting=both} ({@code UNIFIED_BOTH}): per direction, then mixed. */
+    public static final int UNIFIED_BOTH = 2;
 
     /** Which latency a histogram or percentile refers to (fio's {@code enum fio_lat}). */
     public enum Latency {
@@ -129,6 +137,20 @@ public final class JobStats {
     private long latencyWindowUs;
     private double latencyPercentile = 100.0;
     private int windowCount;
+    private int iopsWindowCount;
+    /** fio's {@code bw_avg_time} and {@code iops_avg_time} in ns (bwavgtime, iopsavgtime). */
+    private long bwWindowNs = SAMPLE_WINDOW_NS;
+    private long iopsWindowNs = SAMPLE_WINDOW_NS;
+    /** fio's report options as the thread_stat carries them: unified_rw_rep, sig_figs, unit_base. */
+    private int unifiedRw = UNIFIED_SPLIT;
+    private int sigFigs = 4;
+    private int unitBase = 8;
+    /**
+     * A per-I/O bw (iops) log ({@code log_avg_msec=0}): fio's {@code calc_log_samples()} then
+     * takes no window samples and {@code account_io_completion()} adds one per I/O instead.
+     */
+    private boolean perIoBw;
+    private boolean perIoIops;
     private SteadyStateResult steadyState;
     /** What a {@code read_iolog} job replayed, or null. */
     private blksim.workload.replay.ReplayStats replay;
@@ -310,6 +332,7 @@ public final class JobStats {
         Arrays.fill(latU, 0);
         Arrays.fill(latM, 0);
         windowCount = 0;
+        iopsWindowCount = 0;
         runtimeNs = 0;
         cpuRunTimeNs = 0;
         jobRuntimeMs = 0;
@@ -370,16 +393,39 @@ public final class JobStats {
             hist(Latency.LAT, ddir).record(latNs);
         }
 
-        long w = Math.max(0, completionTimeNs - startNs) / SAMPLE_WINDOW_NS;
-        if (w >= Integer.MAX_VALUE) {
-            throw new IllegalStateException("job " + info.jobname() + ": completion at " + completionTimeNs
-                + " ns is too far after the measurement start " + startNs + " ns");
+        addToWindows(ddir, bytes, completionTimeNs, true);
+        if (perIoBw) {
+            // add_bw_sample(): bytes * 1000000 / the I/O's issue-to-completion ns
+            bw[ddir].add(clatNs == 0 ? 0 : bytes * 1_000_000L / clatNs);
         }
-        int wi = (int) w;
-        ensureWindows(wi + 1);
-        windowBytes[ddir][wi] += bytes;
-        windowIos[ddir][wi]++;
-        windowCount = Math.max(windowCount, wi + 1);
+        if (perIoIops) {
+            iops[ddir].add(1); // add_iops_sample()
+        }
+    }
+
+    /**
+     * The I/O's bytes into its bw window and its count into its iops window (each of its own
+     * width); {@code strict}: a completion too far after the start is an error, else clamped.
+     */
+    private void addToWindows(int ddir, long bytes, long completionTimeNs, boolean strict) {
+        long since = Math.max(0, completionTimeNs - startNs);
+        long b = since / bwWindowNs;
+        long i = iopsWindowNs == bwWindowNs ? b : since / iopsWindowNs;
+        if (Math.max(b, i) >= Integer.MAX_VALUE - 1) {
+            if (strict) {
+                throw new IllegalStateException("job " + info.jobname() + ": completion at " + completionTimeNs
+                    + " ns is too far after the measurement start " + startNs + " ns");
+            }
+            b = Math.min(b, Integer.MAX_VALUE - 2);
+            i = Math.min(i, Integer.MAX_VALUE - 2);
+        }
+        int bi = (int) b;
+        int ii = (int) i;
+        ensureWindows(Math.max(bi, ii) + 1);
+        windowBytes[ddir][bi] += bytes;
+        windowIos[ddir][ii]++;
+        windowCount = Math.max(windowCount, bi + 1);
+        iopsWindowCount = Math.max(iopsWindowCount, ii + 1);
     }
 
     /**
@@ -395,12 +441,7 @@ public final class JobStats {
         }
         ioBytes[ddir] += bytes;
         totalIos[ddir]++;
-        long w = Math.max(0, completionTimeNs - startNs) / SAMPLE_WINDOW_NS;
-        int wi = (int) Math.min(w, Integer.MAX_VALUE - 1);
-        ensureWindows(wi + 1);
-        windowBytes[ddir][wi] += bytes;
-        windowIos[ddir][wi]++;
-        windowCount = Math.max(windowCount, wi + 1);
+        addToWindows(ddir, bytes, completionTimeNs, false);
     }
 
     /**
@@ -542,7 +583,7 @@ public final class JobStats {
 
     /**
      * Starts the measured period at {@code nowNs} (end of {@code ramp_time}): discards everything
-     * recorded so far and anchors the 500 ms bw/iops windows here. Mirrors fio's
+     * recorded so far and anchors the bw/iops windows here. Mirrors fio's
      * {@code reset_io_stats()} at the end of the ramp.
      */
     public void startMeasurement(long nowNs) {
@@ -553,7 +594,7 @@ public final class JobStats {
 
     /**
      * Ends the measured period: runtime becomes {@code nowNs - start}, and the bw/iops samples of
-     * the complete 500 ms windows are computed (fio's {@code __add_samples()}: KiB/s as
+     * the complete bw and iops windows are computed (fio's {@code __add_samples()}: KiB/s as
      * {@code bytes * 1000 / 500 / 1024}, IOPS as {@code ios * 1000 / 500}).
      */
     public void finish(long nowNs) {
@@ -570,24 +611,94 @@ public final class JobStats {
         cpuRunTimeNs = runtimeNs;
         long ms = nsToRuntimeMs(runtimeNs);
         jobRuntimeMs = ms;
-        long spentMs = SAMPLE_WINDOW_NS / 1_000_000L;
-        long completeWindows = runtimeNs / SAMPLE_WINDOW_NS;
+        long bwSpentMs = bwWindowNs / 1_000_000L;
+        long iopsSpentMs = iopsWindowNs / 1_000_000L;
+        long bwWindows = runtimeNs / bwWindowNs;
+        long iopsWindows = runtimeNs / iopsWindowNs;
         for (int d = 0; d < DDIR_COUNT; d++) {
             runtimeMs[d] = ioBytes[d] > 0 ? ms : 0;
-            for (int w = 0; w < completeWindows && w < windowCount; w++) {
+            for (int w = 0; !perIoBw && w < bwWindows && w < windowCount; w++) {
                 long deltaBytes = windowBytes[d][w];
                 if (deltaBytes != 0) {
-                    bw[d].add(deltaBytes * 1000 / spentMs / 1024);
+                    bw[d].add(deltaBytes * 1000 / bwSpentMs / 1024);
                 }
+            }
+            for (int w = 0; !perIoIops && w < iopsWindows && w < iopsWindowCount; w++) {
                 long deltaIos = windowIos[d][w];
                 if (deltaIos != 0) {
-                    iops[d].add(deltaIos * 1000 / spentMs);
+                    iops[d].add(deltaIos * 1000 / iopsSpentMs);
                 }
             }
             windowBytes[d] = new long[0];
             windowIos[d] = new long[0];
         }
         windowCount = 0;
+        iopsWindowCount = 0;
+    }
+
+    /**
+     * fio's {@code bw_avg_time} and {@code iops_avg_time} (options bwavgtime, iopsavgtime): the
+     * widths of the windows whose bytes and I/Os make one bw and one iops sample. Set before
+     * recording.
+     *
+     * @param bwMs bw window in ms, &gt;= 1
+     * @param iopsMs iops window in ms, &gt;= 1
+     */
+    public void setSampleWindows(long bwMs, long iopsMs) {
+        if (bwMs < 1 || iopsMs < 1) {
+            throw new IllegalArgumentException("job " + info.jobname() + ": sample windows must be >= 1 ms, were "
+                + bwMs + " and " + iopsMs);
+        }
+        if (windowCount > 0 || iopsWindowCount > 0) {
+            throw new IllegalStateException("job " + info.jobname() + ": sample windows set after recording");
+        }
+        bwWindowNs = bwMs * 1_000_000L;
+        iopsWindowNs = iopsMs * 1_000_000L;
+    }
+
+    /**
+     * A per-I/O {@code write_bw_log} / {@code write_iops_log} ({@code log_avg_msec=0}): the
+     * report's bw (iops) samples are then one per I/O ({@code add_bw_sample()}: bytes * 10^6 /
+     * clat ns; {@code add_iops_sample()}: 1), not per window, as fio's {@code per_unit_log()}.
+     */
+    public void setPerIoSamples(boolean bwPerIo, boolean iopsPerIo) {
+        this.perIoBw = bwPerIo;
+        this.perIoIops = iopsPerIo;
+    }
+
+    /**
+     * fio's report options carried in {@code struct thread_stat}: {@code unified_rw_rep}
+     * ({@link #UNIFIED_SPLIT}, {@link #UNIFIED_MIXED}, {@link #UNIFIED_BOTH}), {@code sig_figs}
+     * (significant_figures, 1..10) and {@code unit_base} (8 bytes, 1 bits).
+     */
+    public void setReportOptions(int unifiedRw, int sigFigs, int unitBase) {
+        if (unifiedRw < UNIFIED_SPLIT || unifiedRw > UNIFIED_BOTH) {
+            throw new IllegalArgumentException("unifiedRw must be 0, 1 or 2, was " + unifiedRw);
+        }
+        if (sigFigs < 1 || sigFigs > 10) {
+            throw new IllegalArgumentException("sigFigs must be in [1, 10], was " + sigFigs);
+        }
+        if (unitBase != 1 && unitBase != 8) {
+            throw new IllegalArgumentException("unitBase must be 1 or 8, was " + unitBase);
+        }
+        this.unifiedRw = unifiedRw;
+        this.sigFigs = sigFigs;
+        this.unitBase = unitBase;
+    }
+
+    /** fio's {@code unified_rw_rep} of these statistics ({@link #UNIFIED_SPLIT} by default). */
+    public int unifiedRw() {
+        return unifiedRw;
+    }
+
+    /** fio's {@code sig_figs} (significant_figures, default 4). */
+    public int sigFigs() {
+        return sigFigs;
+    }
+
+    /** fio's {@code unit_base}: 8 (bytes, the default) or 1 (bits). */
+    public int unitBase() {
+        return unitBase;
     }
 
     /** fio keeps runtimes in ms rounded up from microseconds ({@code update_runtime()}). */
@@ -756,16 +867,38 @@ public final class JobStats {
      * @return new statistics with {@link #members()} = total members
      */
     public static JobStats merge(List<JobStats> jobs) {
+        return merge(jobs, false);
+    }
+
+    /**
+     * {@link #merge(List)} into one "mixed" direction: fio's {@code sum_thread_stats()} into a
+     * thread_stat with {@code unified_rw_rep = UNIFIED_MIXED}, which sums read, write and trim
+     * into index 0 (latencies merged, bw/iops and bytes added, runtime the maximum). The
+     * result reports {@link #UNIFIED_MIXED}; its report options are otherwise the first job's.
+     *
+     * @param jobs the jobs in job order (one for a job without group_reporting); not empty
+     * @return new statistics with everything in {@link #DDIR_READ}
+     */
+    public static JobStats mixed(List<JobStats> jobs) {
+        return merge(jobs, true);
+    }
+
+    private static JobStats merge(List<JobStats> jobs, boolean mixed) {
         if (jobs == null || jobs.isEmpty()) {
             throw new IllegalArgumentException("jobs must not be empty");
         }
-        JobStats dst = new JobStats(jobs.get(0).info);
+        JobStats first = jobs.get(0);
+        JobStats dst = new JobStats(first.info);
         dst.members = 0;
         dst.finished = true;
         dst.startNs = Long.MAX_VALUE;
         dst.endNs = Long.MIN_VALUE;
+        // __show_run_stats(): the thread_stat takes these from the group's first job.
+        dst.unifiedRw = mixed ? UNIFIED_MIXED : first.unifiedRw;
+        dst.sigFigs = first.sigFigs;
+        dst.unitBase = first.unitBase;
         for (JobStats src : jobs) {
-            dst.add(src);
+            dst.add(src, mixed);
             if (src.steadyState != null) {
                 // steadystate_setup(): fio keeps a group's data on its last job.
                 dst.steadyState = src.steadyState;
@@ -774,7 +907,7 @@ public final class JobStats {
         return dst;
     }
 
-    private void add(JobStats src) {
+    private void add(JobStats src, boolean mixed) {
         members += src.members;
         startNs = Math.min(startNs, src.startNs);
         endNs = Math.max(endNs, src.endNs);
@@ -783,23 +916,24 @@ public final class JobStats {
         cpuRunTimeNs += src.cpuRunTimeNs;
         jobRuntimeMs += src.jobRuntimeMs;
         for (int d = 0; d < DDIR_COUNT; d++) {
-            runtimeMs[d] = Math.max(runtimeMs[d], src.runtimeMs[d]);
-            ioBytes[d] += src.ioBytes[d];
-            totalIos[d] += src.totalIos[d];
-            slat[d].merge(src.slat[d], false);
-            clat[d].merge(src.clat[d], false);
-            lat[d].merge(src.lat[d], false);
-            bw[d].merge(src.bw[d], true);
-            iops[d].merge(src.iops[d], true);
+            int dd = mixed ? DDIR_READ : d; // UNIFIED_MIXED: every direction into index 0
+            runtimeMs[dd] = Math.max(runtimeMs[dd], src.runtimeMs[d]);
+            ioBytes[dd] += src.ioBytes[d];
+            totalIos[dd] += src.totalIos[d];
+            slat[dd].merge(src.slat[d], false);
+            clat[dd].merge(src.clat[d], false);
+            lat[dd].merge(src.lat[d], false);
+            bw[dd].merge(src.bw[d], true);
+            iops[dd].merge(src.iops[d], true);
             for (Latency k : Latency.values()) {
                 LatencyCounts h = src.hist[k.ordinal()][d];
                 if (h != null && h.totalCount() > 0) {
-                    hist(k, d).add(h);
+                    hist(k, dd).add(h);
                 }
             }
             for (PrioStat p : src.prioStats[d]) {
                 // sum_thread_stats(): by priority value, growing the array for a new one.
-                PrioStat q = prioStat(d, p.ioprio);
+                PrioStat q = prioStat(dd, p.ioprio);
                 q.clat.merge(p.clat, false);
                 if (p.hist != null && p.hist.totalCount() > 0) {
                     if (q.hist == null) {
@@ -941,13 +1075,13 @@ public final class JobStats {
         };
     }
 
-    /** Bandwidth samples in KiB/s, one per 500 ms window (fio {@code bw_stat}). */
+    /** Bandwidth samples in KiB/s, one per bw_avg_time window (fio {@code bw_stat}). */
     public StatSummary bw(int ddir) {
         checkDdir(ddir);
         return bw[ddir].summary();
     }
 
-    /** IOPS samples, one per 500 ms window (fio {@code iops_stat}). */
+    /** IOPS samples, one per iops_avg_time window (fio {@code iops_stat}). */
     public StatSummary iops(int ddir) {
         checkDdir(ddir);
         return iops[ddir].summary();
@@ -1200,9 +1334,12 @@ public final class JobStats {
             out.writeLong(latencyWindowUs);
             out.writeDouble(latencyPercentile);
             out.writeInt(windowCount);
+            out.writeInt(iopsWindowCount);
             for (int d = 0; d < DDIR_COUNT; d++) {
                 for (int w = 0; w < windowCount; w++) {
                     writeVarLong(out, windowBytes[d][w]);
+                }
+                for (int w = 0; w < iopsWindowCount; w++) {
                     writeVarLong(out, windowIos[d][w]);
                 }
             }
@@ -1220,6 +1357,13 @@ public final class JobStats {
             }
             out.writeLong(zoneResets);
             out.writeBoolean(countZoneResets);
+            out.writeLong(bwWindowNs);
+            out.writeLong(iopsWindowNs);
+            out.writeByte(unifiedRw);
+            out.writeByte(sigFigs);
+            out.writeByte(unitBase);
+            out.writeBoolean(perIoBw);
+            out.writeBoolean(perIoIops);
             if (prioStats[0].size() + prioStats[1].size() + prioStats[2].size() > 0) {
                 // Appended: stats without priorities encode as before.
                 for (int d = 0; d < DDIR_COUNT; d++) {
@@ -1294,14 +1438,19 @@ public final class JobStats {
             s.latencyWindowUs = in.readLong();
             s.latencyPercentile = in.readDouble();
             int windows = in.readInt();
-            if (windows < 0) {
-                throw new IllegalArgumentException("corrupt JobStats: negative window count " + windows);
+            int iopsWindows = in.readInt();
+            if (windows < 0 || iopsWindows < 0) {
+                throw new IllegalArgumentException("corrupt JobStats: negative window count " + windows
+                    + "/" + iopsWindows);
             }
-            s.ensureWindows(windows);
+            s.ensureWindows(Math.max(windows, iopsWindows));
             s.windowCount = windows;
+            s.iopsWindowCount = iopsWindows;
             for (int d = 0; d < DDIR_COUNT; d++) {
                 for (int w = 0; w < windows; w++) {
                     s.windowBytes[d][w] = readVarLong(in);
+                }
+                for (int w = 0; w < iopsWindows; w++) {
                     s.windowIos[d][w] = readVarLong(in);
                 }
             }
@@ -1316,6 +1465,13 @@ public final class JobStats {
             }
             s.zoneResets = in.readLong();
             s.countZoneResets = in.readBoolean();
+            s.bwWindowNs = in.readLong();
+            s.iopsWindowNs = in.readLong();
+            s.unifiedRw = in.readUnsignedByte();
+            s.sigFigs = in.readUnsignedByte();
+            s.unitBase = in.readUnsignedByte();
+            s.perIoBw = in.readBoolean();
+            s.perIoIops = in.readBoolean();
             if (in.available() > 0) {
                 for (int d = 0; d < DDIR_COUNT; d++) {
                     int n = in.readInt();

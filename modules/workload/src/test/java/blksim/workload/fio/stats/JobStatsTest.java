@@ -261,6 +261,56 @@ class JobStatsTest {
     }
 
     @Test
+    void sampleWindows_areSeparateForBwAndIops_andSurviveEncoding() {
+        JobStats s = job("win", 0);
+        s.setSampleWindows(100, 250);
+        s.setReportOptions(JobStats.UNIFIED_BOTH, 6, 1);
+        long t0 = 1_000_000_000L;
+        s.startMeasurement(t0);
+        // one 4 KiB read every ms for 1 s: 10 bw windows of 100 ms, 4 iops windows of 250 ms
+        for (int i = 0; i < 1000; i++) {
+            s.recordIo(JobStats.DDIR_READ, 4096, -1, 1000, t0 + i * 1_000_000L + 1);
+        }
+        // encoded mid-run (partition transfer): the windows and options go with it
+        JobStats d = JobStats.decode(s.encode());
+        assertEquals(6, d.sigFigs());
+        assertEquals(1, d.unitBase());
+        assertEquals(JobStats.UNIFIED_BOTH, d.unifiedRw());
+        d.finish(t0 + 1_050_000_000L);
+        assertEquals(10, d.bw(JobStats.DDIR_READ).samples());
+        assertEquals(100L * 4096 * 1000 / 100 / 1024, d.bw(JobStats.DDIR_READ).min());
+        assertEquals(4, d.iops(JobStats.DDIR_READ).samples());
+        assertEquals(1000, d.iops(JobStats.DDIR_READ).min(), "250 I/Os per 250 ms");
+        assertArrayEquals(d.encode(), JobStats.decode(d.encode()).encode());
+        assertThrows(IllegalStateException.class, () -> s.setSampleWindows(500, 500),
+            "windows are fixed once recording started");
+    }
+
+    @Test
+    void mixed_sumsEveryDirectionIntoReadAsFiosUnifiedMixed() {
+        JobStats a = job("m", 0);
+        JobStats b = job("m", 1);
+        for (JobStats s : List.of(a, b)) {
+            s.startMeasurement(0);
+            s.recordIo(JobStats.DDIR_READ, 4096, -1, 1000, 1_000);
+            s.recordIo(JobStats.DDIR_WRITE, 8192, -1, 3000, 2_000);
+            s.recordIo(JobStats.DDIR_TRIM, 512, -1, 5000, 3_000);
+            s.finish(2_000_000L);
+        }
+        JobStats m = JobStats.mixed(List.of(a, b));
+        assertEquals(JobStats.UNIFIED_MIXED, m.unifiedRw());
+        assertEquals(2 * (4096 + 8192 + 512), m.ioBytes(JobStats.DDIR_READ));
+        assertEquals(6, m.totalIos(JobStats.DDIR_READ));
+        assertEquals(0, m.ioBytes(JobStats.DDIR_WRITE) + m.totalIos(JobStats.DDIR_TRIM));
+        assertEquals(6, m.clat(JobStats.DDIR_READ).samples());
+        assertEquals(1000, m.clat(JobStats.DDIR_READ).min());
+        assertEquals(5000, m.clat(JobStats.DDIR_READ).max());
+        assertEquals(3000.0, m.clat(JobStats.DDIR_READ).mean(), 1e-9);
+        assertEquals(2, m.members());
+        assertEquals(2, m.runtimeMs(JobStats.DDIR_READ));
+    }
+
+    @Test
     void startMeasurement_discardsRampRecords() {
         JobStats s = job("ramp", 0);
         s.recordIo(JobStats.DDIR_READ, 4096, 10, 10, 0);

@@ -370,7 +370,9 @@ public final class RequestQueue {
   /**
    * Submits {@code bio} from {@code cpu}, with the submitting task's {@code plug} (null, or not
    * held: no plug). Returns false only when the bio must wait for a request (see the class
-   * comment).
+   * comment); the caller retries with the same {@code Bio} object (every caller does), which a
+   * split bio needs: its pieces already submitted are remembered by the bio's identity, and the
+   * retry goes on with the piece that waited ({@link #splitBio}).
    */
   public boolean submitBio(DriverCpu cpu, Plug plug, Bio bio, BioEndIo endIo,
       Runnable onTagFree) {
@@ -380,12 +382,47 @@ public final class RequestQueue {
     if (plug != null) {
       plug.onCpu(cpu);
     }
+    if (bioSplit) {
+      Split s = pendingSplits.isEmpty() ? null : pendingSplits.remove(bio);
+      if (s != null) {
+        if (blkTrace != null) {
+          traceCpu = cpu;
+        }
+        return submitSplit(cpu, plug, s, onTagFree);
+      }
+      if (splitBytes(bio.sector(), bio.sizeBytes(), bio.op()) < bio.sizeBytes()) {
+        if (blkTrace != null) {
+          traceCpu = cpu;
+          blkTrace.queue(cpu, bio);
+        }
+        if (bio.nowait()) {
+          // bio_split_rw_at(): "We can't sanely support splitting for a REQ_NOWAIT bio":
+          // -EAGAIN for the whole bio, before any piece is submitted (5.15.y and 6.x).
+          splitNowait++;
+          if (blkTrace != null) {
+            blkTrace.bioComplete(cpu, bio, -Errno.EAGAIN);
+          }
+          endIo.endIo(bio, -Errno.EAGAIN);
+          return true;
+        }
+        return submitSplit(cpu, plug, new Split(bio, endIo), onTagFree);
+      }
+    }
     if (blkTrace != null) {
       traceCpu = cpu;
       blkTrace.queue(cpu, bio);
     }
+    return submitOne(cpu, plug, bio, endIo, onTagFree, true);
+  }
+
+  /**
+   * {@code blk_mq_submit_bio()} from the merge attempts on, for a bio within the limits (a whole
+   * bio, or a piece of a split one: {@code traced} false, its Q was the parent's).
+   */
+  private boolean submitOne(DriverCpu cpu, Plug plug, Bio bio, BioEndIo endIo,
+      Runnable onTagFree, boolean traced) {
     boolean token = wbt != null && wbt.holdsToken(bio);
-    if (Request.mergeableOp(bio.op())) {
+    if (Request.mergeableOp(bio.op()) && !bio.hasFlag(Bio.REQ_NOMERGE)) {
       if (plug != null && plug.attemptMerge(this, bio, endIo)) {
         if (token) {
           wbt.cleanup(bio, cpu);
@@ -420,7 +457,7 @@ public final class RequestQueue {
       } else {
         tagWaiters.add(new Waiter(cpu, onTagFree, cpu.now()));
       }
-      if (blkTrace != null) {
+      if (blkTrace != null && traced) {
         blkTrace.retry(cpu, bio);
       }
       return false;
@@ -446,6 +483,188 @@ public final class RequestQueue {
       underSchedLock(cpu, 1, () -> insertAndRun(cpu, rq));
     }
     return true;
+  }
+
+  /** Whether bios larger than the limits are split ({@code kernel.bio-split}, default on). */
+  private boolean bioSplit = true;
+  /**
+   * Split bios whose submitter sleeps for a tag mid-split, by the parent bio's identity (looked
+   * up only, never iterated).
+   */
+  private final java.util.IdentityHashMap<Bio, Split> pendingSplits =
+      new java.util.IdentityHashMap<>();
+
+  /**
+   * Turns bio splitting at the queue limits on or off ({@code kernel.bio-split}); before the
+   * first bio. Off, a bio of any size is one request (blksim before 2026-12-03).
+   */
+  public void bioSplit(boolean on) {
+    this.bioSplit = on;
+  }
+
+  /** Whether bios are split at the limits. */
+  public boolean bioSplit() {
+    return bioSplit;
+  }
+
+  private long splits;
+  private long splitNowait;
+
+  /** Pieces split off so far ({@code trace_block_split()} events). */
+  public long splits() {
+    return splits;
+  }
+
+  /** REQ_NOWAIT bios ended with -EAGAIN because they needed a split. */
+  public long splitNowaitFailures() {
+    return splitNowait;
+  }
+
+  /** Split bios whose submitter sleeps for a tag with pieces still to submit. */
+  public int pendingSplits() {
+    return pendingSplits.size();
+  }
+
+  /**
+   * The bytes of the front piece {@code bio_split_rw_at()} would split off a bio of
+   * {@code bytes} at {@code sector}, or {@code bytes} when it fits the limits: the least of
+   * {@code get_max_io_size()} (max_sectors, capped at the zone's end,
+   * {@code blk_boundary_sectors_left()}, and aligned to the block size) and the bytes of
+   * {@code max_segments} 4 KiB-page segments, rounded down to the logical block size
+   * ({@code bio_split_alignment()}). Simplified: the physical block size is the logical one
+   * (the model has no separate {@code physical_block_size}); segments are the 4 KiB pages of the
+   * device range, as {@link Request} counts them; no {@code max_segment_size},
+   * {@code seg_boundary_mask} or virt-boundary rules; discard and write-zeroes bios (other
+   * limits in the kernel) and empty flushes are never split.
+   */
+  long splitBytes(long sector, long bytes, ReqOp op) {
+    if (!Request.mergeableOp(op) || bytes <= 0) {
+      return bytes;
+    }
+    int lbs = params.logicalBlockSize();
+    long lbsSectors = lbs >>> 9;
+    long maxSectors = params.maxBytes() >>> 9;
+    if (zones != null) {
+      long chunk = zones.zoneSectors();
+      maxSectors = Math.min(maxSectors, chunk - (sector % chunk));
+    }
+    // get_max_io_size(): start = sector & (pbs - 1); end = (start + max) & ~(pbs - 1).
+    long start = sector & (lbsSectors - 1);
+    long end = (start + maxSectors) & ~(lbsSectors - 1);
+    long maxIo = end > start ? end - start : maxSectors & ~(lbsSectors - 1);
+    long maxIoBytes = maxIo << 9;
+    long firstSeg = Bio.PAGE_SIZE - ((sector << 9) % Bio.PAGE_SIZE);
+    long segBytes = firstSeg + (long) (params.maxSegments() - 1) * Bio.PAGE_SIZE;
+    if (bytes <= maxIoBytes && bytes <= segBytes) {
+      return bytes;
+    }
+    long cut = Math.min(maxIoBytes, segBytes);
+    cut -= cut % lbs;
+    return Math.max(cut, lbs);
+  }
+
+  /** How many requests {@code bio} becomes at this queue's limits (1 unless it is split). */
+  public int pieces(Bio bio) {
+    if (!bioSplit || bio.nowait()) {
+      return 1;
+    }
+    long sector = bio.sector();
+    long left = bio.sizeBytes();
+    int n = 0;
+    while (true) {
+      n++;
+      long cut = splitBytes(sector, left, bio.op());
+      if (cut >= left) {
+        return n;
+      }
+      sector += cut >>> 9;
+      left -= cut;
+    }
+  }
+
+  /**
+   * A bio split at the limits ({@code bio_split_to_limits()}, {@code bio_submit_split()}): the
+   * pieces are chained to it ({@code bio_chain()}), so the parent's end_io runs once, when every
+   * piece was submitted and completed, with the first error of a piece
+   * ({@code __bio_chain_endio()}). The kernel splits off the front piece, submits it, and hands
+   * the rest back to {@code submit_bio_noacct()}, which splits it again after the piece's
+   * {@code blk_mq_submit_bio()} returned: the pieces go in order, each with its own request
+   * (tag, wbt, scheduler, merges); every piece but the last carries REQ_NOMERGE.
+   */
+  private final class Split implements BioEndIo {
+    final Bio parent;
+    final BioEndIo parentEndIo;
+    /** Where the part not yet split off starts, and its length. */
+    long sector;
+    long left;
+    /** The piece split off and not yet taken (its submitter sleeps for a tag), or null. */
+    Bio piece;
+    boolean pieceLast;
+    int outstanding;
+    int firstError;
+    boolean allIssued;
+
+    Split(Bio parent, BioEndIo parentEndIo) {
+      this.parent = parent;
+      this.parentEndIo = parentEndIo;
+      this.sector = parent.sector();
+      this.left = parent.sizeBytes();
+    }
+
+    @Override
+    public void endIo(Bio b, int error) {
+      if (error != 0 && firstError == 0) {
+        firstError = error;
+      }
+      outstanding--;
+      finishIfDone();
+    }
+
+    void finishIfDone() {
+      if (allIssued && outstanding == 0) {
+        allIssued = false; // once
+        parentEndIo.endIo(parent, firstError);
+      }
+    }
+  }
+
+  /**
+   * Submits the pieces of {@code s} not yet taken, in order; false when one must wait for a tag
+   * (that piece, already split off and traced, is kept with the rest in {@link #pendingSplits}
+   * and submitted first when the caller retries with the parent bio).
+   */
+  private boolean submitSplit(DriverCpu cpu, Plug plug, Split s, Runnable onTagFree) {
+    Bio parent = s.parent;
+    while (true) {
+      if (s.piece == null) {
+        long cut = splitBytes(s.sector, s.left, parent.op());
+        if (cut >= s.left) {
+          s.piece = new Bio(parent.op(), s.sector, (int) s.left, parent.flags(), parent.ioprio());
+          s.pieceLast = true;
+        } else {
+          s.piece = new Bio(parent.op(), s.sector, (int) cut, parent.flags() | Bio.REQ_NOMERGE,
+              parent.ioprio());
+          splits++;
+          if (blkTrace != null) {
+            blkTrace.split(cpu, s.piece, s.sector + (cut >>> 9));
+          }
+        }
+        s.sector += s.piece.sizeBytes() >>> 9;
+        s.left -= s.piece.sizeBytes();
+      }
+      s.outstanding++;
+      if (!submitOne(cpu, plug, s.piece, s, onTagFree, false)) {
+        s.outstanding--;
+        pendingSplits.put(parent, s);
+        return false;
+      }
+      s.piece = null;
+      if (s.pieceLast) {
+        s.allIssued = true;
+        s.finishIfDone();
+        return true;
+      }
+    }
   }
 
   /** {@code blk_mq_insert_request()} of a new request, then the queue run. */
@@ -770,8 +989,10 @@ public final class RequestQueue {
 
     @Override
     public long submitCostNs(Bio bio) {
-      return bioCostNs == null ? submitCost(cpu)
-          : submitCost(cpu) + bioCostNs.applyAsLong(bio, cpu);
+      // The fixed per-request part once per piece of a split bio; the driver's per-bio part
+      // (a copy of the data) once for the whole.
+      long fixed = bioSplit ? submitCost(cpu) * pieces(bio) : submitCost(cpu);
+      return bioCostNs == null ? fixed : fixed + bioCostNs.applyAsLong(bio, cpu);
     }
 
     @Override

@@ -30,6 +30,24 @@ import java.util.Map;
  * {@link BlkMqRules#restartRunsAsync}). Without a scheduler, {@code nr_requests} equals the driver
  * tags, so a request holds its driver tag from allocation as in the kernel.
  *
+ * <p>Bio splitting ({@code bio_split_to_limits()}, on by default, {@link #bioSplit(boolean)}): a
+ * read or write larger than the limits is split before the merge attempts, as
+ * {@code blk_mq_submit_bio()} does: at {@code max_sectors} aligned as {@code get_max_io_size()}
+ * aligns it, at the zone end of a zoned device ({@code chunk_sectors}), and at
+ * {@code max_segments} 4 KiB pages ({@link #splitBytes}). The pieces go in order, each through
+ * the whole path (merges, wbt, a tag, the scheduler: mq-deadline's zone write lock applies per
+ * piece); the front pieces are REQ_NOMERGE; the parent's end_io runs once, after the last piece,
+ * with the first error ({@code bio_chain()}); a REQ_NOWAIT bio that needs a split ends at once
+ * with -EAGAIN ({@code bio_split_rw_at()}, 5.15.y and 6.x). A piece that must wait for a tag
+ * makes the submitter sleep as any bio does ({@code false}); the pieces already submitted stay
+ * submitted and the retry, with the same {@code Bio} object, goes on from the waiting piece.
+ * The submission cost's fixed part is paid once per piece ({@link BlockQueue#submitCostNs}).
+ * Simplified: the physical block size is the logical one; segments are the 4 KiB pages of the
+ * device range (no {@code max_segment_size}, segment-boundary or virt-boundary rules); REQ_POLLED
+ * is kept on the pieces (the kernel clears it on a split bio); discard and write-zeroes limits
+ * are not modelled; the parent bio's completion is not traced, each piece's request is (and an
+ * X for each split).
+ *
  * <p>One instance is one hardware context's queue ({@link HwCtx}): a device with one hardware
  * queue (a SATA {@code disk} or {@code ssd}) has one, a null_blk device has one per
  * {@code submit_queues}. Its scheduler state is per instance; the kernel's elevator is per

@@ -583,7 +583,7 @@ public final class RequestQueue {
 
   /** How many requests {@code bio} becomes at this queue's limits (1 unless it is split). */
   public int pieces(Bio bio) {
-    if (!bioSplit || bio.nowait()) {
+    if (!bioSplit || bio == null || bio.nowait()) {
       return 1;
     }
     long sector = bio.sector();

@@ -390,7 +390,7 @@ public final class RequestQueue {
    * held: no plug). Returns false only when the bio must wait for a request (see the class
    * comment); the caller retries with the same {@code Bio} object (every caller does), which a
    * split bio needs: its pieces already submitted are remembered by the bio's identity, and the
-   * retry goes on with the piece that waited ({@link #splitBio}).
+   * retry goes on with the piece that waited (see the class comment).
    */
   public boolean submitBio(DriverCpu cpu, Plug plug, Bio bio, BioEndIo endIo,
       Runnable onTagFree) {
@@ -503,7 +503,7 @@ public final class RequestQueue {
     return true;
   }
 
-  /** Whether bios larger than the limits are split ({@code kernel.bio-split}, default on). */
+  /** Whether bios larger than the limits are split (default on; no scenario key yet). */
   private boolean bioSplit = true;
   /**
    * Split bios whose submitter sleeps for a tag mid-split, by the parent bio's identity (looked
@@ -513,8 +513,9 @@ public final class RequestQueue {
       new java.util.IdentityHashMap<>();
 
   /**
-   * Turns bio splitting at the queue limits on or off ({@code kernel.bio-split}); before the
-   * first bio. Off, a bio of any size is one request (blksim before 2026-12-03).
+   * Turns bio splitting at the queue limits on or off; before the first bio. Off, a bio of any
+   * size is one request (blksim before 2026-12-03). No validated calibration figure needed it off,
+   * so no scenario key sets it (a {@code kernel.bio-split} key would call this).
    */
   public void bioSplit(boolean on) {
     this.bioSplit = on;

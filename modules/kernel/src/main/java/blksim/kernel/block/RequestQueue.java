@@ -145,6 +145,7 @@ public final class RequestQueue {
     this.counters = new DiskCounters(params.name());
     this.elevator = params.scheduler() == RequestQueueParams.Scheduler.NONE
         ? new NoneElevator(this) : new MqDeadline(this, params.deadline());
+    this.noSplitBytes = noSplitBytes();
   }
 
   /** The parameters. */
@@ -528,6 +529,23 @@ public final class RequestQueue {
 
   private long splits;
   private long splitNowait;
+  /**
+   * A bio of at most this many bytes is never split (the fast path of nearly every bio): within
+   * {@code max_sectors} rounded down to the block size and within {@code max_segments - 1}
+   * pages, wherever it starts; 0 on a zoned device, where any bio may cross a zone end.
+   */
+  private long noSplitBytes;
+
+  private long noSplitBytes() {
+    if (zones != null) {
+      return 0;
+    }
+    // get_max_io_size() of a bio starting anywhere is at least max_sectors rounded down to the
+    // block size less one block's misalignment.
+    int lbs = params.logicalBlockSize();
+    long max = params.maxBytes() - params.maxBytes() % lbs - (lbs - 512);
+    return Math.min(max, (long) (params.maxSegments() - 1) * Bio.PAGE_SIZE);
+  }
 
   /** Pieces split off so far ({@code trace_block_split()} events). */
   public long splits() {
@@ -557,7 +575,7 @@ public final class RequestQueue {
    * limits in the kernel) and empty flushes are never split.
    */
   long splitBytes(long sector, long bytes, ReqOp op) {
-    if (!Request.mergeableOp(op) || bytes <= 0) {
+    if (bytes <= noSplitBytes || !Request.mergeableOp(op)) {
       return bytes;
     }
     int lbs = params.logicalBlockSize();

@@ -79,6 +79,11 @@ public record Bio(ReqOp op, long sector, int sizeBytes, int flags, int ioprio) {
    * the bio completes by interrupt.
    */
   public static final int REQ_POLLED = 1 << 9;
+  /**
+   * {@code REQ_NOMERGE}: neither the bio nor the request made of it merges. Set on the front
+   * piece {@code bio_submit_split()} splits off a bio larger than the queue's limits.
+   */
+  public static final int REQ_NOMERGE = 1 << 10;
 
   /** {@code PAGE_SIZE} of x86-64: the unit in which brd and zram store data. */
   public static final int PAGE_SIZE = 4096;

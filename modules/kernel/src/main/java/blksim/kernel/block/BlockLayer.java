@@ -11,9 +11,11 @@ package blksim.kernel.block;
  * statistics. The submitter pays {@link BlockLayerParams#nowaitRejectNs}.
  *
  * <p>Simplified: the other checks of {@code submit_bio_noacct()} (read-only devices, partition
- * remapping, bio splitting against {@code max_sectors}, throttling, the per-task
- * {@code bio_list} that flattens stacked submissions) are not modelled here; their CPU time is
- * part of each device's submission cost. Stateless.
+ * remapping, throttling, the per-task {@code bio_list} that flattens stacked submissions) are
+ * not modelled here; their CPU time is part of each device's submission cost. Bio splitting at
+ * the queue limits ({@code bio_split_to_limits()}) is modelled where blk-mq does it, in
+ * {@link RequestQueue} (request-based devices only; bio-based queues such as dm never split in
+ * the model, see {@link BlockQueue#maxRequestBytes}). Stateless.
  */
 public final class BlockLayer {
   private BlockLayer() {}

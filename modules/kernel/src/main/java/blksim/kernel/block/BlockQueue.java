@@ -48,6 +48,11 @@ public interface BlockQueue {
    * {@code endIo}, before this method returns, with {@code -EOPNOTSUPP} if the device does not
    * support nowait, or {@code -EAGAIN} if no tag is free. On success {@code endIo} runs with 0
    * when the bio completes, possibly before this method returns (a driver that completes inline).
+   *
+   * <p>The retry after false passes the same {@code Bio} object (every caller keeps it): a
+   * request-based queue that split the bio and had submitted some of its pieces before the wait
+   * finds them by the bio's identity and goes on from the piece that waited, with the
+   * {@code endIo} of the first call ({@link RequestQueue}).
    */
   boolean issue(Bio bio, BioEndIo endIo, Runnable onTagFree);
 
@@ -63,10 +68,10 @@ public interface BlockQueue {
 
   /**
    * The largest request the queue builds ({@code max_sectors}, in bytes), or
-   * {@link Long#MAX_VALUE} where the model does not split bios (bio-based queues). A submitter
-   * that builds bios of many pages (writeback) caps them here, which gives the device the
-   * requests {@code bio_split_to_limits()} would make of a larger bio (simplified: one bio per
-   * request instead of a bio split in two, the same requests at the device).
+   * {@link Long#MAX_VALUE} where the model does not split bios (bio-based queues). A request-based
+   * queue splits a larger bio itself ({@code bio_split_to_limits()}, {@link RequestQueue}); the
+   * writeback flusher still caps its bios here, which gives the device the same requests
+   * (simplified: one bio per request, without the front pieces' REQ_NOMERGE).
    */
   default long maxRequestBytes() {
     return Long.MAX_VALUE;

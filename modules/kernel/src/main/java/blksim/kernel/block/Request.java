@@ -46,6 +46,8 @@ public final class Request {
   private long dispatchNs = -1;
   /** {@code rq->wbt_flags} ({@link Wbt}). */
   int wbtFlags;
+  /** REQ_NOMERGE in {@code rq->cmd_flags} (from its first bio): nothing merges into it. */
+  private final boolean noMerge;
 
   Request(RequestQueue queue, Bio bio, BioEndIo endIo, DriverCpu submitCpu, long allocNs) {
     this.queue = queue;
@@ -56,6 +58,7 @@ public final class Request {
     this.sector = bio.sector();
     this.bytes = bio.sizeBytes();
     this.segments = (int) Math.max(1, bio.pageCount());
+    this.noMerge = bio.hasFlag(Bio.REQ_NOMERGE);
     bio0 = bio;
     endIo0 = endIo;
   }
@@ -147,7 +150,8 @@ public final class Request {
    * {@code maxBytes} and {@code maxSegments} ({@code ll_back_merge_fn()}).
    */
   boolean mergeOk(Bio bio, long maxBytes, int maxSegments) {
-    return !started() && bio.op() == op && mergeableOp(op) && bio.ioprio() == ioprio
+    return !started() && !noMerge && !bio.hasFlag(Bio.REQ_NOMERGE) && bio.op() == op
+        && mergeableOp(op) && bio.ioprio() == ioprio
         && (queue == null || queue.withinChunk(Math.min(sector, bio.sector()),
             Math.max(endSector(), bio.sector() + bio.sectors())))
         && bytes + bio.sizeBytes() <= maxBytes
@@ -188,7 +192,8 @@ public final class Request {
    * same operation, neither started, within the limits.
    */
   boolean requestMergeOk(Request next, long maxBytes, int maxSegments) {
-    return !started() && !next.started() && next.op == op && mergeableOp(op)
+    return !started() && !next.started() && !noMerge && !next.noMerge && next.op == op
+        && mergeableOp(op)
         && next.ioprio == ioprio
         && next.sector == endSector() && bytes + next.bytes <= maxBytes
         && (queue == null || queue.withinChunk(sector, next.endSector()))

@@ -30,6 +30,24 @@ import java.util.Map;
  * {@link BlkMqRules#restartRunsAsync}). Without a scheduler, {@code nr_requests} equals the driver
  * tags, so a request holds its driver tag from allocation as in the kernel.
  *
+ * <p>Bio splitting ({@code bio_split_to_limits()}, on by default, {@link #bioSplit(boolean)}): a
+ * read or write larger than the limits is split before the merge attempts, as
+ * {@code blk_mq_submit_bio()} does: at {@code max_sectors} aligned as {@code get_max_io_size()}
+ * aligns it, at the zone end of a zoned device ({@code chunk_sectors}), and at
+ * {@code max_segments} 4 KiB pages ({@link #splitBytes}). The pieces go in order, each through
+ * the whole path (merges, wbt, a tag, the scheduler: mq-deadline's zone write lock applies per
+ * piece); the front pieces are REQ_NOMERGE; the parent's end_io runs once, after the last piece,
+ * with the first error ({@code bio_chain()}); a REQ_NOWAIT bio that needs a split ends at once
+ * with -EAGAIN ({@code bio_split_rw_at()}, 5.15.y and 6.x). A piece that must wait for a tag
+ * makes the submitter sleep as any bio does ({@code false}); the pieces already submitted stay
+ * submitted and the retry, with the same {@code Bio} object, goes on from the waiting piece.
+ * The submission cost's fixed part is paid once per piece ({@link BlockQueue#submitCostNs}).
+ * Simplified: the physical block size is the logical one; segments are the 4 KiB pages of the
+ * device range (no {@code max_segment_size}, segment-boundary or virt-boundary rules); REQ_POLLED
+ * is kept on the pieces (the kernel clears it on a split bio); discard and write-zeroes limits
+ * are not modelled; the parent bio's completion is not traced, each piece's request is (and an
+ * X for each split).
+ *
  * <p>One instance is one hardware context's queue ({@link HwCtx}): a device with one hardware
  * queue (a SATA {@code disk} or {@code ssd}) has one, a null_blk device has one per
  * {@code submit_queues}. Its scheduler state is per instance; the kernel's elevator is per
@@ -127,6 +145,7 @@ public final class RequestQueue {
     this.counters = new DiskCounters(params.name());
     this.elevator = params.scheduler() == RequestQueueParams.Scheduler.NONE
         ? new NoneElevator(this) : new MqDeadline(this, params.deadline());
+    this.noSplitBytes = noSplitBytes();
   }
 
   /** The parameters. */
@@ -370,7 +389,9 @@ public final class RequestQueue {
   /**
    * Submits {@code bio} from {@code cpu}, with the submitting task's {@code plug} (null, or not
    * held: no plug). Returns false only when the bio must wait for a request (see the class
-   * comment).
+   * comment); the caller retries with the same {@code Bio} object (every caller does), which a
+   * split bio needs: its pieces already submitted are remembered by the bio's identity, and the
+   * retry goes on with the piece that waited (see the class comment).
    */
   public boolean submitBio(DriverCpu cpu, Plug plug, Bio bio, BioEndIo endIo,
       Runnable onTagFree) {
@@ -380,12 +401,47 @@ public final class RequestQueue {
     if (plug != null) {
       plug.onCpu(cpu);
     }
+    if (bioSplit) {
+      Split s = pendingSplits.isEmpty() ? null : pendingSplits.remove(bio);
+      if (s != null) {
+        if (blkTrace != null) {
+          traceCpu = cpu;
+        }
+        return submitSplit(cpu, plug, s, onTagFree);
+      }
+      if (splitBytes(bio.sector(), bio.sizeBytes(), bio.op()) < bio.sizeBytes()) {
+        if (blkTrace != null) {
+          traceCpu = cpu;
+          blkTrace.queue(cpu, bio);
+        }
+        if (bio.nowait()) {
+          // bio_split_rw_at(): "We can't sanely support splitting for a REQ_NOWAIT bio":
+          // -EAGAIN for the whole bio, before any piece is submitted (5.15.y and 6.x).
+          splitNowait++;
+          if (blkTrace != null) {
+            blkTrace.bioComplete(cpu, bio, -Errno.EAGAIN);
+          }
+          endIo.endIo(bio, -Errno.EAGAIN);
+          return true;
+        }
+        return submitSplit(cpu, plug, new Split(bio, endIo), onTagFree);
+      }
+    }
     if (blkTrace != null) {
       traceCpu = cpu;
       blkTrace.queue(cpu, bio);
     }
+    return submitOne(cpu, plug, bio, endIo, onTagFree, true);
+  }
+
+  /**
+   * {@code blk_mq_submit_bio()} from the merge attempts on, for a bio within the limits (a whole
+   * bio, or a piece of a split one: {@code traced} false, its Q was the parent's).
+   */
+  private boolean submitOne(DriverCpu cpu, Plug plug, Bio bio, BioEndIo endIo,
+      Runnable onTagFree, boolean traced) {
     boolean token = wbt != null && wbt.holdsToken(bio);
-    if (Request.mergeableOp(bio.op())) {
+    if (Request.mergeableOp(bio.op()) && !bio.hasFlag(Bio.REQ_NOMERGE)) {
       if (plug != null && plug.attemptMerge(this, bio, endIo)) {
         if (token) {
           wbt.cleanup(bio, cpu);
@@ -420,7 +476,7 @@ public final class RequestQueue {
       } else {
         tagWaiters.add(new Waiter(cpu, onTagFree, cpu.now()));
       }
-      if (blkTrace != null) {
+      if (blkTrace != null && traced) {
         blkTrace.retry(cpu, bio);
       }
       return false;
@@ -446,6 +502,206 @@ public final class RequestQueue {
       underSchedLock(cpu, 1, () -> insertAndRun(cpu, rq));
     }
     return true;
+  }
+
+  /** Whether bios larger than the limits are split (default on; no scenario key yet). */
+  private boolean bioSplit = true;
+  /**
+   * Split bios whose submitter sleeps for a tag mid-split, by the parent bio's identity (looked
+   * up only, never iterated).
+   */
+  private final java.util.IdentityHashMap<Bio, Split> pendingSplits =
+      new java.util.IdentityHashMap<>();
+
+  /**
+   * Turns bio splitting at the queue limits on or off; before the first bio. Off, a bio of any
+   * size is one request (blksim before 2026-12-03). No validated calibration figure needed it off,
+   * so no scenario key sets it (a {@code kernel.bio-split} key would call this).
+   */
+  public void bioSplit(boolean on) {
+    this.bioSplit = on;
+  }
+
+  /** Whether bios are split at the limits. */
+  public boolean bioSplit() {
+    return bioSplit;
+  }
+
+  private long splits;
+  private long splitNowait;
+  /**
+   * A bio of at most this many bytes is never split (the fast path of nearly every bio): within
+   * {@code max_sectors} rounded down to the block size and within {@code max_segments - 1}
+   * pages, wherever it starts; 0 on a zoned device, where any bio may cross a zone end.
+   */
+  private long noSplitBytes;
+
+  private long noSplitBytes() {
+    if (zones != null) {
+      return 0;
+    }
+    // get_max_io_size() of a bio starting anywhere is at least max_sectors rounded down to the
+    // block size less one block's misalignment.
+    int lbs = params.logicalBlockSize();
+    long max = params.maxBytes() - params.maxBytes() % lbs - (lbs - 512);
+    return Math.min(max, (long) (params.maxSegments() - 1) * Bio.PAGE_SIZE);
+  }
+
+  /** Pieces split off so far ({@code trace_block_split()} events). */
+  public long splits() {
+    return splits;
+  }
+
+  /** REQ_NOWAIT bios ended with -EAGAIN because they needed a split. */
+  public long splitNowaitFailures() {
+    return splitNowait;
+  }
+
+  /** Split bios whose submitter sleeps for a tag with pieces still to submit. */
+  public int pendingSplits() {
+    return pendingSplits.size();
+  }
+
+  /**
+   * The bytes of the front piece {@code bio_split_rw_at()} would split off a bio of
+   * {@code bytes} at {@code sector}, or {@code bytes} when it fits the limits: the least of
+   * {@code get_max_io_size()} (max_sectors, capped at the zone's end,
+   * {@code blk_boundary_sectors_left()}, and aligned to the block size) and the bytes of
+   * {@code max_segments} 4 KiB-page segments, rounded down to the logical block size
+   * ({@code bio_split_alignment()}). Simplified: the physical block size is the logical one
+   * (the model has no separate {@code physical_block_size}); segments are the 4 KiB pages of the
+   * device range, as {@link Request} counts them; no {@code max_segment_size},
+   * {@code seg_boundary_mask} or virt-boundary rules; discard and write-zeroes bios (other
+   * limits in the kernel) and empty flushes are never split.
+   */
+  long splitBytes(long sector, long bytes, ReqOp op) {
+    if (bytes <= noSplitBytes || !Request.mergeableOp(op)) {
+      return bytes;
+    }
+    int lbs = params.logicalBlockSize();
+    long lbsSectors = lbs >>> 9;
+    long maxSectors = params.maxBytes() >>> 9;
+    if (zones != null) {
+      long chunk = zones.zoneSectors();
+      maxSectors = Math.min(maxSectors, chunk - (sector % chunk));
+    }
+    // get_max_io_size(): start = sector & (pbs - 1); end = (start + max) & ~(pbs - 1).
+    long start = sector & (lbsSectors - 1);
+    long end = (start + maxSectors) & ~(lbsSectors - 1);
+    long maxIo = end > start ? end - start : maxSectors & ~(lbsSectors - 1);
+    long maxIoBytes = maxIo << 9;
+    long firstSeg = Bio.PAGE_SIZE - ((sector << 9) % Bio.PAGE_SIZE);
+    long segBytes = firstSeg + (long) (params.maxSegments() - 1) * Bio.PAGE_SIZE;
+    if (bytes <= maxIoBytes && bytes <= segBytes) {
+      return bytes;
+    }
+    long cut = Math.min(maxIoBytes, segBytes);
+    cut -= cut % lbs;
+    return Math.max(cut, lbs);
+  }
+
+  /** How many requests {@code bio} becomes at this queue's limits (1 unless it is split). */
+  public int pieces(Bio bio) {
+    if (!bioSplit || bio == null || bio.nowait()) {
+      return 1;
+    }
+    long sector = bio.sector();
+    long left = bio.sizeBytes();
+    int n = 0;
+    while (true) {
+      n++;
+      long cut = splitBytes(sector, left, bio.op());
+      if (cut >= left) {
+        return n;
+      }
+      sector += cut >>> 9;
+      left -= cut;
+    }
+  }
+
+  /**
+   * A bio split at the limits ({@code bio_split_to_limits()}, {@code bio_submit_split()}): the
+   * pieces are chained to it ({@code bio_chain()}), so the parent's end_io runs once, when every
+   * piece was submitted and completed, with the first error of a piece
+   * ({@code __bio_chain_endio()}). The kernel splits off the front piece, submits it, and hands
+   * the rest back to {@code submit_bio_noacct()}, which splits it again after the piece's
+   * {@code blk_mq_submit_bio()} returned: the pieces go in order, each with its own request
+   * (tag, wbt, scheduler, merges); every piece but the last carries REQ_NOMERGE.
+   */
+  private final class Split implements BioEndIo {
+    final Bio parent;
+    final BioEndIo parentEndIo;
+    /** Where the part not yet split off starts, and its length. */
+    long sector;
+    long left;
+    /** The piece split off and not yet taken (its submitter sleeps for a tag), or null. */
+    Bio piece;
+    boolean pieceLast;
+    int outstanding;
+    int firstError;
+    boolean allIssued;
+
+    Split(Bio parent, BioEndIo parentEndIo) {
+      this.parent = parent;
+      this.parentEndIo = parentEndIo;
+      this.sector = parent.sector();
+      this.left = parent.sizeBytes();
+    }
+
+    @Override
+    public void endIo(Bio b, int error) {
+      if (error != 0 && firstError == 0) {
+        firstError = error;
+      }
+      outstanding--;
+      finishIfDone();
+    }
+
+    void finishIfDone() {
+      if (allIssued && outstanding == 0) {
+        allIssued = false; // once
+        parentEndIo.endIo(parent, firstError);
+      }
+    }
+  }
+
+  /**
+   * Submits the pieces of {@code s} not yet taken, in order; false when one must wait for a tag
+   * (that piece, already split off and traced, is kept with the rest in {@link #pendingSplits}
+   * and submitted first when the caller retries with the parent bio).
+   */
+  private boolean submitSplit(DriverCpu cpu, Plug plug, Split s, Runnable onTagFree) {
+    Bio parent = s.parent;
+    while (true) {
+      if (s.piece == null) {
+        long cut = splitBytes(s.sector, s.left, parent.op());
+        if (cut >= s.left) {
+          s.piece = new Bio(parent.op(), s.sector, (int) s.left, parent.flags(), parent.ioprio());
+          s.pieceLast = true;
+        } else {
+          s.piece = new Bio(parent.op(), s.sector, (int) cut, parent.flags() | Bio.REQ_NOMERGE,
+              parent.ioprio());
+          splits++;
+          if (blkTrace != null) {
+            blkTrace.split(cpu, s.piece, s.sector + (cut >>> 9));
+          }
+        }
+        s.sector += s.piece.sizeBytes() >>> 9;
+        s.left -= s.piece.sizeBytes();
+      }
+      s.outstanding++;
+      if (!submitOne(cpu, plug, s.piece, s, onTagFree, false)) {
+        s.outstanding--;
+        pendingSplits.put(parent, s);
+        return false;
+      }
+      s.piece = null;
+      if (s.pieceLast) {
+        s.allIssued = true;
+        s.finishIfDone();
+        return true;
+      }
+    }
   }
 
   /** {@code blk_mq_insert_request()} of a new request, then the queue run. */
@@ -770,8 +1026,10 @@ public final class RequestQueue {
 
     @Override
     public long submitCostNs(Bio bio) {
-      return bioCostNs == null ? submitCost(cpu)
-          : submitCost(cpu) + bioCostNs.applyAsLong(bio, cpu);
+      // The fixed per-request part once per piece of a split bio; the driver's per-bio part
+      // (a copy of the data) once for the whole.
+      long fixed = bioSplit ? submitCost(cpu) * pieces(bio) : submitCost(cpu);
+      return bioCostNs == null ? fixed : fixed + bioCostNs.applyAsLong(bio, cpu);
     }
 
     @Override

@@ -43,6 +43,8 @@ final class XfsUnmount {
   private int stage;
   private List<long[]> bios;
   private int next;
+  /** The bio {@code next} being paid for and issued, or null until it is built. */
+  private Bio current;
   private int inFlight;
   private boolean paid;
   private long stageStart;
@@ -75,13 +77,19 @@ final class XfsUnmount {
         open(cpu);
       }
       if (next < bios.size()) {
-        long[] b = bios.get(next);
-        Bio bio = b[1] == 0 ? new Bio(ReqOp.FLUSH, 0, 0, (int) b[2] | Bio.REQ_SYNC)
-            : new Bio(ReqOp.WRITE, b[0], (int) b[1], (int) b[2] | Bio.REQ_SYNC);
+        if (current == null) {
+          // Built once per bio: a retry after a tag wait passes the same Bio object
+          // (BlockQueue.issue: a split bio's submitted pieces are found by its identity).
+          long[] b = bios.get(next);
+          current = b[1] == 0 ? new Bio(ReqOp.FLUSH, 0, 0, (int) b[2] | Bio.REQ_SYNC)
+              : new Bio(ReqOp.WRITE, b[0], (int) b[1], (int) b[2] | Bio.REQ_SYNC);
+        }
+        Bio bio = current;
         BlockQueue q = queues.apply(cpu.cpu().cpu().id());
         if (bio.sizeBytes() == 0 && !q.writeCache()) {
           // submit_bio_noacct(): an empty flush to a device without a write cache ends at once.
           next++;
+          current = null;
           preflush++;
           continue;
         }
@@ -103,6 +111,7 @@ final class XfsUnmount {
         }
         paid = false;
         next++;
+        current = null;
         preflush += bio.hasFlag(Bio.REQ_PREFLUSH) ? 1 : 0;
         fua += bio.hasFlag(Bio.REQ_FUA) ? 1 : 0;
         bytes += bio.sizeBytes();

@@ -97,7 +97,7 @@ final class FioCommandLine {
   Path write() throws IOException {
     dir = Files.createTempDirectory("blksim-cmdline-");
     file = dir.resolve("fio-command-line");
-    Files.writeString(file, String.join("\n", lines) + "\n");
+    Files.writeString(file, text());
     return file;
   }
 

@@ -634,8 +634,8 @@ public final class ScenarioSchema {
                 + " 128) with a scheduler, hw-queue-depth without)"),
         Param.num("max-sectors", "null_blk", SIZE, "bytes",
             String.valueOf(NullBlkParams.DEFAULT_MAX_BYTES), 512, 1L << 30,
-            "largest request merging may build, in bytes (max_sectors; 255 sectors, the"
-                + " kernel's default limit)"),
+            "largest request, in bytes: bios are split and merges stop at it (max_sectors;"
+                + " 255 sectors, the kernel's default limit)"),
         Param.of("shared-tags", "null_blk", BOOLEAN, "false",
             "shared_tags: one tag set for every null_blk device with it on, hardware queue i of"
                 + " each drawing from the set's tags[i]; two or more such devices share fairly,"

@@ -320,8 +320,17 @@ final class ValidateCommand implements Callable<Integer> {
         if (Double.compare(r.simulated(), pin.value()) == 0) {
           unchanged++;
         } else {
+          String cur = num(r.simulated());
+          String was = num(pin.value());
+          String movedRatio = ratio;
+          if (cur.equals(was)) {
+            // A move below the table's 4 significant digits: show the digits that differ.
+            cur = Double.toString(r.simulated());
+            was = Double.toString(pin.value());
+            movedRatio = String.format(Locale.ROOT, "%.8f", r.simulated() / pin.value());
+          }
           moved.add(String.format(Locale.ROOT, "  MOVED %s %s: current %s is %s of pinned %s",
-              f.scenario(), f.label(), num(r.simulated()), ratio, num(pin.value())));
+              f.scenario(), f.label(), cur, movedRatio, was));
         }
       }
       summary.add(String.format(Locale.ROOT, "%s: %d of %d predictions pinned at %s (%s),"

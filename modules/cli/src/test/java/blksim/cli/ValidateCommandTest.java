@@ -217,6 +217,26 @@ class ValidateCommandTest {
   }
 
   @Test
+  void aMoveBelowFourDigits_printsTheDigitsThatDiffer() throws IOException {
+    Path dir = experiment("nudge", figure(SMALL, "ios", "jobs.0.read.total_ios",
+        "published = 1, tolerance = 1000000, kind = calibration")
+        + figure(SMALL, "ctx/io", CTX_PER_IO, "kind = prediction"));
+    Files.writeString(dir.resolve("predictions.conf"), """
+        commit = "0123456789abcdef0123456789abcdef01234567"
+        note = "written by the test"
+        predictions = [
+          { scenario = "small.conf", label = "ctx/io", value = 1.000001 }
+        ]
+        """);
+    Result r = validate("nudge");
+    assertEquals(0, r.code(), r.out() + r.err());
+    assertTrue(r.out().contains("nudge: 1 of 1 predictions pinned at 0123456"), r.out());
+    // 1.000 against 1.000 would say nothing: the line shows both values in full
+    assertTrue(r.out().contains("  MOVED small.conf ctx/io: current 1.0 is 0.99999900 of pinned"
+        + " 1.000001"), r.out());
+  }
+
+  @Test
   void withoutPredictionsConf_thereIsNoSecondTable() throws IOException {
     experiment("plain", figure(SMALL, "ctx/io", CTX_PER_IO, "kind = prediction"));
     Result r = validate("plain");

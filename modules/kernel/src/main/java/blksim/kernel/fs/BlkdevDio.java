@@ -47,7 +47,11 @@ import blksim.kernel.sched.Task;
  * bio's building with its submission; a refused REQ_NOWAIT I/O costs no block-layer time (the
  * kernel allocates and fills the first bio, then frees it: only its pinned pages,
  * {@link #pinnedBytes}, are charged, by the caller); the pinning of the user pages stays the
- * caller's per-page cost of the whole I/O ({@code SyscallParams#dioPinNs}).
+ * caller's per-page cost of the whole I/O ({@code SyscallParams#dioPinNs}); on a bio-based
+ * queue the disk's ticks of each bio are the driver's time without cold touches (the bios are
+ * built again at the issue, so {@link blksim.kernel.block.BioBasedQueue}'s cost is not reused).
+ * Simplified as well: 6.x's {@code block/fops.c} and plug rules ({@link BlkMqRules#V6}) in every
+ * kernel mode (before 4.10 the block device's O_DIRECT went through {@code fs/direct-io.c}).
  */
 public final class BlkdevDio {
   /** {@code BIO_MAX_VECS}: vecs of one bio at most. */

@@ -1,6 +1,7 @@
 package blksim.kernel.fs;
 
 import blksim.kernel.block.Bio;
+import blksim.kernel.block.BioEndIo;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.ReqOp;
 import blksim.kernel.mm.AddressSpace;
@@ -27,10 +28,12 @@ import java.util.function.IntFunction;
  *
  * <p>Reads and writes, {@code blkdev_read_iter()} / {@code blkdev_write_iter()}:
  * <ul>
- * <li>O_DIRECT ({@code __blkdev_direct_IO_simple()}): one bio of the requested range, flagged
- *     REQ_SYNC, submitted from the caller's context ({@code submit_bio_wait()}); the task sleeps
- *     until its completion, unless the driver completed it inline (brd, zram), then the call
- *     returns. A submitter that finds no driver tag sleeps until one is freed and retries.
+ * <li>O_DIRECT ({@code blkdev_direct_IO()}): up to {@code BIO_MAX_VECS} (256) pages, one bio of
+ *     the requested range ({@code __blkdev_direct_IO_simple()}, {@code submit_bio_wait()}); a
+ *     larger I/O one bio per 256 pages under a plug ({@code __blkdev_direct_IO()},
+ *     {@link BlkdevDio}); flagged REQ_SYNC, submitted from the caller's context; the task sleeps
+ *     until the last completion, unless the driver completed them inline (brd, zram), then the
+ *     call returns. A submitter that finds no driver tag sleeps until one is freed and retries.
  * <li>Buffered reads ({@code filemap_read()}, kernel-model.md §5.6): through the device's page
  *     cache with this open file's readahead state ({@link blksim.kernel.mm.FilemapRead}, the
  *     path files of a filesystem take): a miss starts readahead (bios flagged REQ_RAHEAD, in
@@ -84,6 +87,8 @@ public final class BlockDeviceFile {
   private final PageCache pc;
   private final WritebackParams wbCosts;
   private final FlushBuf flushBuf = new FlushBuf();
+  /** The O_DIRECT bios of a call ({@code blkdev_direct_IO()}). */
+  private final BlkdevDio dio;
   private long pos;
   private boolean closed;
 
@@ -115,6 +120,7 @@ public final class BlockDeviceFile {
       SyscallParams syscalls, PageCacheParams pageCache, PageCache pc, AddressSpace mapping,
       WritebackParams wbCosts, Readahead sharedRa) {
     this.task = task;
+    this.dio = new BlkdevDio(task);
     this.wbCosts = wbCosts;
     this.queues = queues;
     this.direct = direct;
@@ -366,7 +372,7 @@ public final class BlockDeviceFile {
           } else {
             deviceBio = bio(op, offset, len, 0);
             cpu.runFor(CpuMode.SYSTEM, syscalls.rwEntryNs() + syscalls.dioPinNs(len)
-                + q.submitCostNs(deviceBio));
+                + BlkdevDio.submitCostNs(q, deviceBio));
           }
           return false;
         case ISSUE:
@@ -385,7 +391,11 @@ public final class BlockDeviceFile {
     private void issue(TaskCpu cpu) {
       done.reinit();
       BlockQueue q = queueOn(cpu);
-      if (!q.issue(deviceBio, (b, err) -> onComplete(cpu, err), () -> cpu.cpu().wake(task))) {
+      BioEndIo endIo = (b, err) -> onComplete(cpu, err);
+      Runnable wake = () -> cpu.cpu().wake(task);
+      // A buffered read's one bio (the page, or the range without a page cache) is not a dio.
+      if (buffered ? !q.issue(deviceBio, endIo, wake)
+          : !dio.issue(q, deviceBio, endIo, wake, null)) {
         cpu.sleep();
         return;
       }

@@ -50,6 +50,8 @@ public final class IoWqWorker extends Task {
    */
   private blksim.kernel.fs.BlockDeviceFile buffered;
   private blksim.kernel.syscall.SystemCall nested;
+  /** The O_DIRECT bios of a request ({@code blkdev_direct_IO()}). */
+  private final blksim.kernel.fs.BlkdevDio dio = new blksim.kernel.fs.BlkdevDio(this);
   /** When the worker last went idle. */
   long idleSinceNs;
   /** Whether its idle timer is pending. */
@@ -104,7 +106,8 @@ public final class IoWqWorker extends Task {
           // Taking a request the submitter wrote on another core pulls its lines over.
           // A buffered request's nested call pays its own block-layer costs.
           long bioNs = buffered != null ? 0
-              : wq.queue(cpu.cpu()).submitCostNs(bio) + wq.dioPagesNs(bio);
+              : blksim.kernel.fs.BlkdevDio.submitCostNs(wq.queue(cpu.cpu()), bio)
+                  + wq.dioPagesNs(bio);
           cpu.runFor(CpuMode.SYSTEM, p.workerLoopNs() + p.sqeIssueNs() + bioNs
               + current.handOver(cpu.cpu()));
           return;
@@ -120,8 +123,9 @@ public final class IoWqWorker extends Task {
           IoRequest req = current;
           inIssue = true;
           inlineDone = false;
-          boolean issued = wq.queue(cpu.cpu()).issue(bio, (b, err) -> ended(req, err),
-              () -> wq.cpu().wake(this));
+          // blkdev_direct_IO() in blocking mode: one bio or BIO_MAX_VECS bios (BlkdevDio).
+          boolean issued = dio.issue(wq.queue(cpu.cpu()), bio, (b, err) -> ended(req, err),
+              () -> wq.cpu().wake(this), null);
           inIssue = false;
           if (!issued) {
             cpu.sleep();

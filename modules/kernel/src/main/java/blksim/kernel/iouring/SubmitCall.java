@@ -5,6 +5,7 @@ import blksim.kernel.block.BlkMqRules;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.Errno;
 import blksim.kernel.block.Plug;
+import blksim.kernel.fs.BlkdevDio;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
 import blksim.kernel.sched.TaskCpu;
@@ -31,6 +32,10 @@ import java.util.function.IntFunction;
  *     driver completes it there, and a submitter that finds no driver tag sleeps until one is
  *     freed.
  * </ul>
+ *
+ * Each request's bios are built as {@code blkdev_direct_IO()} builds them ({@link BlkdevDio}): one
+ * bio up to {@code BIO_MAX_VECS} (256) pages, else one per 256 pages under a plug, and a
+ * REQ_NOWAIT request of more than 256 pages is refused with -EAGAIN (so punted).
  *
  * A request completed inside the call has its completion posted to the ring before the next one
  * is issued. The call returns, taking no action, after the last request.
@@ -93,6 +98,8 @@ public final class SubmitCall extends SystemCall {
   private Runnable wakeTask;
   /** A ring on a device opened without O_DIRECT: its buffered SQE path, else null. */
   private BufferedSqe buffered;
+  /** The O_DIRECT bios of each request ({@code blkdev_direct_IO()}). */
+  private final BlkdevDio dio;
   /** The call's block plug ({@code struct blk_plug} on the kernel stack of the call). */
   private final Plug plug = new Plug(BlkMqRules.V6);
   /** The plug is held by this call (it was armed with more than the threshold). */
@@ -128,6 +135,7 @@ public final class SubmitCall extends SystemCall {
     this.costs = costs;
     this.ioWq = ioWq;
     this.direct = direct;
+    this.dio = new BlkdevDio(task);
   }
 
   /**
@@ -136,8 +144,9 @@ public final class SubmitCall extends SystemCall {
    * from {@code blkdev_bio_end_io_async()}, interrupt context); 0 without O_DIRECT.
    */
   static long dioPagesNs(SyscallParams direct, Bio bio) {
-    return direct == null ? 0
-        : direct.dioPinNs(bio.sizeBytes()) + direct.dioUnpinNs(bio.sizeBytes());
+    // A REQ_NOWAIT request refused for needing several bios pinned its first bio's pages only.
+    long bytes = BlkdevDio.pinnedBytes(bio);
+    return direct == null ? 0 : direct.dioPinNs(bytes) + direct.dioUnpinNs(bytes);
   }
 
   /** Issues every SQE through {@code b} (a buffered ring, {@link BufferedSqe}). */
@@ -268,8 +277,9 @@ public final class SubmitCall extends SystemCall {
       ring.polledOn(queue(cpu));
     }
     phase = ISSUE;
-    cpu.runFor(CpuMode.SYSTEM, costs.sqeIssueNs() + queue(cpu).submitCostNs(issuedBio)
-        + dioPagesNs(direct, issuedBio));
+    // blkdev_direct_IO(): one bio, or BIO_MAX_VECS bios (BlkdevDio).
+    cpu.runFor(CpuMode.SYSTEM, costs.sqeIssueNs()
+        + BlkdevDio.submitCostNs(queue(cpu), issuedBio) + dioPagesNs(direct, issuedBio));
   }
 
   /** Issues the request to the device. True when an action was taken. */
@@ -281,7 +291,7 @@ public final class SubmitCall extends SystemCall {
       wakeFrom = cpu;
       wakeTask = () -> cpu.cpu().wake(task); // the same waker for every request from this cpu
     }
-    boolean issued = queue(cpu).issue(issuedBio, (b, err) -> ended(r, err), wakeTask,
+    boolean issued = dio.issue(queue(cpu), issuedBio, (b, err) -> ended(r, err), wakeTask,
         plugged ? plug : null);
     inIssue = false;
     if (!issued) {

@@ -88,6 +88,12 @@ public record Bio(ReqOp op, long sector, int sizeBytes, int flags, int ioprio) {
   /** {@code PAGE_SIZE} of x86-64: the unit in which brd and zram store data. */
   public static final int PAGE_SIZE = 4096;
 
+  /**
+   * {@code BIO_MAX_VECS} (include/linux/bio.h; {@code BIO_MAX_PAGES} before 5.12): the vecs of
+   * one bio at most, so 256 order-0 pages, 1 MiB, for the callers that fill a bio a page a vec.
+   */
+  public static final int MAX_VECS = 256;
+
   public Bio {
     if (sector < 0) {
       throw new IllegalArgumentException("sector must be >= 0, was " + sector);

@@ -80,8 +80,9 @@ import java.util.SplittableRandom;
  * contents are kept (reads of never-written pages cost as a copy, not a memset).
  *
  * <p>Simplified: null_blk's zoned mode, bandwidth throttling, fault injection
- * and {@code BLK_STS_RESOURCE} requeues are not modelled;
- * bios larger than {@code max_sectors} are not split (the limit bounds merging only).
+ * and {@code BLK_STS_RESOURCE} requeues are not modelled. Bios larger than {@code max_sectors}
+ * or {@code max_segments} are split before they reach it, by the request queue
+ * ({@code bio_split_to_limits()}).
  */
 public final class NullBlkDriver implements MqDriver {
   private final NullBlkParams params;

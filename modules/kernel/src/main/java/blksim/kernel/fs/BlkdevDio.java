@@ -55,7 +55,7 @@ import blksim.kernel.sched.Task;
  */
 public final class BlkdevDio {
   /** {@code BIO_MAX_VECS}: vecs of one bio at most. */
-  public static final int BIO_MAX_VECS = 256;
+  public static final int BIO_MAX_VECS = Bio.MAX_VECS;
   /** The bytes of a full bio: {@link #BIO_MAX_VECS} pages of 4 KiB (see the class comment). */
   public static final int BIO_MAX_BYTES = BIO_MAX_VECS * Bio.PAGE_SIZE;
 

@@ -82,7 +82,7 @@ public final class DirectIo {
   /** The logical block size O_DIRECT must be aligned to ({@code bdev_logical_block_size()}). */
   public static final int LOGICAL_BLOCK = 512;
   /** {@code BIO_MAX_VECS}: pages of one bio at most. */
-  public static final int BIO_MAX_PAGES = 256;
+  public static final int BIO_MAX_PAGES = Bio.MAX_VECS;
   /**
    * One {@code ->iomap_begin()} [A]: the ILOCK taken shared, an in-core extent tree lookup
    * ({@code xfs_iext_lookup_extent()}), the iomap filled; a few hundred ns of pointer chasing,

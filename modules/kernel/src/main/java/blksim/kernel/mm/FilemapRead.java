@@ -71,7 +71,7 @@ public final class FilemapRead extends SystemCall {
   /** -EIO. */
   static final int EIO = 5;
   /** {@code BIO_MAX_VECS}: one order-0 page a segment, so at most 1 MiB a readahead bio. */
-  static final int BIO_MAX_VECS = 256;
+  static final int BIO_MAX_VECS = blksim.kernel.block.Bio.MAX_VECS;
 
 
   private final Task task;

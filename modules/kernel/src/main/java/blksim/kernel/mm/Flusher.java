@@ -66,7 +66,7 @@ final class Flusher implements WorkRun {
    */
   static final long PASS_LIMIT_NS = 100_000_000L;
   /** {@code BIO_MAX_PAGES} in 4.x. */
-  static final int BIO_MAX_PAGES = 256;
+  static final int BIO_MAX_PAGES = blksim.kernel.block.Bio.MAX_VECS;
   /** Sectors per 4 KiB page. */
   private static final int PAGE_SECTORS = 8;
 

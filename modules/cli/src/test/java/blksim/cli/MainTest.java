@@ -432,6 +432,16 @@ class MainTest {
   }
 
   @Test
+  void describeHelp_namesEveryComponentDescribeAccepts() {
+    String help = cli("describe", "--help").out();
+    String footer = help.substring(help.indexOf("Components:")).replaceAll("\\s+", " ");
+    for (String c : new String[] {"run", "ssd", "disk", "zoned-disk", "btrfs", "replay", "cache"}) {
+      assertEquals(0, cli("describe", c).code(), c);
+      assertTrue(footer.matches(".*[ ,]" + c + "(,.*|\\s*)"), c + " missing from: " + footer);
+    }
+  }
+
+  @Test
   void describe_listsTheFilesystemKeysAndCosts() {
     Result r = cli("describe", "xfs");
     assertEquals(0, r.code());

@@ -177,6 +177,14 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (scenario != null && !fioArgs.isEmpty()) {
+      String spaced = spacedFioOption();
+      if (spaced != null && !java.nio.file.Files.exists(scenario)) {
+        // fio's "--bs 4k": picocli took the value for the SCENARIO|JOBFILE.
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "fio command line: "
+            + spaced + " " + scenario + ": blksim reads fio's options only as --opt=value (write "
+            + spaced + "=" + scenario + "); '" + scenario + "' was taken for the"
+            + " SCENARIO|JOBFILE");
+      }
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Unknown option: '"
           + fioArgs.get(0) + "' (fio's job options are read from the command line only when"
           + " no SCENARIO|JOBFILE is given)");
@@ -206,6 +214,20 @@ final class RunCommand implements Callable<Integer> {
 
   /** The job file was written from fio's options on the command line. */
   private boolean commandLine;
+
+  /**
+   * The fio option given as {@code --opt value} just before the argument picocli took for the
+   * SCENARIO|JOBFILE, or null: fio accepts that form, blksim reads only {@code --opt=value}.
+   */
+  private String spacedFioOption() {
+    List<String> args = spec.commandLine().getParseResult().originalArgs();
+    int i = args.indexOf(scenario.toString());
+    if (i <= 0) {
+      return null;
+    }
+    String prev = args.get(i - 1);
+    return prev.startsWith("--") && !prev.contains("=") && fioArgs.contains(prev) ? prev : null;
+  }
 
   private Integer runFile() throws IOException {
     OutputFormats formats = OutputFormats.parse(format);

@@ -1158,9 +1158,15 @@ public final class JobStats {
         return totalComplete;
     }
 
-    /** IO depth distribution in percent of all I/Os (fio {@code stat_calc_dist(io_u_map, total_io_u)}). */
+    /**
+     * IO depth distribution in percent of all I/Os (fio {@code stat_calc_dist(io_u_map,
+     * total_io_u)}). fio counts both when an I/O is queued ({@code td_io_queue()}), so they reset
+     * together at the end of {@code ramp_time}; here the I/O count is taken at completion, which
+     * after a ramp includes the I/Os that were in flight at the reset, so the issues themselves
+     * are the total (else a ramped QD32 job showed 32=94.9% and nothing else).
+     */
     public double[] ioDepthDistribution() {
-        return dist(ioDepth, totalIosAllDirections());
+        return dist(ioDepth, Arrays.stream(ioDepth).sum());
     }
 
     /** Submit batch distribution in percent of submit calls. */

@@ -377,6 +377,25 @@ class JobStatsTest {
     }
 
     @Test
+    void ioDepths_afterRampTime_sumTo100_asFiosIssueCountsDo() {
+        JobStats s = job("ramped", 32);
+        for (int i = 0; i < 32; i++) {
+            s.recordIssue(i + 1); // the ramp: these are discarded with it
+        }
+        s.startMeasurement(1_000);
+        for (int i = 0; i < 32; i++) {
+            s.recordIo(JobStats.DDIR_READ, 4096, 100, 1_000, 2_000); // issued in the ramp
+        }
+        for (int i = 0; i < 96; i++) {
+            s.recordIssue(32);
+            s.recordIo(JobStats.DDIR_READ, 4096, 100, 1_000, 3_000);
+        }
+        double[] d = s.ioDepthDistribution();
+        assertEquals(100.0, d[5], 1e-12, java.util.Arrays.toString(d));
+        assertEquals(100.0, java.util.Arrays.stream(d).sum(), 1e-9);
+    }
+
+    @Test
     void syncEngine_doesNotRecordSlat() {
         JobStats s = new JobStats(info("sync", 0, 0, true));
         s.recordIo(JobStats.DDIR_WRITE, 4096, 700, 10_000, 0);

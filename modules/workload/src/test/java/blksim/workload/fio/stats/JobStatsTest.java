@@ -396,6 +396,32 @@ class JobStatsTest {
     }
 
     @Test
+    void syncs_areTimedCountedMergedAndEncoded_andResetWithTheRamp() {
+        JobStats a = job("a", 0);
+        a.recordSync(5_000, true); // in the ramp: discarded
+        a.startMeasurement(0);
+        a.recordSync(10_000, true);
+        a.recordSync(30_000, false); // end_fsync: timed, not counted
+        assertEquals(1, a.syncIos());
+        assertEquals(2, a.syncLatency().samples());
+        assertEquals(10_000, a.syncLatency().min());
+        assertEquals(30_000, a.syncLatency().max());
+        long[] p = a.syncPercentiles();
+        assertEquals(10_000, p[0], 100, "1st percentile");
+        assertEquals(30_000, p[p.length - 1], 100, "99.99th percentile");
+        JobStats round = JobStats.decode(a.encode());
+        assertArrayEquals(a.encode(), round.encode());
+        assertEquals(1, round.syncIos());
+        JobStats b = job("a", 1);
+        b.startMeasurement(0);
+        b.recordSync(20_000, true);
+        JobStats m = JobStats.merge(java.util.List.of(a, b));
+        assertEquals(2, m.syncIos());
+        assertEquals(3, m.syncLatency().samples());
+        assertEquals(20_000.0, m.syncLatency().mean(), 1e-9);
+    }
+
+    @Test
     void syncEngine_doesNotRecordSlat() {
         JobStats s = new JobStats(info("sync", 0, 0, true));
         s.recordIo(JobStats.DDIR_WRITE, 4096, 700, 10_000, 0);

@@ -65,6 +65,19 @@ class FioCommandLineTest {
   }
 
   @Test
+  void anNvmeName_isToldItIsTheSataSsdModel() {
+    MainTest.Result r = MainTest.cli("run", "--name=n", "--filename=/dev/nvme0n1",
+        "--rw=randread", "--bs=4k", "--direct=1", "--size=64k");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.err().contains("blksim has no NVMe model: /dev/nvme0n1 is the ssd model, a SATA"
+        + " SSD"), r.err());
+    MainTest.Result sd = MainTest.cli("run", "--name=s", "--filename=/dev/sdb",
+        "--rw=randread", "--bs=4k", "--direct=1", "--size=64k");
+    assertEquals(0, sd.code(), sd.err());
+    assertFalse(sd.err().contains("NVMe"), sd.err());
+  }
+
+  @Test
   void fiosSpacedForm_isNamedWithTheFix_notTakenForAScenario() {
     MainTest.Result r = MainTest.cli("run", "--name=cl", "--filename=/dev/nullb0",
         "--rw=randread", "--time_based", "--bs", "4k", "--runtime=2ms");

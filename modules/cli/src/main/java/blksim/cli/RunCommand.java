@@ -95,7 +95,8 @@ final class RunCommand implements Callable<Integer> {
   Path output;
 
   @Option(names = "--partitions", paramLabel = "one|node|llc|cpu|N",
-      description = "partitioning (overrides the scenario's blksim.partitions)")
+      description = "partitioning (overrides the scenario's blksim.partitions, whose default"
+          + " is one; results never depend on it)")
   String partitions;
 
   @Option(names = "--check-determinism",
@@ -105,7 +106,9 @@ final class RunCommand implements Callable<Integer> {
           + " are identical, 1 if not")
   boolean checkDeterminism;
 
-  @Option(names = "--seed", paramLabel = "N", description = "run seed (overrides blksim.seed)")
+  @Option(names = "--seed", paramLabel = "N",
+      description = "run seed (overrides the scenario's blksim.seed, whose default is 1; a job"
+          + " file alone runs with 1)")
   Long seed;
 
   @Option(names = "--set", paramLabel = "KEY=VALUE",

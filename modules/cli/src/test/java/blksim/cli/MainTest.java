@@ -432,6 +432,17 @@ class MainTest {
   }
 
   @Test
+  void help_statesTheDefaultsOfSeedPartitionsAndRepeat() {
+    // picocli wraps at any space or dot: compare without whitespace
+    String run = cli("run", "--help").out().replaceAll("\\s+", "");
+    assertTrue(run.contains("blksim.seed,whosedefaultis1"), run);
+    assertTrue(run.contains("blksim.partitions,whosedefaultisone"), run);
+    String bench = cli("bench", "--help").out().replaceAll("\\s+", "");
+    assertTrue(bench.contains("--repeat=Nrunsperfigure,ofwhichthemedianisreported(default3)"),
+        bench);
+  }
+
+  @Test
   void describeHelp_namesEveryComponentDescribeAccepts() {
     String help = cli("describe", "--help").out();
     String footer = help.substring(help.indexOf("Components:")).replaceAll("\\s+", " ");

@@ -49,7 +49,8 @@ import picocli.CommandLine.Spec;
 final class BenchCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--repeat", defaultValue = "3", description = "runs per figure (median)")
+  @Option(names = "--repeat", paramLabel = "N", defaultValue = "3",
+      description = "runs per figure, of which the median is reported (default ${DEFAULT-VALUE})")
   int repeat;
 
   @Option(names = "--engine-sim-time", defaultValue = "2000000",

@@ -25,9 +25,7 @@ import picocli.CommandLine.Spec;
     description = {"Print the parameters of each component (name, unit, default, meaning).",
         "'describe fio' also prints the fio compatibility table: every fio job option (fio's"
             + " own and its engines') with its aliases and verdict: modelled, accepted without"
-            + " effect (and why) or refused (and why); then fio's engines."},
-    footer = {"", "Components: run, machine, kernel, cpu, workqueue, dm, fio, null_blk, block,"
-        + " brd, zram, page_cache, io_uring, xfs"})
+            + " effect (and why) or refused (and why); then fio's engines."})
 final class DescribeCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -39,8 +37,17 @@ final class DescribeCommand implements Callable<Integer> {
       description = "with fio: print the README's \"fio compatibility\" section instead")
   boolean markdown;
 
-  @Override
-  public Integer call() {
+  /**
+   * Sets the help's footer to the components {@code describe} knows, taken from the schema so
+   * that it cannot go stale (a hand-written list once named 14 of the 31).
+   */
+  static void footer(picocli.CommandLine describe) {
+    describe.getCommandSpec().usageMessage().footer("",
+        "Components: " + String.join(", ", rows().keySet()));
+  }
+
+  /** Every parameter's row, grouped by component, in the schema's order. */
+  private static Map<String, List<String[]>> rows() {
     Map<String, List<String[]>> rows = new LinkedHashMap<>();
     for (Param p : ScenarioSchema.KEYS) {
       rows.computeIfAbsent(p.component(), k -> new ArrayList<>()).add(row("blksim." + p.path(), p));
@@ -57,6 +64,12 @@ final class DescribeCommand implements Callable<Integer> {
             .add(row("blksim.filesystems.N." + p.path(), p));
       }
     }
+    return rows;
+  }
+
+  @Override
+  public Integer call() {
+    Map<String, List<String[]>> rows = rows();
     if (component != null && !rows.containsKey(component)) {
       throw new InputException(null, 0, "COMPONENT", "unknown component '" + component
           + "'; components: " + String.join(", ", rows.keySet()));

@@ -232,7 +232,15 @@ final class JobFileRun {
     tmp.toFile().deleteOnExit();
     Files.writeString(tmp, sb.toString());
     List<String> said = new ArrayList<>();
-    devices.forEach((name, d) -> said.add("/dev/" + name + " = " + d));
+    devices.forEach((name, d) -> {
+      said.add("/dev/" + name + " = " + d);
+      if (name.startsWith("nvme") && d.startsWith("{ type = ssd,")) {
+        // The name promises what the model is not: say so before anyone reads NVMe into it.
+        said.add("  blksim has no NVMe model: /dev/" + name + " is the ssd model, a SATA SSD"
+            + " (one hardware queue with mq-deadline, its link's bandwidth; ./blksim describe"
+            + " ssd); --set devices.N.KEY=... or --map /dev/" + name + "=TYPE changes it");
+      }
+    });
     err.println("blksim: " + (what != null ? what : abs.getFileName() + " is")
         + " a fio job file; it runs on the default"
         + " machine (32 CPUs: 2 sockets x 8 cores x 2 threads, 16 GiB, kernel V6_9)");

@@ -67,6 +67,7 @@ public final class Main implements Runnable {
   /** Runs the command line and returns the exit code (used by tests). */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     CommandLine cl = new CommandLine(new Main());
+    DescribeCommand.footer(cl.getSubcommands().get("describe"));
     cl.setOut(out);
     cl.setErr(err);
     cl.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException

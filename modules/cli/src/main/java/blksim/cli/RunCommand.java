@@ -95,7 +95,8 @@ final class RunCommand implements Callable<Integer> {
   Path output;
 
   @Option(names = "--partitions", paramLabel = "one|node|llc|cpu|N",
-      description = "partitioning (overrides the scenario's blksim.partitions)")
+      description = "partitioning (overrides the scenario's blksim.partitions, whose default"
+          + " is one; results never depend on it)")
   String partitions;
 
   @Option(names = "--check-determinism",
@@ -105,7 +106,9 @@ final class RunCommand implements Callable<Integer> {
           + " are identical, 1 if not")
   boolean checkDeterminism;
 
-  @Option(names = "--seed", paramLabel = "N", description = "run seed (overrides blksim.seed)")
+  @Option(names = "--seed", paramLabel = "N",
+      description = "run seed (overrides the scenario's blksim.seed, whose default is 1; a job"
+          + " file alone runs with 1)")
   Long seed;
 
   @Option(names = "--set", paramLabel = "KEY=VALUE",
@@ -177,6 +180,14 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (scenario != null && !fioArgs.isEmpty()) {
+      String spaced = spacedFioOption();
+      if (spaced != null && !java.nio.file.Files.exists(scenario)) {
+        // fio's "--bs 4k": picocli took the value for the SCENARIO|JOBFILE.
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "fio command line: "
+            + spaced + " " + scenario + ": blksim reads fio's options only as --opt=value (write "
+            + spaced + "=" + scenario + "); '" + scenario + "' was taken for the"
+            + " SCENARIO|JOBFILE");
+      }
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Unknown option: '"
           + fioArgs.get(0) + "' (fio's job options are read from the command line only when"
           + " no SCENARIO|JOBFILE is given)");
@@ -206,6 +217,20 @@ final class RunCommand implements Callable<Integer> {
 
   /** The job file was written from fio's options on the command line. */
   private boolean commandLine;
+
+  /**
+   * The fio option given as {@code --opt value} just before the argument picocli took for the
+   * SCENARIO|JOBFILE, or null: fio accepts that form, blksim reads only {@code --opt=value}.
+   */
+  private String spacedFioOption() {
+    List<String> args = spec.commandLine().getParseResult().originalArgs();
+    int i = args.indexOf(scenario.toString());
+    if (i <= 0) {
+      return null;
+    }
+    String prev = args.get(i - 1);
+    return prev.startsWith("--") && !prev.contains("=") && fioArgs.contains(prev) ? prev : null;
+  }
 
   private Integer runFile() throws IOException {
     OutputFormats formats = OutputFormats.parse(format);

@@ -134,9 +134,9 @@ final class ValidateCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     if (chosen.isEmpty()) {
-      out.println("No reference experiment with a published.conf under " + dir + ".");
-      out.flush();
-      return 0;
+      // Nothing compared is not a pass: a CI job pointed at the wrong directory must fail.
+      throw new InputException(dir.toString(), 0, "--scenarios", "no reference experiment (a"
+          + " folder with a published.conf) in it, so nothing was validated");
     }
     // Every input file is checked before the first run: a typo costs a second, not a run.
     List<Experiment> loaded = new ArrayList<>();

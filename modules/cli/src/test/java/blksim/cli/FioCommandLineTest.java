@@ -65,6 +65,29 @@ class FioCommandLineTest {
   }
 
   @Test
+  void anNvmeName_isToldItIsTheSataSsdModel() {
+    MainTest.Result r = MainTest.cli("run", "--name=n", "--filename=/dev/nvme0n1",
+        "--rw=randread", "--bs=4k", "--direct=1", "--size=64k");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.err().contains("blksim has no NVMe model: /dev/nvme0n1 is the ssd model, a SATA"
+        + " SSD"), r.err());
+    MainTest.Result sd = MainTest.cli("run", "--name=s", "--filename=/dev/sdb",
+        "--rw=randread", "--bs=4k", "--direct=1", "--size=64k");
+    assertEquals(0, sd.code(), sd.err());
+    assertFalse(sd.err().contains("NVMe"), sd.err());
+  }
+
+  @Test
+  void fiosSpacedForm_isNamedWithTheFix_notTakenForAScenario() {
+    MainTest.Result r = MainTest.cli("run", "--name=cl", "--filename=/dev/nullb0",
+        "--rw=randread", "--time_based", "--bs", "4k", "--runtime=2ms");
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().startsWith("blksim: fio command line: --bs 4k: blksim reads fio's options"
+        + " only as --opt=value (write --bs=4k)"), r.err());
+    assertFalse(r.err().contains("only when no SCENARIO|JOBFILE is given"), r.err());
+  }
+
+  @Test
   void aFileAndFioOptions_orNothing_areUsageErrors() {
     MainTest.Result both = MainTest.cli("run", "scenarios/quickstart/nullblk-psync.conf",
         "--bs=4k");

@@ -432,6 +432,27 @@ class MainTest {
   }
 
   @Test
+  void help_statesTheDefaultsOfSeedPartitionsAndRepeat() {
+    // picocli wraps at any space or dot: compare without whitespace
+    String run = cli("run", "--help").out().replaceAll("\\s+", "");
+    assertTrue(run.contains("blksim.seed,whosedefaultis1"), run);
+    assertTrue(run.contains("blksim.partitions,whosedefaultisone"), run);
+    String bench = cli("bench", "--help").out().replaceAll("\\s+", "");
+    assertTrue(bench.contains("--repeat=Nrunsperfigure,ofwhichthemedianisreported(default3)"),
+        bench);
+  }
+
+  @Test
+  void describeHelp_namesEveryComponentDescribeAccepts() {
+    String help = cli("describe", "--help").out();
+    String footer = help.substring(help.indexOf("Components:")).replaceAll("\\s+", " ");
+    for (String c : new String[] {"run", "ssd", "disk", "zoned-disk", "btrfs", "replay", "cache"}) {
+      assertEquals(0, cli("describe", c).code(), c);
+      assertTrue(footer.matches(".*[ ,]" + c + "(,.*|\\s*)"), c + " missing from: " + footer);
+    }
+  }
+
+  @Test
   void describe_listsTheFilesystemKeysAndCosts() {
     Result r = cli("describe", "xfs");
     assertEquals(0, r.code());

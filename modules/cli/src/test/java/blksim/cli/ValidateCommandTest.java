@@ -91,6 +91,17 @@ class ValidateCommandTest {
   }
 
   @Test
+  void aDirectoryWithoutExperiments_exits2_notAPass() throws IOException {
+    Files.createDirectories(tmp.resolve("empty"));
+    MainTest.Result r = MainTest.cli("validate", "--host", "local", "--scenarios",
+        tmp.resolve("empty").toString());
+    assertEquals(2, r.code(), r.out() + r.err());
+    assertTrue(r.err().startsWith("blksim: ") && r.err().contains("--scenarios: no reference"
+        + " experiment"), r.err());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+  }
+
+  @Test
   void aBoundThatHolds_exitsZero() throws IOException {
     experiment("ok", figure(SMALL, "ios", "jobs.0.read.total_ios", "max = 500, min = 1"));
     Result r = validate("ok");

@@ -180,9 +180,14 @@ public final class FioJsonReporter {
         }
         if (!mixed) {
             w.name("sync").beginObject();
-            w.name("total_ios").value(0);
+            w.name("total_ios").value(ts.syncIos());
             w.name("lat_ns");
-            lat(w, StatSummary.EMPTY, null, null, null);
+            StatSummary sync = ts.syncLatency();
+            if (sync.present()) {
+                lat(w, sync, ts.percentileList(), ts.syncPercentiles(), null);
+            } else {
+                lat(w, StatSummary.EMPTY, null, null, null);
+            }
             w.endObject();
         }
         if (ts.unifiedRw() == JobStats.UNIFIED_BOTH) {

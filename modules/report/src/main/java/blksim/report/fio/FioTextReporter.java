@@ -115,6 +115,12 @@ public final class FioTextReporter {
         showLat(out, ts.latNsecPercent(), LAT_RANGES_US, "nsec");
         showLat(out, ts.latUsecPercent(), LAT_RANGES_US, "usec");
         showLat(out, ts.latMsecPercent(), LAT_RANGES_MS, "msec");
+        if (ts.syncLatency().present()) {
+            // show_ddir_status(DDIR_SYNC): after show_latencies(), before the cpu line.
+            out.append("  fsync/fdatasync/sync_file_range:\n");
+            displayLat(out, "sync", ts.syncLatency());
+            showClatPercentiles(out, ts.syncPercentiles(), ts.percentileList(), "sync");
+        }
 
         out.append("  cpu          : usr=").append(fixed(ts.usrCpuPercent(), 3, 2))
             .append("%, sys=").append(fixed(ts.sysCpuPercent(), 3, 2))
@@ -126,7 +132,7 @@ public final class FioTextReporter {
         dist(out, "     submit    : ", batch, ts.submitDistribution());
         dist(out, "     complete  : ", batch, ts.completeDistribution());
         out.append("     issued rwts: total=").append(ts.totalIos(0)).append(',').append(ts.totalIos(1))
-            .append(',').append(ts.totalIos(2)).append(",0")
+            .append(',').append(ts.totalIos(2)).append(',').append(ts.syncIos())
             .append(" short=").append(ts.shortIos(0)).append(',').append(ts.shortIos(1)).append(',')
             .append(ts.shortIos(2)).append(",0")
             .append(" dropped=").append(ts.dropIos(0)).append(',').append(ts.dropIos(1)).append(',')

@@ -109,6 +109,11 @@ public final class JobStats {
      */
     private final LatencyCounts[][] hist = new LatencyCounts[Latency.values().length][DDIR_COUNT];
     private final long[] ioDepth = new long[7];
+    /** fio's {@code sync_stat}: each fsync/fdatasync the job made, issue to completion. */
+    private RunningStat syncLat = new RunningStat();
+    private LatencyCounts syncHist;
+    /** fio's {@code total_io_u[DDIR_SYNC]}: the fsync=N/fdatasync=N syncs (not end_fsync's). */
+    private long syncIos;
     private final long[] submit = new long[7];
     private final long[] complete = new long[7];
     private long totalSubmit;
@@ -324,6 +329,9 @@ public final class JobStats {
             }
         }
         Arrays.fill(ioDepth, 0);
+        syncLat = new RunningStat();
+        syncHist = null;
+        syncIos = 0;
         Arrays.fill(submit, 0);
         Arrays.fill(complete, 0);
         totalSubmit = 0;
@@ -549,6 +557,55 @@ public final class JobStats {
             idx = 0;
         }
         ioDepth[idx]++;
+    }
+
+    /**
+     * Records one fsync or fdatasync the job made, {@code latNs} from its issue to its return:
+     * fio's {@code add_sync_clat_sample()} in {@code io_completed()}; {@code counted} adds it to
+     * {@code total_io_u[DDIR_SYNC]}, which {@code td_io_queue()} does for every sync but
+     * end_fsync's (made in runstate TD_FSYNCING).
+     */
+    public void recordSync(long latNs, boolean counted) {
+        if (latNs < 0) {
+            throw new IllegalArgumentException("job " + info.jobname() + ": sync latency must be >= 0, was " + latNs);
+        }
+        if (finished) {
+            return;
+        }
+        syncLat.add(latNs);
+        if (syncHist == null) {
+            syncHist = new LatencyCounts();
+        }
+        syncHist.record(latNs);
+        if (counted) {
+            syncIos++;
+        }
+    }
+
+    /** The syncs counted in {@code total_io_u[DDIR_SYNC]} (fio's fourth "issued rwts"). */
+    public long syncIos() {
+        return syncIos;
+    }
+
+    /** fio's {@code sync_stat}: latency of every sync, in ns (no samples: none made). */
+    public StatSummary syncLatency() {
+        return syncLat.summary();
+    }
+
+    /** Sync latency at each of {@link #percentileList()}, in ns (fio's {@code io_u_sync_plat}). */
+    public long[] syncPercentiles() {
+        double[] list = percentileList();
+        long[] out = new long[list.length];
+        if (syncHist == null || syncHist.totalCount() == 0) {
+            return out;
+        }
+        Histogram h = syncHist.histogram();
+        StatSummary st = syncLatency();
+        for (int i = 0; i < list.length; i++) {
+            long v = h.medianEquivalentValue(h.getValueAtPercentile(list[i]));
+            out[i] = Math.max(st.min(), Math.min(st.max(), v));
+        }
+        return out;
     }
 
     /** Records one submit call that queued {@code n} I/Os; mirrors fio's {@code io_u_mark_submit()}. */
@@ -950,6 +1007,14 @@ public final class JobStats {
         }
         totalSubmit += src.totalSubmit;
         totalComplete += src.totalComplete;
+        syncLat.merge(src.syncLat, false);
+        if (src.syncHist != null && src.syncHist.totalCount() > 0) {
+            if (syncHist == null) {
+                syncHist = new LatencyCounts();
+            }
+            syncHist.add(src.syncHist);
+        }
+        syncIos += src.syncIos;
         for (int i = 0; i < latN.length; i++) {
             latN[i] += src.latN[i];
             latU[i] += src.latU[i];
@@ -1158,9 +1223,15 @@ public final class JobStats {
         return totalComplete;
     }
 
-    /** IO depth distribution in percent of all I/Os (fio {@code stat_calc_dist(io_u_map, total_io_u)}). */
+    /**
+     * IO depth distribution in percent of all I/Os (fio {@code stat_calc_dist(io_u_map,
+     * total_io_u)}). fio counts both when an I/O is queued ({@code td_io_queue()}), so they reset
+     * together at the end of {@code ramp_time}; here the I/O count is taken at completion, which
+     * after a ramp includes the I/Os that were in flight at the reset, so the issues themselves
+     * are the total (else a ramped QD32 job showed 32=94.9% and nothing else).
+     */
     public double[] ioDepthDistribution() {
-        return dist(ioDepth, totalIosAllDirections());
+        return dist(ioDepth, Arrays.stream(ioDepth).sum());
     }
 
     /** Submit batch distribution in percent of submit calls. */
@@ -1364,6 +1435,9 @@ public final class JobStats {
             out.writeByte(unitBase);
             out.writeBoolean(perIoBw);
             out.writeBoolean(perIoIops);
+            out.writeLong(syncIos);
+            syncLat.write(out);
+            writeHistogram(out, syncHist);
             if (prioStats[0].size() + prioStats[1].size() + prioStats[2].size() > 0) {
                 // Appended: stats without priorities encode as before.
                 for (int d = 0; d < DDIR_COUNT; d++) {
@@ -1472,6 +1546,9 @@ public final class JobStats {
             s.unitBase = in.readUnsignedByte();
             s.perIoBw = in.readBoolean();
             s.perIoIops = in.readBoolean();
+            s.syncIos = in.readLong();
+            s.syncLat = RunningStat.read(in);
+            s.syncHist = readHistogram(in);
             if (in.available() > 0) {
                 for (int d = 0; d < DDIR_COUNT; d++) {
                     int n = in.readInt();

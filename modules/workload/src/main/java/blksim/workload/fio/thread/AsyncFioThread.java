@@ -286,6 +286,7 @@ public final class AsyncFioThread extends FioJobThread {
             return;
           }
           call = null;
+          syncReturned(cpu.now());
           phase = Phase.LOOP;
           continue;
         case RESET:
@@ -406,10 +407,12 @@ public final class AsyncFioThread extends FioJobThread {
         }
         boolean data = replay().datasync();
         replay().consume();
+        syncStarted(cpu.now(), !data);
         call = data ? file.fdatasync() : file.fsync();
         phase = Phase.SYNC;
         if (call.step(cpu)) {
           call = null;
+          syncReturned(cpu.now());
           phase = Phase.LOOP;
           return false;
         }
@@ -487,6 +490,7 @@ public final class AsyncFioThread extends FioJobThread {
         // modelled the same way), before thread_main() starts do_verify() (backend.c).
         endFsyncDone = true;
         logSync(cpu, false);
+        syncStarted(cpu.now(), false);
         return startSync(cpu, file.fsync());
       }
       if (!replaying() && beginVerify(now)) {
@@ -523,6 +527,7 @@ public final class AsyncFioThread extends FioJobThread {
     phase = Phase.SYNC;
     if (call.step(cpu)) {
       call = null;
+      syncReturned(cpu.now());
       phase = Phase.LOOP;
       return false;
     }

@@ -19,6 +19,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.SplittableRandom;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A fio job thread on the files of a {@code directory=} job, or of {@code filename=} paths in a
@@ -254,6 +255,14 @@ public final class FileFioThread extends FioJobThread {
 
     /** Its return value; may queue further steps at the front. */
     default void returned(long ret) {}
+  }
+
+  /** An fsync fio times into its sync statistics ({@link #syncStarted}). */
+  private record TimedSync(Supplier<SystemCall> sync, boolean counted) implements Step {
+    @Override
+    public SystemCall make() {
+      return sync.get();
+    }
   }
 
   /**
@@ -689,6 +698,9 @@ public final class FileFioThread extends FioJobThread {
         long ret = call.ret();
         call = null;
         Step s = q.poll();
+        if (s instanceof TimedSync) {
+          syncReturned(cpu.now());
+        }
         s.returned(ret);
         continue;
       }
@@ -701,6 +713,9 @@ public final class FileFioThread extends FioJobThread {
         q.poll();
         s.returned(0);
         continue;
+      }
+      if (s instanceof TimedSync t) {
+        syncStarted(cpu.now(), t.counted());
       }
       call = c;
     }
@@ -980,6 +995,7 @@ public final class FileFioThread extends FioJobThread {
         if (op == ReqOp.WRITE && fds[f] != null && !punch && !fileOp && (job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0
             || job.fdatasyncBlocks() > 0 && writes % job.fdatasyncBlocks() == 0)) {
           phase = Phase.IN_SYNC;
+          syncStarted(cpu.now(), job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0);
           call = calls().fsync(fds[f]);
         }
         if (fileDone) {
@@ -991,6 +1007,7 @@ public final class FileFioThread extends FioJobThread {
         return false;
       }
       case IN_SYNC:
+        syncReturned(cpu.now());
         phase = tail.isEmpty() ? Phase.PREP : Phase.CLOSE_DONE;
         return false;
       default:
@@ -1036,6 +1053,12 @@ public final class FileFioThread extends FioJobThread {
       stats.setError((int) -ret);
     }
     startEnd();
+  }
+
+  /** end_fsync's fsync of file {@code f} (timed, as fio's td_io_sync() io_u), else fsync_on_close's. */
+  private Step endSync(int f) {
+    Supplier<SystemCall> sync = () -> calls().fsync(fds[f]);
+    return job.endFsync() ? new TimedSync(sync, false) : sync::get;
   }
 
   /** The removal fio's {@code unlink}/{@code unlink_each_loop} makes of file {@code path}. */
@@ -1198,7 +1221,8 @@ public final class FileFioThread extends FioJobThread {
       if (job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0
           || job.fdatasyncBlocks() > 0 && writes % job.fdatasyncBlocks() == 0) {
         // The sync runs once the writes in flight are reaped (libaio's do_io_u_sync()).
-        tail.add(() -> calls().fsync(fds[f]));
+        tail.add(new TimedSync(() -> calls().fsync(fds[f]),
+            job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0));
         phase = Phase.CLOSE_DONE;
       }
     }
@@ -1377,10 +1401,10 @@ public final class FileFioThread extends FioJobThread {
             files.opened(f);
           }
         });
-        tail.add(() -> calls().fsync(fds[f]));
+        tail.add(endSync(f));
         tail.add(closeStep(f));
       } else {
-        tail.add(() -> calls().fsync(fds[f]));
+        tail.add(endSync(f));
       }
     }
   }

@@ -1378,6 +1378,30 @@ public abstract class FioJobThread extends Task {
     return job.rw().trims() && !job.rw().writes() ? 2 : 1;
   }
 
+  /** Start of the sync fio times now ({@link #syncStarted}), or -1. */
+  private long syncStartNs = -1;
+  private boolean syncCounted;
+
+  /**
+   * A sync fio times starts now: its io_u's issue, whose completion {@code io_completed()} adds
+   * to {@code sync_stat} ({@code add_sync_clat_sample()}). {@code counted}: it also goes into
+   * {@code total_io_u[DDIR_SYNC]}, as {@code td_io_queue()} counts an fsync=N or iolog sync but
+   * not end_fsync's (runstate TD_FSYNCING); fdatasync's DDIR_DATASYNC is past that array's end
+   * in fio (it shows up as short writes), so it is not counted either.
+   */
+  protected final void syncStarted(long nowNs, boolean counted) {
+    syncStartNs = nowNs;
+    syncCounted = counted;
+  }
+
+  /** The sync started by {@link #syncStarted} returned now; nothing if none was timed. */
+  protected final void syncReturned(long nowNs) {
+    if (syncStartNs >= 0) {
+      stats.recordSync(nowNs - syncStartNs, syncCounted);
+      syncStartNs = -1;
+    }
+  }
+
   /**
    * A sync the job queues itself ({@code fsync=N}, {@code fdatasync=N}, {@code end_fsync}): fio
    * logs its DDIR_SYNC/DDIR_DATASYNC io_u in {@code write_iolog} as it does any I/O.

@@ -131,6 +131,7 @@ public final class PsyncThread extends FioJobThread {
           return;
         }
         call = null;
+        syncReturned(cpu.now());
         prep(cpu);
         return;
       case IN_RESET:
@@ -177,6 +178,7 @@ public final class PsyncThread extends FioJobThread {
       // An iolog sync/datasync or a blktrace flush: fsync(2)/fdatasync(2) of the device.
       boolean data = replay().datasync();
       replay().consume();
+      syncStarted(cpu.now(), !data);
       startSync(cpu, data ? file.fdatasync() : file.fsync());
       return;
     }
@@ -186,6 +188,7 @@ public final class PsyncThread extends FioJobThread {
         // job's runtime and before thread_main() starts do_verify() (backend.c).
         endFsyncDone = true;
         logSync(cpu, false);
+        syncStarted(cpu.now(), false);
         startSync(cpu, file.fsync());
         return;
       }
@@ -282,11 +285,13 @@ public final class PsyncThread extends FioJobThread {
       // fsync=N / fdatasync=N: a sync after every N writes (fio's should_fsync()).
       if (job.fsyncBlocks() > 0 && writes % job.fsyncBlocks() == 0) {
         logSync(cpu, false);
+        syncStarted(cpu.now(), true);
         startSync(cpu, file.fsync());
         return;
       }
       if (job.fdatasyncBlocks() > 0 && writes % job.fdatasyncBlocks() == 0) {
         logSync(cpu, true);
+        syncStarted(cpu.now(), false);
         startSync(cpu, file.fdatasync());
         return;
       }
@@ -295,14 +300,15 @@ public final class PsyncThread extends FioJobThread {
   }
 
   /**
-   * Starts an fsync or fdatasync. Simplified: its latency is not recorded (fio keeps it in its
-   * own sync statistics).
+   * Starts an fsync or fdatasync (or BLKFLSBUF); one that {@link #syncStarted} timed goes into
+   * fio's sync statistics when it returns.
    */
   private void startSync(TaskCpu cpu, SystemCall sync) {
     call = sync;
     phase = Phase.IN_SYNC;
     if (call.step(cpu)) {
       call = null;
+      syncReturned(cpu.now());
       prep(cpu);
     }
   }

@@ -377,6 +377,51 @@ class JobStatsTest {
     }
 
     @Test
+    void ioDepths_afterRampTime_sumTo100_asFiosIssueCountsDo() {
+        JobStats s = job("ramped", 32);
+        for (int i = 0; i < 32; i++) {
+            s.recordIssue(i + 1); // the ramp: these are discarded with it
+        }
+        s.startMeasurement(1_000);
+        for (int i = 0; i < 32; i++) {
+            s.recordIo(JobStats.DDIR_READ, 4096, 100, 1_000, 2_000); // issued in the ramp
+        }
+        for (int i = 0; i < 96; i++) {
+            s.recordIssue(32);
+            s.recordIo(JobStats.DDIR_READ, 4096, 100, 1_000, 3_000);
+        }
+        double[] d = s.ioDepthDistribution();
+        assertEquals(100.0, d[5], 1e-12, java.util.Arrays.toString(d));
+        assertEquals(100.0, java.util.Arrays.stream(d).sum(), 1e-9);
+    }
+
+    @Test
+    void syncs_areTimedCountedMergedAndEncoded_andResetWithTheRamp() {
+        JobStats a = job("a", 0);
+        a.recordSync(5_000, true); // in the ramp: discarded
+        a.startMeasurement(0);
+        a.recordSync(10_000, true);
+        a.recordSync(30_000, false); // end_fsync: timed, not counted
+        assertEquals(1, a.syncIos());
+        assertEquals(2, a.syncLatency().samples());
+        assertEquals(10_000, a.syncLatency().min());
+        assertEquals(30_000, a.syncLatency().max());
+        long[] p = a.syncPercentiles();
+        assertEquals(10_000, p[0], 100, "1st percentile");
+        assertEquals(30_000, p[p.length - 1], 100, "99.99th percentile");
+        JobStats round = JobStats.decode(a.encode());
+        assertArrayEquals(a.encode(), round.encode());
+        assertEquals(1, round.syncIos());
+        JobStats b = job("a", 1);
+        b.startMeasurement(0);
+        b.recordSync(20_000, true);
+        JobStats m = JobStats.merge(java.util.List.of(a, b));
+        assertEquals(2, m.syncIos());
+        assertEquals(3, m.syncLatency().samples());
+        assertEquals(20_000.0, m.syncLatency().mean(), 1e-9);
+    }
+
+    @Test
     void syncEngine_doesNotRecordSlat() {
         JobStats s = new JobStats(info("sync", 0, 0, true));
         s.recordIo(JobStats.DDIR_WRITE, 4096, 700, 10_000, 0);

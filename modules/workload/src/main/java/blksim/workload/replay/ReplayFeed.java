@@ -328,10 +328,11 @@ public final class ReplayFeed {
       off &= ~(o.align() - 1);
     }
     long n = r.lengthBytes();
-    if (!nullEngine && off + n > deviceBytes) {
+    // off > deviceBytes - n, not off + n > deviceBytes: an offset near 2^63 would overflow.
+    if (!nullEngine && off > deviceBytes - n) {
       stats.wrapped(dev);
       off %= deviceBytes;
-      if (off + n > deviceBytes) {
+      if (off > deviceBytes - n) {
         off = (deviceBytes - n) & ~511L;
       }
     }

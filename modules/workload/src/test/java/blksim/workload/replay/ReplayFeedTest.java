@@ -104,6 +104,20 @@ class ReplayFeedTest {
   }
 
   @Test
+  void anOffsetNearLongMax_wrapsInsteadOfOverflowingPastTheEndCheck() throws IOException {
+    // 2^63 - 4096 + 4096 overflows a long: the record must still be wrapped onto the device.
+    Path log = v3("1 f read 9223372036854771712 4096", "2 f read 9223372036854775807 1");
+    ReplayFeed f = new ReplayFeed(opts(log, true, 100, 0, 0, 0, 0, Long.MAX_VALUE), 0, "d",
+        DEV, true);
+    List<Io> io = drain(f);
+    assertEquals(2, io.size(), io.toString());
+    for (Io i : io) {
+      assertTrue(i.offset() >= 0 && i.offset() <= DEV - i.len(), "on the device: " + i);
+    }
+    assertEquals(2, f.stats().wrapped());
+  }
+
+  @Test
   void replaySkip_dropsTheNamedKinds_andTrimsAreUnsupported() throws IOException {
     Path log = v3("1 f read 0 4096", "2 f write 0 4096", "3 f trim 0 4096", "4 f sync 0 0",
         "5 f datasync 0 0", "6 f write 4096 4096");

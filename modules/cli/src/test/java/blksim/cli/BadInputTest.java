@@ -125,6 +125,16 @@ class BadInputTest {
   }
 
   @Test
+  void missingPlainInclude_isRefusedToo_notSilentlyIgnoredAsHoconWould() throws IOException {
+    // HOCON drops a missing non-required include without a word: a typo in a shared part's
+    // name would run the scenario without it.
+    Path f = write("plain.conf", "blksim {\n  seed = 1\n}\ninclude \"common-typo.conf\"\n");
+    refused(cli("run", f.toString()), "plain.conf:4", "common-typo.conf", "not found");
+    Path g = write("plainfile.conf", "include file(\"gone.conf\")\nblksim { seed = 1 }\n");
+    refused(cli("run", g.toString()), "plainfile.conf:1", "gone.conf", "not found");
+  }
+
+  @Test
   void optionErrors_nameTheOptionTyped() {
     String s = resource("nullblk-psync.conf").toString();
     refused(cli("run", s, "--partitions=abc"), "--partitions:", "abc");

@@ -209,12 +209,14 @@ public final class ScenarioLoader {
   }
 
   private static final java.util.regex.Pattern INCLUDE_REQUIRED = java.util.regex.Pattern.compile(
-      "^\\s*include\\s+required\\s*\\(\\s*(?:file\\s*\\(\\s*)?\"([^\"]+)\"");
+      "^\\s*include\\s+(required\\s*\\(\\s*)?(?:file\\s*\\(\\s*)?\"([^\"]+)\"");
 
   /**
    * Every {@code include required("X")} (or {@code required(file("X"))}) of a file whose X does
    * not exist beside it: the including file, the line and the name, before the HOCON parser
-   * reports it without a line (and, for a relative name, as missing from the classpath).
+   * reports it without a line (and, for a relative name, as missing from the classpath). A plain
+   * {@code include "X"} or {@code include file("X")} too: HOCON would drop it without a word, so
+   * a misspelt shared part would silently run the scenario without it.
    */
   public static void checkIncludes(Path file) {
     List<String> lines;
@@ -226,11 +228,14 @@ public final class ScenarioLoader {
     for (int i = 0; i < lines.size(); i++) {
       java.util.regex.Matcher m = INCLUDE_REQUIRED.matcher(lines.get(i));
       if (m.find()) {
-        Path inc = file.toAbsolutePath().getParent().resolve(m.group(1)).normalize();
+        Path inc = file.toAbsolutePath().getParent().resolve(m.group(2)).normalize();
         if (!Files.isRegularFile(inc)) {
-          throw new InputException(file.toString(), i + 1, null, "include required(\""
-              + m.group(1) + "\"): " + inc + (Files.isDirectory(inc) ? " is a directory"
-                  : " not found"));
+          throw new InputException(file.toString(), i + 1, null, "include "
+              + (m.group(1) != null ? "required(" : "") + "\"" + m.group(2) + "\""
+              + (m.group(1) != null ? ")" : "") + ": " + inc
+              + (Files.isDirectory(inc) ? " is a directory" : " not found")
+              + (m.group(1) != null ? "" : " (blksim refuses a missing include that HOCON"
+                  + " would ignore)"));
         }
       }
     }

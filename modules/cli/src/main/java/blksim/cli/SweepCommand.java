@@ -44,8 +44,9 @@ import picocli.CommandLine.Spec;
         "  ./blksim sweep scenarios/nowait/brd-nowait-on.conf \\",
         "      --vary costs.brd.per-page-read=1us,4.8us,10us",
         "  ./blksim sweep scenarios/quickstart/nullblk-psync.conf \\",
-        "      --vary devices.0.irqmode=none,softirq,timer --vary kernel.preempt=none,full \\",
-        "      --metric iops=jobs.0.read.iops --metric 'p/io=jobs.0.ctx / jobs.0.read.total_ios'",
+        "      --vary devices.0.irqmode=none,softirq,timer \\",
+        "      --vary kernel.preempt=none,full --metric iops=jobs.0.read.iops \\",
+        "      --metric 'p/io=jobs.0.ctx / jobs.0.read.total_ios'",
         "  ./blksim sweep SCENARIO --vary KEY=1,2,4 --report report/"})
 final class SweepCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin TlsOptions tls = new TlsOptions();

@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
             + " JIT's first (off by default: measured, it did not pay)."},
     footer = {"", "Example (two JVMs on one machine):",
         "  ./blksim node --port 25520",
-        "  ./blksim run scenarios/quickstart/nullblk-psync.conf \\",
+        "  ./blksim run scenarios/replay/two-devices.conf \\",
         "      --join 127.0.0.1:25520 --partitions=2"})
 final class NodeCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin TlsOptions tls = new TlsOptions();

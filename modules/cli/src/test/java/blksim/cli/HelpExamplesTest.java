@@ -31,4 +31,21 @@ class HelpExamplesTest {
           command + " --help: example line " + i + " is a wrapped fragment: '" + lines[i] + "'");
     }
   }
+
+  @org.junit.jupiter.api.Test
+  void nodeHelpsRunExample_isAScenarioThatTakesItsPartitions() {
+    String out = cli("node", "--help").out().replace("\r", "").replace("\\\n", " ");
+    String run = out.lines().filter(l -> l.strip().startsWith("./blksim run ")).findFirst()
+        .orElseThrow().strip();
+    java.util.List<String> args = new java.util.ArrayList<>(
+        java.util.Arrays.asList(run.split("\\s+")));
+    args.remove(0); // ./blksim
+    int join = args.indexOf("--join");
+    args.remove(join + 1);
+    args.remove(join);
+    args.set(1, "../../" + args.get(1));
+    args.add("--parse-only"); // checks the partitioning as a run would, without running
+    Result r = cli(args.toArray(String[]::new));
+    assertEquals(0, r.code(), run + ": " + r.err());
+  }
 }

@@ -293,12 +293,26 @@ public final class ClusterRunner {
         cluster.manager().tell(Join.create(cluster.selfMember().address()));
       }
       Duration timeout = ClusterRunSettings.from(config).startTimeout();
-      long deadline = System.nanoTime() + timeout.toNanos();
+      long start = System.nanoTime();
+      long deadline = start + timeout.toNanos();
+      long nextProbe = start + REFUSED_PROBE_NANOS;
+      long refusedSince = -1;
       while (cluster.selfMember().status() != MemberStatus.up()) {
-        if (System.nanoTime() > deadline) {
+        long now = System.nanoTime();
+        if (now > deadline) {
           throw new SimulationException("this node did not join the cluster of " + seeds
               + " within " + timeout.toMillis() + " ms (blksim.engine.start-timeout): "
               + whyNotJoined(system, seeds));
+        }
+        if (!seeds.isEmpty() && now >= nextProbe) {
+          // A seed that refuses every connection for seconds is not a node starting up: say
+          // so now rather than after the whole start timeout (30 s by default).
+          nextProbe = now + REFUSED_PROBE_NANOS;
+          refusedSince = allRefuse(seeds) ? (refusedSince < 0 ? now : refusedSince) : -1;
+          if (refusedSince >= 0 && now - refusedSince >= REFUSED_FAIL_NANOS) {
+            throw new SimulationException("this node did not join the cluster of " + seeds
+                + ": " + whyNotJoined(system, seeds));
+          }
         }
         sleep(10);
       }
@@ -310,6 +324,32 @@ public final class ClusterRunner {
       shutdown(system);
       throw e;
     }
+  }
+
+  /** How often a joining node checks that its seeds accept TCP connections at all. */
+  private static final long REFUSED_PROBE_NANOS = 1_000_000_000L;
+  /**
+   * How long every seed may refuse connections before the join fails: a node binds its port
+   * about 1 s after its JVM starts (2 s on the loaded 2-core project machine), so a node and a
+   * run started together still meet.
+   */
+  private static final long REFUSED_FAIL_NANOS = 10_000_000_000L;
+
+  /** Whether every seed ({@code host:port}) refuses a TCP connection right now. */
+  private static boolean allRefuse(List<String> seeds) {
+    for (String seed : seeds) {
+      int colon = seed.lastIndexOf(':');
+      try (java.net.Socket socket = new java.net.Socket()) {
+        socket.connect(new java.net.InetSocketAddress(seed.substring(0, colon),
+            Integer.parseInt(seed.substring(colon + 1))), 500);
+        return false;
+      } catch (java.net.ConnectException e) {
+        // refused: try the next
+      } catch (java.io.IOException | RuntimeException e) {
+        return false; // a timeout or anything else: let the start timeout decide
+      }
+    }
+    return true;
   }
 
   /**

@@ -54,4 +54,25 @@ class JoinFailureTest {
       ClusterRunner.shutdown(self);
     }
   }
+
+  @Test
+  void joiningAPortWhereNothingListens_failsWithinSeconds_notAfterTheStartTimeout()
+      throws Exception {
+    int closed;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closed = s.getLocalPort();
+    }
+    long t0 = System.nanoTime();
+    String msg = "";
+    try {
+      ClusterRunner.startClusterNode("127.0.0.1", 0, List.of("127.0.0.1:" + closed));
+    } catch (blksim.engine.SimulationException e) {
+      msg = e.getMessage();
+    }
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertTrue(msg.contains("nothing is listening at 127.0.0.1:" + closed), msg);
+    // The start timeout is 30 s; a seed that refuses every connection for a few seconds is
+    // not starting up, and the user should hear so at once.
+    assertTrue(ms < 15_000, "took " + ms + " ms: " + msg);
+  }
 }

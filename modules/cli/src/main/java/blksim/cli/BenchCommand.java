@@ -53,7 +53,7 @@ final class BenchCommand implements Callable<Integer> {
       description = "runs per figure, of which the median is reported (default ${DEFAULT-VALUE})")
   int repeat;
 
-  @Option(names = "--engine-sim-time", defaultValue = "2000000",
+  @Option(names = "--engine-sim-time", defaultValue = "2000000", paramLabel = "NS",
       description = "virtual ns of the synthetic engine run (default ${DEFAULT-VALUE})")
   long engineSimNs;
 
@@ -89,7 +89,7 @@ final class BenchCommand implements Callable<Integer> {
       + " 1,024 CPUs, a fifth of the I/Os")
   boolean quick;
 
-  @Option(names = "--replay-records", defaultValue = "10000000",
+  @Option(names = "--replay-records", defaultValue = "10000000", paramLabel = "N",
       description = "records of the replay benchmark's trace (default ${DEFAULT-VALUE})")
   long replayRecords;
 

@@ -48,4 +48,13 @@ class HelpExamplesTest {
     Result r = cli(args.toArray(String[]::new));
     assertEquals(0, r.code(), run + ": " + r.err());
   }
+
+  @org.junit.jupiter.api.Test
+  void benchHelp_statesEveryDefault_andNamesNoJavaField() {
+    String out = cli("bench", "--help").out().replace("\r", "");
+    assertTrue(!out.matches("(?s).*<[a-z]+[A-Z][A-Za-z]*>.*"),
+        "a Java field name as a parameter label: " + out);
+    String repeat = out.substring(out.lastIndexOf("--repeat"), out.lastIndexOf("--replay-records"));
+    assertTrue(repeat.contains("default 3"), repeat);
+  }
 }

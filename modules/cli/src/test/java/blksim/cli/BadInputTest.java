@@ -125,6 +125,13 @@ class BadInputTest {
   }
 
   @Test
+  void missingReplayTrace_namesFileColonLine_likeEveryOtherKey() throws IOException {
+    Path f = write("rs.conf", "blksim {\n  devices = [ { type = null_blk, name = nullb0 } ]\n"
+        + "  replay { trace = \"nope.blkparse\", redirect = nullb0 }\n}\n");
+    refused(cli("run", f.toString()), "rs.conf:3: blksim.replay.trace:", "not found");
+  }
+
+  @Test
   void missingPlainInclude_isRefusedToo_notSilentlyIgnoredAsHoconWould() throws IOException {
     // HOCON drops a missing non-required include without a word: a typo in a shared part's
     // name would run the scenario without it.

@@ -2670,6 +2670,15 @@ public final class ScenarioLoader {
   }
 
   static InputException at(ConfigOrigin o, String path, String rule) {
+    if (o.filename() == null && o.lineNumber() <= 0 && o.description() != null) {
+      // A value re-made with its old origin's description ("x.conf: 3", the replay trace made
+      // absolute): name it file:line like the others.
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(.*): (\\d+)$")
+          .matcher(o.description());
+      if (m.matches()) {
+        return new InputException(m.group(1), Integer.parseInt(m.group(2)), path, rule);
+      }
+    }
     return new InputException(file(o), Math.max(0, o.lineNumber()), path, rule);
   }
 

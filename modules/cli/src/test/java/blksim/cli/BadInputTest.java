@@ -132,6 +132,15 @@ class BadInputTest {
   }
 
   @Test
+  void aBadSetOverride_isNamedAsTyped_withoutALineNumberGluedToItsValue() {
+    // "--set kernel.hz=7:1:" read as if the value were "7:1".
+    String s = resource("nullblk-psync.conf").toString();
+    refused(cli("run", s, "--set", "kernel.hz=7"), "--set kernel.hz=7: blksim.kernel.hz:");
+    Result r = cli("run", s, "--set", "kernel.hz=7");
+    assertFalse(r.err().contains("kernel.hz=7:1"), r.err());
+  }
+
+  @Test
   void missingPlainInclude_isRefusedToo_notSilentlyIgnoredAsHoconWould() throws IOException {
     // HOCON drops a missing non-required include without a word: a typo in a shared part's
     // name would run the scenario without it.

@@ -2679,7 +2679,10 @@ public final class ScenarioLoader {
         return new InputException(m.group(1), Integer.parseInt(m.group(2)), path, rule);
       }
     }
-    return new InputException(file(o), Math.max(0, o.lineNumber()), path, rule);
+    String file = file(o);
+    // An override is one line: its "line 1" glued to "--set key=value" read as part of the value.
+    int line = file != null && file.startsWith(OVERRIDE_ORIGIN_PREFIX) ? 0 : o.lineNumber();
+    return new InputException(file, Math.max(0, line), path, rule);
   }
 
   /** The file a config value came from, as error messages name it. */

@@ -53,6 +53,24 @@ class FioCommandLineTest {
   }
 
   @Test
+  void numberIos_boundsAJobWithoutSize_asFioStopsAfterThatManyIos() {
+    // No size, runtime or io_size on a 250 GiB null_blk: number_ios alone ends the job.
+    MainTest.Result r = MainTest.cli("run", "--name=n", "--filename=/dev/nullb0",
+        "--rw=randrw", "--bs=4k", "--direct=1", "--number_ios=200", "--output-format=json");
+    assertEquals(0, r.code(), r.err());
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+        "\"(read|write)\"\\s*:\\s*\\{[^{]*?\"total_ios\"\\s*:\\s*(\\d+)").matcher(r.out());
+    long ios = 0;
+    int dirs = 0;
+    while (m.find() && dirs < 2) {
+      ios += Long.parseLong(m.group(2));
+      dirs++;
+    }
+    assertEquals(2, dirs, r.out());
+    assertEquals(200, ios, r.out());
+  }
+
+  @Test
   void badOption_isNamedAsTyped_exit2() {
     MainTest.Result r = MainTest.cli("run", "--name=cl", "--filename=/dev/nullb0", "--bs=4q");
     assertEquals(2, r.code(), r.err());

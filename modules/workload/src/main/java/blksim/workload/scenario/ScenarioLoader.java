@@ -2545,13 +2545,13 @@ public final class ScenarioLoader {
           + " is beyond the end of " + dev.name() + " (" + dev.sizeBytes() + " bytes)");
     }
     // The guard is for a run that would go on for hours; max-time bounds it as runtime= does,
-    // and a replay ends with its trace.
+    // a replay ends with its trace, and number_ios ends the job after that many I/Os.
     if (!bounded && j.replay() == null && !j.timeBased() && j.runtimeNs() == 0
-        && j.sizeBytes() == 0 && j.sizePercent() == 0
+        && j.sizeBytes() == 0 && j.sizePercent() == 0 && j.numberIos() == 0
         && j.ioSizeBytes() == 0 && dev.sizeBytes() > (64L << 30)) {
       throw j.error("size", "job '" + j.name()
           + "' would read or write all of " + dev.name() + " (" + (dev.sizeBytes() >> 30)
-          + " GiB); give it size=, io_size= or runtime=");
+          + " GiB); give it size=, io_size=, number_ios= or runtime=");
     }
   }
 

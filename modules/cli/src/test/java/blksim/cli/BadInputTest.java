@@ -55,6 +55,12 @@ class BadInputTest {
   }
 
   @Test
+  void kernelModeGivenAsAVersion_namesTheModeThatCoversIt() {
+    refused(cli("run", resource("nullblk-psync.conf").toString(), "--set", "kernel.mode=V6_6"),
+        "blksim.kernel.mode must be one of", "was 'V6_6'", "V6_6 is V6_5_TO_6_8");
+  }
+
+  @Test
   void numjobsTotalledOverAJobFile_above4096() throws IOException {
     Path f = write("many.fio", "[global]\nfilename=/dev/nullb0\nrw=read\ndirect=1\n"
         + "[a]\nnumjobs=3000\n[b]\nnumjobs=3000\n");

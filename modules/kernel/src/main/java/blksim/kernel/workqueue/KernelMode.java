@@ -27,6 +27,39 @@ public enum KernelMode {
   V6_9,
   V6_13;
 
+  private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile(
+      "(?i)v?(\\d+)[._](\\d+)(?:[._]\\d+)*(?:[-_]?(rc)\\d*)?");
+
+  /**
+   * The mode whose rules cover a kernel version written as a user might ({@code 6.6},
+   * {@code v6.10}, {@code V6_6}, {@code 6.9-rc3}), or null when {@code version} is not one: up to
+   * 6.4 {@link #PRE_6_5} (4.3-rc builds {@link #V4_3_RC1}), 6.5 to 6.8 {@link #V6_5_TO_6_8},
+   * 6.9-rc {@link #V6_9_RC}, 6.9 to 6.12 {@link #V6_9}, 6.13 on {@link #V6_13}.
+   */
+  public static KernelMode forVersion(String version) {
+    java.util.regex.Matcher m = VERSION.matcher(version.trim());
+    if (!m.matches()) {
+      return null;
+    }
+    int major = Integer.parseInt(m.group(1));
+    int minor = Integer.parseInt(m.group(2));
+    boolean rc = m.group(3) != null;
+    int v = major * 1000 + Math.min(minor, 999);
+    if (v == 4003 && rc) {
+      return V4_3_RC1;
+    }
+    if (v < 6005) {
+      return PRE_6_5;
+    }
+    if (v < 6009) {
+      return V6_5_TO_6_8;
+    }
+    if (v == 6009 && rc) {
+      return V6_9_RC;
+    }
+    return v < 6013 ? V6_9 : V6_13;
+  }
+
   /** Whether unbound wqs follow the pre-6.5 rules: one pwq per node, no affinity scopes. */
   public boolean perNodeUnbound() {
     return this == V4_3_RC1 || this == PRE_6_5;

@@ -243,8 +243,17 @@ final class Values {
           return c;
         }
       }
+      String hint = "";
+      if (key.equals("kernel.mode")) {
+        blksim.kernel.workqueue.KernelMode m = blksim.kernel.workqueue.KernelMode.forVersion(s);
+        if (m != null && v.valueType() == ConfigValueType.STRING) {
+          hint = " (a mode covers a range of versions: " + s + " is " + m + ")";
+        } else if (v.valueType() == ConfigValueType.NUMBER) {
+          hint = " (a version is a mode's name; HOCON read this one as the number " + s + ")";
+        }
+      }
       throw error(key, displayPrefix + key + " must be one of " + String.join("|", p.choices())
-          + ", was '" + s + "'");
+          + ", was '" + s + "'" + hint);
     }
     return s;
   }

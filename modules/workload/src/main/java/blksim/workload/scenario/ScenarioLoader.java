@@ -1146,10 +1146,11 @@ public final class ScenarioLoader {
    */
   private static void sharedQueuePartitions(Values v, String partitions, TopologyParams topo,
       List<DeviceParams> devices) {
-    RequestBasedParams shared = null;
+    DeviceParams shared = null;
     for (DeviceParams d : devices) {
-      if (d instanceof RequestBasedParams rb) {
-        shared = rb;
+      // nvme: its hardware queues share one media model, called from every CPU.
+      if (d instanceof RequestBasedParams || d instanceof blksim.kernel.device.NvmeParams) {
+        shared = d;
         break;
       }
     }
@@ -1157,9 +1158,10 @@ public final class ScenarioLoader {
       return;
     }
     if (!onePartition(partitions, topo)) {
-      throw v.error("partitions", "device " + shared.name() + " has one request queue shared by"
-          + " all CPUs, which must then share a partition: use partitions = one, not '"
-          + partitions + "'");
+      String what = shared instanceof RequestBasedParams ? " has one request queue shared by"
+          : " (nvme) has one media model shared by its hardware queues, called by";
+      throw v.error("partitions", "device " + shared.name() + what + " all CPUs, which must then"
+          + " share a partition: use partitions = one, not '" + partitions + "'");
     }
   }
 
@@ -1626,7 +1628,8 @@ public final class ScenarioLoader {
         continue; // not a device of the scenario: the job's own checks report it
       }
       DeviceParams d = devices.get(idx);
-      if (!(d instanceof RequestBasedParams) && !(d instanceof NullBlkParams)) {
+      if (!(d instanceof RequestBasedParams) && !(d instanceof NullBlkParams)
+          && !(d instanceof blksim.kernel.device.NvmeParams)) {
         throw j.error("ioscheduler", "ioscheduler=" + sched + ": " + dev + " is a bio-based"
             + " device (brd, zram and dm queues have no I/O scheduler to switch; fio: unable"
             + " to set io scheduler to " + sched + ")");
@@ -2248,6 +2251,8 @@ public final class ScenarioLoader {
     switch (type) {
       case "null_blk":
         return nullBlk(name, dv, v, nbSubmit, nbComplete);
+      case "nvme":
+        return NvmeDevices.parse(name, dv, v);
       case "brd":
         return new BrdParams(name, dv.getSize("size"), dv.getBoolean("nowait"),
             v.getDuration("costs.brd.fixed"), v.getCost("costs.brd.per-page-read"),

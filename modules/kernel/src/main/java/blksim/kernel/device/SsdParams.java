@@ -82,6 +82,12 @@ public record SsdParams(long capacityBytes, int channels, long bandwidthBytesPer
         queueDepth, pageBytes);
   }
 
+  /** A copy with another capacity (a multiple of {@code pageBytes}). */
+  public SsdParams withCapacity(long bytes) {
+    return new SsdParams(bytes, channels, bandwidthBytesPerSec, readLatencyNs, writeLatencyNs,
+        queueDepth, pageBytes);
+  }
+
   /** A copy with another queue depth. */
   public SsdParams withQueueDepth(int depth) {
     return new SsdParams(capacityBytes, channels, bandwidthBytesPerSec, readLatencyNs,

@@ -1388,7 +1388,8 @@ public final class ScenarioLoader {
     throw j.error("hipri", "job '" + j.name() + "': hipri (IORING_SETUP_IOPOLL) on " + n
         + ", which has no poll queues: with kernel.mode = V6_13 (6.11 and later, 73e59d3eeca4)"
         + " the kernel fails every polled I/O with -EOPNOTSUPP; give the null_blk device"
-        + " poll-queues = 1, or use an earlier kernel.mode, where the I/O runs unpolled");
+        + " poll-queues = 1 (nvme's poll_queues are not modelled), or use an earlier"
+        + " kernel.mode, where the I/O runs unpolled");
   }
 
   /** The pvsync2 hipri jobs already warned about (see {@link #warnSyncHipri}). */

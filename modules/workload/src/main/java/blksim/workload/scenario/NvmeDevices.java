@@ -64,4 +64,29 @@ final class NvmeDevices {
         maxBytes, dv.getInt("max-segments"), rules, v.getDuration("costs.nvme.submit"),
         v.getDuration("costs.nvme.complete"), drive);
   }
+
+  /**
+   * {@code nr-requests} against the driver tags once the CPUs are known: without a scheduler
+   * (none, or auto on several hardware queues) the requests are the driver tags, so more is
+   * refused naming the key.
+   */
+  static void checkNrRequests(com.typesafe.config.Config cfg, int nCpus,
+      java.util.List<blksim.kernel.device.DeviceParams> devices) {
+    for (int i = 0; i < devices.size(); i++) {
+      if (!(devices.get(i) instanceof NvmeParams n)) {
+        continue;
+      }
+      int q = n.hwQueues(nCpus);
+      if (n.schedulerFor(q) == RequestQueueParams.Scheduler.NONE
+          && n.nrRequestsFor(q) > n.tagsPerQueue()) {
+        com.typesafe.config.Config d = ((com.typesafe.config.ConfigObject)
+            cfg.getList("blksim.devices").get(i)).toConfig();
+        Values dv = new Values(d, null, ScenarioSchema.DEVICE_KEYS.get("nvme"),
+            "blksim.devices." + i + ".");
+        throw dv.error("nr-requests", "without a scheduler (scheduler = none, or auto with " + q
+            + " hardware queues) nr-requests cannot exceed the driver tags, io-queue-depth - 1 ("
+            + n.tagsPerQueue() + "), was " + n.nrRequestsFor(q));
+      }
+    }
+  }
 }

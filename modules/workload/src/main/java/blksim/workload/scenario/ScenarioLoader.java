@@ -620,6 +620,7 @@ public final class ScenarioLoader {
       v.getDuration("costs.spinlock." + k);
     }
     nullBlkPartitions(v, cfg, partitions, topo, devices);
+    NvmeDevices.checkNrRequests(cfg, topo.cpuCount(), devices);
     BlockLayerParams blockLayer = new BlockLayerParams(v.getDuration("costs.block.nowait-reject"));
     IoUringParams ioUring = new IoUringParams(v.getDuration("costs.io-uring.enter"),
         v.getDuration("costs.io-uring.sqe-issue"), v.getDuration("costs.io-uring.cqe-post"),

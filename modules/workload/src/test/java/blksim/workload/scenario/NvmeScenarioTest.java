@@ -89,6 +89,7 @@ class NvmeScenarioTest {
         {", scheduler = kyber", "scheduler", "kyber"},
         {", nr-requests = lots", "nr-requests", "auto or a whole number"},
         {", scheduler = none, nr-requests = 2000", "nr-requests", "cannot exceed"},
+        {", nr-requests = 2000", "nr-requests", "auto with 8 hardware queues"},
         {", max-sectors = 1000", "max-sectors", "multiple of 512"},
         {", channels = 0", "channels", "must be in"},
         {", page-size = 3k", "page-size", "power of two"},

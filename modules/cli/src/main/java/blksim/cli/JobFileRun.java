@@ -104,7 +104,7 @@ final class JobFileRun {
 
   /** The device types {@code --map /dev/X=TYPE} may give a job file's device. */
   static final List<String> MAP_TYPES =
-      List.of("null_blk", "brd", "zram", "ssd", "disk", "zoned-disk");
+      List.of("null_blk", "brd", "zram", "ssd", "nvme", "disk", "zoned-disk");
 
   /**
    * {@link #scenarioFor(Path, List, PrintWriter)} with {@code run --map PATH=TARGET} entries:
@@ -235,10 +235,14 @@ final class JobFileRun {
     devices.forEach((name, d) -> {
       said.add("/dev/" + name + " = " + d);
       if (name.startsWith("nvme") && d.startsWith("{ type = ssd,")) {
-        // The name promises what the model is not: say so before anyone reads NVMe into it.
-        said.add("  blksim has no NVMe model: /dev/" + name + " is the ssd model, a SATA SSD"
-            + " (one hardware queue with mq-deadline, its link's bandwidth; ./blksim describe"
-            + " ssd); --set devices.N.KEY=... or --map /dev/" + name + "=TYPE changes it");
+        // atomic=1 only: the nvme type has no atomic write limits yet.
+        said.add("  the nvme model has no atomic writes yet: /dev/" + name + " is the ssd model,"
+            + " a SATA SSD (one hardware queue with mq-deadline, its link's bandwidth;"
+            + " ./blksim describe ssd) with 4 KiB atomic writes");
+      } else if (d.startsWith("{ type = nvme,")) {
+        said.add("  a PCIe 4.0 NVMe SSD (Samsung PM9A3-class media; a hardware queue per CPU,"
+            + " scheduler none; ./blksim describe nvme); --set devices.N.KEY=... or --map /dev/"
+            + name + "=TYPE changes it");
       }
     });
     err.println("blksim: " + (what != null ? what : abs.getFileName() + " is")
@@ -280,7 +284,8 @@ final class JobFileRun {
     String type = types.get(name);
     if (type != null) {
       d = "{ type = " + type + ", name = " + quote(name)
-          + (type.equals("null_blk") || type.equals("zoned-disk") ? "" : type.equals("ssd")
+          + (type.equals("null_blk") || type.equals("zoned-disk") || type.equals("nvme") ? ""
+              : type.equals("ssd")
               || type.equals("disk") ? ", size = 1T" : ", size = 8G") + " }";
     } else if (name.matches("nullb\\d+")) {
       d = "{ type = null_blk, name = " + name + " }";
@@ -288,6 +293,9 @@ final class JobFileRun {
       d = "{ type = brd, name = " + name + ", size = 8G }";
     } else if (name.matches("zram\\d+")) {
       d = "{ type = zram, name = " + name + ", size = 8G }";
+    } else if (name.matches("nvme\\d+n\\d+(p\\d+)?") && !j.zonemodeZbd() && !j.atomic()) {
+      // nvme-pci's namespace names (nvme_alloc_ns(): nvme%dn%d; partitions p%d).
+      d = "{ type = nvme, name = " + name + " }";
     } else if (j.zonemodeZbd()) {
       // zonemode=zbd: a host-managed SMR disk, the 15 TB layout of kernel-model.md §15.1.1.
       d = "{ type = zoned-disk, name = " + quote(name) + " }";

@@ -83,12 +83,13 @@ class FioCommandLineTest {
   }
 
   @Test
-  void anNvmeName_isToldItIsTheSataSsdModel() {
+  void anNvmeName_runsOnTheNvmeModel_andIsToldWhatItIs() {
     MainTest.Result r = MainTest.cli("run", "--name=n", "--filename=/dev/nvme0n1",
         "--rw=randread", "--bs=4k", "--direct=1", "--size=64k");
     assertEquals(0, r.code(), r.err());
-    assertTrue(r.err().contains("blksim has no NVMe model: /dev/nvme0n1 is the ssd model, a SATA"
-        + " SSD"), r.err());
+    assertTrue(r.err().contains("/dev/nvme0n1 = { type = nvme"), r.err());
+    assertTrue(r.err().contains("a PCIe 4.0 NVMe SSD"), r.err());
+    assertFalse(r.err().contains("SATA"), r.err());
     MainTest.Result sd = MainTest.cli("run", "--name=s", "--filename=/dev/sdb",
         "--rw=randread", "--bs=4k", "--direct=1", "--size=64k");
     assertEquals(0, sd.code(), sd.err());

@@ -128,7 +128,7 @@ class MainTest {
         + "size=4m\n");
     Result ok = cli("run", dev.toString(), "--host", "local");
     assertEquals(0, ok.code(), ok.err());
-    assertTrue(ok.err().contains("/dev/nvme0n1 = { type = ssd"), ok.err());
+    assertTrue(ok.err().contains("/dev/nvme0n1 = { type = nvme"), ok.err());
     assertTrue(ok.out().contains("READ: bw="), ok.out());
   }
 

@@ -7,7 +7,7 @@ import blksim.kernel.block.HwCtx;
 import blksim.kernel.block.RequestQueue;
 import blksim.kernel.device.BrdParams;
 import blksim.kernel.device.DeviceParams;
-import blksim.kernel.device.NullBlkDriver;
+import blksim.kernel.device.NvmeParams;
 import blksim.kernel.device.NullBlkParams;
 import blksim.kernel.device.ZramParams;
 import blksim.kernel.dm.DmParams;
@@ -27,7 +27,8 @@ import java.util.Map;
  * major 8, minor 16 per disk in scenario order (sd's 16 minors a disk); brd 1
  * ({@code RAMDISK_MAJOR}), minor the index; null_blk 252, zram 251 and device-mapper 253 (the
  * kernel gives those three dynamic majors; these are the values commonly seen), minor the index
- * among devices of the kind, in scenario order.
+ * among devices of the kind, in scenario order; nvme 259 ({@code BLOCK_EXT_MAJOR}), minor the
+ * index among nvme devices.
  */
 public final class BlkTraces {
   /** SCSI_DISK0_MAJOR. */
@@ -40,6 +41,8 @@ public final class BlkTraces {
   public static final int ZRAM_MAJOR = 251;
   /** device-mapper's dynamic major, as blksim numbers it. */
   public static final int DM_MAJOR = 253;
+  /** BLOCK_EXT_MAJOR: NVMe namespaces get their numbers from the extended range. */
+  public static final int NVME_MAJOR = 259;
 
   private BlkTraces() {}
 
@@ -49,12 +52,12 @@ public final class BlkTraces {
    *
    * @param devices the devices, in scenario order
    * @param shared the request queue of each request-based device, by name
-   * @param nullBlk the driver of each null_blk device, by name
+   * @param hctxs the hardware contexts of each multi-queue device (null_blk, nvme), by name
    * @param queues every device's queue on each CPU, by name
    * @param cpus the CPUs
    */
   public static List<Component> install(Path dir, List<DeviceParams> devices,
-      Map<String, RequestQueue> shared, Map<String, NullBlkDriver> nullBlk,
+      Map<String, RequestQueue> shared, Map<String, List<HwCtx>> hctxs,
       Map<String, List<BlockQueue>> queues, List<CpuComponent> cpus) {
     Map<Integer, Integer> perMajor = new LinkedHashMap<>();
     List<BlkTrace> traces = new ArrayList<>();
@@ -68,11 +71,8 @@ public final class BlkTraces {
       if (rq != null) {
         rq.setBlkTrace(t);
       }
-      NullBlkDriver nb = nullBlk.get(d.name());
-      if (nb != null) {
-        for (HwCtx h : nb.hctxs()) {
-          h.queue().setBlkTrace(t);
-        }
+      for (HwCtx h : hctxs.getOrDefault(d.name(), List.of())) {
+        h.queue().setBlkTrace(t);
       }
       for (BlockQueue q : queues.getOrDefault(d.name(), List.of())) {
         if (q instanceof BioBasedQueue b) {
@@ -102,6 +102,9 @@ public final class BlkTraces {
     }
     if (d instanceof DmParams) {
       return DM_MAJOR;
+    }
+    if (d instanceof NvmeParams) {
+      return NVME_MAJOR;
     }
     return SD_MAJOR;
   }

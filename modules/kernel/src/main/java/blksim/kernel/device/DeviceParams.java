@@ -10,7 +10,8 @@ import java.util.SplittableRandom;
  * list holds, and what builds the device's queue on each CPU.
  */
 public sealed interface DeviceParams
-    permits NullBlkParams, BrdParams, ZramParams, RequestBasedParams, DeviceParams.Stacked {
+    permits NullBlkParams, NvmeParams, BrdParams, ZramParams, RequestBasedParams,
+    DeviceParams.Stacked {
 
   /**
    * A device that maps to other devices, defined in another package (device-mapper's

@@ -24,7 +24,8 @@ package blksim.kernel.device;
  * @param bandwidthBytesPerSec host link rate: the device's bandwidth cap, shared by all commands
  * @param readLatencyNs time a channel is busy reading one page from flash
  * @param writeLatencyNs time a channel is busy taking one written page
- * @param queueDepth commands the device accepts in flight (tags)
+ * @param queueDepth commands the device accepts in flight (tags; for an NVMe drive every
+ *     hardware queue's)
  * @param pageBytes striping and flash-operation unit, a power of two ≥ 512
  */
 public record SsdParams(long capacityBytes, int channels, long bandwidthBytesPerSec,
@@ -68,14 +69,22 @@ public record SsdParams(long capacityBytes, int channels, long bandwidthBytesPer
     }
     DeviceChecks.cost("readLatencyNs", readLatencyNs);
     DeviceChecks.cost("writeLatencyNs", writeLatencyNs);
-    if (queueDepth < 1 || queueDepth > 65536) {
-      throw new IllegalArgumentException("queueDepth must be in [1, 65536], was " + queueDepth);
+    // No upper bound beyond the int: an NVMe drive's media model takes every hardware queue's
+    // tags (up to 65,535 queues of 65,535), which the queues bound themselves.
+    if (queueDepth < 1) {
+      throw new IllegalArgumentException("queueDepth must be >= 1, was " + queueDepth);
     }
   }
 
   /** A copy with another channel count. */
   public SsdParams withChannels(int n) {
     return new SsdParams(capacityBytes, n, bandwidthBytesPerSec, readLatencyNs, writeLatencyNs,
+        queueDepth, pageBytes);
+  }
+
+  /** A copy with another capacity (a multiple of {@code pageBytes}). */
+  public SsdParams withCapacity(long bytes) {
+    return new SsdParams(bytes, channels, bandwidthBytesPerSec, readLatencyNs, writeLatencyNs,
         queueDepth, pageBytes);
   }
 

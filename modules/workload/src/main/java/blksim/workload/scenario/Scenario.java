@@ -106,7 +106,8 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
    */
   public boolean sharesKernelState() {
     return usesPageCacheWrites() || !filesystems.isEmpty() || !fsMark.isEmpty()
-        || devices.stream().anyMatch(d -> d instanceof blksim.kernel.device.RequestBasedParams)
+        || devices.stream().anyMatch(d -> d instanceof blksim.kernel.device.RequestBasedParams
+            || d instanceof blksim.kernel.device.NvmeParams)
         || devices.stream().anyMatch(d -> d instanceof blksim.kernel.device.NullBlkParams nb
             && nb.sharedTagBitmap());
   }

@@ -625,6 +625,7 @@ public final class ScenarioLoader {
       v.getDuration("costs.spinlock." + k);
     }
     nullBlkPartitions(v, cfg, partitions, topo, devices);
+    NvmeDevices.checkNrRequests(cfg, topo.cpuCount(), devices);
     BlockLayerParams blockLayer = new BlockLayerParams(v.getDuration("costs.block.nowait-reject"));
     IoUringParams ioUring = new IoUringParams(v.getDuration("costs.io-uring.enter"),
         v.getDuration("costs.io-uring.sqe-issue"), v.getDuration("costs.io-uring.cqe-post"),
@@ -1151,10 +1152,11 @@ public final class ScenarioLoader {
    */
   private static void sharedQueuePartitions(Values v, String partitions, TopologyParams topo,
       List<DeviceParams> devices) {
-    RequestBasedParams shared = null;
+    DeviceParams shared = null;
     for (DeviceParams d : devices) {
-      if (d instanceof RequestBasedParams rb) {
-        shared = rb;
+      // nvme: its hardware queues share one media model, called from every CPU.
+      if (d instanceof RequestBasedParams || d instanceof blksim.kernel.device.NvmeParams) {
+        shared = d;
         break;
       }
     }
@@ -1162,9 +1164,10 @@ public final class ScenarioLoader {
       return;
     }
     if (!onePartition(partitions, topo)) {
-      throw v.error("partitions", "device " + shared.name() + " has one request queue shared by"
-          + " all CPUs, which must then share a partition: use partitions = one, not '"
-          + partitions + "'");
+      String what = shared instanceof RequestBasedParams ? " has one request queue shared by"
+          : " (nvme) has one media model shared by its hardware queues, called by";
+      throw v.error("partitions", "device " + shared.name() + what + " all CPUs, which must then"
+          + " share a partition: use partitions = one, not '" + partitions + "'");
     }
   }
 
@@ -1391,7 +1394,8 @@ public final class ScenarioLoader {
     throw j.error("hipri", "job '" + j.name() + "': hipri (IORING_SETUP_IOPOLL) on " + n
         + ", which has no poll queues: with kernel.mode = V6_13 (6.11 and later, 73e59d3eeca4)"
         + " the kernel fails every polled I/O with -EOPNOTSUPP; give the null_blk device"
-        + " poll-queues = 1, or use an earlier kernel.mode, where the I/O runs unpolled");
+        + " poll-queues = 1 (nvme's poll_queues are not modelled), or use an earlier"
+        + " kernel.mode, where the I/O runs unpolled");
   }
 
   /** The pvsync2 hipri jobs already warned about (see {@link #warnSyncHipri}). */
@@ -1631,7 +1635,8 @@ public final class ScenarioLoader {
         continue; // not a device of the scenario: the job's own checks report it
       }
       DeviceParams d = devices.get(idx);
-      if (!(d instanceof RequestBasedParams) && !(d instanceof NullBlkParams)) {
+      if (!(d instanceof RequestBasedParams) && !(d instanceof NullBlkParams)
+          && !(d instanceof blksim.kernel.device.NvmeParams)) {
         throw j.error("ioscheduler", "ioscheduler=" + sched + ": " + dev + " is a bio-based"
             + " device (brd, zram and dm queues have no I/O scheduler to switch; fio: unable"
             + " to set io scheduler to " + sched + ")");
@@ -2253,6 +2258,8 @@ public final class ScenarioLoader {
     switch (type) {
       case "null_blk":
         return nullBlk(name, dv, v, nbSubmit, nbComplete);
+      case "nvme":
+        return NvmeDevices.parse(name, dv, v);
       case "brd":
         return new BrdParams(name, dv.getSize("size"), dv.getBoolean("nowait"),
             v.getDuration("costs.brd.fixed"), v.getCost("costs.brd.per-page-read"),

@@ -11,6 +11,8 @@ import blksim.kernel.block.RequestQueue;
 import blksim.kernel.block.RequestQueueParams;
 import blksim.kernel.device.NullBlkDriver;
 import blksim.kernel.device.NullBlkParams;
+import blksim.kernel.device.NvmeDriver;
+import blksim.kernel.device.NvmeParams;
 import blksim.kernel.device.RequestBasedParams;
 import blksim.kernel.workqueue.WorkItem;
 import blksim.kernel.device.DeviceParams;
@@ -157,6 +159,8 @@ public final class ScenarioModelFactory implements ModelFactory {
     // null_blk with a scheduler runs its queue through kblockd too (none never defers a run).
     boolean hasRq = s.devices().stream().anyMatch(d -> d instanceof RequestBasedParams
         || (d instanceof NullBlkParams nb && nb.schedulerFor(nb.hwQueues(nCpus))
+            != RequestQueueParams.Scheduler.NONE)
+        || (d instanceof NvmeParams np && np.schedulerFor(np.hwQueues(nCpus))
             != RequestQueueParams.Scheduler.NONE));
     // Nothing else queues work yet: without dm, writeback, a request queue or wq_monitor the
     // workqueue components would only sit in every event's path (the per-CPU wrapper costs ~15%
@@ -225,8 +229,20 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
     }
     NullBlkDriver.shareTagSets(new ArrayList<>(nullBlk.values()));
+    // nvme: one driver per device, its hardware queues over one media model (the loader keeps
+    // the CPUs in one partition when such a device exists).
+    Map<String, NvmeDriver> nvme = new LinkedHashMap<>();
+    for (DeviceParams d : s.devices()) {
+      if (d instanceof NvmeParams np) {
+        NvmeDriver drv = new NvmeDriver(np, topo.cpus(), kblockd);
+        for (blksim.kernel.block.HwCtx h : drv.hctxs()) {
+          h.queue().irqDelivery(spread[1], "dev/" + d.name() + "/irq", s.seed());
+        }
+        nvme.put(d.name(), drv);
+      }
+    }
     scsiHostTags(s, shared);
-    contendedSchedulerLocks(s, topo.cpus(), shared, nullBlk);
+    contendedSchedulerLocks(s, topo.cpus(), shared, nullBlk, nvme);
     List<CpuComponent> cpus = new ArrayList<>();
     boolean skxIdle = cpuIdleSkx(s);
     Map<String, List<BlockQueue>> queues = new LinkedHashMap<>();
@@ -250,6 +266,8 @@ public final class ScenarioModelFactory implements ModelFactory {
           q = shared.get(d.name()).attach(cpu);
         } else if (d instanceof NullBlkParams) {
           q = nullBlk.get(d.name()).attach(cpu);
+        } else if (d instanceof NvmeParams) {
+          q = nvme.get(d.name()).attach(cpu);
         } else {
           // One seed per device, the same on every CPU: all CPUs agree on its contents.
           q = d.newQueue(cpu, s.blockLayer(),
@@ -454,8 +472,11 @@ public final class ScenarioModelFactory implements ModelFactory {
     }
     java.nio.file.Path blktrace = blktraceDir(s);
     if (blktrace != null) { // run --blktrace DIR: every device traced, per-CPU files
+      Map<String, List<blksim.kernel.block.HwCtx>> hctxs = new LinkedHashMap<>();
+      nullBlk.forEach((k, d) -> hctxs.put(k, d.hctxs()));
+      nvme.forEach((k, d) -> hctxs.put(k, d.hctxs()));
       components.addAll(blksim.kernel.blktrace.BlkTraces.install(blktrace, s.devices(), shared,
-          nullBlk, queues, cpus));
+          hctxs, queues, cpus));
     }
     long maxTime = s.maxTimeNs() > 0 ? s.maxTimeNs() : Long.MAX_VALUE;
     return new Machine(
@@ -658,7 +679,8 @@ public final class ScenarioModelFactory implements ModelFactory {
    * partition). Off, nothing changes.
    */
   private static void contendedSchedulerLocks(Scenario s, List<Cpu> cpus,
-      Map<String, RequestQueue> shared, Map<String, NullBlkDriver> nullBlk) {
+      Map<String, RequestQueue> shared, Map<String, NullBlkDriver> nullBlk,
+      Map<String, NvmeDriver> nvme) {
     Values v = new Values(com.typesafe.config.ConfigFactory.parseString(s.spec()), "blksim",
         ScenarioSchema.KEYS);
     if (!v.getString("kernel.spinlock-contention").equals("on")) {
@@ -672,6 +694,13 @@ public final class ScenarioModelFactory implements ModelFactory {
     long hold = v.getDuration("costs.spinlock.dd-lock-hold");
     List<RequestQueue> qs = new ArrayList<>(shared.values());
     for (NullBlkDriver d : nullBlk.values()) {
+      for (blksim.kernel.block.HwCtx h : d.hctxs()) {
+        if (!h.cpuLocal()) {
+          qs.add(h.queue());
+        }
+      }
+    }
+    for (NvmeDriver d : nvme.values()) {
       for (blksim.kernel.block.HwCtx h : d.hctxs()) {
         if (!h.cpuLocal()) {
           qs.add(h.queue());

@@ -12,6 +12,7 @@ import blksim.kernel.block.BlockLayerParams;
 import blksim.kernel.device.BrdParams;
 import blksim.kernel.dm.DmCostParams;
 import blksim.kernel.device.NullBlkParams;
+import blksim.kernel.device.NvmeParams;
 import blksim.kernel.device.ZonedLayout;
 import blksim.kernel.device.ZramParams;
 import blksim.kernel.fs.FilesystemParams;
@@ -257,6 +258,15 @@ public final class ScenarioSchema {
       cost("costs.blk-mq.complete", "blk-mq", 4000,
           "[A] per request on a disk or ssd: the completion interrupt (AHCI, scsi/ata"
               + " completion, blk_mq_end_request(), each bio's end_io and its wakeup)"),
+      cost("costs.nvme.submit", "nvme", 900,
+          "[A] per bio on an nvme device: submit_bio() through blk_mq_submit_bio() to"
+              + " nvme_queue_rq() (null_blk's 600 ns path plus ~300 ns for nvme_setup_cmd(), the"
+              + " PRP/DMA mapping and the SQ doorbell write); not measured"),
+      cost("costs.nvme.complete", "nvme", 1000,
+          "[A] per request on an nvme device: the MSI-X interrupt on the queue's CPU, nvme_irq()"
+              + " reaping the CQE, DMA unmap, blk_mq_end_request() and the waiter's wakeup"
+              + " (null_blk's 500 ns plus ~500 ns of interrupt entry and CQ handling); not"
+              + " measured"),
       cost("costs.block.kblockd-run", "blk-mq", 2000,
           "[A] one kblockd run of a hardware queue (blk_mq_run_work_fn()), besides the"
               + " dispatches it makes"),
@@ -736,6 +746,54 @@ public final class ScenarioSchema {
         Param.num("atomic-write-unit-max", "ssd", SIZE, "bytes", "0", 0, 1 << 30,
             "queue/atomic_write_unit_max_bytes: the largest RWF_ATOMIC write (a power of two;"
                 + " 0: no atomic writes, as a SATA SSD)"))));
+    m.put("nvme", List.of(
+        Param.of("type", "nvme", STRING, null, "device type: nvme (a PCIe NVMe SSD as nvme-pci"
+            + " presents it: a hardware queue per CPU up to the controller's, over one media"
+            + " model; all CPUs in one partition)"),
+        Param.of("name", "nvme", STRING, null, "disk name, as fio's filename names it (nvme0n1)"),
+        Param.num("size", "nvme", SIZE, "bytes", "7680000000000", 4096, Long.MAX_VALUE,
+            "capacity ([S] the Samsung PM9A3 U.2 7.68 TB the media defaults come from)"),
+        Param.num("bs", "nvme", INT, "bytes", "512", 512, 4096, "logical block size, 512 or 4096"
+            + " (the LBA format; 512 as shipped)"),
+        Param.num("io-queues", "nvme", INT, "", String.valueOf(NvmeParams.DEFAULT_MAX_IO_QUEUES),
+            1, 65535, "I/O queues the controller grants ([A] 128, datacenter class); hardware"
+                + " queues = min(CPUs, this) as nvme_max_io_queues() asks one per CPU, CPUs"
+                + " spread over them as blk_mq_map_queues() does"),
+        Param.num("io-queue-depth", "nvme", INT, "",
+            String.valueOf(NvmeParams.DEFAULT_IO_QUEUE_DEPTH), 2, 65536,
+            "io_queue_depth ([S] drivers/nvme/host/pci.c module parameter, 1024): entries per"
+                + " submission queue; the driver tags per hardware queue are one less (1023:"
+                + " nvme_alloc_io_tag_set(), sqsize = q_depth - 1)"),
+        Param.choice("scheduler", "nvme", "auto", List.of("auto", "none", "mq-deadline",
+            "deadline"), "I/O scheduler (auto: [S] block/elevator.c elevator_get_default(),"
+                + " none with several hardware queues, mq-deadline with one)"),
+        Param.of("nr-requests", "nvme", STRING, "auto",
+            "scheduler tags per hardware queue, nr_requests (auto: 2 x min(tags, 128) with a"
+                + " scheduler, the driver tags without)"),
+        Param.num("max-sectors", "nvme", SIZE, "bytes",
+            String.valueOf(NvmeParams.DEFAULT_MAX_BYTES), 512, 1L << 30,
+            "largest request ([D] 512 KiB: max-segments x 4 KiB pages, below the MDTS of a"
+                + " Samsung drive (PM981: 2 MiB) and the 1280 KiB default max_sectors_kb)"),
+        Param.num("max-segments", "nvme", INT, "", String.valueOf(NvmeParams.DEFAULT_MAX_SEGMENTS),
+            1, 65536, "most physical segments in one request ([S] pci.c NVME_MAX_SEGS, 128 in"
+                + " 6.x trees, 127 in older ones)"),
+        Param.num("channels", "nvme", INT, "", "120", 1, 1024,
+            "independent flash units (dies/planes) of the media model ([D] sequential read:"
+                + " 120 x 4 KiB / 75 us = 6.55 GB/s >= the PM9A3's 6,500 MB/s; random 4 KiB"
+                + " reads at 128 outstanding: ~1.6M x 128 / 247 = 829K IOPS estimated, 899K"
+                + " simulated with 4 io_uring jobs x iodepth 32, vs its 900K)"),
+        Param.num("bandwidth", "nvme", SIZE, "bytes/s", "6500000000", 1, Long.MAX_VALUE,
+            "the drive's bandwidth cap ([S] PM9A3 U.2 datasheet sequential read, 6,500 MB/s;"
+                + " PCIe 4.0 x4 carries ~7.9 GB/s)"),
+        Param.num("read-latency", "nvme", DURATION, "ns", "75us", 0, 1_000_000_000L,
+            "unit time to read one page ([A] TLC read with controller overhead: a QD1 4 KiB"
+                + " read ~76 us at the device; the datasheet gives none)"),
+        Param.num("write-latency", "nvme", DURATION, "ns", "140us", 0, 1_000_000_000L,
+            "unit time to take one written page ([D] 120 x 4 KiB / 140 us = 3.5 GB/s, the"
+                + " PM9A3's sequential write; no GC, so 4 KiB random writes reach ~850K IOPS,"
+                + " not its steady-state 200K)"),
+        Param.num("page-size", "nvme", SIZE, "bytes", "4k", 512, 1 << 20,
+            "the striping unit, a power of two ([A] the FTL's 4 KiB mapping unit)")));
     return m;
   }
 

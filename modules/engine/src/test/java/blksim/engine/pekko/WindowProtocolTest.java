@@ -85,8 +85,16 @@ class WindowProtocolTest {
       assertTrue(n >= 2, "partitions: " + n);
       if (protocol.equals("peer")) {
         assertEquals(0, runWindows.get(), "no RunWindow under peer windows");
-        // every partition marks windows 0..windows to its peers
-        assertEquals(n * (cluster.stats().windows() + 1), marks.size(), "marks: " + marks);
+        // every partition marks windows 0..windows to its peers; the last mark may still be on
+        // its way to a peer when the run's result is back (the run ends on the coordinator's
+        // count, not on that delivery), so it is allowed to be missing here
+        long windows = cluster.stats().windows();
+        for (int part = 0; part < n; part++) {
+          for (long w = 0; w < windows; w++) {
+            assertTrue(marks.contains(part + "@" + w), "mark " + part + "@" + w + ": " + marks);
+          }
+        }
+        assertTrue(marks.size() <= n * (windows + 1), "marks: " + marks);
       } else {
         assertEquals(0, marks.size(), "no marks under the coordinator's protocol");
         assertEquals(n * cluster.stats().windows(), runWindows.get());

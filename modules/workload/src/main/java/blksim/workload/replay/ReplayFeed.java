@@ -162,7 +162,12 @@ public final class ReplayFeed {
       if (reader == null) {
         open();
       }
-      TraceRecord r = reader.next();
+      TraceRecord r;
+      try {
+        r = reader.next();
+      } catch (InputException e) {
+        throw withSkipHint(e);
+      }
       if (r == null) {
         end();
         break;
@@ -170,6 +175,21 @@ public final class ReplayFeed {
       load(r);
     }
     return hasEntry;
+  }
+
+  /**
+   * A malformed record of a line format, when the replay does not skip them, names the switch
+   * that would (blkparse and blktrace events cannot be skipped, so their errors are kept as is).
+   */
+  private InputException withSkipHint(InputException e) {
+    TraceFormat f = reader.format();
+    if (o.skipMalformed() || f == TraceFormat.BLKPARSE || f == TraceFormat.BLKTRACE
+        || e.line() <= 0) {
+      return e;
+    }
+    return new InputException(e.file(), e.line(), e.key(), e.rule() + " (replay_skip_malformed=1,"
+        + " or skip-malformed = true in a scenario's replay section, skips and counts such"
+        + " records)");
   }
 
   private void end() {

@@ -130,6 +130,19 @@ class ReplayTest {
   }
 
   @Test
+  void aTruncatedLastLine_namesItsLineAndTheSwitchThatSkipsIt() throws IOException {
+    Path p = dir.resolve("trunc.iolog");
+    Files.writeString(p, "fio version 2 iolog\n/dev/ram0 add\n/dev/ram0 write 0 4096\n"
+        + "/dev/ram0 read 4096");
+    InputException e = assertThrows(InputException.class,
+        () -> one("[r]\nread_iolog=" + p + "\ndirect=1\n"));
+    assertTrue(e.getMessage().startsWith(p + ":4: "), e.getMessage());
+    assertTrue(e.getMessage().contains("replay_skip_malformed=1"), e.getMessage());
+    JobStats j = one("[r]\nread_iolog=" + p + "\ndirect=1\nreplay_skip_malformed=1\n");
+    assertEquals(1, j.replay().issued());
+  }
+
+  @Test
   void replaySkip_dropsWrites() throws IOException {
     Path p = dir.resolve("mixed.log");
     Files.writeString(p, "fio version 2 iolog\n/dev/sdb add\n/dev/sdb read 0 4096\n"

@@ -127,6 +127,9 @@ public final class ReplayFeed {
     stats.setSource(path.toString(), o.format() == null ? "" : o.format().key(), deviceName);
   }
 
+  /** Whether a record too long to replay has been noted (once per feed). */
+  private boolean noteLong;
+
   /** What was replayed so far. */
   public ReplayStats stats() {
     return stats;
@@ -281,6 +284,13 @@ public final class ReplayFeed {
         }
         if (r.lengthBytes() == 0 || !nullEngine
             && r.lengthBytes() > Math.min(deviceBytes, Integer.MAX_VALUE)) {
+          if (r.lengthBytes() > 0 && !noteLong) {
+            noteLong = true;
+            stats.note(path + (r.line() > 0 ? ":" + r.line() : "") + ": a " + r.lengthBytes()
+                + "-byte record is longer than " + (r.lengthBytes() > deviceBytes ? "the whole"
+                + " device (" + deviceBytes + " bytes)" : "one I/O can be (2 GiB)") + ": not"
+                + " issued, counted as unsupported (later ones are only counted)");
+          }
           stats.unsupported(dev);
           return;
         }

@@ -317,6 +317,8 @@ final class FioJobSettings implements Cloneable {
   blksim.workload.replay.ReplayOptions replay;
   /** The machine's CPU count, for checking CPU numbers as fio does. */
   int ncpus = Integer.MAX_VALUE;
+  /** {@link FioEnvironment#paths()}: maps the files an iolog adds as the job file's are. */
+  java.util.function.UnaryOperator<String> tracePaths = java.util.function.UnaryOperator.identity();
   /** Where each option was last set, for errors that involve several options. */
   Map<String, FioJobFile.Origin> origins = new LinkedHashMap<>();
 
@@ -1113,7 +1115,8 @@ final class FioJobSettings implements Cloneable {
    * {@code FILE add} it meets, so such a job needs no {@code filename=} (and {@code add_job()}
    * invents no name for it). Only the lines before the first I/O are read, so a long log costs
    * nothing here; blksim replays a job on one device, so a log (or logs of {@code numjobs}
-   * clones) adding several files is refused.
+   * clones) adding several files is refused. The file is mapped as a job file's paths are
+   * ({@code run --map}, {@code fio.map}).
    */
   private List<String> iologAddedFiles(List<String> logs) {
     java.util.LinkedHashSet<String> added = new java.util.LinkedHashSet<>();
@@ -1147,7 +1150,7 @@ final class FioJobSettings implements Cloneable {
           added) + "); blksim replays a job's records on one device: give replay_redirect=DEV"
           + " (or filename=DEV)");
     }
-    return List.copyOf(added);
+    return List.of(tracePaths.apply(added.iterator().next()));
   }
 
   /**

@@ -25,8 +25,8 @@ import java.util.Objects;
  * start sector, preferring the same end), and every Q that joined it gets its own latency, from
  * its Q to that C. Still approximated: a merge whose request is not found (it began before the
  * trace) leaves the bio without latency; requeues, splits ({@code X}) and remaps ({@code A}) are
- * not followed, so a split bio's Q gets the latency of the C whose sectors start where it does,
- * if any; request-to-request merges (elevator merges after insertion, not in the default text)
+ * not followed, so a split bio's Q gets the latency to the first C that starts at its sector
+ * (its first part's, not the last part's), and a C of a later part finds no Q; request-to-request merges (elevator merges after insertion, not in the default text)
  * are not seen. With D arrivals a C is matched by (device, sector, length) alone, and with C
  * arrivals there is no latency at all.
  */

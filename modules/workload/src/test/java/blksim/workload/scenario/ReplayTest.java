@@ -130,6 +130,23 @@ class ReplayTest {
   }
 
   @Test
+  void theLogsAddedFile_isMappedAsAJobFilesPathIs() throws IOException {
+    Path log = log("sdb.log", "read"); // adds /dev/sdb
+    Path p = dir.resolve("m.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 4, threads-per-core = 1 }\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  fio.map = [\"/dev/sdb=ram0\"]\n"
+        + "  fio.jobs = [\"\"\"\n[r]\nread_iolog=" + log + "\ndirect=1\nreplay_no_stall=1\n"
+        + "\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    JobStats j = ScenarioResults.toRunResult(out, 0).jobs().get(0);
+    assertEquals(N, j.totalIos(0));
+    assertEquals("/dev/ram0", j.replay().device());
+  }
+
+  @Test
   void aTruncatedLastLine_namesItsLineAndTheSwitchThatSkipsIt() throws IOException {
     Path p = dir.resolve("trunc.iolog");
     Files.writeString(p, "fio version 2 iolog\n/dev/ram0 add\n/dev/ram0 write 0 4096\n"

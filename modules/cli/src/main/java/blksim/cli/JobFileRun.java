@@ -147,7 +147,7 @@ final class JobFileRun {
     } catch (IllegalArgumentException e) {
       throw new InputException(null, 0, "--map", e.getMessage());
     }
-    FioEnvironment env = new FioEnvironment(CPUS, MEMORY_MB, 4096);
+    FioEnvironment env = new FioEnvironment(CPUS, MEMORY_MB, 4096).withPaths(pathMap::map);
     List<FioJob> jobs = sections.isEmpty() && pathMap.isEmpty() ? FioJobFile.parse(abs, env)
         : FioJobFile.parse(abs.toString(), pathMap.apply(Files.readString(abs)),
             abs.getParent(), env, System.getenv(),

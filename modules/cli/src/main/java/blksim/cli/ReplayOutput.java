@@ -66,8 +66,10 @@ final class ReplayOutput {
       for (Map.Entry<String, long[]> e : s.devices().entrySet()) {
         long[] v = e.getValue();
         b.append(String.format(Locale.ROOT, "    device %s: read=%d, issued=%d, skipped=%d,"
-            + " wrapped=%d%n", e.getKey(), v[ReplayStats.DEV_READ], v[ReplayStats.DEV_ISSUED],
-            v[ReplayStats.DEV_SKIPPED], v[ReplayStats.DEV_WRAPPED]));
+            + " outside window=%d, unsupported=%d, wrapped=%d%n", e.getKey(),
+            v[ReplayStats.DEV_READ], v[ReplayStats.DEV_ISSUED], v[ReplayStats.DEV_SKIPPED],
+            v[ReplayStats.DEV_OUTSIDE_WINDOW], v[ReplayStats.DEV_UNSUPPORTED],
+            v[ReplayStats.DEV_WRAPPED]));
       }
       if (s.latencySamples() > 0) {
         b.append(String.format(Locale.ROOT, "    latency (usec), %d I/Os with a recorded"
@@ -92,19 +94,28 @@ final class ReplayOutput {
     long read = 0;
     long issued = 0;
     long skipped = 0;
+    long outsideWindow = 0;
+    long unsupported = 0;
     long wrapped = 0;
     for (JobStats j : replayJobs(r)) {
       ReplayStats s = j.replay();
       read += s.recordsRead();
       issued += s.issued();
-      skipped += s.skipped() + s.outsideWindow() + s.unsupported();
+      skipped += s.skipped();
+      outsideWindow += s.outsideWindow();
+      unsupported += s.unsupported();
       wrapped += s.wrapped();
     }
     w.beginObject();
     w.name("replay").beginObject();
     w.name("records_read").value(read);
     w.name("issued").value(issued);
+    // The same counts as each job's, by the same names; not_issued is their sum (what the
+    // top-level skipped was until 2026-12-03).
     w.name("skipped").value(skipped);
+    w.name("outside_window").value(outsideWindow);
+    w.name("unsupported").value(unsupported);
+    w.name("not_issued").value(skipped + outsideWindow + unsupported);
     w.name("wrapped").value(wrapped);
     w.name("jobs").beginArray();
     for (JobStats j : replayJobs(r)) {
@@ -131,6 +142,8 @@ final class ReplayOutput {
         w.name("read").value(v[ReplayStats.DEV_READ]);
         w.name("issued").value(v[ReplayStats.DEV_ISSUED]);
         w.name("skipped").value(v[ReplayStats.DEV_SKIPPED]);
+        w.name("outside_window").value(v[ReplayStats.DEV_OUTSIDE_WINDOW]);
+        w.name("unsupported").value(v[ReplayStats.DEV_UNSUPPORTED]);
         w.name("wrapped").value(v[ReplayStats.DEV_WRAPPED]);
         w.endObject();
       }

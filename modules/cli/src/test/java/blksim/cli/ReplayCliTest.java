@@ -68,6 +68,34 @@ class ReplayCliTest {
   }
 
   @Test
+  void theSummary_namesEachUncountedRecordAsTheTotalsDo_andATooLongRecordIsSaidOnce()
+      throws IOException {
+    Path log = tmp.resolve("long.log");
+    // null_blk's default 250 GiB: two 300 GiB records are longer than the whole device.
+    Files.writeString(log, "fio version 2 iolog\n/dev/sdx add\n/dev/sdx read 0 4096\n"
+        + "/dev/sdx read 0 322122547200\n/dev/sdx write 0 322122547200\n"
+        + "/dev/sdx write 8192 4096\n");
+    Path job = tmp.resolve("l.fio");
+    Files.writeString(job, "[l]\nread_iolog=" + log + "\nreplay_redirect=/dev/nullb0\n"
+        + "direct=1\nreplay_skip=write\n");
+    MainTest.Result r = MainTest.cli("run", job.toString(), "--host", "local");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("skipped=2, outside window=0, unsupported=1"), r.out());
+    assertTrue(r.out().contains("device /dev/sdx: read=5, issued=1, skipped=2, outside window=0,"
+        + " unsupported=1, wrapped=0"), r.out());
+    assertEquals(1, r.err().split("longer than the whole device", -1).length - 1, r.err());
+    assertTrue(r.err().contains(log + ":4: a 322122547200-byte record"), r.err());
+    MainTest.Result j = MainTest.cli("run", job.toString(), "--host", "local",
+        "--output-format=json");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> replay = (Map<String, Object>)
+        ((Map<String, Object>) JsonReader.parse(j.out())).get("replay");
+    assertEquals(2L, ((Number) replay.get("skipped")).longValue(), replay.toString());
+    assertEquals(1L, ((Number) replay.get("unsupported")).longValue(), replay.toString());
+    assertEquals(3L, ((Number) replay.get("not_issued")).longValue(), replay.toString());
+  }
+
+  @Test
   void aBlkparseTrace_showsRecordedAndSimulatedLatencySideBySide() throws IOException {
     Path trace = tmp.resolve("sdb.txt");
     Files.writeString(trace, String.join("\n",

@@ -217,6 +217,7 @@ public final class FioJobFile {
       boolean implicitStonewall = f > 0;
       FioJobSettings defaults = new FioJobSettings();
       defaults.ncpus = env.ncpus();
+      defaults.tracePaths = env.paths();
       LinkedHashMap<String, String> globalOptions = new LinkedHashMap<>();
       for (Section sec : readSections(sources.get(f), only)) {
         if (sec.global()) {

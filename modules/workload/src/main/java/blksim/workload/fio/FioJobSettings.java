@@ -317,6 +317,8 @@ final class FioJobSettings implements Cloneable {
   blksim.workload.replay.ReplayOptions replay;
   /** The machine's CPU count, for checking CPU numbers as fio does. */
   int ncpus = Integer.MAX_VALUE;
+  /** {@link FioEnvironment#paths()}: maps the files an iolog adds as the job file's are. */
+  java.util.function.UnaryOperator<String> tracePaths = java.util.function.UnaryOperator.identity();
   /** Where each option was last set, for errors that involve several options. */
   Map<String, FioJobFile.Origin> origins = new LinkedHashMap<>();
 
@@ -1093,8 +1095,7 @@ final class FioJobSettings implements Cloneable {
     } else if (replayRedirect != null) {
       filenames = List.of(replayRedirect);
     } else if (filenames.isEmpty()) {
-      throw error("read_iolog", "a replay job needs replay_redirect=DEV (or filename=DEV) naming"
-          + " the simulated device its records go to");
+      filenames = iologAddedFiles(resolved);
     }
     blksim.workload.replay.ReplayOptions.Merge merge = null;
     if (mergeBlktraceFile != null) {
@@ -1105,6 +1106,51 @@ final class FioJobSettings implements Cloneable {
     replay = new blksim.workload.replay.ReplayOptions(resolved, readIologFormat, replayNoStall,
         replayTimeScale, replayRedirect, replayAlign, replayScale, replaySkip, replayStartNs,
         replayEndNs, replayDevices, replayKnownDevices, merge, replaySkipMalformed);
+  }
+
+  /**
+   * The files a fio iolog v2/v3 {@code add}s before its first I/O line, as the job's files when
+   * it names neither {@code filename=} nor {@code replay_redirect=}: fio's
+   * {@code init_iolog_read()} releases the job's files and {@code read_iolog()} adds every
+   * {@code FILE add} it meets, so such a job needs no {@code filename=} (and {@code add_job()}
+   * invents no name for it). Only the lines before the first I/O are read, so a long log costs
+   * nothing here; blksim replays a job on one device, so a log (or logs of {@code numjobs}
+   * clones) adding several files is refused. The file is mapped as a job file's paths are
+   * ({@code run --map}, {@code fio.map}).
+   */
+  private List<String> iologAddedFiles(List<String> logs) {
+    java.util.LinkedHashSet<String> added = new java.util.LinkedHashSet<>();
+    for (String log : logs) {
+      java.nio.file.Path p = java.nio.file.Path.of(log);
+      try {
+        blksim.workload.trace.TraceFormat f = readIologFormat != null ? readIologFormat
+            : blksim.workload.trace.TraceFormat.detect(p);
+        if (f != blksim.workload.trace.TraceFormat.FIO_IOLOG) {
+          continue;
+        }
+        try (blksim.workload.trace.TraceReader r = blksim.workload.trace.TraceFormat.open(p, f)) {
+          for (blksim.workload.trace.TraceRecord rec = r.next();
+              rec != null && rec.op().isFileAction(); rec = r.next()) {
+            if (rec.op() == blksim.workload.trace.TraceOp.ADD) {
+              added.add(rec.fileName());
+            }
+          }
+        }
+      } catch (InputException e) {
+        throw error("read_iolog", e.getMessage());
+      }
+    }
+    if (added.isEmpty()) {
+      throw error("read_iolog", "a replay job needs replay_redirect=DEV (or filename=DEV) naming"
+          + " the simulated device its records go to (the trace adds no file with an iolog"
+          + " 'FILE add' line before its first I/O)");
+    }
+    if (added.size() > 1) {
+      throw error("read_iolog", "the iolog adds " + added.size() + " files (" + String.join(", ",
+          added) + "); blksim replays a job's records on one device: give replay_redirect=DEV"
+          + " (or filename=DEV)");
+    }
+    return List.of(tracePaths.apply(added.iterator().next()));
   }
 
   /**

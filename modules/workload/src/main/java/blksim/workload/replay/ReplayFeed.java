@@ -127,6 +127,9 @@ public final class ReplayFeed {
     stats.setSource(path.toString(), o.format() == null ? "" : o.format().key(), deviceName);
   }
 
+  /** Whether a record too long to replay has been noted (once per feed). */
+  private boolean noteLong;
+
   /** What was replayed so far. */
   public ReplayStats stats() {
     return stats;
@@ -162,7 +165,12 @@ public final class ReplayFeed {
       if (reader == null) {
         open();
       }
-      TraceRecord r = reader.next();
+      TraceRecord r;
+      try {
+        r = reader.next();
+      } catch (InputException e) {
+        throw withSkipHint(e);
+      }
       if (r == null) {
         end();
         break;
@@ -170,6 +178,21 @@ public final class ReplayFeed {
       load(r);
     }
     return hasEntry;
+  }
+
+  /**
+   * A malformed record of a line format, when the replay does not skip them, names the switch
+   * that would (blkparse and blktrace events cannot be skipped, so their errors are kept as is).
+   */
+  private InputException withSkipHint(InputException e) {
+    TraceFormat f = reader.format();
+    if (o.skipMalformed() || f == TraceFormat.BLKPARSE || f == TraceFormat.BLKTRACE
+        || e.line() <= 0) {
+      return e;
+    }
+    return new InputException(e.file(), e.line(), e.key(), e.rule() + " (replay_skip_malformed=1,"
+        + " or skip-malformed = true in a scenario's replay section, skips and counts such"
+        + " records)");
   }
 
   private void end() {
@@ -261,6 +284,13 @@ public final class ReplayFeed {
         }
         if (r.lengthBytes() == 0 || !nullEngine
             && r.lengthBytes() > Math.min(deviceBytes, Integer.MAX_VALUE)) {
+          if (r.lengthBytes() > 0 && !noteLong) {
+            noteLong = true;
+            stats.note(path + (r.line() > 0 ? ":" + r.line() : "") + ": a " + r.lengthBytes()
+                + "-byte record is longer than " + (r.lengthBytes() > deviceBytes ? "the whole"
+                + " device (" + deviceBytes + " bytes)" : "one I/O can be (2 GiB)") + ": not"
+                + " issued, counted as unsupported (later ones are only counted)");
+          }
           stats.unsupported(dev);
           return;
         }

@@ -22,14 +22,21 @@ import org.HdrHistogram.HistogramIterationValue;
 public final class ReplayStats {
   private static final int DIGITS = 3;
 
-  /** Per-device counters: read, issued, skipped, wrapped. */
+  /** Per-device counters, as the job's: read, issued, skipped, wrapped, outside window,
+   * unsupported. Index of records read in {@link #devices()} values. */
   public static final int DEV_READ = 0;
   /** Index of issued records in {@link #devices()} values. */
   public static final int DEV_ISSUED = 1;
-  /** Index of skipped records (replay_skip, window, not replayable) in {@link #devices()}. */
+  /** Index of records {@code replay_skip} dropped in {@link #devices()} values. */
   public static final int DEV_SKIPPED = 2;
   /** Index of wrapped records in {@link #devices()} values. */
   public static final int DEV_WRAPPED = 3;
+  /** Index of records outside {@code replay_start}/{@code replay_end} in {@link #devices()}. */
+  public static final int DEV_OUTSIDE_WINDOW = 4;
+  /** Index of records not replayable (empty, longer than the device, ...) in {@link #devices()}. */
+  public static final int DEV_UNSUPPORTED = 5;
+  /** Per-device counters. */
+  private static final int DEV_COUNTERS = 6;
 
   private String file = "";
   private String format = "";
@@ -63,7 +70,7 @@ public final class ReplayStats {
     if (name == lastDevName && lastDev != null) {
       return lastDev;
     }
-    long[] c = devices.computeIfAbsent(name == null ? "-" : name, k -> new long[4]);
+    long[] c = devices.computeIfAbsent(name == null ? "-" : name, k -> new long[DEV_COUNTERS]);
     lastDevName = name;
     lastDev = c;
     return c;
@@ -82,12 +89,12 @@ public final class ReplayStats {
 
   void outsideWindow(String dev) {
     outsideWindow++;
-    dev(dev)[DEV_SKIPPED]++;
+    dev(dev)[DEV_OUTSIDE_WINDOW]++;
   }
 
   void unsupported(String dev) {
     unsupported++;
-    dev(dev)[DEV_SKIPPED]++;
+    dev(dev)[DEV_UNSUPPORTED]++;
   }
 
   void wrapped(String dev) {
@@ -178,7 +185,10 @@ public final class ReplayStats {
     return lastTraceNs;
   }
 
-  /** Per trace device: read, issued, skipped, wrapped (a copy, first-seen order). */
+  /**
+   * Per trace device: read, issued, skipped, wrapped, outside window, unsupported ({@code DEV_*};
+   * a copy, first-seen order).
+   */
   public Map<String, long[]> devices() {
     LinkedHashMap<String, long[]> c = new LinkedHashMap<>();
     devices.forEach((k, v) -> c.put(k, v.clone()));
@@ -256,9 +266,9 @@ public final class ReplayStats {
     s.lastTraceNs = in.readLong();
     int n = in.readInt();
     for (int i = 0; i < n; i++) {
-      long[] v = new long[4];
+      long[] v = new long[DEV_COUNTERS];
       String k = in.readUTF();
-      for (int j = 0; j < 4; j++) {
+      for (int j = 0; j < DEV_COUNTERS; j++) {
         v[j] = in.readLong();
       }
       s.devices.put(k, v);

@@ -63,6 +63,11 @@ public final class FioPathMap {
     return entries.isEmpty();
   }
 
+  /** One path mapped (a path a trace names, as {@link #apply} maps the job file's). */
+  public String map(String path) {
+    return name(path);
+  }
+
   /** The job file's text with its path values mapped. */
   public String apply(String text) {
     if (entries.isEmpty()) {

@@ -643,6 +643,7 @@ public final class ScenarioLoader {
       throw v.error("fio.map", e.getMessage());
     }
     texts.replaceAll(pathMap::apply);
+    env = env.withPaths(pathMap::map);
     List<String> names = new ArrayList<>(cfg.hasPath("blksim.fio.job-names")
         ? cfg.getStringList("blksim.fio.job-names") : List.of());
     String replayJobs = replayJobs(v, cfg, dir, devices);

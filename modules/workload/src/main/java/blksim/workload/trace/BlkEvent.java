@@ -5,7 +5,8 @@ package blksim.workload.trace;
  *
  * @param timeNs time relative to the first event of the trace, in ns
  * @param device {@code "major,minor"} as blkparse prints it
- * @param action {@code 'Q'}, {@code 'D'}, {@code 'C'}, or {@code 'M'} for a back or front merge
+ * @param action {@code 'Q'}, {@code 'D'}, {@code 'C'}, {@code 'M'} (back merge) or {@code 'F'}
+ *     (front merge)
  * @param op the request's operation from its RWBS / category bits, or {@code null} for a request
  *     that carries neither data nor a flush (RWBS {@code N})
  * @param sector first 512-byte sector, or -1 when the event shows none (an empty flush)

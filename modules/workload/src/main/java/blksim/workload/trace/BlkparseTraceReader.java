@@ -171,8 +171,7 @@ public final class BlkparseTraceReader implements TraceReader {
     }
     char a;
     switch (act) {
-      case "Q", "D", "C" -> a = act.charAt(0);
-      case "M", "F" -> a = 'M';
+      case "Q", "D", "C", "M", "F" -> a = act.charAt(0);
       default -> {
         return null; // G, S, I, B, R, P, U, UT, X, A and others carry no arrival or completion
       }

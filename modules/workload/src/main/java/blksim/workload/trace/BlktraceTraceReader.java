@@ -310,7 +310,7 @@ public final class BlktraceTraceReader implements TraceReader {
       return true;
     }
 
-    /** The blkparse letter of the current event (Q, M, D, C) or 0 for any other. */
+    /** The blkparse letter of the current event (Q, M, F, D, C) or 0 for any other. */
     char actionLetter() {
       int cat = action >>> 16;
       if ((cat & (TC_NOTIFY | TC_PC)) != 0) {
@@ -318,7 +318,8 @@ public final class BlktraceTraceReader implements TraceReader {
       }
       return switch ((action & 0xffff) & ~TA_CGROUP) {
         case TA_QUEUE -> 'Q';
-        case TA_BACKMERGE, TA_FRONTMERGE -> 'M';
+        case TA_BACKMERGE -> 'M';
+        case TA_FRONTMERGE -> 'F';
         case TA_ISSUE -> 'D';
         case TA_COMPLETE -> 'C';
         default -> 0;

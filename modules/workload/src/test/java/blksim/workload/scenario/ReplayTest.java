@@ -117,6 +117,49 @@ class ReplayTest {
   }
 
   @Test
+  void withoutFilename_theLogsAddedFileIsTheDevice_asFioTakesIt() throws IOException {
+    Path p = dir.resolve("v2.iolog");
+    Files.writeString(p, "fio version 2 iolog\n/dev/ram0 add\n/dev/ram0 open\n"
+        + "/dev/ram0 write 0 4096\n/dev/ram0 read 8192 4096\n/dev/ram0 write 16384 8192\n"
+        + "/dev/ram0 close\n");
+    JobStats j = one("[r]\nread_iolog=" + p + "\n");
+    assertEquals(1, j.totalIos(0));
+    assertEquals(2, j.totalIos(1));
+    assertEquals(3, j.replay().issued());
+    assertEquals(3, j.replay().devices().get("/dev/ram0")[ReplayStats.DEV_ISSUED]);
+  }
+
+  @Test
+  void theLogsAddedFile_isMappedAsAJobFilesPathIs() throws IOException {
+    Path log = log("sdb.log", "read"); // adds /dev/sdb
+    Path p = dir.resolve("m.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 4, threads-per-core = 1 }\n"
+        + "  devices = [ { type = brd, name = ram0, size = 64M } ]\n"
+        + "  fio.map = [\"/dev/sdb=ram0\"]\n"
+        + "  fio.jobs = [\"\"\"\n[r]\nread_iolog=" + log + "\ndirect=1\nreplay_no_stall=1\n"
+        + "\"\"\"]\n}\n");
+    Scenario s = ScenarioLoader.load(p, List.of(), Map.of());
+    RunOutcome out = LocalRunner.run(new ScenarioModelFactory().build(s.spec()), Partitioning.ONE,
+        1, ProgressListener.NONE);
+    JobStats j = ScenarioResults.toRunResult(out, 0).jobs().get(0);
+    assertEquals(N, j.totalIos(0));
+    assertEquals("/dev/ram0", j.replay().device());
+  }
+
+  @Test
+  void aTruncatedLastLine_namesItsLineAndTheSwitchThatSkipsIt() throws IOException {
+    Path p = dir.resolve("trunc.iolog");
+    Files.writeString(p, "fio version 2 iolog\n/dev/ram0 add\n/dev/ram0 write 0 4096\n"
+        + "/dev/ram0 read 4096");
+    InputException e = assertThrows(InputException.class,
+        () -> one("[r]\nread_iolog=" + p + "\ndirect=1\n"));
+    assertTrue(e.getMessage().startsWith(p + ":4: "), e.getMessage());
+    assertTrue(e.getMessage().contains("replay_skip_malformed=1"), e.getMessage());
+    JobStats j = one("[r]\nread_iolog=" + p + "\ndirect=1\nreplay_skip_malformed=1\n");
+    assertEquals(1, j.replay().issued());
+  }
+
+  @Test
   void replaySkip_dropsWrites() throws IOException {
     Path p = dir.resolve("mixed.log");
     Files.writeString(p, "fio version 2 iolog\n/dev/sdb add\n/dev/sdb read 0 4096\n"
@@ -214,10 +257,16 @@ class ReplayTest {
     Path notATrace = dir.resolve("x.txt");
     Files.writeString(notATrace, "hello world\n");
     Path log = log("a.log", "read");
+    Path noAdd = dir.resolve("noadd.log");
+    Files.writeString(noAdd, "fio version 2 iolog\n/dev/ram0 read 0 4096\n");
+    Path twoFiles = dir.resolve("two.log");
+    Files.writeString(twoFiles, "fio version 2 iolog\n/dev/ram0 add\n/dev/ram1 add\n"
+        + "/dev/ram0 read 0 4096\n");
     for (String[] c : new String[][] {
         {"read_iolog=" + dir.resolve("missing.log") + "\nfilename=/dev/ram0", "does not exist"},
         {"read_iolog=" + notATrace + "\nfilename=/dev/ram0", "not a trace"},
-        {"read_iolog=" + log, "replay_redirect=DEV"},
+        {"read_iolog=" + noAdd, "adds no file"},
+        {"read_iolog=" + twoFiles, "adds 2 files (/dev/ram0, /dev/ram1)"},
         {"read_iolog=" + log + "\nfilename=/dev/ram0\nreplay_skip=reads", "replay_skip"},
         {"read_iolog=" + log + "\nfilename=/dev/ram0\nreplay_align=3000", "power of two"},
         {"read_iolog=" + log + "\nfilename=/dev/ram0\nread_iolog_format=csv", "fio-iolog"},

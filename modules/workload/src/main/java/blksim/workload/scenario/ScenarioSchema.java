@@ -759,6 +759,13 @@ public final class ScenarioSchema {
             1, 65535, "I/O queues the controller grants ([A] 128, datacenter class); hardware"
                 + " queues = min(CPUs, this) as nvme_max_io_queues() asks one per CPU, CPUs"
                 + " spread over them as blk_mq_map_queues() does"),
+        Param.num("poll-queues", "nvme", INT, "", "0", 0, 65534,
+            "poll_queues ([S] drivers/nvme/host/pci.c module parameter, default 0): I/O queues"
+                + " with no interrupt vector, taken from io-queues (nvme_setup_irqs() keeps one"
+                + " for the default map, so at most io-queues - 1); io_uring hipri"
+                + " (IORING_SETUP_IOPOLL) requests complete when the submitter polls, with no"
+                + " interrupt (nvme_poll()); 0: hipri runs unpolled, refused with kernel.mode ="
+                + " V6_13; at most the CPUs (io_queue_count_set())"),
         Param.num("io-queue-depth", "nvme", INT, "",
             String.valueOf(NvmeParams.DEFAULT_IO_QUEUE_DEPTH), 2, 65536,
             "io_queue_depth ([S] drivers/nvme/host/pci.c module parameter, 1024): entries per"

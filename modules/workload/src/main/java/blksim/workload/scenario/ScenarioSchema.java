@@ -266,7 +266,8 @@ public final class ScenarioSchema {
           "[A] per request on an nvme device: the MSI-X interrupt on the queue's CPU, nvme_irq()"
               + " reaping the CQE, DMA unmap, blk_mq_end_request() and the waiter's wakeup"
               + " (null_blk's 500 ns plus ~500 ns of interrupt entry and CQ handling); not"
-              + " measured"),
+              + " measured. A polled request (poll-queues, hipri) pays none of it: nvme_poll()"
+              + " reaps it inside the poll pass, costs.io-uring.iopoll"),
       cost("costs.block.kblockd-run", "blk-mq", 2000,
           "[A] one kblockd run of a hardware queue (blk_mq_run_work_fn()), besides the"
               + " dispatches it makes"),

@@ -132,6 +132,12 @@ public interface BlockQueue {
     return 0;
   }
 
+  /**
+   * Registers a task polling this queue: {@code waker} runs when a polled request of it becomes
+   * findable by {@link #poll} ({@link MqDriver#pollWaker}; nvme's poll queues).
+   */
+  default void pollWaker(Runnable waker) {}
+
   /** The CPU this view submits from, or null when the queue does not say. */
   default DriverCpu cpu() {
     return null;

@@ -33,6 +33,14 @@ public interface MqDriver {
     return 0;
   }
 
+  /**
+   * Registers {@code waker}, a task polling {@code q}: a driver whose polled requests finish
+   * later than their submission (nvme: the CQE lands while the task spins) runs it then, so the
+   * spinning task makes the pass that finds it. Drivers that complete on the poll itself
+   * (null_blk) need none.
+   */
+  default void pollWaker(RequestQueue q, Runnable waker) {}
+
   /** One line on the drive's own state for a run's report (its write cache), or "". */
   default String summary() {
     return "";

@@ -1091,5 +1091,10 @@ public final class RequestQueue {
     public int poll(DriverCpu on) {
       return driver.poll(RequestQueue.this, on);
     }
+
+    @Override
+    public void pollWaker(Runnable waker) {
+      driver.pollWaker(RequestQueue.this, waker);
+    }
   }
 }

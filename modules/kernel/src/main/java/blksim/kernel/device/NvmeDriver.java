@@ -26,15 +26,36 @@ import java.util.List;
  * <p>The media model is one object shared by all hardware queues, called directly from every
  * CPU, so the scenario loader keeps all CPUs in one partition when an nvme device exists (as for
  * {@code ssd}). Simplified: no doorbell or SQE/CQE costs apart from {@code costs.nvme.submit}
- * and {@code costs.nvme.complete}, no interrupt coalescing, no poll queues, no admin queue,
+ * and {@code costs.nvme.complete}, no interrupt coalescing, no admin queue,
  * no BLK_STS_RESOURCE requeues; the drive's arbitration between submission queues is the media
  * model's booking order (commands in the order they are submitted).
+ *
+ * <p>Poll queues ({@code poll_queues} &gt; 0, {@link #poll}): a REQ_POLLED request (io_uring
+ * hipri) is a command on a queue with no interrupt vector: when the media model finishes it its
+ * CQE waits on the queue ({@code nvme_poll()} finds it by its phase bit) and the polling task,
+ * woken from its spin ({@link #pollWaker}), completes it in its own context
+ * ({@code nvme_poll_cq()} → {@code blk_mq_end_request()}) at no interrupt cost; that work is
+ * inside the poll pass ({@code costs.io-uring.iopoll}), as null_blk's is. The same simplification
+ * as {@link NullBlkDriver}'s: the poll queues are not hardware contexts of their own (a polled
+ * request takes its tags from the submitting CPU's default context and waits on that
+ * context's list); their number only shrinks the default map ({@link NvmeParams#hwQueues}).
  */
 public final class NvmeDriver implements MqDriver {
   private final NvmeParams params;
   private final Ssd ssd;
   private final HwCtx[] hctxs;
   private final int[] cpuToHctx;
+  /**
+   * Each context's polled completions and the tasks polling it, by its request queue, with poll
+   * queues; null without. Looked up, never iterated.
+   */
+  private final java.util.IdentityHashMap<blksim.kernel.block.RequestQueue, PollCq> pollCqs;
+
+  /** A context's finished REQ_POLLED requests (its CQ) and the wakers of the tasks polling it. */
+  private static final class PollCq {
+    final java.util.ArrayDeque<Request> done = new java.util.ArrayDeque<>();
+    final java.util.ArrayList<Runnable> wakers = new java.util.ArrayList<>();
+  }
 
   /** The device on a machine of {@code cpus}, its I/O queues mapped to them. */
   public NvmeDriver(NvmeParams params, List<Cpu> cpus, Kblockd kblockd) {
@@ -68,6 +89,14 @@ public final class NvmeDriver implements MqDriver {
     for (int h = 0; h < nrHctx; h++) {
       hctxs[h] = new HwCtx(h, mine[h], new blksim.kernel.block.RequestQueue(qp, this, kblockd,
           true));
+    }
+    if (params.pollQueues() > 0) {
+      pollCqs = new java.util.IdentityHashMap<>();
+      for (HwCtx h : hctxs) {
+        pollCqs.put(h.queue(), new PollCq());
+      }
+    } else {
+      pollCqs = null;
     }
   }
 
@@ -104,6 +133,50 @@ public final class NvmeDriver implements MqDriver {
   public void queueRq(Request rq, DriverCpu cpu) {
     long now = cpu.now();
     long done = ssd.submit(now, rq.sector(), rq.bytes(), rq.op() != ReqOp.READ);
+    if (pollCqs != null && rq.bios().get(0).hasFlag(blksim.kernel.block.Bio.REQ_POLLED)) {
+      PollCq cq = pollCqs.get(rq.queue());
+      rq.submitCpu().callAfter(done - now, () -> {
+        cq.done.add(rq);
+        for (int i = 0; i < cq.wakers.size(); i++) {
+          cq.wakers.get(i).run();
+        }
+      });
+      return;
+    }
     rq.submitCpu().callAfter(done - now, () -> rq.queue().hardwareDone(rq));
+  }
+
+  /** Whether the device has poll queues ({@code poll_queues} &gt; 0). */
+  @Override
+  public boolean polled() {
+    return pollCqs != null;
+  }
+
+  /**
+   * {@code nvme_poll()}: every polled request of {@code q} the drive has finished ends now, in
+   * the polling task's context on {@code cpu}, without an interrupt; returns how many.
+   */
+  @Override
+  public int poll(blksim.kernel.block.RequestQueue q, DriverCpu cpu) {
+    PollCq cq = pollCqs == null ? null : pollCqs.get(q);
+    if (cq == null) {
+      return 0;
+    }
+    int n = 0;
+    Request rq;
+    while ((rq = cq.done.poll()) != null) {
+      q.endRequestInline(rq, cpu);
+      n++;
+    }
+    return n;
+  }
+
+  /** A task polls {@code q}: {@code waker} ends its spin when a polled request finishes. */
+  @Override
+  public void pollWaker(blksim.kernel.block.RequestQueue q, Runnable waker) {
+    PollCq cq = pollCqs == null ? null : pollCqs.get(q);
+    if (cq != null) {
+      cq.wakers.add(waker);
+    }
   }
 }

@@ -42,9 +42,15 @@ import java.util.SplittableRandom;
  * 900K IOPS 4 KiB random read, 200K IOPS 4 KiB random write (Samsung, as reported by
  * computerbase.de and heise.de, May 2020). See {@link #DEFAULT_DRIVE} for the derivation.
  *
- * <p>Simplified: no poll queues ({@code poll_queues} = 0, the module's default) and no separate
- * read/write queue maps ({@code write_queues} = 0); hipri (IORING_SETUP_IOPOLL) behaves as on
- * any device without poll queues (refused on 6.11+, unpolled before). The completion interrupt
+ * <p>Poll queues ({@link #pollQueues}, pci.c's {@code poll_queues}, default 0 [S]): the driver
+ * asks the controller for one I/O queue per CPU plus the poll queues ({@code
+ * nvme_max_io_queues()}), keeps at least one of those it gets for the default map
+ * ({@code nvme_setup_irqs()}: {@code poll_queues = min(nr_poll_queues, nr_io_queues - 1)}) and
+ * gives the poll queues no interrupt vector; so the default map has min(CPUs, io-queues -
+ * poll-queues) queues ({@link #hwQueues}). A REQ_POLLED request (io_uring hipri) then completes
+ * only when its submitter polls ({@link NvmeDriver#poll}); without poll queues hipri behaves as
+ * on any device without them (refused on 6.11+, unpolled before). No separate read/write maps
+ * ({@code write_queues} = 0). The completion interrupt
  * runs on the submitting CPU: with a queue per CPU that is the queue's own MSI-X vector's CPU;
  * with fewer queues the vector's effective CPU is not modelled.
  *
@@ -61,11 +67,27 @@ import java.util.SplittableRandom;
  * @param submitCostNs CPU time per bio through blk-mq to the driver ({@code costs.nvme.submit})
  * @param completionCostNs interrupt time per request ({@code costs.nvme.complete})
  * @param drive the media model's parameters (its queue depth is ignored: the tags bound it)
+ * @param pollQueues {@code poll_queues}: queues with no interrupt that REQ_POLLED requests
+ *     complete on when polled; 0 for none; below {@code maxIoQueues}
  */
 public record NvmeParams(String name, long sizeBytes, int blockSize, int maxIoQueues,
     int ioQueueDepth, Scheduler scheduler, int nrRequests, long maxBytes, int maxSegments,
-    BlkMqRules rules, long submitCostNs, long completionCostNs, SsdParams drive)
-    implements DeviceParams {
+    BlkMqRules rules, long submitCostNs, long completionCostNs, SsdParams drive,
+    int pollQueues) implements DeviceParams {
+
+  /** The device without poll queues ({@code poll_queues} = 0, the module's default). */
+  public NvmeParams(String name, long sizeBytes, int blockSize, int maxIoQueues,
+      int ioQueueDepth, Scheduler scheduler, int nrRequests, long maxBytes, int maxSegments,
+      BlkMqRules rules, long submitCostNs, long completionCostNs, SsdParams drive) {
+    this(name, sizeBytes, blockSize, maxIoQueues, ioQueueDepth, scheduler, nrRequests, maxBytes,
+        maxSegments, rules, submitCostNs, completionCostNs, drive, 0);
+  }
+
+  /** These parameters with {@code poll_queues} of {@code n}. */
+  public NvmeParams withPollQueues(int n) {
+    return new NvmeParams(name, sizeBytes, blockSize, maxIoQueues, ioQueueDepth, scheduler,
+        nrRequests, maxBytes, maxSegments, rules, submitCostNs, completionCostNs, drive, n);
+  }
 
   /** Default of {@link #maxIoQueues} [A]. */
   public static final int DEFAULT_MAX_IO_QUEUES = 128;
@@ -129,6 +151,10 @@ public record NvmeParams(String name, long sizeBytes, int blockSize, int maxIoQu
       throw new IllegalArgumentException("the drive's capacity " + drive.capacityBytes()
           + " differs from size " + sizeBytes);
     }
+    if (pollQueues < 0 || pollQueues >= maxIoQueues) {
+      throw new IllegalArgumentException("poll-queues must be in [0, io-queues - 1 = "
+          + (maxIoQueues - 1) + "], was " + pollQueues);
+    }
     java.util.Objects.requireNonNull(rules, "rules");
   }
 
@@ -137,9 +163,13 @@ public record NvmeParams(String name, long sizeBytes, int blockSize, int maxIoQu
     return ioQueueDepth - 1;
   }
 
-  /** Hardware queues on a machine of {@code nCpus} CPUs: min(CPUs, the controller's). */
+  /**
+   * Default-map hardware queues on a machine of {@code nCpus} CPUs: of the min(CPUs +
+   * poll-queues, the controller's) I/O queues, those that are not poll queues, i.e.
+   * min(CPUs, the controller's - poll-queues).
+   */
   public int hwQueues(int nCpus) {
-    return Math.min(nCpus, maxIoQueues);
+    return Math.min(nCpus, maxIoQueues - pollQueues);
   }
 
   /** The scheduler with {@code hwQueues} hardware queues: the given one, else the kernel's. */
@@ -169,7 +199,7 @@ public record NvmeParams(String name, long sizeBytes, int blockSize, int maxIoQu
    */
   public SsdParams driveFor(int nCpus) {
     return drive.withQueueDepth((int) Math.min(Integer.MAX_VALUE,
-        (long) hwQueues(nCpus) * tagsPerQueue()));
+        (long) (hwQueues(nCpus) + pollQueues) * tagsPerQueue()));
   }
 
   /**

@@ -86,6 +86,7 @@ public final class CompletionRing {
   public void polledOn(blksim.kernel.block.BlockQueue q) {
     if (!polledQueues.contains(q)) {
       polledQueues.add(q);
+      q.pollWaker(this::stopSpin);
     }
   }
 

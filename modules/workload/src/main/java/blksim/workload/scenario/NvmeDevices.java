@@ -60,9 +60,16 @@ final class NvmeDevices {
         : BlkMqRules.V6;
     SsdParams drive = new SsdParams(size, dv.getInt("channels"), dv.getSize("bandwidth"),
         dv.getDuration("read-latency"), dv.getDuration("write-latency"), 1, (int) page);
-    return new NvmeParams(name, size, bs, dv.getInt("io-queues"), depth, sched, nrRequests,
+    int ioQueues = dv.getInt("io-queues");
+    int pollQueues = dv.getInt("poll-queues");
+    if (pollQueues >= ioQueues) {
+      throw dv.error("poll-queues", "poll-queues must be below io-queues (" + ioQueues + "): the"
+          + " controller grants " + ioQueues + " I/O queues and nvme-pci keeps at least one with"
+          + " an interrupt for non-polled I/O (nvme_setup_irqs()), was " + pollQueues);
+    }
+    return new NvmeParams(name, size, bs, ioQueues, depth, sched, nrRequests,
         maxBytes, dv.getInt("max-segments"), rules, v.getDuration("costs.nvme.submit"),
-        v.getDuration("costs.nvme.complete"), drive);
+        v.getDuration("costs.nvme.complete"), drive, pollQueues);
   }
 
   /**
@@ -77,6 +84,15 @@ final class NvmeDevices {
         continue;
       }
       int q = n.hwQueues(nCpus);
+      if (n.pollQueues() > nCpus) {
+        com.typesafe.config.Config d = ((com.typesafe.config.ConfigObject)
+            cfg.getList("blksim.devices").get(i)).toConfig();
+        Values dv = new Values(d, null, ScenarioSchema.DEVICE_KEYS.get("nvme"),
+            "blksim.devices." + i + ".");
+        throw dv.error("poll-queues", "poll-queues cannot exceed the CPUs (" + nCpus + "): nvme-pci"
+            + " refuses the module parameter (io_queue_count_set(): -EINVAL), was "
+            + n.pollQueues());
+      }
       if (n.schedulerFor(q) == RequestQueueParams.Scheduler.NONE
           && n.nrRequestsFor(q) > n.tagsPerQueue()) {
         com.typesafe.config.Config d = ((com.typesafe.config.ConfigObject)

@@ -1383,7 +1383,7 @@ public final class ScenarioLoader {
    * polling configuration errors", applied for 6.11) {@code submit_bio_noacct()} fails a
    * REQ_POLLED bio to a device without poll queues with -EOPNOTSUPP instead of clearing the flag
    * (6.6 runs it unpolled, liburing issue #1389), so every I/O of the job would fail: refused.
-   * Only null_blk with {@code poll-queues} polls in blksim.
+   * null_blk and nvme with {@code poll-queues} poll in blksim.
    */
   private static void checkPolledDevice(FioJob j, List<DeviceParams> devices) {
     String n = DmTable.deviceName(j.filename());
@@ -1391,11 +1391,15 @@ public final class ScenarioLoader {
       if (d.name().equals(n) && d instanceof NullBlkParams nb && nb.pollQueues() > 0) {
         return;
       }
+      if (d.name().equals(n) && d instanceof blksim.kernel.device.NvmeParams nv
+          && nv.pollQueues() > 0) {
+        return;
+      }
     }
     throw j.error("hipri", "job '" + j.name() + "': hipri (IORING_SETUP_IOPOLL) on " + n
         + ", which has no poll queues: with kernel.mode = V6_13 (6.11 and later, 73e59d3eeca4)"
-        + " the kernel fails every polled I/O with -EOPNOTSUPP; give the null_blk device"
-        + " poll-queues = 1 (nvme's poll_queues are not modelled), or use an earlier"
+        + " the kernel fails every polled I/O with -EOPNOTSUPP; give the null_blk or nvme device"
+        + " poll-queues = 1, or use an earlier"
         + " kernel.mode, where the I/O runs unpolled");
   }
 

@@ -266,7 +266,8 @@ public final class ScenarioSchema {
           "[A] per request on an nvme device: the MSI-X interrupt on the queue's CPU, nvme_irq()"
               + " reaping the CQE, DMA unmap, blk_mq_end_request() and the waiter's wakeup"
               + " (null_blk's 500 ns plus ~500 ns of interrupt entry and CQ handling); not"
-              + " measured"),
+              + " measured. A polled request (poll-queues, hipri) pays none of it: nvme_poll()"
+              + " reaps it inside the poll pass, costs.io-uring.iopoll"),
       cost("costs.block.kblockd-run", "blk-mq", 2000,
           "[A] one kblockd run of a hardware queue (blk_mq_run_work_fn()), besides the"
               + " dispatches it makes"),
@@ -759,6 +760,13 @@ public final class ScenarioSchema {
             1, 65535, "I/O queues the controller grants ([A] 128, datacenter class); hardware"
                 + " queues = min(CPUs, this) as nvme_max_io_queues() asks one per CPU, CPUs"
                 + " spread over them as blk_mq_map_queues() does"),
+        Param.num("poll-queues", "nvme", INT, "", "0", 0, 65534,
+            "poll_queues ([S] drivers/nvme/host/pci.c module parameter, default 0): I/O queues"
+                + " with no interrupt vector, taken from io-queues (nvme_setup_irqs() keeps one"
+                + " for the default map, so at most io-queues - 1); io_uring hipri"
+                + " (IORING_SETUP_IOPOLL) requests complete when the submitter polls, with no"
+                + " interrupt (nvme_poll()); 0: hipri runs unpolled, refused with kernel.mode ="
+                + " V6_13; at most the CPUs (io_queue_count_set())"),
         Param.num("io-queue-depth", "nvme", INT, "",
             String.valueOf(NvmeParams.DEFAULT_IO_QUEUE_DEPTH), 2, 65536,
             "io_queue_depth ([S] drivers/nvme/host/pci.c module parameter, 1024): entries per"

@@ -147,7 +147,7 @@ final class RunCommand implements Callable<Integer> {
       description = "write plots (PNG and SVG: latency percentiles and histogram, IOPS and CPU"
           + " utilisation over simulated time, a per-CPU utilisation heatmap) with an index.html"
           + " that shows them, and the JSON and text output, into DIR; the samples are taken"
-          + " every trace.sample-interval (default 1/200 of the run)")
+          + " every trace.sample-interval (default 1/200 of the run, widened to 20 I/Os each)")
   Path report;
 
   @Option(names = "--perfetto", paramLabel = "FILE",
@@ -280,12 +280,14 @@ final class RunCommand implements Callable<Integer> {
       throw asOption(e, optionOf);
     }
     boolean reload = false;
+    boolean reportChoseInterval = false;
     if (report != null) {
       ReportDir.check(report, "--report");
       if (blksim.workload.scenario.ScenarioModelFactory.sampleIntervalNs(s) == 0) {
         long end = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
         overrides.add("blksim.trace.sample-interval=" + ReportDir.sampleIntervalNs(end) + "ns");
         reload = true;
+        reportChoseInterval = true;
       }
     }
     Path perfettoBlktrace = blktrace;
@@ -406,7 +408,7 @@ final class RunCommand implements Callable<Integer> {
     }
     if (report != null) {
       ReportDir.writeRun(report, "blksim run " + scenario.getFileName(), o, json,
-          preRun + normal);
+          preRun + normal, reportChoseInterval);
       if (!formats.json() && !formats.jsonPlus()) {
         spec.commandLine().getErr().println("blksim: wrote the report into " + report
             + " (open " + report.resolve("index.html") + ")");

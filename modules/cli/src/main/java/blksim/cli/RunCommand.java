@@ -277,7 +277,7 @@ final class RunCommand implements Callable<Integer> {
     try {
       s = ScenarioLoader.load(file, overrides);
     } catch (InputException e) {
-      throw asOption(e, optionOf);
+      throw windowError(asOption(e, optionOf), e);
     }
     boolean reload = false;
     boolean reportChoseInterval = false;
@@ -314,7 +314,7 @@ final class RunCommand implements Callable<Integer> {
       try {
         s = ScenarioLoader.load(file, overrides);
       } catch (InputException e) {
-        throw asOption(e, optionOf);
+        throw windowError(asOption(e, optionOf), e);
       }
     }
     if (parseOnly) {
@@ -603,6 +603,28 @@ final class RunCommand implements Callable<Integer> {
       rule = rule.replace(k + " ", "").replace(e.key() + " ", "");
     }
     return new InputException(null, 0, option, rule);
+  }
+
+  /**
+   * A window of {@code --timehist} or {@code --perfetto-window} that ends before it starts, said
+   * with the window the user typed ({@code asOption} left the loader's rule, which names {@code
+   * trace.timehist-from}); any other error as it is.
+   */
+  private InputException windowError(InputException asOption, InputException original) {
+    if (asOption == original || original.key() == null
+        || !original.key().endsWith("trace.timehist-to")
+        || !original.rule().startsWith("must be after")) {
+      return asOption;
+    }
+    String typed = "--timehist".equals(asOption.key()) ? timehist
+        : "--perfetto-window".equals(asOption.key()) ? perfettoWindow : null;
+    String[] w = typed == null ? new String[0]
+        : typed.substring(typed.indexOf('@') + 1).split("\\.\\.", -1);
+    if (w.length != 2) {
+      return asOption;
+    }
+    return new InputException(null, 0, asOption.key() + " " + typed, "the end (" + w[1].trim()
+        + ") must be after the start (" + w[0].trim() + "), or 0 for the end of the run");
   }
 
   static Simulator.Host parseHost(String host) {

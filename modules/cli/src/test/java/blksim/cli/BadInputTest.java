@@ -9,6 +9,7 @@ import blksim.cli.MainTest.Result;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -162,6 +163,21 @@ class BadInputTest {
     refused(cli("run", s, "--partitions=abc"), "--partitions:", "abc");
     refused(cli("run", s, "--wq-monitor=xyz"), "--wq-monitor:", "xyz");
     refused(cli("run", s, "--timehist=abc"), "--timehist:", "abc");
+  }
+
+  @Test
+  void windowEndingBeforeItStarts_namesTheOptionAndItsWindow_notTheKeyBehindIt() {
+    String s = resource("nullblk-psync.conf").toString();
+    String trace = tmp.resolve("never-written.json").toString();
+    for (Result r : List.of(cli("run", s, "--timehist", "2@5ms..1ms"),
+        cli("run", s, "--perfetto", trace, "--perfetto-window", "5ms..1ms"))) {
+      refused(r, "the end (1ms) must be after the start (5ms)");
+      assertFalse(r.err().contains("trace.timehist"), r.err());
+    }
+    assertTrue(cli("run", s, "--timehist", "2@5ms..1ms").err()
+        .contains("blksim: --timehist 2@5ms..1ms: the end"));
+    assertTrue(cli("run", s, "--perfetto", trace, "--perfetto-window",
+        "5ms..1ms").err().contains("blksim: --perfetto-window 5ms..1ms: the end"));
   }
 
   @Test

@@ -344,10 +344,25 @@ final class RunCommand implements Callable<Integer> {
           throw new InputException(null, 0, "--nodes", "must be >= 1, was " + nodes);
         }
         ActorSystem<Void> sys;
+        // Pekko's own WARN lines while the join is tried (timestamped "Couldn't join seed
+        // nodes" and association failures) are off stderr: blksim's one line says why it failed.
+        org.slf4j.Logger pekkoLog = org.slf4j.LoggerFactory.getLogger("org.apache.pekko");
+        ch.qos.logback.classic.Level before = null;
+        if (pekkoLog instanceof ch.qos.logback.classic.Logger l) {
+          before = l.getLevel();
+          l.setLevel(ch.qos.logback.classic.Level.OFF);
+        }
         try {
           sys = ClusterRunner.startClusterNode("127.0.0.1", 0, join, tls.resolve());
         } catch (IllegalArgumentException e) {
           throw new InputException(null, 0, "--join", e.getMessage());
+        } catch (blksim.engine.SimulationException e) {
+          // the address the user gave reaches no cluster that takes this node: bad input
+          throw new InputException(null, 0, "--join " + String.join(",", join), e.getMessage());
+        } finally {
+          if (pekkoLog instanceof ch.qos.logback.classic.Logger l) {
+            l.setLevel(before);
+          }
         }
         node = Simulator.useNode(sys);
         ClusterRunner.awaitMembers(sys, nodes, java.time.Duration.ofSeconds(60));

@@ -142,7 +142,7 @@ class BadInputTest {
   void aBadSetOverride_isNamedAsTyped_withoutALineNumberGluedToItsValue() {
     // "--set kernel.hz=7:1:" read as if the value were "7:1".
     String s = resource("nullblk-psync.conf").toString();
-    refused(cli("run", s, "--set", "kernel.hz=7"), "--set kernel.hz=7: blksim.kernel.hz:");
+    refused(cli("run", s, "--set", "kernel.hz=7"), "--set kernel.hz=7: blksim.kernel.hz must be in [100, 1000] Hz, was 7");
     Result r = cli("run", s, "--set", "kernel.hz=7");
     assertFalse(r.err().contains("kernel.hz=7:1"), r.err());
   }
@@ -163,6 +163,19 @@ class BadInputTest {
     refused(cli("run", s, "--partitions=abc"), "--partitions:", "abc");
     refused(cli("run", s, "--wq-monitor=xyz"), "--wq-monitor:", "xyz");
     refused(cli("run", s, "--timehist=abc"), "--timehist:", "abc");
+  }
+
+  @Test
+  void rangeError_namesTheKeyOnce_onTheCommandLineAndInAFile() throws IOException {
+    String s = resource("nullblk-psync.conf").toString();
+    Result set = cli("run", s, "--set", "machine.cores-per-llc=0");
+    refused(set, "must be in [1, 4096], was 0");
+    assertEquals("blksim: --set machine.cores-per-llc=0: blksim.machine.cores-per-llc must be in"
+        + " [1, 4096], was 0", set.err().strip());
+    Path f = write("llc.conf", "blksim {\n  machine {\n    cores-per-llc = 0\n  }\n}\n");
+    Result file = cli("run", f.toString());
+    refused(file, "llc.conf:3: blksim.machine.cores-per-llc must be in [1, 4096], was 0");
+    assertEquals(1, file.err().split("cores-per-llc", -1).length - 1, file.err());
   }
 
   @Test

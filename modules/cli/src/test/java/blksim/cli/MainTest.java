@@ -620,7 +620,8 @@ class MainTest {
     assertTrue(bad.err().contains("--timehist: ") && bad.err().contains("CPU 99"), bad.err());
     Result badWindow = cli("run", scen, "--host", "local", "--timehist", "0@2ms..1ms");
     assertEquals(2, badWindow.code());
-    assertTrue(badWindow.err().contains("--timehist: "), badWindow.err());
+    assertTrue(badWindow.err().contains("--timehist 0@2ms..1ms: the end (1ms) must be after the"
+        + " start (2ms)"), badWindow.err());
   }
 
   @Test

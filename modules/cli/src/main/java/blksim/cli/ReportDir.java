@@ -22,6 +22,14 @@ import org.HdrHistogram.Histogram;
 final class ReportDir {
   /** Samples per run when {@code --report} chooses the interval. */
   static final int SAMPLES_PER_RUN = 200;
+  /**
+   * Completions a plotted interval holds on average at least, when {@code --report} chose the
+   * interval: with fewer, a steady rate shows as a saw (1, 2, 1, 2 I/Os per interval plot as
+   * 20k, 40k, 20k IOPS at 50 us), each interval's count being off by up to one I/O.
+   */
+  static final int MIN_IOS_PER_SAMPLE = 20;
+  /** Most plotted intervals when {@code --report} chose the interval. */
+  static final int MAX_SAMPLES = 500;
   /** Most heatmap rows: more CPUs are shown in groups (the mean of each group). */
   static final int MAX_HEAT_ROWS = 256;
 
@@ -42,20 +50,73 @@ final class ReportDir {
     return Math.max(1000, (raw + 999) / 1000 * 1000);
   }
 
-  /** Writes a run's report: its plots, the time series, the JSON and text, and index.html. */
-  static void writeRun(Path dir, String title, Simulator.Outcome o, String json, String text)
-      throws IOException {
+  /**
+   * Writes a run's report: its plots, the time series, the JSON and text, and index.html.
+   *
+   * @param chosen whether {@code --report} chose the sample interval (no explicit {@code
+   *     trace.sample-interval}): then whole runs of intervals are merged by {@link #coarsen}
+   */
+  static void writeRun(Path dir, String title, Simulator.Outcome o, String json, String text,
+      boolean chosen) throws IOException {
+    List<CpuSamples.Series> samples = chosen ? coarsen(o.samples()) : o.samples();
     List<Plot> plots = new ArrayList<>(latencyPlots(o.fio()));
-    plots.addAll(timePlots(o.samples()));
+    plots.addAll(timePlots(samples));
     Outputs.writeAll(dir, List.of(new Outputs.File("fio.json", json),
         new Outputs.File("fio.txt", text),
-        new Outputs.File("time_series.json", timeSeriesJson(o.samples()))));
+        new Outputs.File("time_series.json", timeSeriesJson(samples))));
     ReportPage.write(dir, title, "Simulated by blksim. Plots are SVG (click for PNG); the"
         + " figures are in the files below.", plots,
         List.of(new ReportPage.Link("fio.json", "fio's JSON output of the run"),
             new ReportPage.Link("fio.txt", "fio's text output of the run"),
             new ReportPage.Link("time_series.json", "busy time per CPU and completions per"
                 + " device, per interval of simulated time")));
+  }
+
+  /**
+   * The samples with every {@code k} intervals merged into one, {@code k} the least that leaves at
+   * most {@link #MAX_SAMPLES} intervals each holding {@link #MIN_IOS_PER_SAMPLE} completions (all
+   * devices) on average (fio's {@code log_avg_msec} averages its logs over a window the same way).
+   * A trailing partial group is dropped, as a trailing partial interval is.
+   */
+  static List<CpuSamples.Series> coarsen(List<CpuSamples.Series> samples) {
+    if (samples.isEmpty()) {
+      return samples;
+    }
+    int n = 0;
+    long total = 0;
+    for (CpuSamples.Series s : samples) {
+      n = Math.max(n, s.busyNs().length);
+      for (long[] a : s.ios()) {
+        for (long v : a) {
+          total += v;
+        }
+      }
+    }
+    // k * total / n >= MIN: k >= MIN * n / total, rounded up
+    long byIos = total == 0 ? 1 : (MIN_IOS_PER_SAMPLE * (long) n + total - 1) / total;
+    int k = (int) Math.min(n, Math.max(Math.max(1, byIos), (n + MAX_SAMPLES - 1) / MAX_SAMPLES));
+    if (k <= 1) {
+      return samples;
+    }
+    int m = Math.max(1, n / k);
+    List<CpuSamples.Series> out = new ArrayList<>(samples.size());
+    for (CpuSamples.Series s : samples) {
+      List<long[]> ios = new ArrayList<>();
+      for (long[] a : s.ios()) {
+        ios.add(merge(a, k, m));
+      }
+      out.add(new CpuSamples.Series(s.intervalNs() * k, merge(s.busyNs(), k, m), s.disks(), ios,
+          merge(s.nrRunningNs(), k, m), merge(s.migrations(), k, m)));
+    }
+    return out;
+  }
+
+  private static long[] merge(long[] a, int k, int m) {
+    long[] out = new long[m];
+    for (int i = 0; i < Math.min(a.length, m * k); i++) {
+      out[i / k] += a[i];
+    }
+    return out;
   }
 
   /** Completion latency percentiles and histogram of all jobs together, per direction. */

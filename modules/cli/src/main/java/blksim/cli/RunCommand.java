@@ -147,7 +147,7 @@ final class RunCommand implements Callable<Integer> {
       description = "write plots (PNG and SVG: latency percentiles and histogram, IOPS and CPU"
           + " utilisation over simulated time, a per-CPU utilisation heatmap) with an index.html"
           + " that shows them, and the JSON and text output, into DIR; the samples are taken"
-          + " every trace.sample-interval (default 1/200 of the run)")
+          + " every trace.sample-interval (default 1/200 of the run, widened to 20 I/Os each)")
   Path report;
 
   @Option(names = "--perfetto", paramLabel = "FILE",
@@ -277,15 +277,17 @@ final class RunCommand implements Callable<Integer> {
     try {
       s = ScenarioLoader.load(file, overrides);
     } catch (InputException e) {
-      throw asOption(e, optionOf);
+      throw windowError(asOption(e, optionOf), e);
     }
     boolean reload = false;
+    boolean reportChoseInterval = false;
     if (report != null) {
       ReportDir.check(report, "--report");
       if (blksim.workload.scenario.ScenarioModelFactory.sampleIntervalNs(s) == 0) {
         long end = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
         overrides.add("blksim.trace.sample-interval=" + ReportDir.sampleIntervalNs(end) + "ns");
         reload = true;
+        reportChoseInterval = true;
       }
     }
     Path perfettoBlktrace = blktrace;
@@ -312,7 +314,7 @@ final class RunCommand implements Callable<Integer> {
       try {
         s = ScenarioLoader.load(file, overrides);
       } catch (InputException e) {
-        throw asOption(e, optionOf);
+        throw windowError(asOption(e, optionOf), e);
       }
     }
     if (parseOnly) {
@@ -342,10 +344,25 @@ final class RunCommand implements Callable<Integer> {
           throw new InputException(null, 0, "--nodes", "must be >= 1, was " + nodes);
         }
         ActorSystem<Void> sys;
+        // Pekko's own WARN lines while the join is tried (timestamped "Couldn't join seed
+        // nodes" and association failures) are off stderr: blksim's one line says why it failed.
+        org.slf4j.Logger pekkoLog = org.slf4j.LoggerFactory.getLogger("org.apache.pekko");
+        ch.qos.logback.classic.Level before = null;
+        if (pekkoLog instanceof ch.qos.logback.classic.Logger l) {
+          before = l.getLevel();
+          l.setLevel(ch.qos.logback.classic.Level.OFF);
+        }
         try {
           sys = ClusterRunner.startClusterNode("127.0.0.1", 0, join, tls.resolve());
         } catch (IllegalArgumentException e) {
           throw new InputException(null, 0, "--join", e.getMessage());
+        } catch (blksim.engine.SimulationException e) {
+          // the address the user gave reaches no cluster that takes this node: bad input
+          throw new InputException(null, 0, "--join " + String.join(",", join), e.getMessage());
+        } finally {
+          if (pekkoLog instanceof ch.qos.logback.classic.Logger l) {
+            l.setLevel(before);
+          }
         }
         node = Simulator.useNode(sys);
         ClusterRunner.awaitMembers(sys, nodes, java.time.Duration.ofSeconds(60));
@@ -406,7 +423,7 @@ final class RunCommand implements Callable<Integer> {
     }
     if (report != null) {
       ReportDir.writeRun(report, "blksim run " + scenario.getFileName(), o, json,
-          preRun + normal);
+          preRun + normal, reportChoseInterval);
       if (!formats.json() && !formats.jsonPlus()) {
         spec.commandLine().getErr().println("blksim: wrote the report into " + report
             + " (open " + report.resolve("index.html") + ")");
@@ -601,6 +618,28 @@ final class RunCommand implements Callable<Integer> {
       rule = rule.replace(k + " ", "").replace(e.key() + " ", "");
     }
     return new InputException(null, 0, option, rule);
+  }
+
+  /**
+   * A window of {@code --timehist} or {@code --perfetto-window} that ends before it starts, said
+   * with the window the user typed ({@code asOption} left the loader's rule, which names {@code
+   * trace.timehist-from}); any other error as it is.
+   */
+  private InputException windowError(InputException asOption, InputException original) {
+    if (asOption == original || original.key() == null
+        || !original.key().endsWith("trace.timehist-to")
+        || !original.rule().startsWith("must be after")) {
+      return asOption;
+    }
+    String typed = "--timehist".equals(asOption.key()) ? timehist
+        : "--perfetto-window".equals(asOption.key()) ? perfettoWindow : null;
+    String[] w = typed == null ? new String[0]
+        : typed.substring(typed.indexOf('@') + 1).split("\\.\\.", -1);
+    if (w.length != 2) {
+      return asOption;
+    }
+    return new InputException(null, 0, asOption.key() + " " + typed, "the end (" + w[1].trim()
+        + ") must be after the start (" + w[0].trim() + "), or 0 for the end of the run");
   }
 
   static Simulator.Host parseHost(String host) {

@@ -9,6 +9,7 @@ import blksim.cli.MainTest.Result;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -141,7 +142,7 @@ class BadInputTest {
   void aBadSetOverride_isNamedAsTyped_withoutALineNumberGluedToItsValue() {
     // "--set kernel.hz=7:1:" read as if the value were "7:1".
     String s = resource("nullblk-psync.conf").toString();
-    refused(cli("run", s, "--set", "kernel.hz=7"), "--set kernel.hz=7: blksim.kernel.hz:");
+    refused(cli("run", s, "--set", "kernel.hz=7"), "--set kernel.hz=7: blksim.kernel.hz must be in [100, 1000] Hz, was 7");
     Result r = cli("run", s, "--set", "kernel.hz=7");
     assertFalse(r.err().contains("kernel.hz=7:1"), r.err());
   }
@@ -162,6 +163,34 @@ class BadInputTest {
     refused(cli("run", s, "--partitions=abc"), "--partitions:", "abc");
     refused(cli("run", s, "--wq-monitor=xyz"), "--wq-monitor:", "xyz");
     refused(cli("run", s, "--timehist=abc"), "--timehist:", "abc");
+  }
+
+  @Test
+  void rangeError_namesTheKeyOnce_onTheCommandLineAndInAFile() throws IOException {
+    String s = resource("nullblk-psync.conf").toString();
+    Result set = cli("run", s, "--set", "machine.cores-per-llc=0");
+    refused(set, "must be in [1, 4096], was 0");
+    assertEquals("blksim: --set machine.cores-per-llc=0: blksim.machine.cores-per-llc must be in"
+        + " [1, 4096], was 0", set.err().strip());
+    Path f = write("llc.conf", "blksim {\n  machine {\n    cores-per-llc = 0\n  }\n}\n");
+    Result file = cli("run", f.toString());
+    refused(file, "llc.conf:3: blksim.machine.cores-per-llc must be in [1, 4096], was 0");
+    assertEquals(1, file.err().split("cores-per-llc", -1).length - 1, file.err());
+  }
+
+  @Test
+  void windowEndingBeforeItStarts_namesTheOptionAndItsWindow_notTheKeyBehindIt() {
+    String s = resource("nullblk-psync.conf").toString();
+    String trace = tmp.resolve("never-written.json").toString();
+    for (Result r : List.of(cli("run", s, "--timehist", "2@5ms..1ms"),
+        cli("run", s, "--perfetto", trace, "--perfetto-window", "5ms..1ms"))) {
+      refused(r, "the end (1ms) must be after the start (5ms)");
+      assertFalse(r.err().contains("trace.timehist"), r.err());
+    }
+    assertTrue(cli("run", s, "--timehist", "2@5ms..1ms").err()
+        .contains("blksim: --timehist 2@5ms..1ms: the end"));
+    assertTrue(cli("run", s, "--perfetto", trace, "--perfetto-window",
+        "5ms..1ms").err().contains("blksim: --perfetto-window 5ms..1ms: the end"));
   }
 
   @Test

@@ -413,6 +413,28 @@ class MainTest {
   }
 
   @Test
+  @Timeout(60)
+  void runJoin_nothingListening_exit2_blksimsOneLine_noPekkoLogLinesOnStderr() {
+    // Port 1: nothing listens there; the join fails once it has been refused for 10 s.
+    java.io.PrintStream saved = System.err;
+    java.io.ByteArrayOutputStream sysErr = new java.io.ByteArrayOutputStream();
+    Result r;
+    System.setErr(new java.io.PrintStream(sysErr, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      r = cli("run", resource("selfcheck/small.conf").toString(), "--join", "127.0.0.1:1");
+    } finally {
+      System.setErr(saved);
+    }
+    assertEquals(2, r.code(), r.err() + sysErr);
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    assertTrue(r.err().startsWith("blksim: --join 127.0.0.1:1: this node did not join")
+        && r.err().contains("nothing is listening at 127.0.0.1:1"), r.err());
+    String logged = sysErr.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertFalse(logged.contains("WARN") || logged.contains("pekko"), logged);
+    assertEquals("", r.out());
+  }
+
+  @Test
   void help_isAvailableOnEveryCommand() {
     for (String c : new String[] {"run", "sweep", "validate", "describe", "bench"}) {
       Result r = cli(c, "--help");
@@ -598,7 +620,8 @@ class MainTest {
     assertTrue(bad.err().contains("--timehist: ") && bad.err().contains("CPU 99"), bad.err());
     Result badWindow = cli("run", scen, "--host", "local", "--timehist", "0@2ms..1ms");
     assertEquals(2, badWindow.code());
-    assertTrue(badWindow.err().contains("--timehist: "), badWindow.err());
+    assertTrue(badWindow.err().contains("--timehist 0@2ms..1ms: the end (1ms) must be after the"
+        + " start (2ms)"), badWindow.err());
   }
 
   @Test

@@ -97,6 +97,57 @@ class ReportTest {
     assertTrue(ts.contains("\"nullb0\""), ts);
   }
 
+  /** A 10 ms libaio job at QD 1 on a 25 us null_blk: about 28k IOPS, steady. */
+  private static final String STEADY = "[s]\nioengine=libaio\ndirect=1\nbs=16k\nrw=randrw\n"
+      + "iodepth=1\nfilename=/dev/nullb0\nruntime=10ms\ntime_based\n";
+
+  /** The interval and completions per interval of nullb0 in a report's time_series.json. */
+  private static long[] series(Path dir) throws IOException {
+    String ts = Files.readString(dir.resolve("time_series.json")).replaceAll("\\s", "");
+    java.util.regex.Matcher iv = java.util.regex.Pattern.compile("\"interval_ns\":(\\d+)")
+        .matcher(ts);
+    java.util.regex.Matcher io = java.util.regex.Pattern.compile("\"nullb0\":\\[([\\d,]*)]")
+        .matcher(ts);
+    assertTrue(iv.find() && io.find(), ts);
+    String[] v = io.group(1).split(",");
+    long[] out = new long[v.length + 1];
+    out[0] = Long.parseLong(iv.group(1));
+    for (int i = 0; i < v.length; i++) {
+      out[i + 1] = Long.parseLong(v[i]);
+    }
+    return out;
+  }
+
+  @Test
+  void runReport_shortSteadyRun_iopsPlotHoldsEnoughIosPerInterval_noSaw() throws IOException {
+    Path p = Files.writeString(tmp.resolve("s.fio"), STEADY);
+    Path dir = tmp.resolve("steady");
+    MainTest.Result r = cli("run", p.toString(), "--set", "devices.0.irqmode=timer", "--set",
+        "devices.0.completion-nsec=25us", "--report", dir.toString());
+    assertEquals(0, r.code(), r.err());
+    long[] s = series(dir);
+    // 1/200 of 10 ms is 50 us: 1 or 2 I/Os each, plotted as a saw between 20k and 40k IOPS
+    assertTrue(s.length - 1 >= 5, "still a series over time: " + java.util.Arrays.toString(s));
+    long sum = 0;
+    for (int i = 1; i < s.length; i++) {
+      sum += s[i];
+      assertTrue(s[i] >= ReportDir.MIN_IOS_PER_SAMPLE - 2, "interval " + i + " holds "
+          + s[i] + " I/Os: " + java.util.Arrays.toString(s));
+    }
+    double mean = (double) sum / (s.length - 1);
+    for (int i = 2; i < s.length; i++) {
+      assertTrue(Math.abs(s[i] - s[i - 1]) <= 0.1 * mean, "a steady job swings from " + s[i - 1]
+          + " to " + s[i] + " I/Os per " + s[0] + " ns: " + java.util.Arrays.toString(s));
+    }
+    // an explicit trace.sample-interval still wins, however few I/Os it holds
+    Path dir2 = tmp.resolve("explicit");
+    MainTest.Result e = cli("run", p.toString(), "--set", "devices.0.irqmode=timer", "--set",
+        "devices.0.completion-nsec=25us", "--set", "trace.sample-interval=50us", "--report",
+        dir2.toString());
+    assertEquals(0, e.code(), e.err());
+    assertEquals(50_000, series(dir2)[0]);
+  }
+
   @Test
   void sweepReport_onePlotPerMetric() throws IOException {
     Path dir = tmp.resolve("sweep");

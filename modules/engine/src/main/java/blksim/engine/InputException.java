@@ -38,8 +38,11 @@ public final class InputException extends RuntimeException {
       }
       sb.append(": ");
     }
-    if (key != null && !rule.startsWith(key + "=")) {
-      // "ioengine=posixaio is not modelled ..." names its key already.
+    if (key != null && !rule.startsWith(key + "=")
+        && !(key.indexOf('.') > 0 && rule.startsWith(key + " "))) {
+      // "ioengine=posixaio is not modelled ..." names its key already, and so does a scenario
+      // key's rule ("blksim.machine.cores-per-llc must be in [1, 4096], was 0", as Values
+      // words them); fio options and trace fields keep their "key: " prefix.
       sb.append(key).append(": ");
     }
     sb.append(rule);

@@ -204,6 +204,20 @@ class MainTest {
    * The scaling benchmark on tiny machines: a line per size with the same number of simulated
    * I/Os (within the rounding of the runtime) and the ratio to the first size; bad sizes exit 2.
    */
+  /**
+   * The scenario part runs one partition and one per NUMA node: a machine whose profile has an
+   * SMT slowdown refuses a plain count of partitions, which used to end the benchmark there.
+   */
+  @Test
+  void benchScenario_onAnSmtMachine_runsOnePartitionAndOnePerNode() {
+    Result r = cli("bench", "--only=scenario", "--scenario="
+        + Path.of("../../scenarios/nowait/brd-nowait-off-2jobs.conf"), "--repeat=1");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("scenario brd-nowait-off-2jobs.conf, partitions=one: "), r.out());
+    assertTrue(r.out().contains("scenario brd-nowait-off-2jobs.conf, partitions=node: "),
+        r.out());
+  }
+
   @Test
   void benchScaling_printsALinePerSizeWithItsRatio() {
     String home = System.getProperty("blksim.home");

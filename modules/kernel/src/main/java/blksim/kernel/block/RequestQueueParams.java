@@ -72,6 +72,18 @@ public record RequestQueueParams(String name, long capacityBytes, int logicalBlo
     }
   }
 
+  /**
+   * The scheduler of a blk-mq queue with {@code hwQueues} hardware queues: {@code given}, or when
+   * it is null the kernel's default ({@code elevator_get_default()}: mq-deadline for a single
+   * hardware queue, none for several).
+   */
+  public static Scheduler schedulerFor(Scheduler given, int hwQueues) {
+    if (given != null) {
+      return given;
+    }
+    return hwQueues == 1 ? Scheduler.MQ_DEADLINE : Scheduler.NONE;
+  }
+
   /** The kernel's default {@code nr_requests} for {@code queueDepth} and {@code scheduler}. */
   public static int defaultNrRequests(int queueDepth, Scheduler scheduler) {
     return scheduler == Scheduler.NONE ? queueDepth : 2 * Math.min(queueDepth, 128);

@@ -174,10 +174,7 @@ public record NvmeParams(String name, long sizeBytes, int blockSize, int maxIoQu
 
   /** The scheduler with {@code hwQueues} hardware queues: the given one, else the kernel's. */
   public Scheduler schedulerFor(int hwQueues) {
-    if (scheduler != null) {
-      return scheduler;
-    }
-    return hwQueues == 1 ? Scheduler.MQ_DEADLINE : Scheduler.NONE;
+    return RequestQueueParams.schedulerFor(scheduler, hwQueues);
   }
 
   /** {@code nr_requests} with {@code hwQueues} hardware queues. */

@@ -30,15 +30,7 @@ final class NvmeDevices {
     String nr = dv.getString("nr-requests").trim();
     int nrRequests = 0;
     if (!nr.equals("auto")) {
-      try {
-        nrRequests = Integer.parseInt(nr);
-      } catch (NumberFormatException e) {
-        throw dv.error("nr-requests", "nr-requests must be auto or a whole number in [1, 65536],"
-            + " was '" + nr + "'");
-      }
-      if (nrRequests < 1 || nrRequests > 65536) {
-        throw dv.error("nr-requests", "nr-requests must be in [1, 65536], was " + nrRequests);
-      }
+      nrRequests = ScenarioLoader.explicitNrRequests(dv, nr);
       if (sched == RequestQueueParams.Scheduler.NONE && nrRequests > depth - 1) {
         throw dv.error("nr-requests", "without a scheduler nr-requests cannot exceed the driver"
             + " tags, io-queue-depth - 1 (" + (depth - 1) + "), was " + nrRequests);

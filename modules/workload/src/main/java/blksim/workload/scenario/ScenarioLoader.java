@@ -208,6 +208,21 @@ public final class ScenarioLoader {
     return build(cfg, spec, null);
   }
 
+  /** A device's {@code nr-requests} given as a number (not auto): in [1, 65536]. */
+  static int explicitNrRequests(Values dv, String nr) {
+    int n;
+    try {
+      n = Integer.parseInt(nr);
+    } catch (NumberFormatException e) {
+      throw dv.error("nr-requests", "nr-requests must be auto or a whole number in [1, 65536],"
+          + " was '" + nr + "'");
+    }
+    if (n < 1 || n > 65536) {
+      throw dv.error("nr-requests", "nr-requests must be in [1, 65536], was " + n);
+    }
+    return n;
+  }
+
   private static final java.util.regex.Pattern INCLUDE_REQUIRED = java.util.regex.Pattern.compile(
       "^\\s*include\\s+(required\\s*\\(\\s*)?(?:file\\s*\\(\\s*)?\"([^\"]+)\"");
 
@@ -1045,15 +1060,7 @@ public final class ScenarioLoader {
       nrRequests = legacy && sched != RequestQueueParams.Scheduler.NONE ? 128
           : RequestQueueParams.defaultNrRequests(depth, sched);
     } else {
-      try {
-        nrRequests = Integer.parseInt(nr);
-      } catch (NumberFormatException e) {
-        throw dv.error("nr-requests", "nr-requests must be auto or a whole number in [1, 65536],"
-            + " was '" + nr + "'");
-      }
-      if (nrRequests < 1 || nrRequests > 65536) {
-        throw dv.error("nr-requests", "nr-requests must be in [1, 65536], was " + nrRequests);
-      }
+      nrRequests = explicitNrRequests(dv, nr);
       if (sched == RequestQueueParams.Scheduler.NONE && nrRequests > depth) {
         throw dv.error("nr-requests", "without a scheduler nr-requests cannot exceed queue-depth"
             + " (" + depth + "), was " + nrRequests);

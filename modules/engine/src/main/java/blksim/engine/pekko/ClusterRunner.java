@@ -154,6 +154,7 @@ public final class ClusterRunner {
         PartitionSharding.typeKey(typeName), settings.watchdog(), progress,
         settings.peerWindows(partitions));
     CompletableFuture<RunOutcome> result = new CompletableFuture<>();
+    ModelHandOff.offer(runId, model);
     launcher.systemActorOf(RunCoordinator.create(plan, result), "blksim-" + runId,
         DispatcherSelector.fromConfig(PartitionSharding.DISPATCHER));
     try {
@@ -166,6 +167,8 @@ public final class ClusterRunner {
         throw re;
       }
       throw new SimulationException("run " + runId + " failed", e.getCause());
+    } finally {
+      ModelHandOff.withdraw(runId);
     }
   }
 

@@ -205,9 +205,13 @@ public final class PartitionEntity extends AbstractBehavior<PartitionEntity.Comm
     index = m.index();
     coordinator = m.coordinator();
     try {
-      // The class name came over the wire: only an allow-listed factory is instantiated.
-      model = ModelFactory.byName(m.factoryClass(), getContext().getSystem().settings()
-          .config().getStringList("blksim.engine.model-factories")).build(m.spec());
+      // In the launcher's JVM the first partition runs the launcher's model (ModelHandOff).
+      model = ModelHandOff.take(m.runId());
+      if (model == null) {
+        // The class name came over the wire: only an allow-listed factory is instantiated.
+        model = ModelFactory.byName(m.factoryClass(), getContext().getSystem().settings()
+            .config().getStringList("blksim.engine.model-factories")).build(m.spec());
+      }
       int[] placement = Partitioning.parse(m.partitioning()).place(model.components());
       partition = new Partition(index, model, placement);
       if (index >= partition.partitionCount()) {

@@ -66,6 +66,21 @@ class DeterminismTest {
   }
 
   @Test
+  void localityGroups_localAndClusterHost_giveIdenticalResults() {
+    String reference = json(local(scenario(), "one", 1));
+    for (int g : new int[] {2, 5, 16}) {
+      Scenario s = scenario("blksim.locality-groups=" + g);
+      assertEquals(g, s.localityGroups());
+      RunOutcome o = local(s, "one", 1);
+      assertEquals(reference, json(o), "locality groups " + g);
+    }
+    Scenario s = scenario("blksim.locality-groups=4");
+    RunOutcome o = ClusterRunner.run(ScenarioModelFactory.class.getName(), s.spec(),
+        Partitioning.ONE, ProgressListener.NONE);
+    assertEquals(reference, json(o), "cluster host, locality groups 4");
+  }
+
+  @Test
   void clusterHost_oneNodeCpuPartitionings_matchTheLocalHost() {
     Scenario s = scenario();
     String reference = json(local(s, "one", 1));

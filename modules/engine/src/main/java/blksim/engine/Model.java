@@ -17,11 +17,28 @@ import java.util.Map;
  * @param maxTimeNs events at or after this virtual time are not run ({@link Long#MAX_VALUE}: none)
  * @param expectedEndNs an estimate of the run's end, for progress display only (0: unknown)
  * @param seed the run seed; every random stream derives from it and the component id
+ * @param localityGroups locality groups of a one-partition run (1: none): the partition runs
+ *     the CPUs' components as {@link Partitioning} {@code N} would place them in
+ *     {@code localityGroups} partitions, one group after the other in each window of one
+ *     lookahead, so that one group's state stays in the processor's caches while it runs (see
+ *     {@link Partition}). Only a model that gives identical results in {@code localityGroups}
+ *     partitions may ask for it; results never depend on it.
  */
 public record Model(
-    List<Component> components, long lookaheadNs, long maxTimeNs, long expectedEndNs, long seed) {
+    List<Component> components, long lookaheadNs, long maxTimeNs, long expectedEndNs, long seed,
+    int localityGroups) {
+
+  /** A model without locality groups. */
+  public Model(List<Component> components, long lookaheadNs, long maxTimeNs, long expectedEndNs,
+      long seed) {
+    this(components, lookaheadNs, maxTimeNs, expectedEndNs, seed, 1);
+  }
 
   public Model {
+    if (localityGroups < 1) {
+      throw new IllegalArgumentException("localityGroups must be at least 1, was "
+          + localityGroups);
+    }
     components = List.copyOf(components);
     if (lookaheadNs <= 0) {
       throw new IllegalArgumentException("lookaheadNs must be positive, was " + lookaheadNs);

@@ -12,6 +12,18 @@ import java.util.SplittableRandom;
  * lookahead and collected into one outgoing batch per destination, which the host ships before the
  * next window. Not thread-safe: one host thread drives a partition at a time.
  *
+ * <p>Locality groups ({@link Model#localityGroups()}, in a one-partition run only): the partition
+ * keeps one event queue per group, the groups being where {@link Partitioning} {@code N} would put
+ * the components, and runs its window in steps of one lookahead, each group after group: first
+ * every event of group 0 before the step's end, then group 1's, and so on. A send to another group
+ * is what a send to another partition would be: at least one lookahead (checked), so it lands at
+ * or after the step's end, and the groups of one step never see each other's events; the order is
+ * thus the one of {@code N} partitions run one after the other by one thread in windows of one
+ * lookahead (as {@link LocalRunner} does), and results are
+ * those of any partitioning. What it buys is locality: on a machine of thousands of CPUs, events in
+ * the total order touch a different CPU's objects each time, each a cache miss; a group's events
+ * run together and find its objects in the cache (the scaling benchmark measures it).
+ *
  * <p>The run ends at a virtual time that does not depend on the partitioning: one lookahead after
  * the last {@link Component#keepsRunAlive() live} component declared itself done (see
  * {@link #setStopAt}), at {@link Model#maxTimeNs()}, or when no event is left anywhere.
@@ -26,7 +38,11 @@ public final class Partition implements Context {
   private final long[] sendCount;
   private final SplittableRandom[] randoms;
   private final boolean[] alive;
-  private final EventQueue queue = new EventQueue();
+  private final EventQueue queue;
+  /** One queue per locality group ({@code queues[0] == queue}). */
+  private final EventQueue[] queues;
+  /** The locality group of every component, null without groups. */
+  private final int[] groupOf;
   private final long lookahead;
   private final java.util.Map<String, Integer> idIndex;
 
@@ -79,6 +95,25 @@ public final class Partition implements Context {
     }
     this.local = mine.stream().mapToInt(Integer::intValue).toArray();
     this.outgoing = new List[partitionCount];
+    int groups = 1;
+    int[] g = null;
+    if (partitionCount == 1 && model.localityGroups() > 1) {
+      g = new Partitioning(Partitioning.Kind.COUNT, model.localityGroups()).place(model.components());
+      for (int x : g) {
+        groups = Math.max(groups, x + 1);
+      }
+    }
+    this.groupOf = groups > 1 ? g : null;
+    this.queues = new EventQueue[groups];
+    for (int i = 0; i < groups; i++) {
+      queues[i] = new EventQueue();
+    }
+    this.queue = queues[0];
+  }
+
+  /** Number of locality groups (1: none). */
+  public int localityGroups() {
+    return queues.length;
   }
 
   /** This partition's number. */
@@ -113,7 +148,11 @@ public final class Partition implements Context {
 
   /** The earliest pending local event's time, {@link Long#MAX_VALUE} if none. */
   public long nextEventTime() {
-    return queue.peekTime();
+    long t = queue.peekTime();
+    for (int i = 1; i < queues.length; i++) {
+      t = Math.min(t, queues[i].peekTime());
+    }
+    return t;
   }
 
   /** Sets the virtual time at which the run ends: events at or after it are never run. */
@@ -128,7 +167,7 @@ public final class Partition implements Context {
         throw new SimulationException("partition " + index + " received an event for "
             + all[e.target()].id() + ", which lives in partition " + placement[e.target()]);
       }
-      queue.add(e);
+      (groupOf == null ? queue : queues[groupOf[e.target()]]).add(e);
     }
   }
 
@@ -155,6 +194,9 @@ public final class Partition implements Context {
   public WindowResult runWindow(long windowEnd) {
     beginWindow();
     long end = Math.min(windowEnd, Math.min(stopAt, model.maxTimeNs()));
+    if (groupOf != null) {
+      return runGroups(end);
+    }
     long events = 0;
     EventQueue q = queue;
     while (q.peekTime() < end) {
@@ -185,6 +227,55 @@ public final class Partition implements Context {
     return endWindow(events);
   }
 
+  /**
+   * {@link #runWindow} with locality groups: the window in steps of at most one lookahead, from
+   * the earliest pending event; in each step every group's events before the step's end, group
+   * after group. The stop rule is applied between steps: a component done inside a step stops
+   * the run one lookahead later, never inside the step.
+   */
+  private WindowResult runGroups(long end) {
+    long events = 0;
+    long last = -1;
+    while (true) {
+      long start = nextEventTime();
+      if (start >= end) {
+        break;
+      }
+      long stepEnd = start + lookahead < start ? end : Math.min(end, start + lookahead);
+      for (EventQueue q : queues) {
+        while (q.peekTime() < stepEnd) {
+          Message m = q.pollNext();
+          int t = q.polledTarget();
+          now = q.polledTime();
+          current = t;
+          try {
+            all[t].handle(m, this);
+          } catch (RuntimeException ex) {
+            throw failure(t, ex);
+          }
+          events++;
+          if (now > last) {
+            last = now;
+          }
+        }
+      }
+      if (liveCount == 0 && maxDoneTime >= 0) {
+        // Alone, the partition knows the global live count (as in runWindow).
+        long stop = maxDoneTime + lookahead;
+        if (stop < end) {
+          end = stop;
+          stopAt = Math.min(stopAt, stop);
+        }
+      }
+    }
+    if (events > 0) {
+      lastEventTime = last;
+    }
+    current = -1;
+    eventsTotal += events;
+    return endWindow(events);
+  }
+
   private RuntimeException failure(int component, RuntimeException e) {
     if (e instanceof SimulationException || e instanceof InputException) {
       return e;
@@ -202,7 +293,7 @@ public final class Partition implements Context {
   private WindowResult endWindow(long events) {
     List<Event>[] out = outgoing;
     outgoing = new List[partitionCount];
-    return new WindowResult(out, events, queue.peekTime(), minSentTime, doneInWindow, maxDoneTime);
+    return new WindowResult(out, events, nextEventTime(), minSentTime, doneInWindow, maxDoneTime);
   }
 
   /** The reports of the local components, in component order, each with its component index. */
@@ -255,7 +346,15 @@ public final class Partition implements Context {
     int sender = current;
     int p = placement[target];
     if (p == index) {
-      queue.add(now + delayNs, target, sender, sendCount[sender]++, message);
+      if (groupOf == null) {
+        queue.add(now + delayNs, target, sender, sendCount[sender]++, message);
+        return;
+      }
+      int g = groupOf[target];
+      if (g != groupOf[sender] && delayNs < lookahead) {
+        throw new LookaheadViolation(all[sender].id(), all[target].id(), delayNs, lookahead, now);
+      }
+      queues[g].add(now + delayNs, target, sender, sendCount[sender]++, message);
       return;
     }
     Event e = new Event(now + delayNs, target, sender, sendCount[sender]++, message);

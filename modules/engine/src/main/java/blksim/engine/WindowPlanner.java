@@ -8,7 +8,8 @@ package blksim.engine;
  * the events it shipped, and which live components finished. The next window is [T, T + L) where
  * T is the earliest pending event anywhere (idle stretches are skipped) and L the lookahead. With a
  * single partition nothing crosses partitions, so windows are longer ({@code soloChunkNs}) to keep
- * the protocol cheap; results do not depend on window length.
+ * the protocol cheap (a lone partition with {@link Model#localityGroups() locality groups} steps
+ * through its window one lookahead at a time itself); results do not depend on window length.
  *
  * <p>Stop rule: the run ends one lookahead after the last live component became done, at the
  * model's maximum time, or when no event is left.

@@ -31,6 +31,40 @@ class LocalRunnerTest {
   }
 
   @Test
+  void localityGroups_giveTheSameOutcome() {
+    RunOutcome reference = LocalRunner.run(ping(PING_SPEC), Partitioning.ONE, 1,
+        ProgressListener.NONE);
+    for (int groups : new int[] {2, 3, 8}) {
+      Model m = ping(PING_SPEC + " groups=" + groups);
+      assertEquals(groups, new Partition(0, m, new int[m.components().size()]).localityGroups());
+      RunOutcome o = LocalRunner.run(m, Partitioning.ONE, 1, ProgressListener.NONE);
+      assertSameOutcome(reference, o, false);
+      assertEquals(reference.stats().events(), o.stats().events(), "groups " + groups);
+      // The lone partition steps through its windows itself: the host sees the same windows.
+      assertEquals(reference.stats().windows(), o.stats().windows(), "groups " + groups);
+      // Groups are for a lone partition: with several, the partitions are the groups.
+      assertEquals(1, new Partition(0, m, Partitioning.parse("node").place(m.components()))
+          .localityGroups());
+      assertSameOutcome(reference, LocalRunner.run(ping(PING_SPEC + " groups=" + groups),
+          Partitioning.parse("node"), 2, ProgressListener.NONE), false);
+    }
+  }
+
+  @Test
+  void localityGroups_sendBelowTheLookaheadToAnotherGroup_failsTheRun() {
+    Model v = new TestModels.ViolationModelFactory().build("");
+    Model grouped = new Model(v.components(), v.lookaheadNs(), v.maxTimeNs(), v.expectedEndNs(),
+        v.seed(), 2);
+    LookaheadViolation e = assertThrows(LookaheadViolation.class,
+        () -> LocalRunner.run(grouped, Partitioning.ONE, 1, ProgressListener.NONE));
+    assertTrue(e.getMessage().contains("cpu/0") && e.getMessage().contains("cpu/1"),
+        e.getMessage());
+    // Without groups the same model runs in one partition.
+    LocalRunner.run(new TestModels.ViolationModelFactory().build(""), Partitioning.ONE, 1,
+        ProgressListener.NONE);
+  }
+
+  @Test
   void sameSeed_sameBytes_otherSeed_otherChecksums() {
     RunOutcome a = LocalRunner.run(ping(PING_SPEC), Partitioning.parse("node"), 2,
         ProgressListener.NONE);
@@ -42,9 +76,9 @@ class LocalRunnerTest {
 
   @Test
   void stopRule_runEndsOneLookaheadAfterTheLastDone_forEveryPartitioning() {
-    for (String p : List.of("one", "node", "cpu", "3")) {
-      RunOutcome o = LocalRunner.run(ping(PING_SPEC), Partitioning.parse(p), 2,
-          ProgressListener.NONE);
+    for (String p : List.of("one", "node", "cpu", "3", "one/groups")) {
+      RunOutcome o = LocalRunner.run(ping(PING_SPEC + (p.endsWith("groups") ? " groups=4" : "")),
+          Partitioning.parse(p.replace("/groups", "")), 2, ProgressListener.NONE);
       long lastDone = -1;
       int doneCount = 0;
       for (IndexedReport r : o.reports()) {

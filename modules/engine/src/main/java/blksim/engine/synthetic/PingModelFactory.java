@@ -60,6 +60,7 @@ public final class PingModelFactory implements ModelFactory {
     DEFAULTS.put("seed", 1L);
     DEFAULTS.put("live", 0L);
     DEFAULTS.put("doneAfter", 100L);
+    DEFAULTS.put("groups", 1L);
   }
 
   /** Creates the factory (public no-argument constructor, as {@link ModelFactory} requires). */
@@ -79,6 +80,7 @@ public final class PingModelFactory implements ModelFactory {
     long seed = v.get("seed");
     int live = (int) require(v, "live", 0, components);
     long doneAfter = require(v, "doneAfter", 1, Long.MAX_VALUE);
+    int groups = (int) require(v, "groups", 1, cpus);
     if (cpus % nodes != 0) {
       throw new InputException(null, 0, "cpus", "cpus must be a multiple of nodes (" + nodes
           + "), was " + cpus);
@@ -94,7 +96,7 @@ public final class PingModelFactory implements ModelFactory {
       list.add(new PingComponent("ping/" + i, loc, components, lookahead, inflight, i < live,
           doneAfter));
     }
-    return new Model(list, lookahead, endNs, endNs, seed);
+    return new Model(list, lookahead, endNs, endNs, seed, groups);
   }
 
   private static Map<String, Long> parse(String spec) {

@@ -27,13 +27,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ClusterRunnerTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"one", "node", "cpu"})
+  @ValueSource(strings = {"one", "node", "cpu", "one/groups"})
   void embeddedNode_givesLocalRunnersOutcome(String p) {
-    Partitioning partitioning = Partitioning.parse(p);
+    Partitioning partitioning = Partitioning.parse(p.replace("/groups", ""));
     RunOutcome local = LocalRunner.run(ping(PING_SPEC), partitioning, 1, ProgressListener.NONE);
     AtomicLong progressCalls = new AtomicLong();
     AtomicLong lastEvents = new AtomicLong();
-    RunOutcome cluster = ClusterRunner.run(PingModelFactory.class.getName(), PING_SPEC,
+    String spec = PING_SPEC + (p.endsWith("groups") ? " groups=4" : "");
+    RunOutcome cluster = ClusterRunner.run(PingModelFactory.class.getName(), spec,
         partitioning, (t, e) -> {
           progressCalls.incrementAndGet();
           lastEvents.set(e);
@@ -41,6 +42,30 @@ class ClusterRunnerTest {
     assertSameOutcome(local, cluster, true);
     assertEquals(cluster.stats().windows(), progressCalls.get(), "progress after each window");
     assertEquals(cluster.stats().events(), lastEvents.get());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"one", "cpu"})
+  void launchersModel_isRunByOnePartitionOfThisJvm_notBuiltAgain(String p) {
+    Partitioning partitioning = Partitioning.parse(p);
+    RunOutcome local = LocalRunner.run(ping(PING_SPEC), partitioning, 1, ProgressListener.NONE);
+    blksim.engine.Model mine = ping(PING_SPEC);
+    RunOutcome cluster = ClusterRunner.run(PingModelFactory.class.getName(), PING_SPEC, mine,
+        partitioning, ProgressListener.NONE);
+    assertSameOutcome(local, cluster, true);
+    // The partition that took the launcher's model ran its components: their reports now equal
+    // the run's; the components of the partitions that built their own never left time 0.
+    int[] placement = partitioning.place(mine.components());
+    java.util.TreeSet<Integer> took = new java.util.TreeSet<>();
+    java.util.TreeSet<Integer> didNot = new java.util.TreeSet<>();
+    for (blksim.engine.IndexedReport r : cluster.reports()) {
+      byte[] after = mine.components().get(r.index()).report(cluster.stats().simulatedTimeNs())
+          .payload();
+      (java.util.Arrays.equals(after, r.report().payload()) ? took : didNot)
+          .add(placement[r.index()]);
+    }
+    assertEquals(1, took.size(), "one partition ran the launcher's model: " + took);
+    assertTrue(!didNot.contains(took.first()), "all of that partition's components ran in it");
   }
 
   @Test

@@ -54,6 +54,7 @@ import java.util.List;
  * @param dirtyFiles the volume left dirty at the start ({@code dirty-files}), or null
  * @param wq workqueue settings: max_active overrides and kworker creation costs
  * @param loadBalance {@code kernel.load-balance} and {@code kernel.sched-migration-cost}
+ * @param localityGroups {@code locality-groups} resolved: the model's locality groups (1: none)
  */
 public record Scenario(String spec, long seed, String partitions, long maxTimeNs,
     String description, TopologyParams topology, long memoryBytes, int hz, String preempt,
@@ -66,7 +67,7 @@ public record Scenario(String spec, long seed, String partitions, long maxTimeNs
     MmParams mm, List<FilesystemParams> filesystems, List<FsMarkOptions> fsMark,
     FsMarkCosts fsMarkCosts, List<ShellCommand> commands, long shellExecNs,
     blksim.workload.umount.DirtyFiles dirtyFiles, WqSettings wq,
-    blksim.kernel.sched.LoadBalanceParams loadBalance) {
+    blksim.kernel.sched.LoadBalanceParams loadBalance, int localityGroups) {
 
   /**
    * The workqueue settings of a scenario: {@code kernel.wq-max-active} and the kworker creation

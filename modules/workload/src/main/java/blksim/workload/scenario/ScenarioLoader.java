@@ -774,6 +774,7 @@ public final class ScenarioLoader {
     v.getDuration("costs.null-blk.memory-write-page");
     blksim.workload.umount.DirtyFiles dirtyFiles = dirtyFiles(v, fss, partitions, topo);
     checkOverwriteAlone(v, dirtyFiles, jobs, fsMark, devices, fss);
+    int localityGroups = localityGroups(v, cfg, spec, dir, partitions, topo);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
         v.getString("kernel.preempt"), v.getString("kernel.mode"),
@@ -789,7 +790,69 @@ public final class ScenarioLoader {
             partitions, topo), fss, fsMark,
         new Scenario.FsMarkCosts(v.getDuration("costs.fs-mark.user-per-file"),
             v.getDuration("costs.fs-mark.fork")), commands, v.getDuration("costs.shell.exec"),
-        dirtyFiles, wqSettings(v, topo), loadBalance(v));
+        dirtyFiles, wqSettings(v, topo), loadBalance(v), localityGroups);
+  }
+
+  /** {@code locality-groups = auto} gives one group per this many CPUs. */
+  static final int CPUS_PER_LOCALITY_GROUP = 64;
+
+  /** {@code locality-groups = auto} groups machines of at least this many CPUs. */
+  static final int LOCALITY_GROUPS_FROM_CPUS = 2048;
+
+  /**
+   * {@code locality-groups} resolved (see {@link blksim.engine.Model#localityGroups()}): N groups
+   * run a one-partition model as N partitions would, so they are allowed where partitions = N is
+   * (the scenario is loaded once more with it, and any of this loader's partitioning rules that
+   * refuses it refuses the groups). {@code auto}: one group per 64 CPUs from 2,048 CPUs, 1 where
+   * partitions = N is refused; an explicit N that is refused is an error naming the rule.
+   */
+  private static int localityGroups(Values v, Config cfg, String spec, Path dir,
+      String partitions, TopologyParams topo) {
+    String raw = v.getString("locality-groups").trim().toLowerCase(java.util.Locale.ROOT);
+    int cpus = topo.cpuCount();
+    int n;
+    boolean auto = raw.equals("auto");
+    if (auto) {
+      n = cpus >= LOCALITY_GROUPS_FROM_CPUS ? cpus / CPUS_PER_LOCALITY_GROUP : 1;
+    } else {
+      try {
+        n = Integer.parseInt(raw);
+      } catch (NumberFormatException e) {
+        throw v.error("locality-groups", "locality-groups must be auto or a whole number of"
+            + " groups from 1 to the CPU count (" + cpus + "), was '" + raw + "'");
+      }
+      if (n < 1 || n > cpus) {
+        throw v.error("locality-groups", "locality-groups must be auto or from 1 to the CPU"
+            + " count (" + cpus + "), was " + n);
+      }
+    }
+    if (n <= 1) {
+      return 1;
+    }
+    if (!onePartition(partitions, topo)) {
+      if (auto) {
+        return 1;
+      }
+      throw v.error("locality-groups", "locality groups are for a one-partition run; with"
+          + " partitions = " + partitions + " the partitions are the groups: leave"
+          + " locality-groups at auto or 1");
+    }
+    Config trial = cfg
+        .withValue("blksim.partitions", ConfigValueFactory.fromAnyRef(Integer.toString(n)))
+        .withValue("blksim.locality-groups", ConfigValueFactory.fromAnyRef("1"));
+    try {
+      if (build(trial, spec, dir).sharesKernelState()) {
+        throw new InputException(null, 0, "partitions", "the scenario has a page cache, a"
+            + " filesystem or a shared request queue, which every CPU touches");
+      }
+    } catch (InputException e) {
+      if (auto) {
+        return 1;
+      }
+      throw v.error("locality-groups", "locality-groups = " + n + " runs the CPUs as " + n
+          + " partitions would, which this scenario refuses: " + e.rule());
+    }
+    return n;
   }
 
   /**

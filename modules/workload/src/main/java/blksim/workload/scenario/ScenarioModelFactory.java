@@ -480,7 +480,8 @@ public final class ScenarioModelFactory implements ModelFactory {
     }
     long maxTime = s.maxTimeNs() > 0 ? s.maxTimeNs() : Long.MAX_VALUE;
     return new Machine(
-        new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed()), wqs,
+        new Model(components, s.sched().wakeupLatencyNs(), maxTime, expectedEnd, s.seed(),
+            s.localityGroups()), wqs,
         vfs, wb.unmatchedMaxActiveOverrides().stream().map(Object::toString).toList());
   }
 

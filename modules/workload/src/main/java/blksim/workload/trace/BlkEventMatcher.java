@@ -247,16 +247,17 @@ final class BlkEventMatcher {
       grow(to, e, sectors);
     }
     for (Pending p : part.members) {
-      boolean last = removePart(p, part);
+      removePart(p, part);
       if (to != null) {
         if (!to.members.contains(p)) {
           to.members.add(p);
           addPart(p, to);
         }
-      } else if (last) {
-        // its request began before the trace: no completion to match for this Q
+      } else if (!p.done) {
+        // its request began before the trace: this part's C is not known, so neither is the Q's
         unwait(p);
         leaveAll(p);
+        p.latencyNs = TraceRecord.NO_LATENCY;
         p.done = true;
       }
     }

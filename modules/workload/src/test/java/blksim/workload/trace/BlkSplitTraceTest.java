@@ -149,6 +149,18 @@ class BlkSplitTraceTest {
   }
 
   @Test
+  void splitPartMergedIntoARequestFromBeforeTheTrace_leavesTheQWithoutLatency(@TempDir Path dir)
+      throws IOException {
+    Path p = write(dir, "partlost.txt",
+        line(1, 0, "Q", "W", "1000 + 512 [fio]"),
+        line(2, 1, "X", "W", "1000 / 1256 [fio]"),
+        line(3, 2, "F", "W", "1256 + 256 [fio]"), // no request of the trace starts at 1512
+        line(4, 50, "C", "W", "1000 + 256 [0]"),
+        line(5, 60, "C", "W", "1256 + 264 [0]"));
+    assertEquals(List.of(rec(0, TraceOp.WRITE, 1000, 512, NONE, 1)), read(p, new ArrayList<>()));
+  }
+
+  @Test
   void splitOfABioQueuedBeforeTheTrace_isCountedAndIgnored(@TempDir Path dir)
       throws IOException {
     Path p = write(dir, "early-x.txt",

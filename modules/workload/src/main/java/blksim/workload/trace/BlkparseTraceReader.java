@@ -8,7 +8,8 @@ import java.nio.file.Path;
  * {@code "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s "}
  * (device major,minor; CPU; sequence; seconds.nanoseconds since the first event; pid; action;
  * RWBS), then by action {@code sector + nsectors [process]} for Q/D/I/B/M/F/G/S,
- * {@code sector + nsectors [error]} for C/R, with {@code (elapsed)} inserted under {@code -t};
+ * {@code sector + nsectors [error]} for C/R, {@code sector / new_sector [process]} for X (a
+ * split, followed by {@link BlkEventMatcher}; {@code new_sector} is printed modulo 2^32), with {@code (elapsed)} inserted under {@code -t};
  * events without data print no sector; passthrough (PC) requests print a byte count and a CDB
  * and are skipped here.
  *
@@ -86,6 +87,10 @@ public final class BlkparseTraceReader implements TraceReader {
         if (matcher.unmatched() > 0 && arrival != BlkArrival.C) {
           options.notices().accept(lines.file() + ": " + matcher.unmatched() + " " + arrival
               + " events had no matching C event (no recorded latency)");
+        }
+        String splits = matcher.splitNotice(lines.file());
+        if (splits != null) {
+          options.notices().accept(splits);
         }
         continue;
       }
@@ -171,9 +176,9 @@ public final class BlkparseTraceReader implements TraceReader {
     }
     char a;
     switch (act) {
-      case "Q", "D", "C", "M", "F" -> a = act.charAt(0);
+      case "Q", "D", "C", "M", "F", "X" -> a = act.charAt(0);
       default -> {
-        return null; // G, S, I, B, R, P, U, UT, X, A and others carry no arrival or completion
+        return null; // G, S, I, B, R, P, U, UT, A and others carry no arrival or completion
       }
     }
     if (f.count() < 7) {
@@ -188,21 +193,36 @@ public final class BlkparseTraceReader implements TraceReader {
     long sector = -1;
     long length = 0;
     int t = 7;
-    String first = t < f.count() ? f.get(t) : "[";
-    if (first.startsWith("(")) {
-      if (a == 'C') {
-        return null; // a passthrough completion: "(cdb) [error]"
+    if (a == 'X') {
+      // blkparse_fmt.c: "%llu / %u [%s]", the bio's sector and where its second part starts
+      if (f.count() < t + 3 || !f.get(t + 1).equals("/")) {
+        throw f.error("new_sector", "a split (X) must read 'sector / new_sector [process]', was '"
+            + line.strip() + "'");
       }
-    } else if (!first.startsWith("[")) {
-      sector = f.nonNegativeLongTimes(t, "sector", BlkEvent.SECTOR_BYTES)
-          / BlkEvent.SECTOR_BYTES;
-      if (t + 1 < f.count() && f.get(t + 1).equals("+")) {
-        if (t + 2 >= f.count()) {
-          throw f.error("nsectors", "nsectors is missing after '+'");
+      sector = f.nonNegativeLongTimes(t, "sector", BlkEvent.SECTOR_BYTES) / BlkEvent.SECTOR_BYTES;
+      long rest = BlkEvent.splitSector(sector, f.nonNegativeLong(t + 2, "new_sector"));
+      if (rest < 0) {
+        throw f.error("new_sector", BlkEvent.SPLIT_RULE + ", was '" + f.get(t) + " / "
+            + f.get(t + 2) + "'");
+      }
+      length = (rest - sector) * BlkEvent.SECTOR_BYTES;
+    } else {
+      String first = t < f.count() ? f.get(t) : "[";
+      if (first.startsWith("(")) {
+        if (a == 'C') {
+          return null; // a passthrough completion: "(cdb) [error]"
         }
-        length = f.nonNegativeLongTimes(t + 2, "nsectors", BlkEvent.SECTOR_BYTES);
-      } else if (a != 'C') {
-        return null; // a passthrough request: "bytes [(cdb)] [process]"
+      } else if (!first.startsWith("[")) {
+        sector = f.nonNegativeLongTimes(t, "sector", BlkEvent.SECTOR_BYTES)
+            / BlkEvent.SECTOR_BYTES;
+        if (t + 1 < f.count() && f.get(t + 1).equals("+")) {
+          if (t + 2 >= f.count()) {
+            throw f.error("nsectors", "nsectors is missing after '+'");
+          }
+          length = f.nonNegativeLongTimes(t + 2, "nsectors", BlkEvent.SECTOR_BYTES);
+        } else if (a != 'C') {
+          return null; // a passthrough request: "bytes [(cdb)] [process]"
+        }
       }
     }
     long timeNs = Fields.parseDecimalNs(f.get(3), 1_000_000_000L);

@@ -33,8 +33,10 @@ import java.util.stream.Stream;
  * {@code .gz}) in the same directory are read and merged by time (ties by CPU file, then
  * sequence), as blkparse merges them. Times are made relative to the earliest event, as blkparse
  * prints them. Notify events ({@code BLK_TC_NOTIFY}) and passthrough ({@code BLK_TC_PC}) events
- * are skipped; Q ({@code __BLK_TA_QUEUE}), back/front merges, D ({@code __BLK_TA_ISSUE}) and C
- * ({@code __BLK_TA_COMPLETE}) feed the same arrival choice and latency matching as the blkparse
+ * are skipped; Q ({@code __BLK_TA_QUEUE}), back/front merges, D ({@code __BLK_TA_ISSUE}), C
+ * ({@code __BLK_TA_COMPLETE}) and X ({@code __BLK_TA_SPLIT}, whose 8-byte big-endian payload,
+ * after the cgroup id if any, is the sector where the second part starts; the only payload read)
+ * feed the same arrival choice and latency matching as the blkparse
  * reader ({@link BlkEventMatcher}); the automatic choice is again a first pass that stops at the
  * first Q. The record's {@code line} is the event's 1-based number in its own file.
  */
@@ -56,6 +58,7 @@ public final class BlktraceTraceReader implements TraceReader {
   static final int TA_FRONTMERGE = 3;
   static final int TA_ISSUE = 7;
   static final int TA_COMPLETE = 8;
+  static final int TA_SPLIT = 13;
   /** {@code __BLK_TA_CGROUP}: set in the action when the pdu starts with a cgroup id. */
   static final int TA_CGROUP = 1 << 8;
 
@@ -205,6 +208,10 @@ public final class BlktraceTraceReader implements TraceReader {
           options.notices().accept(files.get(0).file + ": " + matcher.unmatched() + " " + arrival
               + " events had no matching C event (no recorded latency)");
         }
+        String splits = matcher.splitNotice(files.get(0).file);
+        if (splits != null) {
+          options.notices().accept(splits);
+        }
         continue;
       }
       BlkEvent e = c.event(genesisNs);
@@ -241,6 +248,8 @@ public final class BlktraceTraceReader implements TraceReader {
     int device;
     String deviceName;
     int deviceOfName = -1;
+    /** For an X event: the sector where the second part starts (from the payload), else -1. */
+    long splitTo = -1;
 
     CpuFile(Path path, int index) {
       this.file = path.toString();
@@ -299,8 +308,13 @@ public final class BlktraceTraceReader implements TraceReader {
         throw error("sector", "sector must be below 2^54 (its byte offset must fit in 63 bits),"
             + " was " + Long.toUnsignedString(sector));
       }
+      splitTo = -1;
       try {
-        in.skipNBytes(pduLen);
+        if (actionLetter() == 'X') {
+          splitTo = readSplitPdu(pduLen);
+        } else {
+          in.skipNBytes(pduLen);
+        }
       } catch (java.io.EOFException e) {
         throw error("pdu_len", "pdu_len " + pduLen + " runs past the end of the file");
       } catch (IOException e) {
@@ -310,7 +324,31 @@ public final class BlktraceTraceReader implements TraceReader {
       return true;
     }
 
-    /** The blkparse letter of the current event (Q, M, F, D, C) or 0 for any other. */
+    /**
+     * An X event's payload: {@code blk_add_trace_split()}'s new sector as a big-endian u64, after
+     * the 8-byte cgroup id when the action has {@code __BLK_TA_CGROUP}; checked against the
+     * event's sector ({@link BlkEvent#splitSector}).
+     */
+    private long readSplitPdu(int pduLen) throws IOException {
+      int at = (action & TA_CGROUP) != 0 ? 8 : 0;
+      if (pduLen < at + 8) {
+        throw error("pdu_len", "an X (split) event's payload must hold the 8-byte new sector"
+            + (at > 0 ? " after the 8-byte cgroup id" : "") + ", pdu_len was " + pduLen);
+      }
+      byte[] pdu = in.readNBytes(pduLen);
+      if (pdu.length < pduLen) {
+        throw new java.io.EOFException();
+      }
+      long value = ByteBuffer.wrap(pdu, at, 8).order(ByteOrder.BIG_ENDIAN).getLong();
+      long to = BlkEvent.splitSector(sector, value);
+      if (to < 0) {
+        throw error("pdu", BlkEvent.SPLIT_RULE + ", was sector " + sector + " / "
+            + Long.toUnsignedString(value));
+      }
+      return to;
+    }
+
+    /** The blkparse letter of the current event (Q, M, F, D, C, X) or 0 for any other. */
     char actionLetter() {
       int cat = action >>> 16;
       if ((cat & (TC_NOTIFY | TC_PC)) != 0) {
@@ -322,16 +360,21 @@ public final class BlktraceTraceReader implements TraceReader {
         case TA_FRONTMERGE -> 'F';
         case TA_ISSUE -> 'D';
         case TA_COMPLETE -> 'C';
+        case TA_SPLIT -> 'X';
         default -> 0;
       };
     }
 
     /** The current event's operation, as {@code blkparse_fmt.c fill_rwbs()} spells it. */
     TraceOp op() {
+      return BlkEvent.op((action >>> 16 & TC_FLUSH) != 0, kindLetter(), bytes);
+    }
+
+    /** The RWBS kind letter of the current event: D, W, R or N. */
+    private char kindLetter() {
       int cat = action >>> 16;
-      char kind = (cat & TC_DISCARD) != 0 ? 'D'
+      return (cat & TC_DISCARD) != 0 ? 'D'
           : (cat & TC_WRITE) != 0 ? 'W' : bytes != 0 ? 'R' : 'N';
-      return BlkEvent.op((cat & TC_FLUSH) != 0, kind, bytes);
     }
 
     /** Whether the current event is data or a flush (RWBS other than a bare N). */
@@ -348,6 +391,13 @@ public final class BlktraceTraceReader implements TraceReader {
       if (device != deviceOfName) {
         deviceOfName = device;
         deviceName = (device >>> 20) + "," + (device & 0xfffff);
+      }
+      if (a == 'X') {
+        // the front part, up to where the rest starts (the kernel's bytes are the front part's)
+        long front = (splitTo - sector) * BlkEvent.SECTOR_BYTES;
+        return new BlkEvent(timeNs - genesisNs, deviceName, a,
+            BlkEvent.op((action >>> 16 & TC_FLUSH) != 0, kindLetter(), front), sector, front,
+            eventNo);
       }
       // blkparse prints t_sec = bytes >> 9 sectors; the record keeps the exact byte count.
       return new BlkEvent(timeNs - genesisNs, deviceName, a, op(), bytes == 0 ? -1 : sector,

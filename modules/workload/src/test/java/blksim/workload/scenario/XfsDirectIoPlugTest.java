@@ -61,8 +61,8 @@ class XfsDirectIoPlugTest {
 
   @Test
   void theBiosOfOneDirectWriteMergeInItsPlug() throws IOException {
-    // Synchronous (the dio's own plug) and libaio (nested under io_submit()'s plug for a batch
-    // of 4, or the dio's own for the single refills).
+    // Synchronous and libaio (FileAio): the dio's own plug either way (io_submit()'s batch plug
+    // is not modelled for files).
     for (String engine : List.of("psync", "libaio\niodepth=4")) {
       RunResult r = run(BIG_REQUESTS, "[w]\nfilename=/mnt/t/f\nrw=write\nbs=4m\nsize=64m\n"
           + "direct=1\nioengine=" + engine + "\n");

@@ -69,9 +69,9 @@ public interface BlockQueue {
   /**
    * The largest request the queue builds ({@code max_sectors}, in bytes), or
    * {@link Long#MAX_VALUE} where the model does not split bios (bio-based queues). A request-based
-   * queue splits a larger bio itself ({@code bio_split_to_limits()}, {@link RequestQueue}); the
-   * writeback flusher still caps its bios here, which gives the device the same requests
-   * (simplified: one bio per request, without the front pieces' REQ_NOMERGE).
+   * queue splits a larger bio itself ({@code bio_split_to_limits()}, {@link RequestQueue}), so
+   * bio builders (the writeback flusher, direct I/O, readahead) build up to
+   * {@code BIO_MAX_VECS} pages and do not read this.
    */
   default long maxRequestBytes() {
     return Long.MAX_VALUE;

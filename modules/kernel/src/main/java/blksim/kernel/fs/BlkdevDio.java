@@ -36,9 +36,10 @@ import blksim.kernel.sched.Task;
  *     context"), so io_uring punts it to io-wq on every device.
  * <li>REQ_POLLED is not set on the bios of a multi-bio I/O (only
  *     {@code __blkdev_direct_IO_async()} sets it): they complete by interrupt.
- * <li>The plug: the task's own if it holds one (a nested {@code blk_start_plug()}, as under
- *     {@code io_submit()} of more than 2 iocbs), else this object's, set as
- *     {@code current->plug} while the bios are submitted, so a sleep for a tag flushes it.
+ * <li>The plug ({@link DioPlug}): the task's own if it holds one (a nested
+ *     {@code blk_start_plug()}, as under {@code io_submit()} of more than 2 iocbs), else this
+ *     object's, set as {@code current->plug} while the bios are submitted, so a sleep for a tag
+ *     flushes it.
  * </ul>
  *
  * <p>Costs: {@link #submitCostNs} is the sum of the queue's submission cost of each bio
@@ -59,9 +60,8 @@ public final class BlkdevDio {
   /** The bytes of a full bio: {@link #BIO_MAX_VECS} pages of 4 KiB (see the class comment). */
   public static final int BIO_MAX_BYTES = BIO_MAX_VECS * Bio.PAGE_SIZE;
 
-  private final Task task;
   /** This submitter's plug ({@code struct blk_plug} on the stack of __blkdev_direct_IO). */
-  private final Plug plug = new Plug(BlkMqRules.V6);
+  private final DioPlug plug;
 
   /** The multi-bio I/O being submitted (by identity), or null. */
   private Bio io;
@@ -71,12 +71,10 @@ public final class BlkdevDio {
   private long left;
   /** The bio built and not yet taken (it waits for a tag), or null. */
   private Bio bio;
-  /** The plug the bios go through: {@link #plug} or the task's. */
-  private Plug held;
 
   /** The submitter of {@code task}'s direct I/O. */
   public BlkdevDio(Task task) {
-    this.task = task;
+    this.plug = new DioPlug(task);
   }
 
   /** Whether {@code io} needs more than one bio ({@code nr_pages > BIO_MAX_VECS}). */
@@ -151,12 +149,7 @@ public final class BlkdevDio {
       this.left = io.sizeBytes();
       this.bio = null;
       // blk_start_plug(): nested (it only counts) when the task holds one already.
-      Plug current = task.plug();
-      held = current != null && current.active() ? current : plug;
-      held.start();
-      if (held == plug) {
-        task.setPlug(plug);
-      }
+      plug.start();
     }
     while (true) {
       if (bio == null) {
@@ -165,7 +158,7 @@ public final class BlkdevDio {
         left -= bio.sizeBytes();
         ref.outstanding++; // atomic_inc(&dio->ref)
       }
-      if (!q.issue(bio, ref, onTagFree, held)) {
+      if (!q.issue(bio, ref, onTagFree, plug.held())) {
         return false;
       }
       bio = null;
@@ -174,16 +167,11 @@ public final class BlkdevDio {
       }
     }
     Ref r = ref;
-    Plug p = held;
     this.io = null;
     this.ref = null;
-    this.held = null;
     r.allSubmitted();
     // blk_finish_plug(): the outermost flushes, here, in the caller's context.
-    if (p == plug) {
-      task.setPlug(null);
-    }
-    p.finish();
+    plug.finish();
     return true;
   }
 

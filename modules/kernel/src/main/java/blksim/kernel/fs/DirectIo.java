@@ -47,7 +47,12 @@ import java.util.List;
  *     XFS_BMAPI_PREALLOC, {@link Filesystem#fallocate} here), a write into an unwritten extent
  *     marks the dio IOMAP_DIO_UNWRITTEN.
  * <li>Bios straight to the filesystem's device, flagged REQ_SYNC, one per run of contiguous
- *     sectors, at most {@value #BIO_MAX_PAGES} pages each ({@code BIO_MAX_VECS}).
+ *     sectors, at most {@value #BIO_MAX_PAGES} pages each ({@code BIO_MAX_VECS}), all under the
+ *     plug {@code __iomap_dio_rw()} holds around its {@code iomap_iter()} loop ({@link DioPlug}:
+ *     the task's own if it holds one): on a request-based queue contiguous bios merge in the plug
+ *     and the requests go to the queue together at {@code blk_finish_plug()}, or when the plug
+ *     fills, or from schedule if the submitter sleeps for a request. Each bio is split at the
+ *     queue's limits by the block layer.
  * <li>Completion ({@code iomap_dio_bio_end_io()} → {@code iomap_dio_done()}): a synchronous call
  *     is woken and completes in its own context ({@code iomap_dio_complete()}); an asynchronous
  *     read completes inline in the interrupt (IOMAP_DIO_INLINE_COMP); an asynchronous write is
@@ -95,10 +100,13 @@ public final class DirectIo {
   private final Dio syncDio;
   private final SyncCall sync = new SyncCall();
   private final ArrayList<Dio> freeDios = new ArrayList<>();
+  /** The plug of {@code __iomap_dio_rw()} (one direct I/O submits at a time per task). */
+  private final DioPlug plug;
 
   DirectIo(Vfs vfs, Task task) {
     this.vfs = vfs;
     this.task = task;
+    this.plug = new DioPlug(task);
     this.syncDio = new Dio();
   }
 
@@ -149,6 +157,8 @@ public final class DirectIo {
     private InodeLock lock;
     private final List<Bio> bios = new ArrayList<>();
     private int bioIdx;
+    /** The bios are submitted under {@link DirectIo#plug} (started, not yet finished). */
+    private boolean plugged;
     /** References: one per bio in flight plus the submission's ({@code dio->ref}). */
     private int ref;
     private int error;
@@ -176,6 +186,7 @@ public final class DirectIo {
       this.locked = false;
       this.bios.clear();
       this.bioIdx = 0;
+      this.plugged = false;
       this.ref = 1;
       this.error = 0;
       this.result = 0;
@@ -236,17 +247,29 @@ public final class DirectIo {
             continue;
           }
           case ISSUE:
+            if (!plugged && bioIdx < bios.size()) {
+              // blk_start_plug() before the iomap_iter() loop (nested under a plug the task
+              // holds, as under io_submit() of more than 2 iocbs).
+              plugged = true;
+              plug.start();
+            }
             while (bioIdx < bios.size()) {
               Bio b = bios.get(bioIdx);
               BlockQueue q = f.mount.wb.queues().apply(cpu.cpu().cpu().id());
               ref++;
-              if (!q.issue(b, this::endIo, wakeTask)) {
-                // No driver tag: the submitter sleeps in the block layer and tries again.
+              if (!q.issue(b, this::endIo, wakeTask, plug.held())) {
+                // No request: the submitter sleeps in the block layer (the sleep flushes the
+                // plug from schedule) and tries again under the same plug.
                 ref--;
                 cpu.sleep();
                 return true;
               }
               bioIdx++;
+            }
+            if (plugged) {
+              // blk_finish_plug(): the plugged requests go to their queues, run here.
+              plugged = false;
+              plug.finish();
             }
             phase = SUBMITTED;
             if (req != null) {

@@ -26,7 +26,9 @@ import blksim.kernel.workqueue.WorkerCpu;
  *     {@code write_cache_pages()}: dirty pages from {@code writeback_index}, in batches of 14
  *     ({@code PAGEVEC_SIZE}), each batch followed by {@code cond_resched()} (scheduling point (a));
  *     contiguous pages go into one bio (at most 256 pages, {@code BIO_MAX_PAGES}), which stays
- *     open across batches as the filesystem's writepage context keeps it; then
+ *     open across batches as the filesystem's writepage context keeps it (a request-based
+ *     queue splits it at its limits, {@code bio_split_to_limits()}: the pages' writeback ends
+ *     when the last piece has completed, {@code bio_chain()}); then
  *     {@code requeue_inode()} and scheduling point (b): {@code cond_resched_lock()} in 4.3-rc1, or
  *     the patch's {@code if (need_resched()) { blk_flush_plug(); cond_resched(); }}; a pass returns
  *     to {@code wb_writeback()} after 100 ms with progress.
@@ -339,7 +341,7 @@ final class Flusher implements WorkRun {
     while (true) {
       boolean budget = work.syncAll || nrToWrite > 0;
       long p = budget && inBatch < PAGEVEC_SIZE ? nextDirtyPage() : -1;
-      if (p >= 0 && bioPages > 0 && (p != bioFirst + bioPages || bioPages >= maxBioPages(cpu)
+      if (p >= 0 && bioPages > 0 && (p != bioFirst + bioPages || bioPages >= BIO_MAX_PAGES
           || inode.host.sectorOf(inode, p) != bioSector + (long) bioPages * PAGE_SECTORS)) {
         // Not contiguous: submit what is built; the page is taken afterwards.
         return submit(cpu, Phase.PAGES);
@@ -432,14 +434,6 @@ final class Flusher implements WorkRun {
     long s = Math.max(e.getKey(), from);
     long run = inode.host.contiguousPages(inode, s, Math.min(max, e.getValue() - s));
     return pc.startWritebackExtent(inode, s, Math.max(1, run));
-  }
-
-  /**
-   * Pages of one bio at most: {@code BIO_MAX_PAGES}, and no more than the queue's largest
-   * request (a bio beyond it would be split into requests of that size).
-   */
-  private int maxBioPages(WorkerCpu cpu) {
-    return (int) Math.max(1, Math.min(BIO_MAX_PAGES, queue(cpu).maxRequestBytes() / 4096));
   }
 
   /** The next dirty page from {@code index}, wrapping once ({@code range_cyclic}). */

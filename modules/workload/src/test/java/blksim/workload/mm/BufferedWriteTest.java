@@ -14,7 +14,9 @@ import blksim.engine.ProgressListener;
 import blksim.engine.RunOutcome;
 import blksim.kernel.mm.MmComponent;
 import blksim.kernel.mm.MmReport;
+import blksim.workload.fio.stats.DiskStats;
 import blksim.workload.fio.stats.JobStats;
+import blksim.workload.fio.stats.RunResult;
 import blksim.workload.scenario.Scenario;
 import blksim.workload.scenario.ScenarioLoader;
 import blksim.workload.scenario.ScenarioModelFactory;
@@ -36,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BufferedWriteTest {
   @TempDir Path dir;
 
-  record Run(JobStats job, MmReport mm, long endNs) {}
+  record Run(JobStats job, MmReport mm, long endNs, DiskStats disk) {}
 
   Path scenario(String extra, String device, String job) throws IOException {
     Path p = dir.resolve("s.conf");
@@ -59,8 +61,8 @@ class BufferedWriteTest {
         mm = MmReport.decode(r.report().payload());
       }
     }
-    return new Run(ScenarioResults.toRunResult(out, 0).jobs().get(0), mm,
-        out.stats().simulatedTimeNs());
+    RunResult rr = ScenarioResults.toRunResult(out, 0);
+    return new Run(rr.jobs().get(0), mm, out.stats().simulatedTimeNs(), rr.disks().get(0));
   }
 
   static final String SLOW = "{ type = null_blk, name = nullb0, size = 1G, irqmode = timer,"
@@ -78,15 +80,19 @@ class BufferedWriteTest {
     assertEquals(0, r.mm().end().dirty());
     assertEquals(0, r.mm().end().writeback());
     // One request at a time, 200 us each; the flusher's bios run on across pagevecs up to
-    // null_blk's max_sectors (255 sectors: 31 pages): the device needs at least pages / 31 x
-    // 200 us; the job's runtime includes the fsync, so it cannot be shorter than that.
-    long deviceNs = (pages + 30) / 31 * 200_000L;
+    // BIO_MAX_VECS (256 pages) and the queue splits each at null_blk's max_sectors (255
+    // sectors): 9 requests per full bio (8 x 255 + 8 sectors). The device needs at least that
+    // many x 200 us; the job's runtime includes the fsync, so it cannot be shorter than that.
+    long requests = r.disk().writeIos();
+    assertTrue(requests >= pages / 256 * 9, "requests " + requests);
+    long deviceNs = pages / 256 * 9 * 200_000L;
     assertTrue(r.job().runtimeNs() >= deviceNs * 99 / 100,
         "runtime " + r.job().runtimeNs() / 1_000_000 + " ms, device needs " + deviceNs / 1_000_000 + " ms");
-    // Every bio but the last of a pass is full (31 pages), not cut at a pagevec (14 pages): a
-    // 64 MiB file written in order takes a few more than pages / 31 bios, far fewer than / 14.
+    // Every bio but the last of a pass is full (256 pages), neither cut at a pagevec (14 pages)
+    // nor at the queue's limit (31 pages): a 64 MiB file written in order takes a few more
+    // than pages / 256 bios.
     long bios = r.mm().wbs().get(0).bios();
-    assertTrue(bios >= (pages + 30) / 31 && bios < pages / 28, "bios " + bios);
+    assertTrue(bios >= pages / 256 && bios < pages / 128, "bios " + bios);
   }
 
   @Test

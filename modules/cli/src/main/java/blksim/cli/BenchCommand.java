@@ -85,6 +85,11 @@ final class BenchCommand implements Callable<Integer> {
       description = "fio ioengines of the scaling benchmark (default io_uring,psync)")
   List<String> scalingEngines = new ArrayList<>();
 
+  @Option(names = "--scaling-set", paramLabel = "KEY=VALUE",
+      description = "a scenario key for every run of the scaling benchmark, as run's --set (for"
+          + " example blksim.locality-groups=1 to compare with the groups off); repeatable")
+  List<String> scalingSets = new ArrayList<>();
+
   @Option(names = "--quick", description = "a quick scaling benchmark (about a minute): 64 and"
       + " 1,024 CPUs, a fifth of the I/Os")
   boolean quick;
@@ -346,7 +351,7 @@ final class BenchCommand implements Callable<Integer> {
       for (String engine : engines) {
         double base = 0;
         double cpuBase = 0;
-        scalingRun(file, dir, engine, sizes.get(0), cpuTimeNs);
+        scalingRun(file, dir, engine, sizes.get(0), cpuTimeNs, scalingSets);
         for (int cpus : sizes) {
           double[] nsPerIo = new double[repeat];
           double[] cpuPerIo = new double[repeat];
@@ -360,7 +365,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             long cpu0 = processCpuNs();
             long gc0 = gcMs();
-            RunResult r = scalingRun(file, dir, engine, cpus, cpuTimeNs);
+            RunResult r = scalingRun(file, dir, engine, cpus, cpuTimeNs, scalingSets);
             long cpuNs = processCpuNs() - cpu0;
             gcMs[i] = gcMs() - gc0;
             ios = 0;
@@ -424,7 +429,7 @@ final class BenchCommand implements Callable<Integer> {
 
   /** One scaling run: {@code cpus} CPUs, one {@code engine} job per CPU for cpuTimeNs / cpus. */
   private static RunResult scalingRun(Path scenario, Path dir, String engine, int cpus,
-      long cpuTimeNs) {
+      long cpuTimeNs, List<String> sets) {
     Path job = dir.resolve("scaling-" + engine + "-" + cpus + ".fio");
     String text = "[global]\nioengine=" + engine + "\n"
         + (engine.equals("io_uring") ? "iodepth=4\n" : "")
@@ -436,10 +441,12 @@ final class BenchCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       throw new InputException(job.toString(), 0, null, "cannot write the benchmark job: " + e);
     }
-    Scenario s = ScenarioLoader.load(scenario, List.of(
+    List<String> overrides = new ArrayList<>(List.of(
         "blksim.machine.cores-per-llc=" + cpus / 4,
         "blksim.fio.job-files=[\"" + job.toAbsolutePath().toString().replace("\\", "\\\\")
             + "\"]"));
+    overrides.addAll(sets);
+    Scenario s = ScenarioLoader.load(scenario, overrides);
     return Simulator.run(s, Partitioning.parse(s.partitions()), Simulator.Host.CLUSTER,
         ProgressListener.NONE);
   }

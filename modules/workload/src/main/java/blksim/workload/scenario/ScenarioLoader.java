@@ -1714,7 +1714,7 @@ public final class ScenarioLoader {
       }
     }
     if (why != null) {
-      throw j.error("sync", "fio option 'sync' is not modelled by blksim here: " + why);
+      throw j.error("sync", "sync is not modelled by blksim here: " + why);
     }
   }
 

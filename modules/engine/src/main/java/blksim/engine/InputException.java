@@ -38,10 +38,16 @@ public final class InputException extends RuntimeException {
       }
       sb.append(": ");
     }
-    if (key != null && !namesKey(key, rule)) {
-      sb.append(key).append(": ");
+    String tail = key == null ? null : key.substring(key.lastIndexOf('.') + 1);
+    if (key == null || namesKey(key, rule)) {
+      sb.append(rule);
+    } else if (!tail.equals(key) && !tail.isEmpty() && rule.startsWith(tail + " ")) {
+      // A device's rule names the key by its last part ("nr-requests must be ..."): the message
+      // says the whole key in its place ("blksim.devices.0.nr-requests must be ...").
+      sb.append(key).append(rule, tail.length(), rule.length());
+    } else {
+      sb.append(key).append(": ").append(rule);
     }
-    sb.append(rule);
     return sb.toString();
   }
 

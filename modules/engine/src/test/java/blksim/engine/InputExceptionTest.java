@@ -22,6 +22,18 @@ class InputExceptionTest {
   }
 
   @Test
+  void aRuleThatStartsWithTheLastPartOfItsKey_takesTheWholeKeyInItsPlace() {
+    InputException e = new InputException("s.conf", 2, "blksim.devices.0.nr-requests",
+        "nr-requests must be auto or a whole number in [1, 65536], was 'lots'");
+    assertEquals("s.conf:2: blksim.devices.0.nr-requests must be auto or a whole number in [1,"
+        + " 65536], was 'lots'", e.getMessage());
+    assertEquals("nr-requests must be auto or a whole number in [1, 65536], was 'lots'", e.rule());
+    assertEquals("s.conf:2: blksim.devices.0.name: a device name is letters",
+        new InputException("s.conf", 2, "blksim.devices.0.name", "a device name is letters")
+            .getMessage());
+  }
+
+  @Test
   void aRuleThatDoesNotNameItsKey_getsTheKeyInFront() {
     InputException e = new InputException("bad.fio", 3, "iodepth", "must not be negative, was -1");
     assertEquals("bad.fio:3: iodepth: must not be negative, was -1", e.getMessage());

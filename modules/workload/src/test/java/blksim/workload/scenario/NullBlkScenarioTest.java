@@ -81,7 +81,7 @@ class NullBlkScenarioTest {
         {", submit-queues = many", "submit-queues", "per-cpu or a whole number"},
         {", scheduler = bfq", "scheduler", "bfq"},
         {", nr-requests = lots", "nr-requests", "auto or a whole number"},
-        {", nr-requests = 0", "nr-requests", "auto or a whole number"},
+        {", nr-requests = 0", "nr-requests", "must be in [1, 65536], was 0"},
         {", scheduler = none, nr-requests = 128", "nr-requests", "cannot exceed"},
         {", nr-requests = 128", "nr-requests", "cannot exceed"},
         {", max-sectors = 1000", "max-sectors", "multiple of 512"},

@@ -137,14 +137,15 @@ record Figure(String experiment, String scenario, String label, String metric, K
     String file = pub.toString();
     Config c = parse(pub);
     if (!c.hasPath("figures")) {
-      throw new InputException(file, 1, "figures", "published.conf needs a figures list");
+      throw new InputException(file, 1, "figures",
+          "published.conf needs 'figures', a list of { scenario = ..., label = ..., ... }");
     }
     List<? extends Config> list;
     try {
       list = c.getConfigList("figures");
     } catch (ConfigException e) {
-      throw new InputException(file, line(e, 1), "figures", "must be a list of figures"
-          + " ({ scenario = ..., label = ..., metric = ..., ... })");
+      throw new InputException(file, line(e, 1), "figures", "must be a list of"
+          + " { scenario = ..., label = ..., metric = ..., ... }");
     }
     String name = experimentDir.getFileName().toString();
     List<Figure> figures = new ArrayList<>();
@@ -171,8 +172,8 @@ record Figure(String experiment, String scenario, String label, String metric, K
     }
     String scenario = string(f, "scenario", file, line);
     if (!Files.isRegularFile(dir.resolve(scenario))) {
-      throw new InputException(file, line(f, "scenario"), "scenario", "no scenario file '"
-          + scenario + "' in " + dir);
+      throw new InputException(file, line(f, "scenario"), "scenario", "scenario '"
+          + scenario + "' names no file in " + dir);
     }
     String metric = string(f, "metric", file, line);
     String label = f.hasPath("label") ? string(f, "label", file, line) : metric;
@@ -198,16 +199,18 @@ record Figure(String experiment, String scenario, String label, String metric, K
     if (kind == Kind.PREDICTION) {
       for (String key : List.of("published", "tolerance", "min", "max")) {
         if (f.hasPath(key)) {
-          throw new InputException(file, line(f, key), key, "a prediction (a withheld figure)"
-              + " has no '" + key + "'; give the figure another kind if it was published");
+          throw new InputException(file, line(f, key), key, key + " has no place in a"
+              + " prediction (a withheld figure); give the figure another kind if it was"
+              + " published");
         }
       }
       return new Withheld();
     }
     if (published && bound) {
       String key = f.hasPath("max") ? "max" : "min";
-      throw new InputException(file, line(f, key), key, "a figure gives either 'published'"
-          + " (with 'tolerance') or a bound ('min' and/or 'max'), not both");
+      throw new InputException(file, line(f, key), key, key + " is a bound and the figure"
+          + " gives 'published' too; a figure gives either 'published' (with 'tolerance') or a"
+          + " bound, not both");
     }
     if (published) {
       double value = number(f, "published", file);
@@ -227,8 +230,8 @@ record Figure(String experiment, String scenario, String label, String metric, K
     }
     if (bound) {
       if (f.hasPath("tolerance")) {
-        throw new InputException(file, line(f, "tolerance"), "tolerance", "a bound ('min'"
-            + " and/or 'max') has no tolerance");
+        throw new InputException(file, line(f, "tolerance"), "tolerance", "tolerance goes"
+            + " with 'published'; a bound ('min' and/or 'max') has none");
       }
       Double min = f.hasPath("min") ? number(f, "min", file) : null;
       Double max = f.hasPath("max") ? number(f, "max", file) : null;
@@ -238,8 +241,8 @@ record Figure(String experiment, String scenario, String label, String metric, K
       }
       return new Bound(min, max);
     }
-    throw new InputException(file, line, "published", "each figure needs 'published' (with an"
-        + " optional 'tolerance') or a bound ('min' and/or 'max'), unless its kind is"
+    throw new InputException(file, line, "published", "published is missing: each figure needs"
+        + " it (with an optional 'tolerance') or a bound ('min' and/or 'max'), unless its kind is"
         + " prediction");
   }
 
@@ -255,7 +258,7 @@ record Figure(String experiment, String scenario, String label, String metric, K
   /** A required string key of an entry. */
   static String string(Config f, String key, String file, int line) {
     if (!f.hasPath(key)) {
-      throw new InputException(file, line, key, "each entry needs '" + key + "'");
+      throw new InputException(file, line, key, key + " is missing: each entry needs one");
     }
     ConfigValue v = f.getValue(key);
     if (v.valueType() == ConfigValueType.OBJECT || v.valueType() == ConfigValueType.LIST) {

@@ -108,7 +108,10 @@ final class FioCommandLine {
 
   /**
    * {@code e}, when it names a line of the written job file, restated as the command-line
-   * option that made the line; otherwise {@code e} itself.
+   * option that made the line; otherwise {@code e} itself. The option typed stands for the key:
+   * a rule that starts with the key loses it ("--bs=100: must be a positive multiple of 512"),
+   * one that starts with {@code KEY=VALUE} starts with the option instead ("--bsx=1 is an unknown
+   * fio option"), so that the message names the option once.
    */
   InputException translate(InputException e) {
     if (file == null || e.file() == null
@@ -121,7 +124,14 @@ final class FioCommandLine {
     if (opt == null) {
       return new InputException("fio command line", 0, e.key(), e.rule());
     }
-    return new InputException("fio command line", 0, opt, e.rule());
+    String rule = e.rule();
+    String k = e.key();
+    if (k != null && rule.startsWith(k + " ")) {
+      rule = rule.substring(k.length() + 1);
+    } else if (k != null && rule.startsWith(k + "=") && ("--" + rule).startsWith(opt + " ")) {
+      rule = "--" + rule;
+    }
+    return new InputException("fio command line", 0, opt, rule);
   }
 
   /** Removes the written job file and its directory. */

@@ -82,8 +82,8 @@ record PinnedPredictions(Path file, String commit, String note, List<Entry> entr
     }
     String commit = Figure.string(c, "commit", file, 1);
     if (!commit.matches("[0-9a-f]{40}")) {
-      throw new InputException(file, Figure.line(c, "commit"), "commit", "must be the full"
-          + " commit id (40 lower-case hex digits, git rev-parse), was '" + commit + "'");
+      throw new InputException(file, Figure.line(c, "commit"), "commit", "must be a full"
+          + " id of 40 lower-case hex digits (git rev-parse prints it), was '" + commit + "'");
     }
     String note = Figure.string(c, "note", file, 1);
     if (note.isBlank() || note.contains("\n")) {
@@ -91,7 +91,8 @@ record PinnedPredictions(Path file, String commit, String note, List<Entry> entr
           + " the values were produced");
     }
     if (!c.hasPath("predictions")) {
-      throw new InputException(file, 1, "predictions", FILE + " needs a predictions list");
+      throw new InputException(file, 1, "predictions", FILE
+          + " needs 'predictions', a list of { scenario = ..., label = ..., value = ... }");
     }
     List<? extends Config> list;
     try {
@@ -113,7 +114,7 @@ record PinnedPredictions(Path file, String commit, String note, List<Entry> entr
       String scenario = Figure.string(p, "scenario", file, line);
       String label = Figure.string(p, "label", file, line);
       if (!p.hasPath("value")) {
-        throw new InputException(file, line, "value", "each entry needs 'value'");
+        throw new InputException(file, line, "value", "value is missing: each entry needs one");
       }
       double value = Figure.number(p, "value", file);
       String what = "'" + scenario + "' '" + label + "'";

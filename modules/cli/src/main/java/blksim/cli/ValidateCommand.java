@@ -222,7 +222,7 @@ final class ValidateCommand implements Callable<Integer> {
 
   private static String req(Config f, String key, Path file, int line) {
     if (!f.hasPath(key)) {
-      throw new InputException(file.toString(), line, key, "each figure needs '" + key + "'");
+      throw new InputException(file.toString(), line, key, key + " is missing: each figure needs one");
     }
     return f.getString(key);
   }

@@ -80,6 +80,14 @@ class FioCommandLineTest {
         "--nosuchoption=1");
     assertEquals(2, unknown.code(), unknown.err());
     assertTrue(unknown.err().contains("--nosuchoption=1"), unknown.err());
+    // The option as typed stands for the key: named once, not "--bs=100: bs must ...".
+    assertTrue(unknown.err().startsWith("blksim: fio command line: --nosuchoption=1 is an"
+        + " unknown fio option (fio refuses it too: Bad option"), unknown.err());
+    assertEquals(1, unknown.err().split("nosuchoption", -1).length - 1, unknown.err());
+    MainTest.Result bs = MainTest.cli("run", "--name=cl", "--filename=/dev/nullb0", "--bs=100");
+    assertEquals(2, bs.code(), bs.err());
+    assertEquals("blksim: fio command line: --bs=100: must be a positive multiple of 512, was"
+        + " 100", bs.err().strip());
   }
 
   @Test

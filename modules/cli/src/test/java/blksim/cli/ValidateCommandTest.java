@@ -280,9 +280,9 @@ class ValidateCommandTest {
   @CsvSource(delimiter = '|', value = {
       "published = 1, max = 3000 | max | not both",
       "min = 1, published = 1 | min | not both",
-      "tolerance = 0.1 | published | needs 'published'",
+      "tolerance = 0.1 | published | each figure needs it",
       "min = 5, max = 1 | max | max must be >= min",
-      "max = 10, tolerance = 0.1 | tolerance | has no tolerance",
+      "max = 10, tolerance = 0.1 | tolerance | a bound ('min' and/or 'max') has none",
       "max = lots | max | must be a number",
       "maximum = 3000 | maximum | unknown figure key",
       "kind = prediction, max = 3 | max | a prediction",
@@ -297,15 +297,20 @@ class ValidateCommandTest {
     assertEquals(2, r.code(), r.out() + r.err());
     assertEquals("", r.out(), "nothing ran");
     assertEquals(1, r.err().strip().lines().count(), r.err());
-    String where = pub + ":" + lineOf(pub, "broken") + ": " + key + ": ";
+    String where = pub + ":" + lineOf(pub, "broken") + ": ";
+    // The key once: first in the rule ("max must be >= min") or in front of it ("max: must be a
+    // number"), never both ("max: max must be ...").
+    String said = r.err().strip().substring(("blksim: " + where).length());
     assertTrue(r.err().startsWith("blksim: " + where) && r.err().contains(rule), r.err());
+    assertTrue(said.startsWith(key + ": ") || said.startsWith(key + " "), r.err());
+    assertEquals(1, said.split("(?<!\\w)" + key + "(?!\\w)", -1).length - 1, r.err());
   }
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "commit = \"db8e8db\" | commit | 40 lower-case hex",
       "note = \"\" | note | one line",
-      "predictions = [ { scenario = \"small.conf\", label = \"ctx/io\" } ] | value | needs 'value'",
+      "predictions = [ { scenario = \"small.conf\", label = \"ctx/io\" } ] | value | value is missing",
   })
   void malformedPredictionsConf_exitsWith2_namingTheKey(String replace, String key, String rule)
       throws IOException {
@@ -319,7 +324,9 @@ class ValidateCommandTest {
         java.util.regex.Matcher.quoteReplacement(replace)));
     Result r = validate("badpin");
     assertEquals(2, r.code(), r.out() + r.err());
-    assertTrue(r.err().startsWith("blksim: " + pred + ":") && r.err().contains(": " + key + ": ")
-        && r.err().contains(rule), r.err());
+    assertTrue(r.err().startsWith("blksim: " + pred + ":") && r.err().contains(rule), r.err());
+    String said = r.err().strip().substring(r.err().indexOf(": ", "blksim: ".length() + pred
+        .toString().length()) + 2);
+    assertTrue(said.startsWith(key + ": ") || said.startsWith(key + " "), r.err());
   }
 }

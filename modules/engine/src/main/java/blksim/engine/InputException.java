@@ -38,15 +38,30 @@ public final class InputException extends RuntimeException {
       }
       sb.append(": ");
     }
-    if (key != null && !rule.startsWith(key + "=")
-        && !(key.indexOf('.') > 0 && rule.startsWith(key + " "))) {
-      // "ioengine=posixaio is not modelled ..." names its key already, and so does a scenario
-      // key's rule ("blksim.machine.cores-per-llc must be in [1, 4096], was 0", as Values
-      // words them); fio options and trace fields keep their "key: " prefix.
-      sb.append(key).append(": ");
+    String tail = key == null ? null : key.substring(key.lastIndexOf('.') + 1);
+    if (key == null || namesKey(key, rule)) {
+      sb.append(rule);
+    } else if (!tail.equals(key) && !tail.isEmpty() && rule.startsWith(tail + " ")) {
+      // A device's rule names the key by its last part ("nr-requests must be ..."): the message
+      // says the whole key in its place ("blksim.devices.0.nr-requests must be ...").
+      sb.append(key).append(rule, tail.length(), rule.length());
+    } else {
+      sb.append(key).append(": ").append(rule);
     }
-    sb.append(rule);
     return sb.toString();
+  }
+
+  /**
+   * Whether {@code rule} starts by naming {@code key}, so that the message does not put the key
+   * in front of it again: with {@code KEY=} ("ioengine=posixaio is not modelled ...", "bsx=1 is
+   * an unknown fio option ...") or with the key as its first word ("bs must be a positive
+   * multiple of 512, was 100", "blksim.machine.cores-per-llc must be in [1, 4096], was 0", "time
+   * must be seconds.nanoseconds, was 'x'"). Any other rule gets the key in front ("iodepth: must
+   * not be negative, was -1"); a rule names its key either first or not at all, so that every
+   * message names it once.
+   */
+  public static boolean namesKey(String key, String rule) {
+    return rule.startsWith(key + "=") || rule.startsWith(key + " ");
   }
 
   /** The file the bad input came from, or {@code null}. */

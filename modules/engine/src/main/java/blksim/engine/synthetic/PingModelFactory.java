@@ -86,8 +86,8 @@ public final class PingModelFactory implements ModelFactory {
           + "), was " + cpus);
     }
     if (cpus % llcs != 0) {
-      throw new InputException(null, 0, "llcs", "cpus must be a multiple of llcs (" + llcs
-          + "), was " + cpus);
+      throw new InputException(null, 0, "llcs", "llcs must divide cpus (" + cpus + "), was "
+          + llcs);
     }
     List<Component> list = new ArrayList<>(components);
     for (int i = 0; i < components; i++) {

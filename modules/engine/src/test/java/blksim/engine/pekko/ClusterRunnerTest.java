@@ -85,7 +85,7 @@ class ClusterRunnerTest {
     InputException e = assertThrows(InputException.class,
         () -> ClusterRunner.run(PingModelFactory.class.getName(), "components=10 cpus=three",
             Partitioning.ONE, ProgressListener.NONE));
-    assertEquals("cpus: cpus must be an integer, was 'three'", e.getMessage());
+    assertEquals("cpus must be an integer, was 'three'", e.getMessage());
   }
 
   @Test

@@ -109,7 +109,7 @@ class PartitionEntityTest {
         "one", 0, coordinator.getRef()));
     RunCoordinator.Failed f = coordinator.expectMessageClass(RunCoordinator.Failed.class);
     assertEquals(PartitionError.Type.INPUT, f.error().type());
-    assertEquals("components: components must be in [2, 10000000], was 1",
+    assertEquals("components must be in [2, 10000000], was 1",
         f.error().toException().getMessage());
   }
 

@@ -294,7 +294,8 @@ public final class FioJobFile {
     }
     String me = s.displayName != null ? s.displayName : section;
     if (me.equals(s.waitFor)) {
-      throw s.error("wait_for", "a job cannot wait for itself (wait_for=" + s.waitFor + ")");
+      throw s.error("wait_for", "wait_for=" + s.waitFor + " names the job itself; a job cannot"
+          + " wait for itself");
     }
     int n = 0;
     for (FioJob j : before) {
@@ -391,8 +392,8 @@ public final class FioJobFile {
       String why = null;
       if (row != null && row.engines() != null && !row.engines().contains(engine)) {
         String kv = o.value() == null ? o.at().key() : o.at().key() + "=" + o.value();
-        why = "an option of ioengine=" + String.join("/", row.engines()) + ", not of ioengine="
-            + engine + " (fio refuses it too: Bad option <" + kv + ">)";
+        why = kv + " is an option of ioengine=" + String.join("/", row.engines())
+            + ", not of ioengine=" + engine + " (fio refuses it too: Bad option)";
       } else if (o.key().equals("fdp") && !engine.equals("io_uring_cmd")
           && !engine.equals("xnvme") && isTrue(o.value())) {
         why = "fdp=1 needs an engine that can fetch the device's reclaim unit handles"
@@ -424,7 +425,7 @@ public final class FioJobFile {
       // KEY= written empty (SPDK's vhost jobs, whose scripts fill filename= in): fio's
       // __handle_option() fails an empty value (FIO_OPT_STR_STORE: "if (!strlen(ptr)) return 1").
       return new InputException(e.file(), e.line(), e.key(), e.rule() + " (it is empty; fio"
-          + " fails the same way: failed parsing " + e.key() + "=)");
+          + " fails the same way)");
     }
     if (o.value() == null || !o.value().contains("${") || value == null || !value.isBlank()) {
       return e;
@@ -442,8 +443,7 @@ public final class FioJobFile {
     }
     return new InputException(e.file(), e.line(), e.key(), e.rule() + " (" + o.value()
         + " is empty: " + String.join(", ", unset) + (unset.size() == 1 ? " is" : " are")
-        + " not set in the environment; fio fails the same way: failed parsing " + e.key()
-        + "=)");
+        + " not set in the environment; fio fails the same way)");
   }
 
   private static <T> T badValue(RawOption o, java.util.function.Supplier<T> step) {
@@ -559,15 +559,15 @@ public final class FioJobFile {
       // show_closest_option() "Did you mean X?", and __parse_jobs_ini() drops the job and stops.
       String closest = FioOptions.closest(written);
       return new RawOption(written, value, here, new InputException(here.file(), here.line(),
-          written, "unknown fio option '" + written + "' (fio refuses it too: Bad option <"
-          + (value == null ? written : written + "=" + value) + ">"
+          written, (value == null ? written : written + "=" + value) + " is an unknown fio"
+          + " option (fio refuses it too: Bad option"
           + (closest == null ? "" : "; did you mean " + closest + "?") + ")"));
     }
     if (!FioOptions.modelled(key)) {
       String why = FioOptions.reason(key);
       return new RawOption(key, value, here, new InputException(here.file(), here.line(),
-          written, "fio option '" + written + "'"
-          + (key.equals(written) ? "" : " (" + key + ")") + " is not modelled by blksim"
+          written, written + (key.equals(written) ? "" : " (" + key + ")")
+          + " is not modelled by blksim"
           + (why.isEmpty() ? "" : " (" + why + ")")));
     }
     return new RawOption(key, value, here, null);

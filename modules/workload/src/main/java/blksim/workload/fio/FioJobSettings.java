@@ -834,7 +834,7 @@ final class FioJobSettings implements Cloneable {
     // fixup_options(): rate_min with rate_iops_min is refused like rate with rate_iops, and a
     // minimum above the rate limit of its direction.
     if (Arrays.stream(rateMinBytes).sum() > 0 && Arrays.stream(rateMinIops).sum() > 0) {
-      throw error("rate_iops_min", "rate_min and rate_iops_min are mutually exclusive (fio:"
+      throw error("rate_iops_min", "rate_iops_min and rate_min are mutually exclusive (fio:"
           + " rate and rate_iops are mutually exclusive)");
     }
     for (int d = 0; d < 3; d++) {
@@ -851,9 +851,12 @@ final class FioJobSettings implements Cloneable {
           + " refuses it otherwise)");
     }
     if (ioengine == FioEngine.VSYNC && iodepth > 1) {
-      throw error(origins.get("iodepth") != null ? "iodepth" : "ioengine", "ioengine=vsync with"
-          + " iodepth=" + iodepth + " coalesces contiguous I/Os into one readv()/writev()"
-          + " (fio_vsyncio_queue()), which blksim does not model; iodepth=1 (one iovec a call)"
+      // The rule starts with the option the error points at, so that it is named once.
+      boolean atDepth = origins.get("iodepth") != null;
+      throw error(atDepth ? "iodepth" : "ioengine", (atDepth
+          ? "iodepth=" + iodepth + " with ioengine=vsync" : "ioengine=vsync with iodepth="
+          + iodepth) + " coalesces contiguous I/Os into one readv()/writev()"
+          + " (fio_vsyncio_queue()), which blksim does not model; a depth of 1 (one iovec a call)"
           + " is modelled");
     }
     if (thinktimeSpinNs > thinktimeNs) {
@@ -877,7 +880,7 @@ final class FioJobSettings implements Cloneable {
     boolean cmdprioPerc = cmdprioPercentage[0] > 0 || cmdprioPercentage[1] > 0;
     if (cmdprioPerc && cmdprioBssplit != null) {
       // fio_cmdprio_init(): the two ways of choosing the I/Os are exclusive.
-      throw error("cmdprio_bssplit", "cmdprio_percentage and cmdprio_bssplit are mutually"
+      throw error("cmdprio_bssplit", "cmdprio_bssplit and cmdprio_percentage are mutually"
           + " exclusive (fio refuses both)");
     }
     if (ioprioSet && ioengine != FioEngine.LIBAIO && ioengine != FioEngine.IO_URING) {
@@ -909,8 +912,8 @@ final class FioJobSettings implements Cloneable {
         // zbd: the device's zone size, which zonesize must equal (checked against the device).
         resolveZoneUnits(zoneSizeBytes);
       } else if (!zonemodeZbd) {
-        throw error(firstZoneUnitKey(), "a size in zones (z) needs zonesize or zonemode=zbd (the"
-            + " zone size to multiply by)");
+        throw error(firstZoneUnitKey(), "a value in zones (z) needs zonesize or zonemode=zbd"
+            + " (the zone length to multiply by)");
       }
     }
     if (zoneResetFrequency > 0 && !zonemodeZbd) {
@@ -970,8 +973,8 @@ final class FioJobSettings implements Cloneable {
       // setup_files() (filesetup.c): a FIO_DISKLESSIO | FIO_FAKEIO file takes filesize as its
       // real_file_size, and without size= the job's size is the sum of its files' io_size.
       if (fileSizeLow != fileSizeHigh) {
-        throw error("filesize", "a filesize range with ioengine=null (fio draws each file's"
-            + " size from it) is not modelled by blksim; give one filesize or size=");
+        throw error("filesize", "filesize as a range with ioengine=null (fio draws each file's"
+            + " size from it) is not modelled by blksim; give one size, or size=");
       }
       sizeBytes = fileSizeLow * nrFiles;
     }
@@ -1379,7 +1382,7 @@ final class FioJobSettings implements Cloneable {
   private void size(String value) {
     FioValues.Size s = FioValues.size(value, kbBase, true);
     if (s.percent() && (s.value() < 1 || s.value() > 100)) {
-      throw new BadValue("a size percentage must be in [1, 100], was " + value);
+      throw new BadValue("a percentage must be in [1, 100], was " + value);
     }
     sizeBytes = s.percent() ? 0 : s.value();
     sizePercent = s.percent() ? s.value() : 0;
@@ -1494,7 +1497,7 @@ final class FioJobSettings implements Cloneable {
 
   private static long startDelay(String value) {
     if (!value.startsWith("(") && value.matches("[^-:]+[-:].*")) {
-      throw new BadValue("a startdelay range is not modelled by blksim, was " + value);
+      throw new BadValue("a range is not modelled by blksim, was " + value);
     }
     return FioValues.timeNs(value, true);
   }
@@ -1516,7 +1519,7 @@ final class FioJobSettings implements Cloneable {
     String reason = FioEngine.OTHER_FIO_ENGINES.get(name);
     throw new BadValue(reason != null
         ? "ioengine=" + value + " is not modelled by blksim (" + reason + ")"
-        : "unknown ioengine " + value + "; modelled: " + modelled);
+        : "ioengine=" + value + " is unknown; modelled: " + modelled);
   }
 
   /**

@@ -25,8 +25,8 @@ import java.util.Set;
  *   <li>{@link Verdict#MODELLED}: simulated (the note says where partly);
  *   <li>{@link Verdict#NO_EFFECT}: accepted, validated, and without effect on the simulation;
  *       the reason says why that is harmless;
- *   <li>{@link Verdict#REFUSED}: exit 2 with {@code FILE:LINE: KEY: fio option 'KEY' is not
- *       modelled by blksim (REASON)}.
+ *   <li>{@link Verdict#REFUSED}: exit 2 with {@code FILE:LINE: KEY is not modelled by blksim
+ *       (REASON)}.
  * </ul>
  * A name in none of these lists is an "unknown fio option"; an option fio knows is never called
  * unknown. {@code ./blksim describe fio} prints the table and the README's "fio compatibility"

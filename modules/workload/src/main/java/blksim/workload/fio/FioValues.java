@@ -109,7 +109,7 @@ final class FioValues {
     }
     Matcher m = DECIMAL.matcher(value);
     if (!m.matches()) {
-      throw new BadValue("not an integer with an optional size suffix (4k, 1m, 0x10, (4*1024)): "
+      throw new BadValue("not an integer with an optional unit suffix (4k, 1m, 0x10, (4*1024)): "
           + value + (value.matches(".*[-+*/^].*") ? "; put arithmetic in parentheses" : ""));
     }
     long n = parseLong(m.group(1), value);
@@ -122,7 +122,7 @@ final class FioValues {
     }
     Matcher sm = BYTE_SUFFIX.matcher(suffix);
     if (!sm.matches()) {
-      throw new BadValue("unknown size suffix '" + m.group(2) + "' in " + value
+      throw new BadValue("unknown unit suffix '" + m.group(2) + "' in " + value
           + (suffix.equals("z") ? " (zone units are not modelled)" : ""));
     }
     if (sm.group(1) == null) {

@@ -32,8 +32,8 @@ final class NvmeDevices {
     if (!nr.equals("auto")) {
       nrRequests = ScenarioLoader.explicitNrRequests(dv, nr);
       if (sched == RequestQueueParams.Scheduler.NONE && nrRequests > depth - 1) {
-        throw dv.error("nr-requests", "without a scheduler nr-requests cannot exceed the driver"
-            + " tags, io-queue-depth - 1 (" + (depth - 1) + "), was " + nrRequests);
+        throw dv.error("nr-requests", "nr-requests cannot exceed the driver tags, io-queue-depth"
+            + " - 1 (" + (depth - 1) + "), without a scheduler, was " + nrRequests);
       }
     }
     long maxBytes = dv.getSize("max-sectors");
@@ -91,9 +91,9 @@ final class NvmeDevices {
             cfg.getList("blksim.devices").get(i)).toConfig();
         Values dv = new Values(d, null, ScenarioSchema.DEVICE_KEYS.get("nvme"),
             "blksim.devices." + i + ".");
-        throw dv.error("nr-requests", "without a scheduler (scheduler = none, or auto with " + q
-            + " hardware queues) nr-requests cannot exceed the driver tags, io-queue-depth - 1 ("
-            + n.tagsPerQueue() + "), was " + n.nrRequestsFor(q));
+        throw dv.error("nr-requests", "nr-requests cannot exceed the driver tags, io-queue-depth"
+            + " - 1 (" + n.tagsPerQueue() + "), without a scheduler (scheduler = none, or auto"
+            + " with " + q + " hardware queues), was " + n.nrRequestsFor(q));
       }
     }
   }

@@ -208,7 +208,10 @@ public final class ScenarioLoader {
     return build(cfg, spec, null);
   }
 
-  /** A device's {@code nr-requests} given as a number (not auto): in [1, 65536]. */
+  /**
+   * A device's {@code nr-requests} given as a number (not auto): in [1, 65536]. The one parser of
+   * the ssd, nvme and null_blk types.
+   */
   static int explicitNrRequests(Values dv, String nr) {
     int n;
     try {
@@ -1125,8 +1128,8 @@ public final class ScenarioLoader {
     } else {
       nrRequests = explicitNrRequests(dv, nr);
       if (sched == RequestQueueParams.Scheduler.NONE && nrRequests > depth) {
-        throw dv.error("nr-requests", "without a scheduler nr-requests cannot exceed queue-depth"
-            + " (" + depth + "), was " + nrRequests);
+        throw dv.error("nr-requests", "nr-requests cannot exceed queue-depth (" + depth + ")"
+            + " without a scheduler, was " + nrRequests);
       }
     }
     long maxBytes = dv.getSize("max-sectors");
@@ -1777,7 +1780,7 @@ public final class ScenarioLoader {
       }
     }
     if (why != null) {
-      throw j.error("sync", "fio option 'sync' is not modelled by blksim here: " + why);
+      throw j.error("sync", "sync is not modelled by blksim here: " + why);
     }
   }
 
@@ -2200,18 +2203,7 @@ public final class ScenarioLoader {
         : RequestQueueParams.Scheduler.parse(sch);
     int depth = dv.getInt("hw-queue-depth");
     String nr = dv.getString("nr-requests").trim();
-    int nrRequests = 0;
-    if (!nr.equals("auto")) {
-      try {
-        nrRequests = Integer.parseInt(nr);
-      } catch (NumberFormatException e) {
-        nrRequests = -1;
-      }
-      if (nrRequests < 1 || nrRequests > 65536) {
-        throw dv.error("nr-requests", "nr-requests must be auto or a whole number in [1, 65536],"
-            + " was '" + nr + "'");
-      }
-    }
+    int nrRequests = nr.equals("auto") ? 0 : explicitNrRequests(dv, nr);
     long maxBytes = dv.getSize("max-sectors");
     int bs = dv.getInt("bs");
     if (maxBytes % 512 != 0 || maxBytes < bs) {
@@ -2285,10 +2277,9 @@ public final class ScenarioLoader {
         Config d = ((ConfigObject) cfg.getList("blksim.devices").get(i)).toConfig();
         Values dv = new Values(d, null, ScenarioSchema.DEVICE_KEYS.get("null_blk"),
             "blksim.devices." + i + ".");
-        throw dv.error("nr-requests", "without a scheduler (scheduler = none, or auto with "
-            + q + " hardware queues) nr-requests cannot exceed hw-queue-depth ("
-            + nb.hwQueueDepth() + "): the requests are the driver tags, was "
-            + nb.nrRequestsFor(q));
+        throw dv.error("nr-requests", "nr-requests cannot exceed hw-queue-depth ("
+            + nb.hwQueueDepth() + ") without a scheduler (scheduler = none, or auto with " + q
+            + " hardware queues): the requests are the driver tags, was " + nb.nrRequestsFor(q));
       }
       if (q == n) {
         continue;

@@ -316,7 +316,7 @@ public final class BlktraceTraceReader implements TraceReader {
           in.skipNBytes(pduLen);
         }
       } catch (java.io.EOFException e) {
-        throw error("pdu_len", "pdu_len " + pduLen + " runs past the end of the file");
+        throw error("pdu_len", "pdu_len runs past the end of the file, was " + pduLen);
       } catch (IOException e) {
         throw TraceInput.readError(file, e);
       }
@@ -404,9 +404,18 @@ public final class BlktraceTraceReader implements TraceReader {
           bytes, eventNo);
     }
 
+    /**
+     * An error of this event: a rule that starts with its field says where after the field
+     * ("version of event 1 (byte offset 0) must be 7 ..."), so that the message names the field
+     * once; any other rule after the place ("event 2 (byte offset 48): is truncated ...").
+     */
     InputException error(String field, String rule) {
-      return new InputException(file, 0, field,
-          "event " + eventNo + " (byte offset " + offset + "): " + rule);
+      String where = "event " + eventNo + " (byte offset " + offset + ")";
+      if (field != null && rule.startsWith(field + " ")) {
+        return new InputException(file, 0, field,
+            field + " of " + where + rule.substring(field.length()));
+      }
+      return new InputException(file, 0, field, where + ": " + rule);
     }
 
     void close() {

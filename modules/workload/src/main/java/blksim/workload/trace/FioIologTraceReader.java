@@ -182,7 +182,8 @@ final class FioIologTraceReader extends LineTraceReader {
     if (fileOp != null) {
       if (rest != 0) {
         // fio's sscanf matches 4 (v2) or 5 (v3) fields and then treats "add" as a bad I/O action.
-        throw f.error("action", "file action '" + f.get(a) + "' takes no offset or length");
+        throw f.error("action", "action '" + f.get(a) + "' takes no offset or length (it acts"
+            + " on the file)");
       }
       return new TraceRecord(timeNs, file, fileOp, file, 0, 0, TraceRecord.NO_LATENCY, lineNo);
     }

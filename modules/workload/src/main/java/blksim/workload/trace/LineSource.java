@@ -199,7 +199,11 @@ final class LineSource implements AutoCloseable {
   /** An {@link InputException} for {@code line} of {@code file}, which may exceed an int. */
   static InputException error(String file, long atLine, String field, String rule) {
     if (atLine > Integer.MAX_VALUE) {
-      return new InputException(file, 0, field, "line " + atLine + ": " + rule);
+      // A rule that starts with its field keeps it first, so that the field is named once.
+      return field != null && rule.startsWith(field + " ")
+          ? new InputException(file, 0, field,
+              field + " at line " + atLine + rule.substring(field.length()))
+          : new InputException(file, 0, field, "line " + atLine + ": " + rule);
     }
     return new InputException(file, (int) atLine, field, rule);
   }

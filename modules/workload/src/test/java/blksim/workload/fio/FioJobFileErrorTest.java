@@ -17,6 +17,15 @@ class FioJobFileErrorTest {
 
   /** Parses {@code text} as bad.fio and checks where the error points and what it says. */
   private static InputException rejects(String text, int line, String key, String rule) {
+    return rejects(text, line, key, rule, true);
+  }
+
+  /**
+   * {@link #rejects(String, int, String, String)}; {@code keyOnce} false for a rule that lists
+   * the key's own name among the values ("rw: must be one of read, ..., rw, ...").
+   */
+  private static InputException rejects(String text, int line, String key, String rule,
+      boolean keyOnce) {
     InputException e = assertThrows(InputException.class,
         () -> FioJobFile.parse("bad.fio", text, null, FioJobFileTest.ENV, Map.of()));
     assertEquals("bad.fio", e.file(), e.getMessage());
@@ -24,9 +33,15 @@ class FioJobFileErrorTest {
     assertEquals(key, e.key(), e.getMessage());
     assertTrue(e.rule().contains(rule), e.getMessage());
     String where = line > 0 ? "bad.fio:" + line + ": " : "bad.fio: ";
-    boolean named = key == null || e.rule().startsWith(key + "=");
+    boolean named = key == null || e.rule().startsWith(key + "=")
+        || e.rule().startsWith(key + " ");
     assertTrue(e.getMessage().startsWith(where + (named ? "" : key + ": ")),
         e.getMessage());
+    if (key != null && keyOnce) {
+      // The option once: a doubled key ("bs: bs must be ...") fails here.
+      assertEquals(1, e.getMessage().split("(?<![\\w-])" + java.util.regex.Pattern.quote(key)
+          + "(?![\\w-])", -1).length - 1, e.getMessage());
+    }
     return e;
   }
 
@@ -44,10 +59,12 @@ class FioJobFileErrorTest {
   @Test
   void unknownOption_isRejected() {
     InputException e = rejects("[j]\nrw=read\nxyzzy=1\n", 3, "xyzzy",
-        "unknown fio option 'xyzzy'");
+        "xyzzy=1 is an unknown fio option");
     // No fio option is within half its length: fio prints no "Did you mean".
-    assertEquals("bad.fio:3: xyzzy: unknown fio option 'xyzzy' (fio refuses it too: Bad option"
-        + " <xyzzy=1>)", e.getMessage());
+    assertEquals("bad.fio:3: xyzzy=1 is an unknown fio option (fio refuses it too: Bad option)",
+        e.getMessage());
+    assertEquals("bad.fio:2: xyzzy is an unknown fio option (fio refuses it too: Bad option)",
+        rejects("[j]\nxyzzy\n", 2, "xyzzy", "unknown fio option").getMessage());
     rejects("[j]\nBs=4k\n", 2, "Bs", "unknown fio option"); // fio's names are case-sensitive
   }
 
@@ -57,7 +74,7 @@ class FioJobFileErrorTest {
     // the empty bs fails to parse in fio too.
     InputException e = rejects("[j]\nbs=${FIO_BS}\n", 2, "bs", "needs a value");
     assertTrue(e.rule().contains("${FIO_BS} is empty: FIO_BS is not set in the environment; fio"
-        + " fails the same way: failed parsing bs=)"), e.getMessage());
+        + " fails the same way)"), e.getMessage());
     assertEquals(List.of(8192L, 8192L, 8192L), java.util.Arrays.stream(FioJobFile.parse("ok.fio",
         "[j]\nbs=${FIO_BS}\n", null, FioJobFileTest.ENV, Map.of("FIO_BS", "8192")).get(0)
         .bs()).boxed().toList());
@@ -91,9 +108,9 @@ class FioJobFileErrorTest {
     // and waitfor.fio have threads=1, which fio itself rejects ("Bad option <threads=1>",
     // "Did you mean thread?", "fio: job global dropped").
     InputException e = rejects("[global]\nthreads=1\n[j]\nrw=read\n", 2, "threads",
-        "unknown fio option 'threads'");
-    assertTrue(e.rule().endsWith("(fio refuses it too: Bad option <threads=1>; did you mean"
-        + " thread?)"), e.getMessage());
+        "threads=1 is an unknown fio option");
+    assertTrue(e.rule().endsWith("(fio refuses it too: Bad option; did you mean thread?)"),
+        e.getMessage());
     rejects("[j]\nthre\n", 2, "thre", "did you mean thread?"); // distance 2 <= (4+1)/2
     assertEquals(1, FioOptions.distance("threads", "thread"));
     assertEquals(3, FioOptions.distance("kitten", "sitting"));
@@ -105,7 +122,11 @@ class FioJobFileErrorTest {
   void vsync_isModelledAtIodepth1_itsCoalescingAtHigherDepthsIsRefused() {
     rejects("[j]\nioengine=vsync\nrw=read\niodepth=4\n", 4, "iodepth",
         "coalesces contiguous I/Os into one readv()/writev()");
-    rejects("[global]\niodepth=2\n[j]\nioengine=vsync\n", 2, "iodepth", "iodepth=1");
+    assertEquals("bad.fio:2: iodepth=2 with ioengine=vsync coalesces contiguous I/Os into one"
+        + " readv()/writev() (fio_vsyncio_queue()), which blksim does not model; a depth of 1"
+        + " (one iovec a call) is modelled",
+        rejects("[global]\niodepth=2\n[j]\nioengine=vsync\n", 2, "iodepth", "a depth of 1")
+            .getMessage());
     assertEquals(FioEngine.VSYNC, FioJobFile.parse("t.fio", "[j]\nioengine=vsync\n", null,
         FioJobFileTest.ENV, java.util.Map.of()).get(0).ioengine());
   }
@@ -134,22 +155,23 @@ class FioJobFileErrorTest {
   @Test
   void realFioOptionNotModelled_isRejected() {
     rejects("[j]\ncreate_fsync=1\n", 2, "create_fsync",
-        "fio option 'create_fsync' is not modelled by blksim");
+        "create_fsync is not modelled by blksim");
     // An alias of an unmodelled option names the canonical one too.
     rejects("[j]\nblocksize_unaligned=1\n", 2, "blocksize_unaligned",
-        "fio option 'blocksize_unaligned' (bs_unaligned) is not modelled");
+        "blocksize_unaligned (bs_unaligned) is not modelled");
     // Options of fio's engines (engines/*.c) are known to fio, so never "unknown".
     rejects("[j]\nioengine=libaio\nuserspace_reap\n", 3, "userspace_reap",
         "is not modelled by blksim");
     // ... but under an engine whose table lacks them fio itself refuses them (Bad option).
-    rejects("[j]\nuserspace_reap\n", 2, "userspace_reap", "an option of ioengine=libaio, not"
-        + " of ioengine=psync (fio refuses it too: Bad option <userspace_reap>)");
+    rejects("[j]\nuserspace_reap\n", 2, "userspace_reap", "userspace_reap is an option of"
+        + " ioengine=libaio, not of ioengine=psync (fio refuses it too: Bad option)");
     rejects("[global]\nmd_per_io_size=64\n[j]\nioengine=libaio\n", 2, "md_per_io_size",
-        "(fio refuses it too: Bad option <md_per_io_size=64>)");
+        "md_per_io_size=64 is an option of ioengine=io_uring/xnvme, not of ioengine=psync (fio"
+        + " refuses it too: Bad option)");
     // fdp=1 needs an engine with fdp_fetch_ruhs (fdp.c): fio fails the job's file setup.
     rejects("[j]\nioengine=libaio\nfdp=1\n", 3, "fdp", "fio fails the same way: engine"
         + " (libaio) lacks fetch ruhs");
-    rejects("[j]\nhttp_host=x\n", 2, "http_host", "Bad option <http_host=x>");
+    rejects("[j]\nhttp_host=x\n", 2, "http_host", "http_host=x is an option of ioengine=http");
     // Options added to fio after 3.33 are in the generated table as well.
     rejects("[j]\nverify_policy=x\n", 2, "verify_policy", "not modelled");
     rejects("[global]\nblock_error_percentiles=1\n[j]\n", 2, "block_error_percentiles",
@@ -195,7 +217,7 @@ class FioJobFileErrorTest {
   @Test
   void badNumbers_areRejected() {
     rejects("[j]\nsize=-1\n", 2, "size", "must not be negative");
-    rejects("[j]\nsize=4q\n", 2, "size", "unknown size suffix 'q'");
+    rejects("[j]\nsize=4q\n", 2, "size", "unknown unit suffix 'q'");
     rejects("[j]\nsize=2*1024\n", 2, "size", "put arithmetic in parentheses");
     rejects("[j]\nsize=(3\n", 2, "size", "missing ')'");
     rejects("[j]\nsize=101%\n", 2, "size", "[1, 100]");
@@ -214,7 +236,7 @@ class FioJobFileErrorTest {
 
   @Test
   void badRw_isRejected() {
-    rejects("[j]\nrw=randomread\n", 2, "rw", "must be one of read, write");
+    rejects("[j]\nrw=randomread\n", 2, "rw", "must be one of read, write", false);
     rejects("[j]\nreadwrite=randread:0\n", 2, "readwrite", "must be in [1, ");
   }
 
@@ -231,7 +253,7 @@ class FioJobFileErrorTest {
           "ioengine=" + eng + " is not modelled by blksim (");
       assertTrue(r.getMessage().endsWith(")"), r.getMessage());
     }
-    rejects("[j]\nioengine=turbo\n", 2, "ioengine", "unknown ioengine turbo");
+    rejects("[j]\nioengine=turbo\n", 2, "ioengine", "ioengine=turbo is unknown");
   }
 
   @Test
@@ -278,7 +300,7 @@ class FioJobFileErrorTest {
     // fio's strip_blank_end() cuts "iodepth=0 # x" to "iodepth=0": the error is the value's.
     rejects("[j]\nrw=read\niodepth=0 # none\n", 3, "iodepth", "[1, ");
     // "bs=4k;x" is bs=4k; the bad key after the cut is still reported on its own line.
-    rejects("[j] ; job\nbs=4k;x\nfoo=1 # bar\n", 3, "foo", "unknown fio option 'foo'");
+    rejects("[j] ; job\nbs=4k;x\nfoo=1 # bar\n", 3, "foo", "foo=1 is an unknown fio option");
   }
 
   @Test

@@ -2,49 +2,22 @@ package blksim.workload.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.engine.InputException;
 import blksim.kernel.block.RequestQueueParams.Scheduler;
 import blksim.kernel.device.NullBlkParams;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The null_blk device keys: defaults, validation (exit 2 naming the key), partitionings. */
-class NullBlkScenarioTest {
-  @TempDir Path dir;
-
+class NullBlkScenarioTest extends OneDeviceScenario<NullBlkParams> {
   static final String JOB = "[global]\nioengine=psync\ndirect=1\nfilename=/dev/nullb0\nbs=4k\n"
       + "rw=randread\nruntime=1ms\ntime_based\n[j]\nnumjobs=2\n";
 
-  /** 2 nodes x 2 cores x 2 threads = 8 CPUs, one null_blk with {@code keys}. */
-  Path scenario(String keys, String body) throws IOException {
-    Files.writeString(dir.resolve("job.fio"), JOB);
-    Path p = dir.resolve("s.conf");
-    Files.writeString(p, "blksim {\n"
-        + "  machine { sockets = 2, cores-per-llc = 2, threads-per-core = 2 }\n"
-        + "  devices = [\n"
-        + "    { type = null_blk, name = nullb0, size = 1G" + keys + " }\n"
-        + "  ]\n"
-        + "  fio.job-files = [\"job.fio\"]\n"
-        + body + "\n}\n");
-    return p;
-  }
-
-  NullBlkParams load(String keys, String body) throws IOException {
-    return (NullBlkParams) ScenarioLoader.load(scenario(keys, body), List.of(), Map.of())
-        .devices().get(0);
-  }
-
-  InputException fails(String keys, String body) throws IOException {
-    Path p = scenario(keys, body);
-    return assertThrows(InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
+  NullBlkScenarioTest() {
+    super("type = null_blk, name = nullb0, size = 1G", JOB);
   }
 
   @Test
@@ -81,19 +54,14 @@ class NullBlkScenarioTest {
         {", submit-queues = many", "submit-queues", "per-cpu or a whole number"},
         {", scheduler = bfq", "scheduler", "bfq"},
         {", nr-requests = lots", "nr-requests", "auto or a whole number"},
-        {", nr-requests = 0", "nr-requests", "auto or a whole number"},
+        {", nr-requests = 0", "nr-requests", "must be in [1, 65536], was 0"},
         {", scheduler = none, nr-requests = 128", "nr-requests", "cannot exceed"},
         {", nr-requests = 128", "nr-requests", "cannot exceed"},
         {", max-sectors = 1000", "max-sectors", "multiple of 512"},
         {", bs = 4096, max-sectors = 2048", "max-sectors", "at least bs"},
         {", hw-queue-depth = 0", "hw-queue-depth", "must be in"},
     };
-    for (String[] c : cases) {
-      InputException e = fails(c[0], "");
-      assertEquals("blksim.devices.0." + c[1], e.key(), c[0] + ": " + e.getMessage());
-      assertTrue(e.getMessage().contains(c[2]), c[0] + ": " + e.getMessage());
-      assertTrue(e.file().endsWith("s.conf"), e.file());
-    }
+    badValuesFailNamingTheKey(cases);
   }
 
   @Test

@@ -2,49 +2,22 @@ package blksim.workload.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.engine.InputException;
 import blksim.kernel.block.RequestQueueParams.Scheduler;
 import blksim.kernel.device.NvmeParams;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The nvme device keys: defaults, validation (exit 2 naming the key), partitionings. */
-class NvmeScenarioTest {
-  @TempDir Path dir;
-
+class NvmeScenarioTest extends OneDeviceScenario<NvmeParams> {
   static final String JOB = "[j]\nioengine=psync\ndirect=1\nfilename=/dev/nvme0n1\nbs=4k\n"
       + "rw=randread\nruntime=1ms\ntime_based\n";
 
-  /** 2 nodes x 2 cores x 2 threads = 8 CPUs, one nvme with {@code keys}. */
-  Path scenario(String keys, String body) throws IOException {
-    Files.writeString(dir.resolve("job.fio"), JOB);
-    Path p = dir.resolve("s.conf");
-    Files.writeString(p, "blksim {\n"
-        + "  machine { sockets = 2, cores-per-llc = 2, threads-per-core = 2 }\n"
-        + "  devices = [\n"
-        + "    { type = nvme, name = nvme0n1" + keys + " }\n"
-        + "  ]\n"
-        + "  fio.job-files = [\"job.fio\"]\n"
-        + body + "\n}\n");
-    return p;
-  }
-
-  NvmeParams load(String keys, String body) throws IOException {
-    return (NvmeParams) ScenarioLoader.load(scenario(keys, body), List.of(), Map.of())
-        .devices().get(0);
-  }
-
-  InputException fails(String keys, String body) throws IOException {
-    Path p = scenario(keys, body);
-    return assertThrows(InputException.class, () -> ScenarioLoader.load(p, List.of(), Map.of()));
+  NvmeScenarioTest() {
+    super("type = nvme, name = nvme0n1", JOB);
   }
 
   @Test
@@ -95,12 +68,7 @@ class NvmeScenarioTest {
         {", page-size = 3k", "page-size", "power of two"},
         {", bs = 1024", "bs", "512 or 4096"},
     };
-    for (String[] c : cases) {
-      InputException e = fails(c[0], "");
-      assertEquals("blksim.devices.0." + c[1], e.key(), c[0] + ": " + e.getMessage());
-      assertTrue(e.getMessage().contains(c[2]), c[0] + ": " + e.getMessage());
-      assertTrue(e.file().endsWith("s.conf"), e.file());
-    }
+    badValuesFailNamingTheKey(cases);
   }
 
   @Test

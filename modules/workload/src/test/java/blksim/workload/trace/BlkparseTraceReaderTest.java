@@ -162,7 +162,8 @@ class BlkparseTraceReaderTest {
     Files.writeString(p, "  8,0    0        1     0.000001000   10  Q   W 4x0 + 8 [a]\n");
     InputException e = assertThrows(InputException.class, () -> readAll(p, TraceFormat.BLKPARSE,
         TraceOptions.defaults().withArrival(BlkArrival.Q)));
-    assertEquals(p + ":1: sector: sector must be a non-negative integer, was '4x0'",
+    assertEquals(p + ":1: sector must be a non-negative integer, was '4x0'",
         e.getMessage());
+    assertEquals("sector", e.key());
   }
 }

@@ -147,8 +147,9 @@ class BlktraceTraceReaderTest {
     write(p, e);
     InputException ex = assertThrows(InputException.class,
         () -> readAll(p, TraceFormat.BLKTRACE, TraceOptions.defaults().withArrival(BlkArrival.Q)));
-    assertEquals(p + ": version: event 1 (byte offset 0): version must be 7 (the blk_io_trace "
+    assertEquals(p + ": version of event 1 (byte offset 0) must be 7 (the blk_io_trace "
         + "layout read here), was 6", ex.getMessage());
+    assertEquals("version", ex.key());
   }
 
   @Test

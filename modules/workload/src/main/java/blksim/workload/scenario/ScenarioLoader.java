@@ -796,6 +796,17 @@ public final class ScenarioLoader {
         dirtyFiles, wqSettings(v, topo), loadBalance(v), localityGroups);
   }
 
+  /**
+   * {@code s} with {@code locality-groups = n} (checked as if the scenario file had it): for
+   * {@code run --check-determinism}, whose reference run has no groups.
+   */
+  public static Scenario withLocalityGroups(Scenario s, int n) {
+    Config cfg = ConfigFactory.parseString(s.spec(),
+        ConfigParseOptions.defaults().setOriginDescription("scenario spec"))
+        .withValue("blksim.locality-groups", ConfigValueFactory.fromAnyRef(Integer.toString(n)));
+    return build(cfg, cfg.root().render(ConfigRenderOptions.concise().setFormatted(true)), null);
+  }
+
   /** {@code locality-groups = auto} gives one group per this many CPUs. */
   static final int CPUS_PER_LOCALITY_GROUP = 64;
 

@@ -89,6 +89,15 @@ public final class JobStats {
     private long startNs;
     private long endNs;
     private boolean finished;
+    /**
+     * Where {@code do_verify()} began ({@link #verifyStarted}), or -1: not recorded in
+     * {@link #encode()}, since it only shapes {@link #finish} in the job's own partition.
+     */
+    private long verifyStartNs = -1;
+    /** Whether the job's own pattern reads ({@code td_read()}), given with the verify start. */
+    private boolean verifyJobReads;
+    /** The bytes read before {@code do_verify()} began. */
+    private long verifyReadBytesBefore;
     private long runtimeNs;
     private long cpuRunTimeNs;
     private long jobRuntimeMs;
@@ -650,6 +659,19 @@ public final class JobStats {
     }
 
     /**
+     * fio's {@code do_verify()} begins at {@code nowNs} (after {@code do_io()} drained): from
+     * here the time counts to the reads' runtime only, as {@code update_runtime()} counts it.
+     * {@code jobReads} is {@code td_read()}: whether the job's own pattern reads.
+     */
+    public void verifyStarted(long nowNs, boolean jobReads) {
+        if (verifyStartNs < 0) {
+            verifyStartNs = nowNs;
+            verifyJobReads = jobReads;
+            verifyReadBytesBefore = ioBytes[DDIR_READ];
+        }
+    }
+
+    /**
      * Ends the measured period: runtime becomes {@code nowNs - start}, and the bw/iops samples of
      * the complete bw and iops windows are computed (fio's {@code __add_samples()}: KiB/s as
      * {@code bytes * 1000 / 500 / 1024}, IOPS as {@code ios * 1000 / 500}).
@@ -674,6 +696,19 @@ public final class JobStats {
         long iopsWindows = runtimeNs / iopsWindowNs;
         for (int d = 0; d < DDIR_COUNT; d++) {
             runtimeMs[d] = ioBytes[d] > 0 ? ms : 0;
+            if (verifyStartNs >= 0) {
+                // backend.c thread_main(): update_runtime() after do_io() gives each direction
+                // the job did I/O in that phase's time (td_read() && io_bytes[DDIR_READ] for the
+                // reads); after do_verify() the reads get the verify phase's time added.
+                long ioNs = Math.max(0, verifyStartNs - startNs);
+                long verifyNs = nowNs - Math.max(verifyStartNs, startNs);
+                if (d == DDIR_READ) {
+                    boolean readInIo = verifyJobReads && verifyReadBytesBefore > 0;
+                    runtimeMs[d] = nsToRuntimeMs(readInIo ? ioNs + verifyNs : verifyNs);
+                } else {
+                    runtimeMs[d] = ioBytes[d] > 0 ? nsToRuntimeMs(ioNs) : 0;
+                }
+            }
             for (int w = 0; !perIoBw && w < bwWindows && w < windowCount; w++) {
                 long deltaBytes = windowBytes[d][w];
                 if (deltaBytes != 0) {

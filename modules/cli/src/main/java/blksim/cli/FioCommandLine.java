@@ -88,6 +88,20 @@ final class FioCommandLine {
     return c;
   }
 
+  /**
+   * Whether {@code arg} is one of fio's program options that {@link #parse} takes without a
+   * job: {@code --minimal} or one of {@link #DROPPED}. With a job file, fio takes them as well
+   * ({@code fio --minimal JOB.fio}).
+   */
+  static boolean programOption(String arg) {
+    if (!arg.startsWith("--")) {
+      return false;
+    }
+    int eq = arg.indexOf('=');
+    String key = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
+    return key.equals("minimal") && eq < 0 || DROPPED.contains(key);
+  }
+
   /** Whether fio's {@code --minimal} (terse output) was given. */
   boolean minimal() {
     return minimal;

@@ -130,6 +130,19 @@ class FioOutputOptionsTest {
   }
 
   @Test
+  void minimalAndEta_withAFile_areFiosProgramOptions_terseOutputAndNoProgressChange()
+      throws IOException {
+    // fio --minimal --eta=never JOB.fio: the options fio's command line takes with a job file.
+    MainTest.Result r = cli("run", scenario().toString(), "--host", "local", "--minimal",
+        "--eta=never", "--eta-newline=1");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("3;fio-3.36;reader;"), "terse output: " + r.out());
+    assertFalse(r.out().contains("(groupid="), r.out());
+    MainTest.Result bad = cli("run", scenario().toString(), "--host", "local", "--minimalist");
+    assertEquals(2, bad.code(), bad.err());
+  }
+
+  @Test
   void outputDir_fioTxtHoldsTheNormalOutputWithItsPreRunLines_whateverIsPrinted()
       throws IOException {
     Path dir = tmp.resolve("out");

@@ -186,8 +186,21 @@ public final class FioTextReporter {
         for (JobStats.PrioStat p : prios) {
             displayLat(out, "clat prio " + prioName(p.ioprio()), p.clat());
         }
-        if (ts.clat(ddir).present()) {
+        // stat.c show_ddir_status(): each latency's percentiles as its *_percentiles option
+        // asks (clat_percentiles on by default), then the per-priority ones.
+        if (ts.reportsPercentiles(JobStats.Latency.SLAT) && ts.slat(ddir).present()) {
+            showClatPercentiles(out, ts.percentiles(JobStats.Latency.SLAT, ddir),
+                ts.percentileList(), "slat");
+        }
+        if (ts.reportsPercentiles(JobStats.Latency.CLAT) && ts.clat(ddir).present()) {
             showClatPercentiles(out, ts.clatPercentiles(ddir), ts.percentileList(), "clat");
+        }
+        if (ts.reportsPercentiles(JobStats.Latency.LAT) && ts.lat(ddir).present()) {
+            showClatPercentiles(out, ts.percentiles(JobStats.Latency.LAT, ddir),
+                ts.percentileList(), "lat");
+        }
+        if (ts.clat(ddir).present() && (ts.reportsPercentiles(JobStats.Latency.CLAT)
+                || ts.reportsPercentiles(JobStats.Latency.LAT))) {
             long samples = ts.clat(ddir).samples();
             for (JobStats.PrioStat p : prios) {
                 showClatPercentiles(out, p.percentiles(ts.percentileList()), ts.percentileList(),

@@ -382,6 +382,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
       stats.setSampleWindows(j.bwAvgTimeMs(), j.iopsAvgTimeMs());
       stats.setReportOptions(j.unifiedRwReporting(), j.significantFigures(), j.unitBase());
+      stats.setPercentileReports(j.slatPercentiles(), j.clatPercentiles(), j.latPercentiles());
       var logs = j.logOptions();
       if (logs != null && logs.avgMsec() == 0) {
         // per_unit_log(): the report's samples come per I/O; gtod_reduce takes the iops ones

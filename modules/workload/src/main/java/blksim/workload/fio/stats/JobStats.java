@@ -160,6 +160,12 @@ public final class JobStats {
     private int sigFigs = 4;
     private int unitBase = 8;
     /**
+     * The latencies whose percentiles the report prints, a bit per {@link Latency} ordinal:
+     * fio's {@code slat_percentiles}, {@code clat_percentiles} (on by default) and
+     * {@code lat_percentiles}.
+     */
+    private int percentileReports = 1 << Latency.CLAT.ordinal();
+    /**
      * A per-I/O bw (iops) log ({@code log_avg_msec=0}): fio's {@code calc_log_samples()} then
      * takes no window samples and {@code account_io_completion()} adds one per I/O instead.
      */
@@ -778,6 +784,21 @@ public final class JobStats {
         this.unitBase = unitBase;
     }
 
+    /**
+     * fio's {@code slat_percentiles}, {@code clat_percentiles} and {@code lat_percentiles}, which
+     * the thread_stat carries to the report ({@code __show_run_stats()}).
+     */
+    public void setPercentileReports(boolean slatPct, boolean clatPct, boolean latPct) {
+        percentileReports = (slatPct ? 1 << Latency.SLAT.ordinal() : 0)
+            | (clatPct ? 1 << Latency.CLAT.ordinal() : 0)
+            | (latPct ? 1 << Latency.LAT.ordinal() : 0);
+    }
+
+    /** Whether the report prints the percentiles of {@code kind} (fio's {@code *_percentiles}). */
+    public boolean reportsPercentiles(Latency kind) {
+        return (percentileReports & (1 << kind.ordinal())) != 0;
+    }
+
     /** fio's {@code unified_rw_rep} of these statistics ({@link #UNIFIED_SPLIT} by default). */
     public int unifiedRw() {
         return unifiedRw;
@@ -989,6 +1010,7 @@ public final class JobStats {
         dst.unifiedRw = mixed ? UNIFIED_MIXED : first.unifiedRw;
         dst.sigFigs = first.sigFigs;
         dst.unitBase = first.unitBase;
+        dst.percentileReports = first.percentileReports;
         for (JobStats src : jobs) {
             dst.add(src, mixed);
             if (src.steadyState != null) {
@@ -1468,6 +1490,7 @@ public final class JobStats {
             out.writeByte(unifiedRw);
             out.writeByte(sigFigs);
             out.writeByte(unitBase);
+            out.writeByte(percentileReports);
             out.writeBoolean(perIoBw);
             out.writeBoolean(perIoIops);
             out.writeLong(syncIos);
@@ -1579,6 +1602,7 @@ public final class JobStats {
             s.unifiedRw = in.readUnsignedByte();
             s.sigFigs = in.readUnsignedByte();
             s.unitBase = in.readUnsignedByte();
+            s.percentileReports = in.readUnsignedByte();
             s.perIoBw = in.readBoolean();
             s.perIoIops = in.readBoolean();
             s.syncIos = in.readLong();

@@ -21,7 +21,7 @@ import blksim.workload.fio.stats.StatSummary;
  * <p>The lines fio prints before the run (job lines, version, {@code Starting ...}) and the blank
  * line that starts fio's run statistics are {@link FioPreamble}'s, printed by the CLI before this
  * text. Simplified against fio: no ETA lines; fio's defaults are assumed for {@code kb_base} (1024), {@code percentile_precision} (2),
- * {@code clat_percentiles} (on), {@code slat/lat_percentiles} (off) and no latency target; the
+ * and no latency target ({@code slat/clat/lat_percentiles} are the job's); the
  * date in each header is {@link RunResult#wallClockEpochMs()} in UTC; the pid is
  * {@code 1000 + job index}; no per-priority, sync, steady-state or block-info sections.
  *

@@ -23,6 +23,9 @@ import org.slf4j.LoggerFactory;
  */
 final class FioJobSettings implements Cloneable {
   private static final Logger LOG = LoggerFactory.getLogger(FioJobSettings.class);
+  /** The time_based lines already warned about (see {@link #finish}). */
+  private static final java.util.Set<String> WARNED_TIME_BASED =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** fio's default {@code percentile_list}. */
   static final double[] DEFAULT_PERCENTILES = {
@@ -917,7 +920,15 @@ final class FioJobSettings implements Cloneable {
       throw error("zone_reset_frequency", "zone_reset_frequency applies to zonemode=zbd only");
     }
     if (timeBased && runtimeNs == 0) {
-      throw error("time_based", "time_based needs runtime > 0 (fio would run until killed)");
+      // init.c fixup_options(): "fio: time_based requires a runtime/timeout setting", and the
+      // job runs without time_based, to its size.
+      FioJobFile.Origin at = origins.get("time_based");
+      if (WARNED_TIME_BASED.add(at.file() + ":" + at.line())) { // a run parses files again
+        LOG.warn("{}:{}: time_based without runtime: fio turns time_based off (\"fio:"
+            + " time_based requires a runtime/timeout setting\") and the job runs to its size",
+            at.file(), at.line());
+      }
+      timeBased = false;
     }
     if (uncached != 0 && !direct) {
       // engines/io_uring.c and sync.c: "if (!td->o.odirect && o->uncached) ... RWF_DONTCACHE";

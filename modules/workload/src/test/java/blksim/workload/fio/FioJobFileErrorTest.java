@@ -1,6 +1,7 @@
 package blksim.workload.fio;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -251,8 +252,13 @@ class FioJobFileErrorTest {
   }
 
   @Test
-  void timeBasedWithoutRuntime_isRejected() {
-    rejects("[j]\nrw=read\ntime_based\n", 3, "time_based", "needs runtime > 0");
+  void timeBasedWithoutRuntime_isTurnedOff_asFiosFixupOptionsDoes() {
+    // init.c fixup_options(): fio warns "time_based requires a runtime/timeout setting" and
+    // clears time_based; the job then runs to its size.
+    FioJob j = FioJobFile.parse("t.fio", "[global]\ntime_based\n[j]\nrw=read\nsize=1m\n", null,
+        FioJobFileTest.ENV, java.util.Map.of()).get(0);
+    assertFalse(j.timeBased());
+    assertEquals(0, j.runtimeNs());
   }
 
   @Test

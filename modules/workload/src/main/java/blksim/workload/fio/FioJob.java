@@ -37,6 +37,11 @@ public final class FioJob {
     this.s = settings;
   }
 
+  /** The parsed settings (for this package's tests). */
+  FioJobSettings settings() {
+    return s;
+  }
+
   /** This job in reporting group {@code groupId} (used when job files are joined). */
   public FioJob withGroupId(int groupId) {
     return new FioJob(sectionName, jobIndex, groupId, file, line, options, globalOptions, s);

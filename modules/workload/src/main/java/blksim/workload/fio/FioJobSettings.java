@@ -930,6 +930,10 @@ final class FioJobSettings implements Cloneable {
       }
       timeBased = false;
     }
+    String never = verifyNeverStarts();
+    if (never != null && WARNED_TIME_BASED.add(never)) {
+      LOG.warn(never);
+    }
     if (uncached != 0 && !direct) {
       // engines/io_uring.c and sync.c: "if (!td->o.odirect && o->uncached) ... RWF_DONTCACHE";
       // with direct=1 fio sets nothing. RWF_DONTCACHE is Linux 6.14's (commit 1b2a339f0abf,
@@ -1257,6 +1261,22 @@ final class FioJobSettings implements Cloneable {
       }
     }
     return "size";
+  }
+
+  /**
+   * fio's notice when a writing job's verify phase can never start (init.c fixup_options():
+   * "verification read phase will never start because write phase uses all of runtime"), with
+   * the verify line, or null.
+   */
+  String verifyNeverStarts() {
+    if (verify == VerifyAlgorithm.NONE || !rw.writes() || rw.reads() || !doVerify
+        || runtimeNs == 0 || !timeBased || verifyBacklog > 0) {
+      return null;
+    }
+    FioJobFile.Origin at = origins.get("verify");
+    return (at == null ? "" : at.file() + ":" + at.line() + ": ") + "fio: verification read"
+        + " phase will never start because write phase uses all of runtime (time_based; fio"
+        + " says so too: add verify_backlog, or drop time_based)";
   }
 
   InputException error(String key, String rule) {

@@ -252,6 +252,20 @@ class FioJobFileErrorTest {
   }
 
   @Test
+  void verifyThatCanNeverStart_getsFiosNotice() {
+    String none = "[j]\nrw=write\nverify=md5\nruntime=1s\n";
+    FioJobSettings s = FioJobFile.parse("t.fio", none + "time_based\n", null,
+        FioJobFileTest.ENV, java.util.Map.of()).get(0).settings();
+    assertTrue(s.verifyNeverStarts().contains("t.fio:3: fio: verification read phase will"
+        + " never start"), s.verifyNeverStarts());
+    for (String ok : List.of(none, none + "time_based\nverify_backlog=16\n",
+        "[j]\nrw=randrw\nverify=md5\nruntime=1s\ntime_based\n")) {
+      assertEquals(null, FioJobFile.parse("t.fio", ok, null, FioJobFileTest.ENV,
+          java.util.Map.of()).get(0).settings().verifyNeverStarts(), ok);
+    }
+  }
+
+  @Test
   void timeBasedWithoutRuntime_isTurnedOff_asFiosFixupOptionsDoes() {
     // init.c fixup_options(): fio warns "time_based requires a runtime/timeout setting" and
     // clears time_based; the job then runs to its size.

@@ -514,7 +514,8 @@ final class FioJobSettings implements Cloneable {
       case "ba" -> perDirection(string(value), v -> {
         long b = FioValues.bytes(v, kbBase);
         if (b <= 0 || b % 512 != 0) {
-          throw new BadValue("blockalign must be a positive multiple of 512, was " + v);
+          throw new BadValue("blockalign must be a positive multiple of 512, was " + v
+              + iecHint(v, b));
         }
         return d -> ba[d] = b;
       });
@@ -1347,7 +1348,8 @@ final class FioJobSettings implements Cloneable {
       }
       long v = FioValues.bytes(parts[d], kbBase);
       if (v <= 0 || v % 512 != 0) {
-        throw new BadValue("bs must be a positive multiple of 512, was " + v);
+        throw new BadValue("bs must be a positive multiple of 512, was " + v
+            + iecHint(parts[d], v));
       }
       bs[d] = v;
       if (d == parts.length - 1) {
@@ -1629,9 +1631,26 @@ final class FioJobSettings implements Cloneable {
   private long blockSize(String v) {
     long b = FioValues.bytes(v, kbBase);
     if (b <= 0 || b % 512 != 0) {
-      throw new BadValue("a block size must be a positive multiple of 512, was " + v);
+      throw new BadValue("a block size must be a positive multiple of 512, was " + v
+          + iecHint(v, b));
     }
     return b;
+  }
+
+  private static final Pattern IEC_SUFFIX = Pattern.compile("(?i).*[0-9]\\s*[kmgtp]ib\\s*");
+
+  /**
+   * Why a size written with an IEC suffix is not what it seems: under fio's default
+   * {@code kb_base=1024}, parse.c {@code __get_mult_bytes()} takes KiB, MiB, ... as powers of
+   * 1000 ("opposite units"), so {@code 4KiB} is 4000 bytes; "" otherwise.
+   */
+  private String iecHint(String raw, long bytes) {
+    if (kbBase != 1024 || !IEC_SUFFIX.matcher(raw).matches()) {
+      return "";
+    }
+    return " (" + raw.trim() + " is " + bytes + " bytes: with its default kb_base=1024 fio reads"
+        + " KiB, MiB, ... as powers of 1000; write k, m, ... for powers of 1024, or set"
+        + " kb_base=1000)";
   }
 
   /**

@@ -266,6 +266,16 @@ class FioJobFileErrorTest {
   }
 
   @Test
+  void anIecBlockSize_thatFioReadsAsPowersOf1000_saysSo() {
+    // parse.c __get_mult_bytes(): with kb_base=1024 (the default) "KiB" is 1000 bytes.
+    rejects("[j]\nbs=4KiB\n", 2, "bs", "4KiB is 4000 bytes: with its default kb_base=1024");
+    rejects("[j]\nbsrange=1KiB-4k\n", 2, "bsrange", "1KiB is 1000 bytes");
+    rejects("[j]\nbs=1000\n", 2, "bs", "multiple of 512, was 1000");
+    assertEquals(4096, FioJobFile.parse("t.fio", "[j]\nkb_base=1000\nbs=4KiB\n", null,
+        FioJobFileTest.ENV, java.util.Map.of()).get(0).bs()[0]);
+  }
+
+  @Test
   void timeBasedWithoutRuntime_isTurnedOff_asFiosFixupOptionsDoes() {
     // init.c fixup_options(): fio warns "time_based requires a runtime/timeout setting" and
     // clears time_based; the job then runs to its size.

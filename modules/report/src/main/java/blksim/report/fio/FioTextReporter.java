@@ -78,6 +78,13 @@ public final class FioTextReporter {
             if (ts.error() != 0 && ts.errorIo() != null) {
                 lines.add("fio: io_u error" + (ts.errorFile() != null ? " on file " + ts.errorFile() : "")
                     + ": " + FioFormat.strerror(ts.error()) + ": " + ts.errorIo());
+                // ioengines.c td_io_queue(): a synchronous engine's first write failing with EIO
+                // (zbd_unaligned_write()) outside zonemode=zbd gets fio's hint.
+                if (ts.error() == 5 && ts.info().syncEngine() && ts.errorIo().startsWith("write ")
+                        && ts.totalIos(JobStats.DDIR_WRITE) == 1 && !ts.countZoneResets()) {
+                    lines.add("fio: first I/O failed. If " + ts.errorFile() + " is a zoned block"
+                        + " device, consider --zonemode=zbd");
+                }
             }
         }
         return lines;

@@ -76,6 +76,8 @@ final class FioJobSettings implements Cloneable {
   boolean timeBased;
   long rampTimeNs;
   long startDelayNs;
+  /** The top of a {@code startdelay} range (0: none), drawn per job at the run's start. */
+  long startDelayHighNs;
   int loops = 1;
   int numjobs = 1;
   boolean groupReporting;
@@ -419,7 +421,11 @@ final class FioJobSettings implements Cloneable {
       case "runtime" -> runtimeNs = FioValues.timeNs(string(value), true);
       case "time_based" -> timeBased = flag(value);
       case "ramp_time" -> rampTimeNs = FioValues.timeNs(string(value), true);
-      case "startdelay" -> startDelayNs = startDelay(string(value));
+      case "startdelay" -> {
+        long[] r = startDelay(string(value));
+        startDelayNs = r[0];
+        startDelayHighNs = r[1];
+      }
       case "loops" -> loops = integer(value, 1, Integer.MAX_VALUE);
       case "numjobs" -> numjobs = integer(value, 1, Integer.MAX_VALUE);
       case "group_reporting" -> groupReporting = flag(value);
@@ -1525,11 +1531,19 @@ final class FioJobSettings implements Cloneable {
     return s.value();
   }
 
-  private static long startDelay(String value) {
+  /**
+   * {@code startdelay}: a time, or a range lo-hi (lo:hi) from which each job draws its delay
+   * (init.c: {@code rand_between(&td->delay_state, start_delay_orig, start_delay_high)});
+   * returns {lo, hi}, hi 0 without a range.
+   */
+  private static long[] startDelay(String value) {
     if (!value.startsWith("(") && value.matches("[^-:]+[-:].*")) {
-      throw new BadValue("a startdelay range is not modelled by blksim, was " + value);
+      int sep = value.indexOf('-') > 0 ? value.indexOf('-') : value.indexOf(':');
+      long a = FioValues.timeNs(value.substring(0, sep).trim(), true);
+      long b = FioValues.timeNs(value.substring(sep + 1).trim(), true);
+      return new long[] {Math.min(a, b), Math.max(a, b)};
     }
-    return FioValues.timeNs(value, true);
+    return new long[] {FioValues.timeNs(value, true), 0};
   }
 
   private static FioEngine engine(String value) {

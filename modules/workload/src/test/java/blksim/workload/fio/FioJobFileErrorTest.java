@@ -210,7 +210,7 @@ class FioJobFileErrorTest {
     rejects("[j]\nruntime=10sec\n", 2, "runtime", "'sec'");
     rejects("[j]\nthinktime=1.5\n", 2, "thinktime", "not a time");
     rejects("[j]\nramp_time=5min\n", 2, "ramp_time", "unknown time unit 'min'");
-    rejects("[j]\nstartdelay=1-5\n", 2, "startdelay", "range is not modelled");
+    rejects("[j]\nstartdelay=1-5x\n", 2, "startdelay", "unknown time unit");
   }
 
   @Test

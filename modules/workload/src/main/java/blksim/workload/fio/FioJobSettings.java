@@ -941,6 +941,10 @@ final class FioJobSettings implements Cloneable {
     if (never != null && WARNED_TIME_BASED.add(never)) {
       LOG.warn(never);
     }
+    String capped = syncDepthNote();
+    if (capped != null && WARNED_TIME_BASED.add(capped)) {
+      LOG.warn(capped);
+    }
     if (uncached != 0 && !direct) {
       // engines/io_uring.c and sync.c: "if (!td->o.odirect && o->uncached) ... RWF_DONTCACHE";
       // with direct=1 fio sets nothing. RWF_DONTCACHE is Linux 6.14's (commit 1b2a339f0abf,
@@ -1284,6 +1288,21 @@ final class FioJobSettings implements Cloneable {
     return (at == null ? "" : at.file() + ":" + at.line() + ": ") + "fio: verification read"
         + " phase will never start because write phase uses all of runtime (time_based; fio"
         + " says so too: add verify_backlog, or drop time_based)";
+  }
+
+  /**
+   * fio's note for a synchronous engine with {@code iodepth} above 1 (backend.c
+   * {@code thread_main()}: "note: both iodepth >= 1 and synchronous I/O engine are selected,
+   * queue depth will be capped at 1"), with the iodepth line, or null.
+   */
+  String syncDepthNote() {
+    if (!ioengine.isSync() || iodepth <= 1 || offload) {
+      return null;
+    }
+    FioJobFile.Origin at = origins.get("iodepth");
+    return (at == null ? "" : at.file() + ":" + at.line() + ": ") + "iodepth=" + iodepth
+        + " with ioengine=" + ioengine.fioName() + ": fio says \"note: both iodepth >= 1 and"
+        + " synchronous I/O engine are selected, queue depth will be capped at 1\"";
   }
 
   InputException error(String key, String rule) {

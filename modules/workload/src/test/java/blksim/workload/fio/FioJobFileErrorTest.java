@@ -276,6 +276,20 @@ class FioJobFileErrorTest {
   }
 
   @Test
+  void syncEngineAboveDepth1_getsFiosCappedNote() {
+    FioJobSettings s = FioJobFile.parse("t.fio", "[global]\niodepth=32\n[j]\nrw=read\n", null,
+        FioJobFileTest.ENV, java.util.Map.of()).get(0).settings();
+    assertTrue(s.syncDepthNote().startsWith("t.fio:2: iodepth=32 with ioengine=psync: fio says"
+        + " \"note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be"
+        + " capped at 1\""), s.syncDepthNote());
+    for (String ok : List.of("[j]\nrw=read\n", "[j]\niodepth=32\nioengine=libaio\n",
+        "[j]\niodepth=8\nio_submit_mode=offload\n")) {
+      assertEquals(null, FioJobFile.parse("t.fio", ok, null, FioJobFileTest.ENV,
+          java.util.Map.of()).get(0).settings().syncDepthNote(), ok);
+    }
+  }
+
+  @Test
   void timeBasedWithoutRuntime_isTurnedOff_asFiosFixupOptionsDoes() {
     // init.c fixup_options(): fio warns "time_based requires a runtime/timeout setting" and
     // clears time_based; the job then runs to its size.

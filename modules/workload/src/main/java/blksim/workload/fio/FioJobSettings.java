@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  */
 final class FioJobSettings implements Cloneable {
   private static final Logger LOG = LoggerFactory.getLogger(FioJobSettings.class);
-  /** The time_based lines already warned about (see {@link #finish}). */
-  private static final java.util.Set<String> WARNED_TIME_BASED =
+  /** The notes already given (see {@link #finish}): a run parses its job files more than once. */
+  private static final java.util.Set<String> WARNED =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** fio's default {@code percentile_list}. */
@@ -930,7 +930,7 @@ final class FioJobSettings implements Cloneable {
       // init.c fixup_options(): "fio: time_based requires a runtime/timeout setting", and the
       // job runs without time_based, to its size.
       FioJobFile.Origin at = origins.get("time_based");
-      if (WARNED_TIME_BASED.add(at.file() + ":" + at.line())) { // a run parses files again
+      if (WARNED.add(at.file() + ":" + at.line())) { // a run parses files again
         LOG.warn("{}:{}: time_based without runtime: fio turns time_based off (\"fio:"
             + " time_based requires a runtime/timeout setting\") and the job runs to its size",
             at.file(), at.line());
@@ -938,11 +938,11 @@ final class FioJobSettings implements Cloneable {
       timeBased = false;
     }
     String never = verifyNeverStarts();
-    if (never != null && WARNED_TIME_BASED.add(never)) {
+    if (never != null && WARNED.add(never)) {
       LOG.warn(never);
     }
     String capped = syncDepthNote();
-    if (capped != null && WARNED_TIME_BASED.add(capped)) {
+    if (capped != null && WARNED.add(capped)) {
       LOG.warn(capped);
     }
     if (uncached != 0 && !direct) {

@@ -23,9 +23,23 @@ import org.slf4j.LoggerFactory;
  */
 final class FioJobSettings implements Cloneable {
   private static final Logger LOG = LoggerFactory.getLogger(FioJobSettings.class);
-  /** The notes already given (see {@link #finish}): a run parses its job files more than once. */
+  /** The notes already given ({@link #note}): a run parses its job files more than once. */
   private static final java.util.Set<String> WARNED =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * Logs a note about a job file (SLF4J's {@code {}} format) on stderr unless the same text was
+   * given before: a run parses its job files two or three times, and each note names its file
+   * and line, so it is said once. Returns whether it was logged.
+   */
+  static boolean note(String format, Object... args) {
+    String text = org.slf4j.helpers.MessageFormatter.arrayFormat(format, args).getMessage();
+    if (!WARNED.add(text)) {
+      return false;
+    }
+    LOG.warn(text);
+    return true;
+  }
 
   /** fio's default {@code percentile_list}. */
   static final double[] DEFAULT_PERCENTILES = {
@@ -366,7 +380,7 @@ final class FioJobSettings implements Cloneable {
   void apply(String key, String value, FioJobFile.Origin at) {
     origins.put(key, at);
     if (value != null && SIZE_KEYS.contains(key) && BARE_IEC.matcher(value).find()) {
-      LOG.warn("{}:{}: {}={}: fio reads a bare ki/mi/gi suffix like k/m/g (powers of kb_base);"
+      note("{}:{}: {}={}: fio reads a bare ki/mi/gi suffix like k/m/g (powers of kb_base);"
           + " write kib/mib/gib for the inverted unit (fio issue #1618)",
           at.file(), at.line(), at.key(), value);
     }
@@ -577,7 +591,7 @@ final class FioJobSettings implements Cloneable {
       case "write_lat_log" -> latLog = value == null ? "" : value;
       case "write_bw_log" -> bwLog = value == null ? "" : value;
       case "write_iops_log" -> iopsLog = value == null ? "" : value;
-      case "write_hist_log" -> LOG.warn("{}:{}: {}: accepted, but the histogram log is not"
+      case "write_hist_log" -> note("{}:{}: {}: accepted, but the histogram log is not"
           + " written yet (blksim writes the lat, bw and iops logs)", at.file(), at.line(),
           at.key());
       case "log_hist_msec" -> integer(value, 0, Integer.MAX_VALUE);
@@ -930,20 +944,18 @@ final class FioJobSettings implements Cloneable {
       // init.c fixup_options(): "fio: time_based requires a runtime/timeout setting", and the
       // job runs without time_based, to its size.
       FioJobFile.Origin at = origins.get("time_based");
-      if (WARNED.add(at.file() + ":" + at.line())) { // a run parses files again
-        LOG.warn("{}:{}: time_based without runtime: fio turns time_based off (\"fio:"
-            + " time_based requires a runtime/timeout setting\") and the job runs to its size",
-            at.file(), at.line());
-      }
+      note("{}:{}: time_based without runtime: fio turns time_based off (\"fio:"
+          + " time_based requires a runtime/timeout setting\") and the job runs to its size",
+          at.file(), at.line());
       timeBased = false;
     }
     String never = verifyNeverStarts();
-    if (never != null && WARNED.add(never)) {
-      LOG.warn(never);
+    if (never != null) {
+      note(never);
     }
     String capped = syncDepthNote();
-    if (capped != null && WARNED.add(capped)) {
-      LOG.warn(capped);
+    if (capped != null) {
+      note(capped);
     }
     if (uncached != 0 && !direct) {
       // engines/io_uring.c and sync.c: "if (!td->o.odirect && o->uncached) ... RWF_DONTCACHE";
@@ -1354,7 +1366,7 @@ final class FioJobSettings implements Cloneable {
       return value;
     }
     String read = String.join(",", parts);
-    LOG.warn("{}:{}: {}={}: fio reads it as {} (its number parser stops at the separator;"
+    note("{}:{}: {}={}: fio reads it as {} (its number parser stops at the separator;"
         + " bs takes no range, bsrange= does)", at.file(), at.line(), at.key(), value, read);
     return read;
   }

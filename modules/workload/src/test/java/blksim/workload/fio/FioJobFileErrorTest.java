@@ -276,6 +276,13 @@ class FioJobFileErrorTest {
   }
 
   @Test
+  void aNoteAboutAJobFile_isGivenOnce_thoughARunParsesTheFileAgain() {
+    assertTrue(FioJobSettings.note("{}:{}: once", "notes.fio", 7));
+    assertFalse(FioJobSettings.note("{}:{}: once", "notes.fio", 7));
+    assertTrue(FioJobSettings.note("{}:{}: once", "notes.fio", 8));
+  }
+
+  @Test
   void syncEngineAboveDepth1_getsFiosCappedNote() {
     FioJobSettings s = FioJobFile.parse("t.fio", "[global]\niodepth=32\n[j]\nrw=read\n", null,
         FioJobFileTest.ENV, java.util.Map.of()).get(0).settings();

@@ -190,6 +190,8 @@ final class RunCommand implements Callable<Integer> {
           }
         } else if (!FioCommandLine.programOption(a)) {
           rest.add(a);
+        } else {
+          FioCommandLine.checkTerseVersion(a);
         }
       }
       fioArgs = rest;

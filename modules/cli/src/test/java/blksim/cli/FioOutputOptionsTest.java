@@ -140,6 +140,15 @@ class FioOutputOptionsTest {
     assertFalse(r.out().contains("(groupid="), r.out());
     MainTest.Result bad = cli("run", scenario().toString(), "--host", "local", "--minimalist");
     assertEquals(2, bad.code(), bad.err());
+    MainTest.Result v3 = cli("run", scenario().toString(), "--host", "local", "--minimal",
+        "--terse-version=3");
+    assertEquals(0, v3.code(), v3.err());
+    assertTrue(v3.out().startsWith("3;fio-3.36;reader;"), v3.out());
+    MainTest.Result v5 = cli("run", scenario().toString(), "--host", "local", "--minimal",
+        "--terse-version=5");
+    assertEquals(2, v5.code(), v5.err());
+    assertTrue(v5.err().contains("--terse-version=5: blksim prints fio's terse version 3 only"),
+        v5.err());
   }
 
   private Path percentileJob(String options) throws IOException {

@@ -180,6 +180,23 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (scenario != null && !fioArgs.isEmpty()) {
+      // fio's program options a user adds to a job file (fio --minimal --eta=never JOB.fio):
+      // --minimal is terse output, the --eta ones change only fio's progress display.
+      List<String> rest = new ArrayList<>();
+      for (String a : fioArgs) {
+        if (a.equals("--minimal")) {
+          if (format.equals("normal")) {
+            format = "terse";
+          }
+        } else if (!FioCommandLine.programOption(a)) {
+          rest.add(a);
+        } else {
+          FioCommandLine.checkTerseVersion(a);
+        }
+      }
+      fioArgs = rest;
+    }
+    if (scenario != null && !fioArgs.isEmpty()) {
       String spaced = spacedFioOption();
       if (spaced != null && !java.nio.file.Files.exists(scenario)) {
         // fio's "--bs 4k": picocli took the value for the SCENARIO|JOBFILE.

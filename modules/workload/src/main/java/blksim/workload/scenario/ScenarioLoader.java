@@ -740,6 +740,15 @@ public final class ScenarioLoader {
       checkOffload(j, devices, fss);
       checkPrio(j, devices, fss);
       checkVerifyAsync(j);
+      if (!j.ioengine().diskless() && j.filenames().size() > 1 && !regularFiles(j, devices, fss)
+          && CharDeviceJobs.of(j, devices) == null) {
+        // fio's file_service_type spreads the job's I/O over every file it names; a device job
+        // here drives one device, so the others would silently get nothing.
+        throw j.error("filename", "job '" + j.name() + "' names " + j.filenames().size()
+            + " devices (" + String.join(", ", j.filenames()) + "); one job on several block"
+            + " devices is not modelled by blksim (fio spreads its I/O over them by"
+            + " file_service_type): give each device a job of its own");
+      }
       NowaitJobs.check(j, CharDeviceJobs.of(j, devices) != null,
           !j.ioengine().diskless() && (j.filename() == null || regularFiles(j, devices, fss)));
       if (fileTrims(j) && j.filename() != null && j.directory() == null

@@ -11,7 +11,9 @@ import java.util.SplittableRandom;
  * ({@code filesetup.c}):
  * <ul>
  *   <li>direction: a mixed job reads with probability {@code rwmixread}% per I/O. Simplified: fio
- *       switches direction in runs ({@code rwmix_issues}); the shares are the same;
+ *       switches direction in runs ({@code rwmix_issues}); the shares are the same. A job with
+ *       a rate may then switch the drawn direction ({@code rate_ddir()}, {@link #next(
+ *       java.util.function.IntUnaryOperator)});
  *   <li>length: {@code bs}, or with {@code bsrange} min + max·u rounded down to a multiple of the
  *       minimum and capped at the maximum, or with {@code bssplit} the size whose cumulative share
  *       holds a uniform draw; each direction has its own;
@@ -155,9 +157,22 @@ public final class IoPattern {
 
   /** Computes the next I/O: {@link #read()}, {@link #offset()}, {@link #length()}. */
   public void next() {
+    next(null);
+  }
+
+  /**
+   * Computes the next I/O, as {@link #next()}, where {@code rateDdir} (if not null) turns a mixed
+   * job's drawn direction (0 read, 1 write) into the one it issues: fio's {@code get_rw_ddir()}
+   * hands the rwmix direction to {@code rate_ddir()}, which may switch it, before
+   * {@code fill_io_u()} draws the offset and size, so those are the issued direction's.
+   */
+  public void next(java.util.function.IntUnaryOperator rateDdir) {
     FioRw rw = job.rw();
     if (rw.reads() && rw.writes()) {
       read = random.nextInt(100) < job.rwmixread();
+      if (rateDdir != null) {
+        read = rateDdir.applyAsInt(read ? READ : WRITE) == READ;
+      }
     } else {
       read = rw.reads();
     }

@@ -115,6 +115,58 @@ class RateTest {
   }
 
   @Test
+  void randrw_perDirectionRates_eachDirectionKeepsItsOwn() throws IOException {
+    // fio's rate_ddir(): a direction ahead of its rate hands the I/O to the other one if that
+    // one is due, so reads keep 5000/s while writes keep 1000/s (a 50/50 draw that waited in
+    // the drawn direction gave about 1000 reads: every other draw was a write waiting 1 ms).
+    for (String engine : List.of("", "ioengine=io_uring\niodepth=8\n")) {
+      JobStats j = run("200ms", engine + "rw=randrw\nrate_iops=5000,1000");
+      assertTrue(j.totalIos(0) >= 995 && j.totalIos(0) <= 1002,
+          engine + "reads " + j.totalIos(0) + " at 5000 IOPS for 200 ms");
+      assertTrue(j.totalIos(1) >= 198 && j.totalIos(1) <= 201,
+          engine + "writes " + j.totalIos(1) + " at 1000 IOPS for 200 ms");
+    }
+    JobStats poi = run("200ms", "rw=randrw\nrate_iops=5000,1000\nrate_process=poisson");
+    // Poisson counts: about 1000 +- 32 and 200 +- 14.
+    assertTrue(poi.totalIos(0) > 880 && poi.totalIos(0) < 1120, "poisson reads " + poi.totalIos(0));
+    assertTrue(poi.totalIos(1) > 150 && poi.totalIos(1) < 250, "poisson writes " + poi.totalIos(1));
+  }
+
+  @Test
+  void randrw_oneRateForBoth_isPerDirection_whateverTheMix() throws IOException {
+    // rate_iops=1000 is 1000 for reads and 1000 for writes (a value without a comma carries
+    // over). With both directions ahead, rate_ddir() sleeps until the earlier one is due and
+    // issues that one, so each keeps 1000/s: 200 and 200 in 200 ms, for 50/50 and for 80/20.
+    for (int mix : new int[] {50, 80}) {
+      JobStats j = run("200ms", "rw=randrw\nrwmixread=" + mix + "\nrate_iops=1000");
+      assertTrue(j.totalIos(0) >= 199 && j.totalIos(0) <= 201, mix + ": reads " + j.totalIos(0));
+      assertTrue(j.totalIos(1) >= 199 && j.totalIos(1) <= 201, mix + ": writes " + j.totalIos(1));
+    }
+  }
+
+  @Test
+  void randrw_directionWithoutRate_takesTheRest_unlessItHasNoShareOfTheMix() throws IOException {
+    // rate_iops=5000, limits reads only: usec_for_io() leaves writes' next I/O time at 0, so
+    // whenever reads are ahead the I/O is a write.
+    JobStats j = run("50ms", "rw=randrw\nrate_iops=5000,");
+    assertTrue(j.totalIos(0) >= 248 && j.totalIos(0) <= 251, "reads " + j.totalIos(0));
+    assertTrue(j.totalIos(1) > 5 * j.totalIos(0), "writes " + j.totalIos(1) + " unlimited");
+    // rwmixread=100: rwmix[write] is 0, so rate_ddir() never switches to writes.
+    JobStats r = run("50ms", "rw=randrw\nrwmixread=100\nrate_iops=5000,");
+    assertEquals(0, r.totalIos(1), "writes");
+    assertTrue(r.totalIos(0) >= 248 && r.totalIos(0) <= 251, "reads " + r.totalIos(0));
+  }
+
+  @Test
+  void randrw_withRates_isDeterministic() throws IOException {
+    JobStats a = run("50ms", "rw=randrw\nrate_iops=5000,1000\nrate_process=poisson");
+    JobStats b = run("50ms", "rw=randrw\nrate_iops=5000,1000\nrate_process=poisson");
+    assertEquals(a.totalIos(0), b.totalIos(0));
+    assertEquals(a.totalIos(1), b.totalIos(1));
+    assertEquals(a.usrNs(), b.usrNs());
+  }
+
+  @Test
   void rateAndRateIops_forOneDirection_areRefused() {
     InputException e = assertThrows(InputException.class,
         () -> run("20ms", "rate=1m\nrate_iops=100"));

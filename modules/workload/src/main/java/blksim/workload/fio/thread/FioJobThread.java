@@ -39,10 +39,10 @@ import java.util.function.IntFunction;
  * issued since the start of the measurement would have taken at the rate ({@code linear}), or a
  * exponentially distributed gap later ({@code rate_process=poisson}); an I/O that is early waits,
  * after the engine has quiesced ({@code io_submit_mode=inline}), in a {@code nanosleep()} made late
- * by the timer slack, which the next I/Os then catch up. Simplified: the direction of the next
- * I/O is drawn before its rate is checked, so fio's switch to the other direction of an
- * {@code rw=randrw} job when only one is ahead is not modelled;
- * {@code rate_ignore_thinktime} is not modelled. {@code rate_min}/{@code rate_iops_min}
+ * by the timer slack, which the next I/Os then catch up. Each direction has its own schedule: in a
+ * mixed job a direction ahead of its rate hands the I/O to the other when that one is due (or
+ * has no rate), and with both ahead the one due first goes ({@link #rateDdir}, before the
+ * offset and size are drawn). {@code rate_ignore_thinktime} is not modelled. {@code rate_min}/{@code rate_iops_min}
  * with {@code rate_cycle}: {@link #checkMinRate}.
  *
  * <p>{@code thinktime} is fio's {@code handle_thinktime()} (backend.c): once
@@ -130,6 +130,9 @@ public abstract class FioJobThread extends Task {
   private final long[] rateNextNs = new long[2];
   private long rateEpochNs;
   private final SplittableRandom poisson;
+  /** fio's {@code should_check_rate()}: some direction has a rate; then {@link #rateDdir}. */
+  private final boolean rateOn;
+  private final java.util.function.IntUnaryOperator rateDdir = this::rateDdir;
   /** The written blocks to read back ({@code verify}, {@code do_verify}), or null. */
   private final VerifyLog verifyLog;
   /** In fio's {@code do_verify()}: the job reads back what it wrote. */
@@ -226,6 +229,7 @@ public abstract class FioJobThread extends Task {
     for (int d = 0; d < 2; d++) {
       rateBps[d] = job.rateBytesPerSec(d);
     }
+    this.rateOn = rateBps[0] > 0 || rateBps[1] > 0;
     this.cmdPrio = job.cmdPrio();
     for (int d = 0; d < 2 && cmdPrio != null; d++) {
       if (cmdPrio.perPrioStats(d)) {
@@ -948,6 +952,32 @@ public abstract class FioJobThread extends Task {
     return sequencer;
   }
 
+  /**
+   * fio's {@code rate_ddir()} (io_u.c) for a mixed job: the direction {@code ddir} (0 read,
+   * 1 write) rwmix drew goes if its next I/O is due ({@code rate_next_io_time[ddir] <= now});
+   * if it is ahead of its rate and the other direction has a share of the mix
+   * ({@code rwmix[odir]}), the other goes if it is due, and with both ahead the one due first
+   * goes (the caller then sleeps until it is due, {@link #rateWaitNs}). A direction without a
+   * rate keeps {@code rate_next_io_time} at 0 ({@code usec_for_io()} returns 0): it is always
+   * due. Simplified: fio writes the result back to {@code td->rwmix_ddir}, which only matters to
+   * its rwmix cycle ({@code rwmix_issues}), not modelled (see {@link IoPattern}).
+   */
+  private int rateDdir(int ddir) {
+    long now = cpu().now() - rateEpochNs;
+    if (rateNextNs[ddir] <= now) {
+      return ddir;
+    }
+    int odir = ddir ^ 1;
+    int otherMix = odir == 0 ? job.rwmixread() : 100 - job.rwmixread();
+    if (otherMix == 0) {
+      return ddir;
+    }
+    if (rateNextNs[odir] <= now) {
+      return odir;
+    }
+    return rateNextNs[ddir] <= rateNextNs[odir] ? ddir : odir;
+  }
+
   /** Whether the job has a rate limit in direction {@code op}. */
   protected final boolean rateLimited(ReqOp op) {
     int d = ddir(op);
@@ -1255,7 +1285,7 @@ public abstract class FioJobThread extends Task {
    */
   protected final void nextIo(IoPattern p) {
     IoPattern pattern = p;
-    pattern.next();
+    pattern.next(rateOn ? rateDdir : null);
     long len = pattern.length();
     issuedBytes += len;
     issuedIos++;

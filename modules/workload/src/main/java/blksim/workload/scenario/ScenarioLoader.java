@@ -1562,10 +1562,10 @@ public final class ScenarioLoader {
       String pathKey = j.filename() != null ? "filename" : "directory";
       FilesystemParams fs = filesystemHolding(where, fss);
       if (fs == null && j.inWorkingDirectory()) {
-        throw new InputException(j.file(), j.line(), "filename", "job '" + j.name() + "' names"
-            + " no filename= or directory=: as fio, its files (" + j.fileName(0) + ", ...) go"
+        throw new InputException(j.file(), j.line(), "filename", "job '" + j.name() + "': filename"
+            + " is needed (or directory=): as fio, the job's files (" + j.fileName(0) + ", ...) go"
             + " in the working directory " + where + ", which is in no filesystem of the scenario ("
-            + mountPoints(fss) + "); name a device with filename= or mount a filesystem at /");
+            + mountPoints(fss) + "); name a device with it or mount a filesystem at /");
       }
       if (fs == null) {
         throw j.error(pathKey, pathKey + " " + where + " is in no filesystem of the scenario ("
@@ -1592,23 +1592,24 @@ public final class ScenarioLoader {
         }
       }
       if (need > have) {
-        throw j.error(j.fileSizeLow() > 0 ? "filesize" : "size", (j.fileSizeLow() > 0 ? "filesize" : "size")
-            + " makes " + (need >> 20) + " MiB of files, more than the " + (have >> 20)
+        String sizeKey = j.fileSizeLow() > 0 ? "filesize" : "size";
+        throw j.error(sizeKey, sizeKey + " makes " + (need >> 20) + " MiB of files, more than the " + (have >> 20)
             + " MiB of " + (fs.devices().size() == 1 ? "device" : "devices") + " under "
             + fs.mountPoint() + " (fio would fail with ENOSPC)");
       }
       if (fs.type().equals("btrfs") && (!j.direct() || j.ioengine() != FioEngine.LIBAIO
           || j.rw().reads())) {
-        throw j.error(!j.direct() ? "direct" : j.ioengine() != FioEngine.LIBAIO ? "ioengine"
-            : "rw", "on btrfs (" + fs.mountPoint() + ") blksim models"
-            + " direct writes with libaio only (direct=1, ioengine=libaio, rw=write or"
-            + " randwrite); buffered I/O, reads and the synchronous engines on btrfs files are"
-            + " not modelled");
+        String bad = !j.direct() ? "direct=0" : j.ioengine() != FioEngine.LIBAIO
+            ? "ioengine=" + j.ioengine().fioName() : "rw=" + j.rw().fioName();
+        throw j.error(bad.substring(0, bad.indexOf('=')), bad + " on btrfs (" + fs.mountPoint()
+            + ") is not modelled: blksim models O_DIRECT writes (write or randwrite) with the"
+            + " libaio engine only; buffered I/O, reads and the synchronous engines on btrfs"
+            + " files are not");
       }
       if (!j.ioengine().isSync() && j.ioengine() != FioEngine.LIBAIO
           && j.ioengine() != FioEngine.IO_URING && j.ioengine() != FioEngine.POSIXAIO) {
-        throw j.error("ioengine", "ioengine=" + j.ioengine().fioName() + " on files is not modelled;"
-            + " files are, with the synchronous engines (psync/sync/pvsync/pvsync2), libaio,"
+        throw j.error("ioengine", "ioengine=" + j.ioengine().fioName() + " on files is not"
+            + " modelled; files are, with the synchronous engines (psync/sync/pvsync/pvsync2), libaio,"
             + " io_uring and posixaio so far; use filename= on a device for it");
       }
       if (j.ioengine() == FioEngine.IO_URING && j.hipri()) {
@@ -1624,7 +1625,7 @@ public final class ScenarioLoader {
         // Files: the verify reads (do_verify(), verify_backlog, verify_only) are pread()s or
         // iocbs (FileFioThread); these engines make no data I/O to read back.
         throw j.error("verify", "verify reads back data, which the job's"
-            + " engine " + j.ioengine().fioName() + " does not write; blksim models the verify"
+            + " engine " + j.ioengine().fioName() + " does not write; blksim models that"
             + " read phase on files with the synchronous engines and libaio");
       }
       if (j.direct()) {
@@ -2364,7 +2365,7 @@ public final class ScenarioLoader {
     FioEngine e = j.ioengine();
     if (e != FioEngine.LIBAIO && e != FioEngine.IO_URING && e != FioEngine.PVSYNC2) {
       throw j.error("atomic", "atomic=1 needs ioengine=libaio, io_uring"
-          + " or pvsync2 (fio refuses it too: engine does not support atomic writes), was "
+          + " or pvsync2 (fio refuses it too: the engine does not support RWF_ATOMIC), was "
           + e.fioName());
     }
     if (j.filename() == null || regularFiles(j, devices, fss)) {

@@ -71,8 +71,8 @@ final class CharDeviceJobs {
     if (j.sizeBytes() <= 0) {
       // filesetup.c: on Linux char_size() leaves real_file_size at -1 (no FIO_HAVE_CHARDEV_SIZE)
       // and setup_files() stops with "you need to specify size=".
-      throw j.error("size", "size is needed" + on + ": a character device has none of its"
-          + " own (fio's real_file_size is -1, unlimited; fio: you need to specify it)");
+      throw j.error("size", "size is needed on " + d.path() + ": a character device has none of"
+          + " its own (fio's real_file_size is -1, unlimited; fio: you need to specify it)");
     }
     if (j.rw().trims()) {
       throw j.error("rw", "rw=" + j.rw().fioName() + " trims, which is not modelled" + on);

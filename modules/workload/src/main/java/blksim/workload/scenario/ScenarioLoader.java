@@ -1578,8 +1578,8 @@ public final class ScenarioLoader {
         }
       }
       if (fs.readOnly()) {
-        throw j.error(pathKey, pathKey + " " + where + " is on " + fs.mountPoint()
-            + ", mounted read-only (options ro), and the job writes");
+        throw j.error(pathKey, pathKey + " " + where + " is on a filesystem mounted read-only at "
+            + fs.mountPoint() + " (options ro), and the job writes");
       }
       // fio lays the files out before the job starts: files larger than the filesystem's device
       // would fail there with ENOSPC, which blksim refuses up front.

@@ -273,8 +273,8 @@ final class JobFileRun {
     if (!f.startsWith("/dev/") || f.startsWith("/dev/mapper/")) {
       throw j.error("filename", "filename=" + f
           + " needs a scenario: with a job file alone blksim gives block devices under /dev/"
-          + " a default device, and regular files a default filesystem; device-mapper paths"
-          + " need a scenario");
+          + " a default device and regular files a default filesystem, not device-mapper"
+          + " paths");
     }
     String name = f.substring(5);
     if (devices.containsKey(name)) {

@@ -721,8 +721,8 @@ public final class ScenarioLoader {
     for (FioJob j : jobs) {
       int[] nn = j.numaCpuNodes();
       if (nn != null && nn[nn.length - 1] >= nodes) {
-        throw j.error("numa_cpu_nodes", "numa_cpu_nodes names NUMA node "
-            + nn[nn.length - 1] + ", which does not exist; the machine has " + nodes + " (0-"
+        throw j.error("numa_cpu_nodes", "NUMA node "
+            + nn[nn.length - 1] + " does not exist; the machine has " + nodes + " (0-"
             + (nodes - 1) + ")");
       }
     }
@@ -743,7 +743,7 @@ public final class ScenarioLoader {
           !j.ioengine().diskless() && (j.filename() == null || regularFiles(j, devices, fss)));
       if (fileTrims(j) && j.filename() != null && j.directory() == null
           && !regularFiles(j, devices, fss)) {
-        throw j.error("rw", "rw=" + j.rw().fioName() + " trims a block device, which is not"
+        throw j.error("rw", "rw=" + j.rw().fioName() + " on a block device is not"
             + " modelled (blksim does not issue discards from fio jobs yet); trims on regular"
             + " files are, with zonemode=zbd, and with ioengine=falloc");
       }

@@ -54,6 +54,10 @@ final class FioCommandLine {
       if (DROPPED.contains(key)) {
         continue;
       }
+      if (key.equals("terse-version") && value != null) {
+        checkTerseVersion(a);
+        continue;
+      }
       if (key.equals("minimal")) {
         c.minimal = true;
         continue;
@@ -86,6 +90,34 @@ final class FioCommandLine {
           + " job: add --name=JOB (fio: \"No job(s) defined\")");
     }
     return c;
+  }
+
+  /**
+   * Whether {@code arg} is one of fio's program options that {@link #parse} takes without a
+   * job: {@code --minimal} or one of {@link #DROPPED}. With a job file, fio takes them as well
+   * ({@code fio --minimal JOB.fio}).
+   */
+  static boolean programOption(String arg) {
+    if (!arg.startsWith("--")) {
+      return false;
+    }
+    int eq = arg.indexOf('=');
+    String key = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
+    return key.equals("minimal") && eq < 0 || DROPPED.contains(key)
+        || key.equals("terse-version") && eq > 0;
+  }
+
+  /**
+   * Checks fio's {@code --terse-version=N}: blksim prints version 3, fio's default, so 3 is
+   * taken and any other version is refused (fio knows 2 to 5).
+   *
+   * @throws InputException for a version other than 3
+   */
+  static void checkTerseVersion(String arg) {
+    if (arg.startsWith("--terse-version=") && !arg.substring(16).trim().equals("3")) {
+      throw new InputException(null, 0, arg, "blksim prints fio's terse version 3 only (fio's"
+          + " default); terse versions 2, 4 and 5 are not modelled");
+    }
   }
 
   /** Whether fio's {@code --minimal} (terse output) was given. */

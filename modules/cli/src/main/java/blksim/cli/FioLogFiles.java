@@ -55,7 +55,11 @@ final class FioLogFiles {
         continue;
       }
       JobStats st = stats.get(k);
-      out.addAll(FioLogWriter.write(base, o, j.name(), k + 1, st, st.endNs()));
+      for (Path f : FioLogWriter.write(base, o, j.name(), k + 1, st, st.endNs())) {
+        if (!out.contains(f)) { // per_job_logs=0: jobs of one name share a file
+          out.add(f);
+        }
+      }
     }
     return out;
   }

@@ -38,10 +38,13 @@ final class ReplayOutput {
 
   /** The reader notices and the wrap counts, one line each, on {@code err}. */
   static void notices(RunResult r, PrintWriter err) {
+    java.util.Set<String> said = new java.util.HashSet<>(); // jobs replaying one trace share its
     for (JobStats j : replayJobs(r)) {
       ReplayStats s = j.replay();
       for (String n : s.notes()) {
-        err.println("blksim: " + n);
+        if (said.add(n)) {
+          err.println("blksim: " + n);
+        }
       }
       if (s.wrapped() > 0) {
         err.println("blksim: " + j.info().jobname() + ": " + s.wrapped() + " record(s) of "

@@ -180,6 +180,23 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (scenario != null && !fioArgs.isEmpty()) {
+      // fio's program options a user adds to a job file (fio --minimal --eta=never JOB.fio):
+      // --minimal is terse output, the --eta ones change only fio's progress display.
+      List<String> rest = new ArrayList<>();
+      for (String a : fioArgs) {
+        if (a.equals("--minimal")) {
+          if (format.equals("normal")) {
+            format = "terse";
+          }
+        } else if (!FioCommandLine.programOption(a)) {
+          rest.add(a);
+        } else {
+          FioCommandLine.checkTerseVersion(a);
+        }
+      }
+      fioArgs = rest;
+    }
+    if (scenario != null && !fioArgs.isEmpty()) {
       String spaced = spacedFioOption();
       if (spaced != null && !java.nio.file.Files.exists(scenario)) {
         // fio's "--bs 4k": picocli took the value for the SCENARIO|JOBFILE.
@@ -529,21 +546,27 @@ final class RunCommand implements Callable<Integer> {
    */
   private int checkDeterminism(Scenario s, Partitioning p, Simulator.Host h) {
     PrintWriter out = spec.commandLine().getOut();
-    if (p.equals(Partitioning.ONE)) {
+    boolean groups = s.localityGroups() > 1;
+    if (p.equals(Partitioning.ONE) && !groups) {
       throw new InputException(null, 0, "--check-determinism", "compares one partition with"
-          + " another partitioning: give --partitions (node, llc, cpu or N)");
+          + " another partitioning: give --partitions (node, llc, cpu or N), or"
+          + " --set locality-groups=N to compare locality groups with none");
     }
-    Simulator.Outcome o1 = Simulator.runFull(s, Partitioning.ONE, h, ProgressListener.NONE);
+    // The reference is one partition without locality groups, so groups are checked too.
+    Scenario plain = groups ? ScenarioLoader.withLocalityGroups(s, 1) : s;
+    Simulator.Outcome o1 = Simulator.runFull(plain, Partitioning.ONE, h, ProgressListener.NONE);
     String one = Metrics.withWorkqueues(Metrics.json(o1), o1);
     Simulator.Outcome o2 = Simulator.runFull(s, p, h, ProgressListener.NONE);
     String other = Metrics.withWorkqueues(Metrics.json(o2), o2);
-    String diff = firstDifference(one, other, "partitions=one", "partitions=" + p);
+    String otherName = p.equals(Partitioning.ONE)
+        ? "partitions=one with locality-groups=" + s.localityGroups() : "partitions=" + p;
+    String diff = firstDifference(one, other, "partitions=one", otherName);
     if (diff != null) {
       out.println(diff);
       out.flush();
       return Main.EXIT_FAILED;
     }
-    out.println("deterministic: partitions=one and partitions=" + p + " give the same JSON ("
+    out.println("deterministic: partitions=one and " + otherName + " give the same JSON ("
         + one.split("\n").length + " lines; wall-clock and partitioning fields aside)");
     out.flush();
     return 0;

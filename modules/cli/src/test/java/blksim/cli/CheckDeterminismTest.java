@@ -24,6 +24,16 @@ class CheckDeterminismTest {
   }
 
   @Test
+  void localityGroups_areComparedWithOnePartitionWithoutThem() {
+    MainTest.Result r = MainTest.cli("run", "../../scenarios/quickstart/nullblk-psync.conf",
+        "--check-determinism", "--set", "max-time=20ms", "--set", "costs.sched.smt-slowdown=1",
+        "--set", "locality-groups=4");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("deterministic: partitions=one and partitions=one with"
+        + " locality-groups=4"), r.out());
+  }
+
+  @Test
   void firstDifference_ignoresWallClockAndPartitioning_namesTheFirstOtherLine() {
     // One field per line, as blksim prints its JSON.
     String a = "{\n  \"timestamp\" : 1,\n  \"jobs\" : [ {\n    \"iops\" : 10\n  } ],\n"

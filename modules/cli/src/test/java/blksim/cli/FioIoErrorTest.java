@@ -94,5 +94,11 @@ class FioIoErrorTest {
     assertTrue(r.err().matches("(?s).*fio: io_u error on file /dev/sdb: Input/output error:"
         + " write offset=\\d+, buflen=65536\n.*"), r.err());
     assertEquals(5, ((Number) json(s).get("error")).intValue());
+    // td_io_queue(): the sync engine's failed first write is in the depth, submit and
+    // complete maps too, and fio hints at zonemode=zbd.
+    assertTrue(r.out().contains("IO depths    : 1=100.0%,"), r.out());
+    assertTrue(r.out().contains("submit    : 0=0.0%, 4=100.0%,"), r.out());
+    assertTrue(r.err().contains("fio: first I/O failed. If /dev/sdb is a zoned block device,"
+        + " consider --zonemode=zbd\n"), r.err());
   }
 }

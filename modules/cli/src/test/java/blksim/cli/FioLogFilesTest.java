@@ -61,13 +61,30 @@ class FioLogFilesTest {
   }
 
   @Test
+  void perJobLogs0_jobsOfOneNameShareAFile_eachJobsRowsAppended() throws IOException {
+    // iolog.c finish_log(): flush_log(log, !per_job_logs) appends to the shared x_clat.log.
+    Path job = tmp.resolve("shared.fio");
+    Files.writeString(job, "[global]\nfilename=/dev/nullb0\ndirect=1\nbs=4k\nrw=randread\n"
+        + "runtime=3ms\ntime_based\nwrite_lat_log=x\nlog_avg_msec=1\nper_job_logs=0\n\n"
+        + "[a]\nnumjobs=2\n");
+    Path out = tmp.resolve("out");
+    Result r = cli("run", job.toString(), "--host", "local", "--output", out.toString());
+    assertEquals(0, r.code(), r.err());
+    List<String> clat = Files.readAllLines(out.resolve("x_clat.log"));
+    assertEquals(6, clat.size(), "3 windows of 1 ms from each of the 2 jobs: " + clat);
+    assertEquals(clat.subList(0, 3).stream().map(l -> l.split(",")[0]).toList(),
+        clat.subList(3, 6).stream().map(l -> l.split(",")[0]).toList(), "job 2 after job 1");
+    assertTrue(r.err().contains("wrote 3 fio log file(s)"), r.err());
+  }
+
+  @Test
   void aLogInAMissingDirectory_isRefusedBeforeTheRun() throws IOException {
     Path job = tmp.resolve("bad.fio");
     Files.writeString(job, "[j]\nfilename=/dev/nullb0\nrw=read\nsize=1m\n"
         + "write_bw_log=" + tmp.resolve("nowhere/x") + "\n");
     Result r = cli("run", job.toString(), "--host", "local");
     assertEquals(2, r.code(), r.err());
-    assertTrue(r.err().contains("bad.fio:5: write_bw_log:") && r.err().contains("does not exist"),
+    assertTrue(r.err().contains("bad.fio:5: job 'j': write_bw_log puts the log") && r.err().contains("does not exist"),
         r.err());
   }
 

@@ -130,6 +130,67 @@ class FioOutputOptionsTest {
   }
 
   @Test
+  void minimalAndEta_withAFile_areFiosProgramOptions_terseOutputAndNoProgressChange()
+      throws IOException {
+    // fio --minimal --eta=never JOB.fio: the options fio's command line takes with a job file.
+    MainTest.Result r = cli("run", scenario().toString(), "--host", "local", "--minimal",
+        "--eta=never", "--eta-newline=1");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("3;fio-3.36;reader;"), "terse output: " + r.out());
+    assertFalse(r.out().contains("(groupid="), r.out());
+    MainTest.Result bad = cli("run", scenario().toString(), "--host", "local", "--minimalist");
+    assertEquals(2, bad.code(), bad.err());
+    MainTest.Result v3 = cli("run", scenario().toString(), "--host", "local", "--minimal",
+        "--terse-version=3");
+    assertEquals(0, v3.code(), v3.err());
+    assertTrue(v3.out().startsWith("3;fio-3.36;reader;"), v3.out());
+    MainTest.Result v5 = cli("run", scenario().toString(), "--host", "local", "--minimal",
+        "--terse-version=5");
+    assertEquals(2, v5.code(), v5.err());
+    assertTrue(v5.err().contains("--terse-version=5: blksim prints fio's terse version 3 only"),
+        v5.err());
+  }
+
+  private Path percentileJob(String options) throws IOException {
+    Path p = tmp.resolve("pct.conf");
+    Files.writeString(p, "blksim {\n  machine { cores-per-llc = 2, threads-per-core = 1 }\n"
+        + "  devices = [ { type = null_blk, name = nullb0, size = 1G, irqmode = timer,"
+        + " completion-nsec = 10us } ]\n"
+        + "  fio.jobs = [\"\"\"\n[j]\nfilename=/dev/nullb0\nioengine=libaio\niodepth=4\n"
+        + "rw=randread\nbs=4k\nruntime=2ms\ntime_based\n" + options + "\n\"\"\"]\n}\n");
+    return p;
+  }
+
+  @Test
+  void percentileOptions_chooseWhichLatenciesGetPercentiles_inTextJsonAndTerse()
+      throws IOException {
+    // stat.c: clat_percentiles=0 drops the clat percentiles (text block, JSON "percentile",
+    // terse fields 0%=0); lat_percentiles and slat_percentiles add theirs.
+    MainTest.Result off = cli("run", percentileJob("clat_percentiles=0").toString(), "--host",
+        "local", "--output-format=normal,json,terse");
+    assertEquals(0, off.code(), off.err());
+    assertFalse(off.out().contains("percentiles ("), off.out());
+    assertFalse(off.out().contains("\"percentile\""), off.out());
+    String terse = off.out().lines().filter(l -> l.startsWith("3;")).findFirst().orElseThrow();
+    assertFalse(terse.contains("99.000000%="), terse);
+    assertEquals(40, terse.split(";0%=0", -1).length - 1, "read and write: 20 each: " + terse);
+    MainTest.Result all = cli("run", percentileJob("lat_percentiles=1\nslat_percentiles=1")
+        .toString(), "--host", "local", "--output-format=normal,json");
+    assertEquals(0, all.code(), all.err());
+    String out = all.out();
+    assertTrue(out.contains("    slat percentiles (") && out.contains("    clat percentiles (")
+        && out.contains("     lat percentiles (") == false && out.contains("    lat percentiles ("),
+        out);
+    int json = out.indexOf("{\n");
+    String j = out.substring(json);
+    int lat = j.indexOf("\"lat_ns\"");
+    int slat = j.indexOf("\"slat_ns\"");
+    assertTrue(j.indexOf("\"percentile\"", slat) < j.indexOf("\"clat_ns\""), "slat_ns has them");
+    assertTrue(j.indexOf("\"percentile\"", lat) > lat
+        && j.indexOf("\"percentile\"", lat) < j.indexOf("\"bw_min\"", lat), "lat_ns has them");
+  }
+
+  @Test
   void outputDir_fioTxtHoldsTheNormalOutputWithItsPreRunLines_whateverIsPrinted()
       throws IOException {
     Path dir = tmp.resolve("out");

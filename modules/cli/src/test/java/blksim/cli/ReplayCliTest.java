@@ -115,6 +115,15 @@ class ReplayCliTest {
   }
 
   @Test
+  void aTraceReplayedOntoTwoDevices_givesItsReaderNoticeOnce() {
+    // One replay job per simulated device reads the same trace: one notice, not one per job.
+    MainTest.Result r = MainTest.cli("run", "../../scenarios/replay/two-devices.conf", "--host",
+        "local");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(1, r.err().split("blkparse arrival event Q", -1).length - 1, r.err());
+  }
+
+  @Test
   void badReplayInput_exitsWith2NamingTheKey() throws IOException {
     Path notATrace = tmp.resolve("n.txt");
     Files.writeString(notATrace, "just words\n");

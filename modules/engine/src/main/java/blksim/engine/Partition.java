@@ -19,10 +19,10 @@ import java.util.SplittableRandom;
  * is what a send to another partition would be: at least one lookahead (checked), so it lands at
  * or after the step's end, and the groups of one step never see each other's events; the order is
  * thus the one of {@code N} partitions run one after the other by one thread in windows of one
- * lookahead (as {@link LocalRunner} does), and results are
- * those of any partitioning. What it buys is locality: on a machine of thousands of CPUs, events in
- * the total order touch a different CPU's objects each time, each a cache miss; a group's events
- * run together and find its objects in the cache (the scaling benchmark measures it).
+ * lookahead (as {@link LocalRunner} does), and results are those of any partitioning. What it
+ * buys is locality: on a machine of thousands of CPUs, events in the total order touch a different
+ * CPU's objects each time, each a cache miss; a group's events run together and find its objects
+ * in the cache (the scaling benchmark measures it).
  *
  * <p>The run ends at a virtual time that does not depend on the partitioning: one lookahead after
  * the last {@link Component#keepsRunAlive() live} component declared itself done (see
@@ -98,7 +98,8 @@ public final class Partition implements Context {
     int groups = 1;
     int[] g = null;
     if (partitionCount == 1 && model.localityGroups() > 1) {
-      g = new Partitioning(Partitioning.Kind.COUNT, model.localityGroups()).place(model.components());
+      g = new Partitioning(Partitioning.Kind.COUNT, model.localityGroups())
+          .place(model.components());
       for (int x : g) {
         groups = Math.max(groups, x + 1);
       }

@@ -184,7 +184,10 @@ public final class FioJsonReporter {
             w.name("lat_ns");
             StatSummary sync = ts.syncLatency();
             if (sync.present()) {
-                lat(w, sync, ts.percentileList(), ts.syncPercentiles(), null);
+                // add_ddir_status_json(): the sync percentiles with lat_ or clat_percentiles.
+                boolean pct = ts.reportsPercentiles(JobStats.Latency.CLAT)
+                    || ts.reportsPercentiles(JobStats.Latency.LAT);
+                lat(w, sync, ts.percentileList(), pct ? ts.syncPercentiles() : null, null);
             } else {
                 lat(w, StatSummary.EMPTY, null, null, null);
             }
@@ -258,13 +261,17 @@ public final class FioJsonReporter {
         w.name("total_ios").value(ts.totalIos(d));
         w.name("short_ios").value(ts.shortIos(d));
         w.name("drop_ios").value(ts.dropIos(d));
-        w.name("slat_ns");
-        lat(w, ts.slat(d), null, null, null);
-        w.name("clat_ns");
-        lat(w, ts.clat(d), ts.percentileList(), ts.clat(d).present() ? ts.clatPercentiles(d) : null,
-            plus ? FioLatencyBins.of(ts.histogram(JobStats.Latency.CLAT, d)) : null);
-        w.name("lat_ns");
-        lat(w, ts.lat(d), null, null, null);
+        // stat.c add_ddir_status_json(): each latency object has its percentiles (and with
+        // json+ its bins) when its *_percentiles option is on.
+        for (JobStats.Latency k : JobStats.Latency.values()) {
+            StatSummary l = k == JobStats.Latency.SLAT ? ts.slat(d)
+                : k == JobStats.Latency.CLAT ? ts.clat(d) : ts.lat(d);
+            boolean pct = ts.reportsPercentiles(k) && l.present();
+            w.name(k == JobStats.Latency.SLAT ? "slat_ns"
+                : k == JobStats.Latency.CLAT ? "clat_ns" : "lat_ns");
+            lat(w, l, ts.percentileList(), pct ? ts.percentiles(k, d) : null,
+                pct && plus ? FioLatencyBins.of(ts.histogram(k, d)) : null);
+        }
         java.util.List<JobStats.PrioStat> prios = FioTextReporter.prioStats(ts, d);
         if (!prios.isEmpty()) {
             // stat.c add_ddir_status_json(): "prios", one object per priority with samples.

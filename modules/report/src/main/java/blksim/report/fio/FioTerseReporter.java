@@ -121,9 +121,15 @@ public final class FioTerseReporter {
         usec(out, ts.slat(d));
         usec(out, ts.clat(d));
         double[] plist = ts.percentileList();
-        long[] values = ts.clat(d).present() ? ts.clatPercentiles(d) : new long[plist.length];
+        // show_ddir_status_terse(): lat_percentiles' values, else clat_percentiles', else none.
+        JobStats.Latency kind = ts.reportsPercentiles(JobStats.Latency.LAT) ? JobStats.Latency.LAT
+            : ts.reportsPercentiles(JobStats.Latency.CLAT) ? JobStats.Latency.CLAT : null;
+        StatSummary kindStat = kind == JobStats.Latency.LAT ? ts.lat(d) : ts.clat(d);
+        int len = kind == null ? 0 : plist.length;
+        long[] values = kind != null && kindStat.present() ? ts.percentiles(kind, d)
+            : new long[plist.length];
         for (int i = 0; i < LIST_MAX_LEN; i++) {
-            if (i >= plist.length) {
+            if (i >= len) {
                 out.append(";0%=0");
             } else {
                 out.append(';').append(fixed(plist[i], 6)).append("%=").append(values[i] / 1000);

@@ -21,7 +21,7 @@ import blksim.workload.fio.stats.StatSummary;
  * <p>The lines fio prints before the run (job lines, version, {@code Starting ...}) and the blank
  * line that starts fio's run statistics are {@link FioPreamble}'s, printed by the CLI before this
  * text. Simplified against fio: no ETA lines; fio's defaults are assumed for {@code kb_base} (1024), {@code percentile_precision} (2),
- * {@code clat_percentiles} (on), {@code slat/lat_percentiles} (off) and no latency target; the
+ * and no latency target ({@code slat/clat/lat_percentiles} are the job's); the
  * date in each header is {@link RunResult#wallClockEpochMs()} in UTC; the pid is
  * {@code 1000 + job index}; no per-priority, sync, steady-state or block-info sections.
  *
@@ -78,6 +78,13 @@ public final class FioTextReporter {
             if (ts.error() != 0 && ts.errorIo() != null) {
                 lines.add("fio: io_u error" + (ts.errorFile() != null ? " on file " + ts.errorFile() : "")
                     + ": " + FioFormat.strerror(ts.error()) + ": " + ts.errorIo());
+                // ioengines.c td_io_queue(): a synchronous engine's first write failing with EIO
+                // (zbd_unaligned_write()) outside zonemode=zbd gets fio's hint.
+                if (ts.error() == 5 && ts.info().syncEngine() && ts.errorIo().startsWith("write ")
+                        && ts.totalIos(JobStats.DDIR_WRITE) == 1 && !ts.countZoneResets()) {
+                    lines.add("fio: first I/O failed. If " + ts.errorFile() + " is a zoned block"
+                        + " device, consider --zonemode=zbd");
+                }
             }
         }
         return lines;
@@ -186,8 +193,21 @@ public final class FioTextReporter {
         for (JobStats.PrioStat p : prios) {
             displayLat(out, "clat prio " + prioName(p.ioprio()), p.clat());
         }
-        if (ts.clat(ddir).present()) {
+        // stat.c show_ddir_status(): each latency's percentiles as its *_percentiles option
+        // asks (clat_percentiles on by default), then the per-priority ones.
+        if (ts.reportsPercentiles(JobStats.Latency.SLAT) && ts.slat(ddir).present()) {
+            showClatPercentiles(out, ts.percentiles(JobStats.Latency.SLAT, ddir),
+                ts.percentileList(), "slat");
+        }
+        if (ts.reportsPercentiles(JobStats.Latency.CLAT) && ts.clat(ddir).present()) {
             showClatPercentiles(out, ts.clatPercentiles(ddir), ts.percentileList(), "clat");
+        }
+        if (ts.reportsPercentiles(JobStats.Latency.LAT) && ts.lat(ddir).present()) {
+            showClatPercentiles(out, ts.percentiles(JobStats.Latency.LAT, ddir),
+                ts.percentileList(), "lat");
+        }
+        if (ts.clat(ddir).present() && (ts.reportsPercentiles(JobStats.Latency.CLAT)
+                || ts.reportsPercentiles(JobStats.Latency.LAT))) {
             long samples = ts.clat(ddir).samples();
             for (JobStats.PrioStat p : prios) {
                 showClatPercentiles(out, p.percentiles(ts.percentileList()), ts.percentileList(),

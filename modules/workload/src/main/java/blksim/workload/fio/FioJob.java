@@ -37,6 +37,11 @@ public final class FioJob {
     this.s = settings;
   }
 
+  /** The parsed settings (for this package's tests). */
+  FioJobSettings settings() {
+    return s;
+  }
+
   /** This job in reporting group {@code groupId} (used when job files are joined). */
   public FioJob withGroupId(int groupId) {
     return new FioJob(sectionName, jobIndex, groupId, file, line, options, globalOptions, s);
@@ -677,6 +682,22 @@ public final class FioJob {
    * exists when the job names no size (the file's own size). Used for a {@code filename=} file
    * taken as left by an earlier run ({@code ScenarioLoader}).
    */
+  /**
+   * {@code startdelay=lo-hi}: the top of the range, or 0 for a single value; the run draws each
+   * job's delay ({@link #withStartDelay}).
+   */
+  public long startDelayHighNs() {
+    return s.startDelayHighNs;
+  }
+
+  /** This job with the start delay drawn from its {@code startdelay} range. */
+  public FioJob withStartDelay(long ns) {
+    FioJobSettings c = s.copy();
+    c.startDelayNs = ns;
+    c.startDelayHighNs = 0;
+    return new FioJob(sectionName, jobIndex, groupId, file, line, options, globalOptions, c);
+  }
+
   public FioJob withExistingFileSize(long bytes) {
     FioJobSettings c = s.copy();
     c.sizeBytes = bytes;

@@ -15,8 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reads fio job files into {@link FioJob}s.
@@ -113,7 +111,6 @@ import org.slf4j.LoggerFactory;
  * {@code ./blksim describe fio}); a name fio does not know is an "unknown fio option".
  */
 public final class FioJobFile {
-  private static final Logger LOG = LoggerFactory.getLogger(FioJobFile.class);
 
   /** Where an option or section came from: file, 1-based line and the key as written. */
   record Origin(String file, int line, String key) {}
@@ -549,7 +546,7 @@ public final class FioJobFile {
     String value = eq < 0 ? null : t.substring(eq + 1);
     Origin here = new Origin(at.file(), at.line(), written);
     if (value != null && !value.equals(value.stripLeading())) {
-      LOG.warn("{}:{}: {}: blank after '=' trimmed (fio itself would misread '{}')",
+      FioJobSettings.note("{}:{}: {}: blank after '=' trimmed (fio itself would misread '{}')",
           at.file(), at.line(), written, value);
       value = value.trim();
     }

@@ -23,6 +23,23 @@ import org.slf4j.LoggerFactory;
  */
 final class FioJobSettings implements Cloneable {
   private static final Logger LOG = LoggerFactory.getLogger(FioJobSettings.class);
+  /** The notes already given ({@link #note}): a run parses its job files more than once. */
+  private static final java.util.Set<String> WARNED =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * Logs a note about a job file (SLF4J's {@code {}} format) on stderr unless the same text was
+   * given before: a run parses its job files two or three times, and each note names its file
+   * and line, so it is said once. Returns whether it was logged.
+   */
+  static boolean note(String format, Object... args) {
+    String text = org.slf4j.helpers.MessageFormatter.arrayFormat(format, args).getMessage();
+    if (!WARNED.add(text)) {
+      return false;
+    }
+    LOG.warn(text);
+    return true;
+  }
 
   /** fio's default {@code percentile_list}. */
   static final double[] DEFAULT_PERCENTILES = {
@@ -73,6 +90,8 @@ final class FioJobSettings implements Cloneable {
   boolean timeBased;
   long rampTimeNs;
   long startDelayNs;
+  /** The top of a {@code startdelay} range (0: none), drawn per job at the run's start. */
+  long startDelayHighNs;
   int loops = 1;
   int numjobs = 1;
   boolean groupReporting;
@@ -361,7 +380,7 @@ final class FioJobSettings implements Cloneable {
   void apply(String key, String value, FioJobFile.Origin at) {
     origins.put(key, at);
     if (value != null && SIZE_KEYS.contains(key) && BARE_IEC.matcher(value).find()) {
-      LOG.warn("{}:{}: {}={}: fio reads a bare ki/mi/gi suffix like k/m/g (powers of kb_base);"
+      note("{}:{}: {}={}: fio reads a bare ki/mi/gi suffix like k/m/g (powers of kb_base);"
           + " write kib/mib/gib for the inverted unit (fio issue #1618)",
           at.file(), at.line(), at.key(), value);
     }
@@ -416,7 +435,11 @@ final class FioJobSettings implements Cloneable {
       case "runtime" -> runtimeNs = FioValues.timeNs(string(value), true);
       case "time_based" -> timeBased = flag(value);
       case "ramp_time" -> rampTimeNs = FioValues.timeNs(string(value), true);
-      case "startdelay" -> startDelayNs = startDelay(string(value));
+      case "startdelay" -> {
+        long[] r = startDelay(string(value));
+        startDelayNs = r[0];
+        startDelayHighNs = r[1];
+      }
       case "loops" -> loops = integer(value, 1, Integer.MAX_VALUE);
       case "numjobs" -> numjobs = integer(value, 1, Integer.MAX_VALUE);
       case "group_reporting" -> groupReporting = flag(value);
@@ -511,7 +534,8 @@ final class FioJobSettings implements Cloneable {
       case "ba" -> perDirection(string(value), v -> {
         long b = FioValues.bytes(v, kbBase);
         if (b <= 0 || b % 512 != 0) {
-          throw new BadValue("blockalign must be a positive multiple of 512, was " + v);
+          throw new BadValue("blockalign must be a positive multiple of 512, was " + v
+              + iecHint(v, b));
         }
         return d -> ba[d] = b;
       });
@@ -567,7 +591,7 @@ final class FioJobSettings implements Cloneable {
       case "write_lat_log" -> latLog = value == null ? "" : value;
       case "write_bw_log" -> bwLog = value == null ? "" : value;
       case "write_iops_log" -> iopsLog = value == null ? "" : value;
-      case "write_hist_log" -> LOG.warn("{}:{}: {}: accepted, but the histogram log is not"
+      case "write_hist_log" -> note("{}:{}: {}: accepted, but the histogram log is not"
           + " written yet (blksim writes the lat, bw and iops logs)", at.file(), at.line(),
           at.key());
       case "log_hist_msec" -> integer(value, 0, Integer.MAX_VALUE);
@@ -920,7 +944,21 @@ final class FioJobSettings implements Cloneable {
       throw error("zone_reset_frequency", "zone_reset_frequency applies to zonemode=zbd only");
     }
     if (timeBased && runtimeNs == 0) {
-      throw error("time_based", "time_based needs runtime > 0 (fio would run until killed)");
+      // init.c fixup_options(): "fio: time_based requires a runtime/timeout setting", and the
+      // job runs without time_based, to its size.
+      FioJobFile.Origin at = origins.get("time_based");
+      note("{}:{}: time_based without runtime: fio turns time_based off (\"fio:"
+          + " time_based requires a runtime/timeout setting\") and the job runs to its size",
+          at.file(), at.line());
+      timeBased = false;
+    }
+    String never = verifyNeverStarts();
+    if (never != null) {
+      note(never);
+    }
+    String capped = syncDepthNote();
+    if (capped != null) {
+      note(capped);
     }
     if (uncached != 0 && !direct) {
       // engines/io_uring.c and sync.c: "if (!td->o.odirect && o->uncached) ... RWF_DONTCACHE";
@@ -1251,6 +1289,37 @@ final class FioJobSettings implements Cloneable {
     return "size";
   }
 
+  /**
+   * fio's notice when a writing job's verify phase can never start (init.c fixup_options():
+   * "verification read phase will never start because write phase uses all of runtime"), with
+   * the verify line, or null.
+   */
+  String verifyNeverStarts() {
+    if (verify == VerifyAlgorithm.NONE || !rw.writes() || rw.reads() || !doVerify
+        || runtimeNs == 0 || !timeBased || verifyBacklog > 0) {
+      return null;
+    }
+    FioJobFile.Origin at = origins.get("verify");
+    return (at == null ? "" : at.file() + ":" + at.line() + ": ") + "fio: verification read"
+        + " phase will never start because write phase uses all of runtime (time_based; fio"
+        + " says so too: add verify_backlog, or drop time_based)";
+  }
+
+  /**
+   * fio's note for a synchronous engine with {@code iodepth} above 1 (backend.c
+   * {@code thread_main()}: "note: both iodepth >= 1 and synchronous I/O engine are selected,
+   * queue depth will be capped at 1"), with the iodepth line, or null.
+   */
+  String syncDepthNote() {
+    if (!ioengine.isSync() || iodepth <= 1 || offload) {
+      return null;
+    }
+    FioJobFile.Origin at = origins.get("iodepth");
+    return (at == null ? "" : at.file() + ":" + at.line() + ": ") + "iodepth=" + iodepth
+        + " with ioengine=" + ioengine.fioName() + ": fio says \"note: both iodepth >= 1 and"
+        + " synchronous I/O engine are selected, queue depth will be capped at 1\"";
+  }
+
   InputException error(String key, String rule) {
     FioJobFile.Origin at = origins.get(key);
     return new InputException(at.file(), at.line(), at.key(), rule);
@@ -1300,7 +1369,7 @@ final class FioJobSettings implements Cloneable {
       return value;
     }
     String read = String.join(",", parts);
-    LOG.warn("{}:{}: {}={}: fio reads it as {} (its number parser stops at the separator;"
+    note("{}:{}: {}={}: fio reads it as {} (its number parser stops at the separator;"
         + " bs takes no range, bsrange= does)", at.file(), at.line(), at.key(), value, read);
     return read;
   }
@@ -1319,7 +1388,8 @@ final class FioJobSettings implements Cloneable {
       }
       long v = FioValues.bytes(parts[d], kbBase);
       if (v <= 0 || v % 512 != 0) {
-        throw new BadValue("bs must be a positive multiple of 512, was " + v);
+        throw new BadValue("bs must be a positive multiple of 512, was " + v
+            + iecHint(parts[d], v));
       }
       bs[d] = v;
       if (d == parts.length - 1) {
@@ -1495,11 +1565,19 @@ final class FioJobSettings implements Cloneable {
     return s.value();
   }
 
-  private static long startDelay(String value) {
+  /**
+   * {@code startdelay}: a time, or a range lo-hi (lo:hi) from which each job draws its delay
+   * (init.c: {@code rand_between(&td->delay_state, start_delay_orig, start_delay_high)});
+   * returns {lo, hi}, hi 0 without a range.
+   */
+  private static long[] startDelay(String value) {
     if (!value.startsWith("(") && value.matches("[^-:]+[-:].*")) {
-      throw new BadValue("a range is not modelled by blksim, was " + value);
+      int sep = value.indexOf('-') > 0 ? value.indexOf('-') : value.indexOf(':');
+      long a = FioValues.timeNs(value.substring(0, sep).trim(), true);
+      long b = FioValues.timeNs(value.substring(sep + 1).trim(), true);
+      return new long[] {Math.min(a, b), Math.max(a, b)};
     }
-    return FioValues.timeNs(value, true);
+    return new long[] {FioValues.timeNs(value, true), 0};
   }
 
   private static FioEngine engine(String value) {
@@ -1601,9 +1679,26 @@ final class FioJobSettings implements Cloneable {
   private long blockSize(String v) {
     long b = FioValues.bytes(v, kbBase);
     if (b <= 0 || b % 512 != 0) {
-      throw new BadValue("a block size must be a positive multiple of 512, was " + v);
+      throw new BadValue("a block size must be a positive multiple of 512, was " + v
+          + iecHint(v, b));
     }
     return b;
+  }
+
+  private static final Pattern IEC_SUFFIX = Pattern.compile("(?i).*[0-9]\\s*[kmgtp]ib\\s*");
+
+  /**
+   * Why a size written with an IEC suffix is not what it seems: under fio's default
+   * {@code kb_base=1024}, parse.c {@code __get_mult_bytes()} takes KiB, MiB, ... as powers of
+   * 1000 ("opposite units"), so {@code 4KiB} is 4000 bytes; "" otherwise.
+   */
+  private String iecHint(String raw, long bytes) {
+    if (kbBase != 1024 || !IEC_SUFFIX.matcher(raw).matches()) {
+      return "";
+    }
+    return " (" + raw.trim() + " is " + bytes + " bytes: with its default kb_base=1024 fio reads"
+        + " KiB, MiB, ... as powers of 1000; write k, m, ... for powers of 1024, or set"
+        + " kb_base=1000)";
   }
 
   /**

@@ -739,6 +739,15 @@ public final class ScenarioLoader {
       checkOffload(j, devices, fss);
       checkPrio(j, devices, fss);
       checkVerifyAsync(j);
+      if (!j.ioengine().diskless() && j.filenames().size() > 1 && !regularFiles(j, devices, fss)
+          && CharDeviceJobs.of(j, devices) == null) {
+        // fio's file_service_type spreads the job's I/O over every file it names; a device job
+        // here drives one device, so the others would silently get nothing.
+        throw j.error("filename", "filename names " + j.filenames().size()
+            + " devices (" + String.join(", ", j.filenames()) + "); one job on several block"
+            + " devices is not modelled by blksim (fio spreads its I/O over them by"
+            + " file_service_type): give each device a job of its own");
+      }
       NowaitJobs.check(j, CharDeviceJobs.of(j, devices) != null,
           !j.ioengine().diskless() && (j.filename() == null || regularFiles(j, devices, fss)));
       if (fileTrims(j) && j.filename() != null && j.directory() == null
@@ -793,6 +802,17 @@ public final class ScenarioLoader {
         new Scenario.FsMarkCosts(v.getDuration("costs.fs-mark.user-per-file"),
             v.getDuration("costs.fs-mark.fork")), commands, v.getDuration("costs.shell.exec"),
         dirtyFiles, wqSettings(v, topo), loadBalance(v), localityGroups);
+  }
+
+  /**
+   * {@code s} with {@code locality-groups = n} (checked as if the scenario file had it): for
+   * {@code run --check-determinism}, whose reference run has no groups.
+   */
+  public static Scenario withLocalityGroups(Scenario s, int n) {
+    Config cfg = ConfigFactory.parseString(s.spec(),
+        ConfigParseOptions.defaults().setOriginDescription("scenario spec"))
+        .withValue("blksim.locality-groups", ConfigValueFactory.fromAnyRef(Integer.toString(n)));
+    return build(cfg, cfg.root().render(ConfigRenderOptions.concise().setFormatted(true)), null);
   }
 
   /** {@code locality-groups = auto} gives one group per this many CPUs. */

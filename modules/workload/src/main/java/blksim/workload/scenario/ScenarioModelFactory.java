@@ -361,7 +361,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
     }
     long expectedEnd = 0;
-    List<FioJob> jobs = s.jobs();
+    List<FioJob> jobs = startDelays(s.jobs(), s.seed());
     List<FioJobThread> threads = new ArrayList<>();
     checkWriteIologs(s, jobs);
     for (int k = 0; k < jobs.size(); k++) {
@@ -382,6 +382,7 @@ public final class ScenarioModelFactory implements ModelFactory {
       }
       stats.setSampleWindows(j.bwAvgTimeMs(), j.iopsAvgTimeMs());
       stats.setReportOptions(j.unifiedRwReporting(), j.significantFigures(), j.unitBase());
+      stats.setPercentileReports(j.slatPercentiles(), j.clatPercentiles(), j.latPercentiles());
       var logs = j.logOptions();
       if (logs != null && logs.avgMsec() == 0) {
         // per_unit_log(): the report's samples come per I/O; gtod_reduce takes the iops ones
@@ -861,6 +862,25 @@ public final class ScenarioModelFactory implements ModelFactory {
         return q.issue(bio, endIo, onTagFree, plug);
       }
     };
+  }
+
+  /**
+   * Each job with a {@code startdelay} range gets its delay, uniform in the range as fio's
+   * {@code rand_between()} draws it, from a stream of the run seed and the job's number.
+   */
+  static List<FioJob> startDelays(List<FioJob> jobs, long seed) {
+    List<FioJob> out = new ArrayList<>(jobs);
+    for (int k = 0; k < out.size(); k++) {
+      FioJob j = out.get(k);
+      if (j.startDelayHighNs() > j.startDelayNs()) {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(
+            blksim.engine.Seeds.forComponent(seed, "fio/" + k + "/startdelay"));
+        out.set(k, j.withStartDelay(r.nextLong(j.startDelayNs(), j.startDelayHighNs() + 1)));
+      } else if (j.startDelayHighNs() > 0) {
+        out.set(k, j.withStartDelay(j.startDelayNs()));
+      }
+    }
+    return out;
   }
 
   /**

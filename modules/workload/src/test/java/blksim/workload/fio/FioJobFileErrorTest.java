@@ -1,6 +1,7 @@
 package blksim.workload.fio;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -231,7 +232,7 @@ class FioJobFileErrorTest {
     rejects("[j]\nruntime=10sec\n", 2, "runtime", "'sec'");
     rejects("[j]\nthinktime=1.5\n", 2, "thinktime", "not a time");
     rejects("[j]\nramp_time=5min\n", 2, "ramp_time", "unknown time unit 'min'");
-    rejects("[j]\nstartdelay=1-5\n", 2, "startdelay", "range is not modelled");
+    rejects("[j]\nstartdelay=1-5x\n", 2, "startdelay", "unknown time unit");
   }
 
   @Test
@@ -273,8 +274,58 @@ class FioJobFileErrorTest {
   }
 
   @Test
-  void timeBasedWithoutRuntime_isRejected() {
-    rejects("[j]\nrw=read\ntime_based\n", 3, "time_based", "needs runtime > 0");
+  void verifyThatCanNeverStart_getsFiosNotice() {
+    String none = "[j]\nrw=write\nverify=md5\nruntime=1s\n";
+    FioJobSettings s = FioJobFile.parse("t.fio", none + "time_based\n", null,
+        FioJobFileTest.ENV, java.util.Map.of()).get(0).settings();
+    assertTrue(s.verifyNeverStarts().contains("t.fio:3: fio: verification read phase will"
+        + " never start"), s.verifyNeverStarts());
+    for (String ok : List.of(none, none + "time_based\nverify_backlog=16\n",
+        "[j]\nrw=randrw\nverify=md5\nruntime=1s\ntime_based\n")) {
+      assertEquals(null, FioJobFile.parse("t.fio", ok, null, FioJobFileTest.ENV,
+          java.util.Map.of()).get(0).settings().verifyNeverStarts(), ok);
+    }
+  }
+
+  @Test
+  void anIecBlockSize_thatFioReadsAsPowersOf1000_saysSo() {
+    // parse.c __get_mult_bytes(): with kb_base=1024 (the default) "KiB" is 1000 bytes.
+    rejects("[j]\nbs=4KiB\n", 2, "bs", "4KiB is 4000 bytes: with its default kb_base=1024");
+    rejects("[j]\nbsrange=1KiB-4k\n", 2, "bsrange", "1KiB is 1000 bytes");
+    rejects("[j]\nbs=1000\n", 2, "bs", "multiple of 512, was 1000");
+    assertEquals(4096, FioJobFile.parse("t.fio", "[j]\nkb_base=1000\nbs=4KiB\n", null,
+        FioJobFileTest.ENV, java.util.Map.of()).get(0).bs()[0]);
+  }
+
+  @Test
+  void aNoteAboutAJobFile_isGivenOnce_thoughARunParsesTheFileAgain() {
+    assertTrue(FioJobSettings.note("{}:{}: once", "notes.fio", 7));
+    assertFalse(FioJobSettings.note("{}:{}: once", "notes.fio", 7));
+    assertTrue(FioJobSettings.note("{}:{}: once", "notes.fio", 8));
+  }
+
+  @Test
+  void syncEngineAboveDepth1_getsFiosCappedNote() {
+    FioJobSettings s = FioJobFile.parse("t.fio", "[global]\niodepth=32\n[j]\nrw=read\n", null,
+        FioJobFileTest.ENV, java.util.Map.of()).get(0).settings();
+    assertTrue(s.syncDepthNote().startsWith("t.fio:2: iodepth=32 with ioengine=psync: fio says"
+        + " \"note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be"
+        + " capped at 1\""), s.syncDepthNote());
+    for (String ok : List.of("[j]\nrw=read\n", "[j]\niodepth=32\nioengine=libaio\n",
+        "[j]\niodepth=8\nio_submit_mode=offload\n")) {
+      assertEquals(null, FioJobFile.parse("t.fio", ok, null, FioJobFileTest.ENV,
+          java.util.Map.of()).get(0).settings().syncDepthNote(), ok);
+    }
+  }
+
+  @Test
+  void timeBasedWithoutRuntime_isTurnedOff_asFiosFixupOptionsDoes() {
+    // init.c fixup_options(): fio warns "time_based requires a runtime/timeout setting" and
+    // clears time_based; the job then runs to its size.
+    FioJob j = FioJobFile.parse("t.fio", "[global]\ntime_based\n[j]\nrw=read\nsize=1m\n", null,
+        FioJobFileTest.ENV, java.util.Map.of()).get(0);
+    assertFalse(j.timeBased());
+    assertEquals(0, j.runtimeNs());
   }
 
   @Test

@@ -48,4 +48,22 @@ class FioErrorLineTest {
     assertEquals(4, e.line(), e.getMessage());
     assertEquals("filename", e.key());
   }
+
+  @Test
+  void severalBlockDevicesInOneJob_areRefusedNamingTheFilenameLine_notSilentlyOneOfThem()
+      throws IOException {
+    // fio spreads one job's I/O over all its files (file_service_type); blksim's device job
+    // has one device, so a second one would get no I/O: refused rather than dropped.
+    Path fio = dir.resolve("two.fio");
+    Files.writeString(fio, "[j]\nrw=randread\nsize=1m\nfilename=/dev/sdb:/dev/sdc\n");
+    Path p = dir.resolve("two.conf");
+    Files.writeString(p, "blksim {\n  devices = [ { type = ssd, name = sdb, size = 4G },"
+        + " { type = ssd, name = sdc, size = 4G } ]\n  fio.job-files = [\"" + fio + "\"]\n}\n");
+    InputException e = assertThrows(InputException.class,
+        () -> ScenarioLoader.load(p, List.of(), Map.of()));
+    assertEquals(4, e.line(), e.getMessage());
+    assertEquals("filename", e.key());
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("/dev/sdc"),
+        e.getMessage());
+  }
 }

@@ -68,6 +68,8 @@ class JobRefusalWordingTest {
       new Case("[big]\ndirectory=/mnt/t\nrw=write\nsize=100g\ndirect=1\n", "size", "ENOSPC"),
       new Case("[mis]\ndirectory=/mnt/t\nrw=read\nsize=1m\noffset=100\ndirect=1\n", "offset",
           "512"),
+      new Case("[two]\nfilename=/dev/sdb:/dev/sdc\nrw=read\nsize=1m\n", "filename",
+          "several block devices"),
       new Case("[pf]\nioengine=page_fault\nrw=read\n", "size", "anonymous memory"),
       new Case("[cpu]\nioengine=cpuio\ncpuload=50\n", "ioengine", "runtime="),
       new Case("[global]\nioengine=posixaio\nfilename=/dev/sdb\nrw=read\nsize=1m\ndirect=1\n\n"

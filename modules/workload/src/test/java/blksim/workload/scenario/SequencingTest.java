@@ -133,6 +133,22 @@ class SequencingTest {
   }
 
   @Test
+  void startdelayRange_eachJobDrawsItsDelayInTheRange_theSameForTheSameSeed()
+      throws IOException {
+    // init.c: start_delay = rand_between(delay_state, lo, hi) per job (each numjobs clone).
+    String job = "rw=randread\nruntime=1ms\ntime_based\n[a]\nnumjobs=4\nstartdelay=1ms-5ms\n";
+    RunResult r = run("", job);
+    java.util.Set<Long> starts = new java.util.TreeSet<>();
+    for (int k = 0; k < 4; k++) {
+      long start = job(r, k).startNs();
+      assertTrue(start >= 1_000_000 && start < 5_000_000 + STARTUP_NS, "clone " + k + ": " + start);
+      starts.add(start);
+    }
+    assertTrue(starts.size() > 1, "the clones draw their own delays: " + starts);
+    assertEquals(job(r, 2).startNs(), job(run("", job), 2).startNs(), "seeded by the run");
+  }
+
+  @Test
   void steadystate_endsTheJobOnceSteady_andReportsItsWindow() throws IOException {
     // brd at QD1 is steady from the start: with 1 ms checks and a 3 ms window the IOPS of 3
     // intervals vary far less than 20%, so the job stops at about 3 ms instead of 50 ms; the

@@ -534,4 +534,23 @@ class VerifyTest {
       assertEquals(check, verifyThreadsUsr(async, 2), 0.01 * check, engine);
     }
   }
+
+  @Test
+  void verifyPhase_hasItsOwnReadRuntime_andTheWritesKeepTheWritePhase() throws IOException {
+    // backend.c thread_main(): update_runtime() gives the writes the time of do_io(), and after
+    // do_verify() the reads the time of the verify phase alone (the job does not read), so the
+    // write and the read rates are each phase's own, not the bytes over the whole job.
+    JobStats v = run("rw=write\nsize=16m\nverify=crc32c");
+    long total = v.jobRuntimeMs();
+    long w = v.runtimeMs(1);
+    long r = v.runtimeMs(0);
+    assertTrue(total >= 4, "a run long enough to tell the phases apart: " + total + " ms");
+    assertTrue(w < total && r < total, "write " + w + " ms, read " + r + " ms of " + total);
+    assertTrue(w + r >= total && w + r <= total + 1, "the phases make up the run: " + w + " + "
+        + r + " of " + total);
+    // A job that also reads in do_io(): its reads' runtime is both phases'.
+    JobStats mixed = run("rw=randrw\nsize=16m\nverify=crc32c");
+    assertTrue(mixed.runtimeMs(1) < mixed.jobRuntimeMs());
+    assertEquals(mixed.jobRuntimeMs(), mixed.runtimeMs(0), 1.0);
+  }
 }

@@ -211,8 +211,8 @@ class BlkSplitTraceTest {
         line(1, 0, "Q", "W", "1000 + 512 [fio]"),
         line(2, 1, "X", "W", "1000 / x12 [fio]"));
     e = assertThrows(InputException.class, () -> read(notNumber, new ArrayList<>()));
-    assertEquals(notNumber + ":2: new_sector: new_sector must be a non-negative integer, was"
-        + " 'x12'", e.getMessage());
+    assertEquals(notNumber + ":2: new_sector must be a non-negative integer, was 'x12'",
+        e.getMessage());
   }
 
   @Test

@@ -79,7 +79,8 @@ public final class FioLogWriter {
 
   /**
    * Writes the job's log files under {@code dir} (each through a temporary file, then moved into
-   * place); returns the paths written.
+   * place; with {@code per_job_logs=0} after what the shared file already holds, as fio appends
+   * to it); returns the paths written.
    */
   public static List<Path> write(Path dir, FioLogOptions o, String jobName, int threadNumber,
       JobStats stats, long endNs) throws IOException {
@@ -93,6 +94,11 @@ public final class FioLogWriter {
       Path tmp = target.resolveSibling(target.getFileName() + ".blksim-tmp");
       try (Writer w = new BufferedWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8),
           1 << 16)) {
+        if (!o.perJob() && Files.exists(target)) {
+          // iolog.c finish_log(): flush_log(log, !per_job_logs) opens the shared file with
+          // "a", so every job's rows follow what the file already holds.
+          w.write(Files.readString(target, StandardCharsets.UTF_8));
+        }
         render(w, e.getKey(), o, s, stats.startNs(), endNs);
       } catch (IOException | RuntimeException ex) {
         Files.deleteIfExists(tmp);

@@ -89,6 +89,15 @@ public final class JobStats {
     private long startNs;
     private long endNs;
     private boolean finished;
+    /**
+     * Where {@code do_verify()} began ({@link #verifyStarted}), or -1: not recorded in
+     * {@link #encode()}, since it only shapes {@link #finish} in the job's own partition.
+     */
+    private long verifyStartNs = -1;
+    /** Whether the job's own pattern reads ({@code td_read()}), given with the verify start. */
+    private boolean verifyJobReads;
+    /** The bytes read before {@code do_verify()} began. */
+    private long verifyReadBytesBefore;
     private long runtimeNs;
     private long cpuRunTimeNs;
     private long jobRuntimeMs;
@@ -150,6 +159,12 @@ public final class JobStats {
     private int unifiedRw = UNIFIED_SPLIT;
     private int sigFigs = 4;
     private int unitBase = 8;
+    /**
+     * The latencies whose percentiles the report prints, a bit per {@link Latency} ordinal:
+     * fio's {@code slat_percentiles}, {@code clat_percentiles} (on by default) and
+     * {@code lat_percentiles}.
+     */
+    private int percentileReports = 1 << Latency.CLAT.ordinal();
     /**
      * A per-I/O bw (iops) log ({@code log_avg_msec=0}): fio's {@code calc_log_samples()} then
      * takes no window samples and {@code account_io_completion()} adds one per I/O instead.
@@ -650,6 +665,19 @@ public final class JobStats {
     }
 
     /**
+     * fio's {@code do_verify()} begins at {@code nowNs} (after {@code do_io()} drained): from
+     * here the time counts to the reads' runtime only, as {@code update_runtime()} counts it.
+     * {@code jobReads} is {@code td_read()}: whether the job's own pattern reads.
+     */
+    public void verifyStarted(long nowNs, boolean jobReads) {
+        if (verifyStartNs < 0) {
+            verifyStartNs = nowNs;
+            verifyJobReads = jobReads;
+            verifyReadBytesBefore = ioBytes[DDIR_READ];
+        }
+    }
+
+    /**
      * Ends the measured period: runtime becomes {@code nowNs - start}, and the bw/iops samples of
      * the complete bw and iops windows are computed (fio's {@code __add_samples()}: KiB/s as
      * {@code bytes * 1000 / 500 / 1024}, IOPS as {@code ios * 1000 / 500}).
@@ -674,6 +702,19 @@ public final class JobStats {
         long iopsWindows = runtimeNs / iopsWindowNs;
         for (int d = 0; d < DDIR_COUNT; d++) {
             runtimeMs[d] = ioBytes[d] > 0 ? ms : 0;
+            if (verifyStartNs >= 0) {
+                // backend.c thread_main(): update_runtime() after do_io() gives each direction
+                // the job did I/O in that phase's time (td_read() && io_bytes[DDIR_READ] for the
+                // reads); after do_verify() the reads get the verify phase's time added.
+                long ioNs = Math.max(0, verifyStartNs - startNs);
+                long verifyNs = nowNs - Math.max(verifyStartNs, startNs);
+                if (d == DDIR_READ) {
+                    boolean readInIo = verifyJobReads && verifyReadBytesBefore > 0;
+                    runtimeMs[d] = nsToRuntimeMs(readInIo ? ioNs + verifyNs : verifyNs);
+                } else {
+                    runtimeMs[d] = ioBytes[d] > 0 ? nsToRuntimeMs(ioNs) : 0;
+                }
+            }
             for (int w = 0; !perIoBw && w < bwWindows && w < windowCount; w++) {
                 long deltaBytes = windowBytes[d][w];
                 if (deltaBytes != 0) {
@@ -741,6 +782,21 @@ public final class JobStats {
         this.unifiedRw = unifiedRw;
         this.sigFigs = sigFigs;
         this.unitBase = unitBase;
+    }
+
+    /**
+     * fio's {@code slat_percentiles}, {@code clat_percentiles} and {@code lat_percentiles}, which
+     * the thread_stat carries to the report ({@code __show_run_stats()}).
+     */
+    public void setPercentileReports(boolean slatPct, boolean clatPct, boolean latPct) {
+        percentileReports = (slatPct ? 1 << Latency.SLAT.ordinal() : 0)
+            | (clatPct ? 1 << Latency.CLAT.ordinal() : 0)
+            | (latPct ? 1 << Latency.LAT.ordinal() : 0);
+    }
+
+    /** Whether the report prints the percentiles of {@code kind} (fio's {@code *_percentiles}). */
+    public boolean reportsPercentiles(Latency kind) {
+        return (percentileReports & (1 << kind.ordinal())) != 0;
     }
 
     /** fio's {@code unified_rw_rep} of these statistics ({@link #UNIFIED_SPLIT} by default). */
@@ -954,6 +1010,7 @@ public final class JobStats {
         dst.unifiedRw = mixed ? UNIFIED_MIXED : first.unifiedRw;
         dst.sigFigs = first.sigFigs;
         dst.unitBase = first.unitBase;
+        dst.percentileReports = first.percentileReports;
         for (JobStats src : jobs) {
             dst.add(src, mixed);
             if (src.steadyState != null) {
@@ -1433,6 +1490,7 @@ public final class JobStats {
             out.writeByte(unifiedRw);
             out.writeByte(sigFigs);
             out.writeByte(unitBase);
+            out.writeByte(percentileReports);
             out.writeBoolean(perIoBw);
             out.writeBoolean(perIoIops);
             out.writeLong(syncIos);
@@ -1544,6 +1602,7 @@ public final class JobStats {
             s.unifiedRw = in.readUnsignedByte();
             s.sigFigs = in.readUnsignedByte();
             s.unitBase = in.readUnsignedByte();
+            s.percentileReports = in.readUnsignedByte();
             s.perIoBw = in.readBoolean();
             s.perIoIops = in.readBoolean();
             s.syncIos = in.readLong();

@@ -1245,6 +1245,7 @@ public abstract class FioJobThread extends Task {
       return false;
     }
     verifying = true;
+    stats.verifyStarted(now, job.rw().reads());
     return true;
   }
 

@@ -256,6 +256,13 @@ public final class PsyncThread extends FioJobThread {
     long check = checkNs;
     checkNs = 0;
     if (fatalIoError(ret, op, ioOffset, len)) {
+      if (measuring()) {
+        // td_io_queue(): a sync engine's io_u that completed with an error is still marked in
+        // the submit, complete and depth maps, as it is in total_io_u.
+        stats.recordIssue(1);
+        stats.recordSubmitBatch(1);
+        stats.recordCompleteBatch(1);
+      }
       completed(1);
       prep(cpu); // the job stops issuing and ends
       return;

@@ -156,14 +156,15 @@ final class FioCommandLine {
     if (opt == null) {
       return new InputException("fio command line", 0, e.key(), e.rule());
     }
-    String rule = e.rule();
+    String scope = InputException.scope(e.rule());
+    String rule = scope == null ? e.rule() : e.rule().substring(scope.length());
     String k = e.key();
     if (k != null && rule.startsWith(k + " ")) {
       rule = rule.substring(k.length() + 1);
     } else if (k != null && rule.startsWith(k + "=") && ("--" + rule).startsWith(opt + " ")) {
       rule = "--" + rule;
     }
-    return new InputException("fio command line", 0, opt, rule);
+    return new InputException("fio command line", 0, opt, scope == null ? rule : scope + rule);
   }
 
   /** Removes the written job file and its directory. */

@@ -37,8 +37,8 @@ final class FioLogFiles {
         String name = f.getKey();
         Path parent = base.resolve(name).toAbsolutePath().normalize().getParent();
         if (parent != null && !Files.isDirectory(parent) && !parent.equals(made)) {
-          throw j.error(f.getValue(), "job '" + j.name() + "': the log " + name
-              + " would go into " + parent + ", which does not exist");
+          throw j.error(f.getValue(), f.getValue() + " puts the log " + name
+              + " into " + parent + ", which does not exist");
         }
       }
     }

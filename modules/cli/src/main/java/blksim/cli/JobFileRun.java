@@ -271,10 +271,10 @@ final class JobFileRun {
   private static void device(FioJob j, Path abs, String f, Map<String, String> devices,
       Map<String, String> types) {
     if (!f.startsWith("/dev/") || f.startsWith("/dev/mapper/")) {
-      throw j.error("filename", "job '" + j.name()
-          + "' names " + f + ": with a job file alone blksim gives block devices under /dev/"
-          + " a default device, and regular files a default filesystem; device-mapper paths"
-          + " need a scenario");
+      throw j.error("filename", "filename=" + f
+          + " needs a scenario: with a job file alone blksim gives block devices under /dev/"
+          + " a default device and regular files a default filesystem, not device-mapper"
+          + " paths");
     }
     String name = f.substring(5);
     if (devices.containsKey(name)) {

@@ -115,8 +115,8 @@ class FioCharDeviceTest {
   void aCharDevice_needsSize_andRefusesODirect() throws IOException {
     MainTest.Result none = run("nosize", "[j]\nfilename=/dev/zero\nrw=read\n");
     assertEquals(2, none.code(), none.err());
-    assertTrue(none.err().contains("nosize.fio:1: size:")
-        && none.err().contains("you need to specify size="), none.err());
+    assertTrue(none.err().contains("nosize.fio:1: job 'j': size is needed on /dev/")
+        && none.err().contains("you need to specify it"), none.err());
     // size= is the whole region: fio's real_file_size is -1 (unlimited) until size= sets it.
     Map<String, Object> sized = jobs(run("sized", "[j]\nfilename=/dev/zero\nrw=read\nsize=3m\n"
         + "offset=1t\n")).get(0);
@@ -124,7 +124,8 @@ class FioCharDeviceTest {
     MainTest.Result direct = run("direct", job("/dev/null", "psync", "write", "4k",
         "direct=1\n"));
     assertEquals(2, direct.code(), direct.err());
-    assertTrue(direct.err().contains("direct.fio:7: direct:")
+    assertTrue(direct.err().contains("direct.fio:7: job '")
+        && direct.err().contains("': direct=1 on /dev/")
         && direct.err().contains("EINVAL"), direct.err());
   }
 
@@ -195,7 +196,7 @@ class FioCharDeviceTest {
     MainTest.Result buffered = run("nwbuf", "[j]\nfilename=/dev/nullb0\nsize=4m\n"
         + "ioengine=libaio\nnowait=1\n");
     assertEquals(2, buffered.code(), buffered.err());
-    assertTrue(buffered.err().contains("nwbuf.fio:5: nowait:"), buffered.err());
+    assertTrue(buffered.err().contains("nwbuf.fio:5: job 'j': nowait=1"), buffered.err());
   }
 
   @Test

@@ -88,6 +88,13 @@ class FioCommandLineTest {
     assertEquals(2, bs.code(), bs.err());
     assertEquals("blksim: fio command line: --bs=100: must be a positive multiple of 512, was"
         + " 100", bs.err().strip());
+    // A job-level refusal keeps its job in front of the option as typed.
+    MainTest.Result paio = MainTest.cli("run", "--name=cl", "--filename=/dev/nullb0",
+        "--ioengine=posixaio", "--direct=1", "--size=1m");
+    assertEquals(2, paio.code(), paio.err());
+    assertTrue(paio.err().contains("\nblksim: fio command line: job 'cl': --ioengine=posixaio is"
+        + " modelled by blksim on regular files only"), paio.err());
+    assertEquals(1, paio.err().split("ioengine", -1).length - 1, paio.err());
   }
 
   @Test

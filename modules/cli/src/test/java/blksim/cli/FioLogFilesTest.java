@@ -84,7 +84,7 @@ class FioLogFilesTest {
         + "write_bw_log=" + tmp.resolve("nowhere/x") + "\n");
     Result r = cli("run", job.toString(), "--host", "local");
     assertEquals(2, r.code(), r.err());
-    assertTrue(r.err().contains("bad.fio:5: write_bw_log:") && r.err().contains("does not exist"),
+    assertTrue(r.err().contains("bad.fio:5: job 'j': write_bw_log puts the log") && r.err().contains("does not exist"),
         r.err());
   }
 

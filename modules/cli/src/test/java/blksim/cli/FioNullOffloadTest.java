@@ -55,6 +55,6 @@ class FioNullOffloadTest {
         + "serialize_overlap=1\n");
     MainTest.Result no = MainTest.cli("run", f.toString(), "--set", "max-time=10ms");
     assertEquals(2, no.code(), no.err());
-    assertTrue(no.err().contains("aio.fio:6: serialize_overlap"), no.err());
+    assertTrue(no.err().contains("aio.fio:6: job 'j': serialize_overlap"), no.err());
   }
 }

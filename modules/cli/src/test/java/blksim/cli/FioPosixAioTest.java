@@ -68,7 +68,7 @@ class FioPosixAioTest {
     Files.writeString(f, "[j]\nfilename=/dev/nullb0\nioengine=posixaio\nsize=4m\n");
     MainTest.Result r = MainTest.cli("run", f.toString(), "--set", "max-time=10ms");
     assertEquals(2, r.code(), r.err());
-    assertTrue(r.err().contains("dev.fio:3: ioengine: job 'j': ioengine=posixaio is modelled"),
+    assertTrue(r.err().contains("dev.fio:3: job 'j': ioengine=posixaio is modelled"),
         r.err());
   }
 }

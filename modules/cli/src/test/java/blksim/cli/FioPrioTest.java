@@ -76,6 +76,6 @@ class FioPrioTest {
     Files.writeString(job, "[j]\nrw=randread\nsize=16m\nioengine=libaio\ndirect=1\nprio=2\n");
     MainTest.Result r = MainTest.cli("run", job.toString(), "--set", "max-time=100ms");
     assertEquals(2, r.code(), r.out() + r.err());
-    assertTrue(r.err().contains("file.fio:6: prio"), r.err());
+    assertTrue(r.err().contains("file.fio:6: job 'j': prio on files"), r.err());
   }
 }

@@ -117,12 +117,12 @@ class MainTest {
     Result r = cli("run", job.toString(), "--host", "local");
     assertEquals(2, r.code(), r.err());
     // /dev/zero is a character device: as fio on Linux, a job on it needs size=.
-    assertTrue(r.err().contains("bad.job:1: size:") && r.err().contains("/dev/zero")
-        && r.err().contains("you need to specify size="), r.err());
+    assertTrue(r.err().contains("bad.job:1: job 'x': size is needed on /dev/zero")
+        && r.err().contains("you need to specify it"), r.err());
     Files.writeString(job, "[global]\nrw=read\nfilename=/dev/mapper/x\n\n[x]\nsize=1m\n");
     Result g = cli("run", job.toString(), "--host", "local");
     assertEquals(2, g.code(), g.err());
-    assertTrue(g.err().contains("bad.job:3: filename:"), g.err());
+    assertTrue(g.err().contains("bad.job:3: job 'x': filename=/dev/mapper/x needs a scenario"), g.err());
     Path dev = tmp.resolve("dev.fio");
     Files.writeString(dev, "[r]\nfilename=/dev/nvme0n1\nrw=randread\ndirect=1\nbs=4k\n"
         + "size=4m\n");
@@ -269,12 +269,12 @@ class MainTest {
     Files.writeString(many, "[a]\nfilename=/dev/nullb0\nrw=read\ndirect=1\nnumjobs=5000\n");
     r = cli("run", many.toString(), "--parse-only");
     assertEquals(2, r.code());
-    assertTrue(r.err().contains("many.fio:5: numjobs") && r.err().contains("4096"), r.err());
+    assertTrue(r.err().contains("many.fio:5: job 'a': numjobs makes") && r.err().contains("4096"), r.err());
     Path trim = tmp.resolve("trim.fio");
     Files.writeString(trim, "[t]\nfilename=/dev/nullb0\nrw=randtrim\ndirect=1\n");
     r = cli("run", trim.toString(), "--parse-only");
     assertEquals(2, r.code(), "randtrim was issued as writes");
-    assertTrue(r.err().contains("trim.fio:3: rw") && r.err().contains("zonemode=zbd"), r.err());
+    assertTrue(r.err().contains("trim.fio:3: job 't': rw=randtrim") && r.err().contains("zonemode=zbd"), r.err());
   }
 
   @Test

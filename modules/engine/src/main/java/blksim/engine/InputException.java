@@ -38,6 +38,12 @@ public final class InputException extends RuntimeException {
       }
       sb.append(": ");
     }
+    String scope = scope(rule);
+    if (scope != null) {
+      // A fio job's cross-check names the job before its option: "job 'x': size ...".
+      sb.append(scope);
+      rule = rule.substring(scope.length());
+    }
     String tail = key == null ? null : key.substring(key.lastIndexOf('.') + 1);
     if (key == null || namesKey(key, rule)) {
       sb.append(rule);
@@ -52,6 +58,22 @@ public final class InputException extends RuntimeException {
   }
 
   /**
+   * The job a rule is about, {@code job 'NAME': } at its start (with the colon and space), or
+   * {@code null}. A job-level refusal ({@code FioJob.error}) names its job there, before the
+   * option, so that with several jobs in a file (or a {@code [global]} line they share) the
+   * message says which job, and the option still comes once, first in what follows.
+   */
+  public static String scope(String rule) {
+    if (rule == null || !rule.startsWith(JOB)) {
+      return null;
+    }
+    int end = rule.indexOf("': ", JOB.length());
+    return end < 0 ? null : rule.substring(0, end + 3);
+  }
+
+  private static final String JOB = "job '";
+
+  /**
    * Whether {@code rule} starts by naming {@code key}, so that the message does not put the key
    * in front of it again: with {@code KEY=} ("ioengine=posixaio is not modelled ...", "bsx=1 is
    * an unknown fio option ...") or with the key as its first word ("bs must be a positive
@@ -61,6 +83,10 @@ public final class InputException extends RuntimeException {
    * message names it once.
    */
   public static boolean namesKey(String key, String rule) {
+    String scope = scope(rule);
+    if (scope != null) {
+      rule = rule.substring(scope.length());
+    }
     return rule.startsWith(key + "=") || rule.startsWith(key + " ");
   }
 

@@ -760,9 +760,12 @@ public final class FioJob {
   /**
    * An input error about option {@code key} (canonical name): it names the file and line where
    * the option was set for this job (its own section, a {@code [global]} above it or an included
-   * file), or the section header if it was never set.
+   * file), or the section header if it was never set. The message names the job first
+   * ({@code job 'NAME': }), then the option once: {@code rule} names the option as its first
+   * word ({@code size ...}, {@code ioengine=mmap ...}) or not at all, and never the job.
    */
   public blksim.engine.InputException error(String key, String rule) {
+    rule = "job '" + name() + "': " + rule;
     FioJobFile.Origin at = s.origins.get(key);
     return at == null ? new blksim.engine.InputException(file, line, key, rule)
         : new blksim.engine.InputException(at.file(), at.line(), at.key(), rule);

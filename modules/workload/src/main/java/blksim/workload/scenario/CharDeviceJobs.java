@@ -47,51 +47,51 @@ final class CharDeviceJobs {
     if (d == null) {
       for (String f : j.filenames()) {
         if (MemCharDevice.of(f) != null && j.filenames().size() > 1) {
-          throw j.error("filename", "job '" + j.name() + "' names " + f + " among other files;"
+          throw j.error("filename", "filename lists " + f + " among other files;"
               + " a character device is modelled as a job's only file");
         }
       }
       return false;
     }
-    String who = "job '" + j.name() + "' on " + d.path() + " (a character device): ";
+    String on = " on " + d.path() + " (a character device)";
     if (j.filenames().size() > 1) {
-      throw j.error("filename", who + "a character device is modelled as a job's only file");
+      throw j.error("filename", "filename lists other files with " + d.path() + ", and a"
+          + " character device is modelled as a job's only file");
     }
     if (!ENGINES.contains(j.ioengine())) {
-      throw j.error("ioengine", who + "ioengine=" + j.ioengine().fioName() + " is not modelled"
-          + " on a character device; use psync, sync, pvsync, pvsync2, vsync, libaio or io_uring");
+      throw j.error("ioengine", "ioengine=" + j.ioengine().fioName() + " is not modelled"
+          + on + "; use psync, sync, pvsync, pvsync2, vsync, libaio or io_uring");
     }
     if (j.direct()) {
       // fs/open.c do_dentry_open(): O_DIRECT without FMODE_CAN_ODIRECT is -EINVAL; mem.c's
       // devices have no ->direct_IO. fio fails the job's open().
-      throw j.error("direct", who + "open(O_DIRECT) fails with EINVAL (the kernel's memory"
-          + " devices do not support O_DIRECT); use direct=0");
+      throw j.error("direct", "direct=1" + on + ": open(O_DIRECT) fails with EINVAL (the"
+          + " kernel's memory devices do not support O_DIRECT); turn it off");
     }
     if (j.sizeBytes() <= 0) {
       // filesetup.c: on Linux char_size() leaves real_file_size at -1 (no FIO_HAVE_CHARDEV_SIZE)
       // and setup_files() stops with "you need to specify size=".
-      throw j.error("size", who + "fio: you need to specify size= (a character device has no"
-          + " size: fio's real_file_size is -1, unlimited, and size= sets it)");
+      throw j.error("size", "size is needed on " + d.path() + ": a character device has none of"
+          + " its own (fio's real_file_size is -1, unlimited; fio: you need to specify it)");
     }
     if (j.rw().trims()) {
-      throw j.error("rw", who + "trims are not modelled on a character device");
+      throw j.error("rw", "rw=" + j.rw().fioName() + " trims, which is not modelled" + on);
     }
     if (j.verify().enabled()) {
-      throw j.error("verify", who + "verify is not modelled on a character device");
+      throw j.error("verify", "verify is not modelled" + on);
     }
     if (j.offload()) {
-      throw j.error("io_submit_mode", who + "io_submit_mode=offload is not modelled on a"
-          + " character device");
+      throw j.error("io_submit_mode", "io_submit_mode=offload is not modelled" + on);
     }
     if (j.replay() != null) {
-      throw j.error("read_iolog", who + "read_iolog is not modelled on a character device");
+      throw j.error("read_iolog", "read_iolog is not modelled" + on);
     }
     if (j.thinktimeNs() > 0) {
-      throw j.error("thinktime", who + "thinktime is not modelled on a character device");
+      throw j.error("thinktime", "thinktime is not modelled" + on);
     }
     for (int dd = 0; dd < 2; dd++) {
       if (j.rateBytesPerSec(dd) > 0) {
-        throw j.error("rate", who + "rate is not modelled on a character device");
+        throw j.error("rate", "rate is not modelled" + on);
       }
     }
     return true;

@@ -34,7 +34,7 @@ final class NowaitJobs {
     if (!j.nowait() || charDevice) {
       return;
     }
-    String who = "job '" + j.name() + "': nowait=1 (RWF_NOWAIT) ";
+    String who = "nowait=1 (RWF_NOWAIT) ";
     if (regularFiles) {
       throw j.error("nowait", who + "on files of a filesystem is not modelled yet (iomap's"
           + " IOMAP_NOWAIT: -EAGAIN on a contended inode lock or a write that must allocate);"

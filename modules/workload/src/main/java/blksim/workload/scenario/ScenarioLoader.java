@@ -694,19 +694,18 @@ public final class ScenarioLoader {
         // (ioengine=falloc makes a trim a FALLOC_FL_PUNCH_HOLE fallocate; a pure trim job's
         // I/Os are all trims. On regular files, see fileTrims().)
         // IoPattern has no trim direction: such a job would silently issue writes.
-        throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim, trimwrite) are"
-            + " modelled only with zonemode=zbd, where they reset zones, with ioengine=null,"
-            + " with ioengine=falloc"
-            + " (rw=trim or randtrim: hole punches), and as rw=trim or randtrim on regular files"
+        throw j.error("rw", "rw=" + j.rw().fioName() + " trims, which blksim models only"
+            + " with zonemode=zbd, where they reset zones, with ioengine=null, with ioengine=falloc"
+            + " (trim or randtrim: hole punches), and as trim or randtrim on regular files"
             + " (an ioctl(BLKDISCARD), which fails with ENOTTY); blksim does not issue discards"
             + " from fio jobs yet");
       }
     }
     if (jobs.size() > FIO_MAX_JOBS) {
       FioJob over = jobs.get(FIO_MAX_JOBS);
-      throw over.error("numjobs", "error: maximum number of jobs (" + FIO_MAX_JOBS + ")"
-          + " reached: the job files make " + jobs.size() + " jobs (clones included), as fio"
-          + " refuses more than its max_jobs (FIO_MAX_JOBS)");
+      throw over.error("numjobs", "numjobs makes the job files " + jobs.size() + " jobs (clones included),"
+          + " more than fio's FIO_MAX_JOBS (" + FIO_MAX_JOBS + "; fio: error: maximum number of"
+          + " jobs reached)");
     }
     if (jobs.isEmpty() && sections != null) {
       throw v.error("fio.sections", "no job left: the job files have no section " + sections);
@@ -722,7 +721,7 @@ public final class ScenarioLoader {
     for (FioJob j : jobs) {
       int[] nn = j.numaCpuNodes();
       if (nn != null && nn[nn.length - 1] >= nodes) {
-        throw j.error("numa_cpu_nodes", "job '" + j.name() + "': NUMA node "
+        throw j.error("numa_cpu_nodes", "NUMA node "
             + nn[nn.length - 1] + " does not exist; the machine has " + nodes + " (0-"
             + (nodes - 1) + ")");
       }
@@ -744,7 +743,7 @@ public final class ScenarioLoader {
           && CharDeviceJobs.of(j, devices) == null) {
         // fio's file_service_type spreads the job's I/O over every file it names; a device job
         // here drives one device, so the others would silently get nothing.
-        throw j.error("filename", "job '" + j.name() + "' names " + j.filenames().size()
+        throw j.error("filename", "filename names " + j.filenames().size()
             + " devices (" + String.join(", ", j.filenames()) + "); one job on several block"
             + " devices is not modelled by blksim (fio spreads its I/O over them by"
             + " file_service_type): give each device a job of its own");
@@ -753,15 +752,15 @@ public final class ScenarioLoader {
           !j.ioengine().diskless() && (j.filename() == null || regularFiles(j, devices, fss)));
       if (fileTrims(j) && j.filename() != null && j.directory() == null
           && !regularFiles(j, devices, fss)) {
-        throw j.error("rw", "job '" + j.name() + "': trims (rw=trim, randtrim) on a block device"
-            + " are not modelled (blksim does not issue discards from fio jobs yet); on regular"
-            + " files they are, with zonemode=zbd, and with ioengine=falloc");
+        throw j.error("rw", "rw=" + j.rw().fioName() + " on a block device is not"
+            + " modelled (blksim does not issue discards from fio jobs yet); trims on regular"
+            + " files are, with zonemode=zbd, and with ioengine=falloc");
       }
       if (j.ioengine() == FioEngine.POSIXAIO && !(j.filename() == null
           ? j.directory() != null : regularFiles(j, devices, fss))) {
-          throw j.error("ioengine", "job '" + j.name() + "': ioengine=posixaio is modelled by"
+          throw j.error("ioengine", "ioengine=posixaio is modelled by"
               + " blksim on regular files only so far (glibc's helper threads doing pread()/"
-              + "pwrite()); on a block device use psync, libaio or io_uring");
+              + "pwrite()); on a block device choose psync, libaio or io_uring");
       }
       if (!regularFiles(j, devices, fss)) {
         checkJob(j, devices, bounded);
@@ -1489,7 +1488,7 @@ public final class ScenarioLoader {
         return;
       }
     }
-    throw j.error("hipri", "job '" + j.name() + "': hipri (IORING_SETUP_IOPOLL) on " + n
+    throw j.error("hipri", "hipri (IORING_SETUP_IOPOLL) on " + n
         + ", which has no poll queues: with kernel.mode = V6_13 (6.11 and later, 73e59d3eeca4)"
         + " the kernel fails every polled I/O with -EOPNOTSUPP; give the null_blk or nvme device"
         + " poll-queues = 1, or use an earlier"
@@ -1571,7 +1570,7 @@ public final class ScenarioLoader {
         for (String k : List.of("filesize", "openfiles", "file_service_type", "create_on_open",
             "unlink_each_loop", "fsync_on_close", "overwrite", "filename_format")) {
           if (opts.containsKey(k)) {
-            throw j.error(k, "job '" + j.name() + "': " + k + " is modelled for the files of a"
+            throw j.error(k, k + " is modelled for the files of a"
                 + " directory= job, not for filename=" + j.filename());
           }
         }
@@ -1583,24 +1582,24 @@ public final class ScenarioLoader {
       String pathKey = j.filename() != null ? "filename" : "directory";
       FilesystemParams fs = filesystemHolding(where, fss);
       if (fs == null && j.inWorkingDirectory()) {
-        throw new InputException(j.file(), j.line(), "filename", "job '" + j.name() + "' names"
-            + " no filename= or directory=: as fio, its files (" + j.fileName(0) + ", ...) go"
+        throw new InputException(j.file(), j.line(), "filename", "job '" + j.name() + "': filename"
+            + " is needed (or directory=): as fio, the job's files (" + j.fileName(0) + ", ...) go"
             + " in the working directory " + where + ", which is in no filesystem of the scenario ("
-            + mountPoints(fss) + "); name a device with filename= or mount a filesystem at /");
+            + mountPoints(fss) + "); name a device with it or mount a filesystem at /");
       }
       if (fs == null) {
-        throw j.error(pathKey, "job '" + j.name() + "' writes into " + where
-            + ", which is in no filesystem of the scenario (" + mountPoints(fss) + ")");
+        throw j.error(pathKey, pathKey + " " + where + " is in no filesystem of the scenario ("
+            + mountPoints(fss) + ")");
       }
       for (int i = 1; j.filename() != null && i < j.filenames().size(); i++) {
         if (filesystemHolding(j.regularFile(i), fss) != fs) {
-          throw j.error(pathKey, "job '" + j.name() + "': the files of one job must be on one"
-              + " filesystem, " + j.regularFile(i) + " is not on " + fs.mountPoint());
+          throw j.error(pathKey, pathKey + " puts files on two filesystems: " + j.regularFile(i)
+              + " is not on " + fs.mountPoint() + " (the files of one job must be on one)");
         }
       }
       if (fs.readOnly()) {
-        throw j.error(pathKey, "job '" + j.name() + "' writes into " + where
-            + ", on " + fs.mountPoint() + ", mounted read-only (options ro)");
+        throw j.error(pathKey, pathKey + " " + where + " is on a filesystem mounted read-only at "
+            + fs.mountPoint() + " (options ro), and the job writes");
       }
       // fio lays the files out before the job starts: files larger than the filesystem's device
       // would fail there with ENOSPC, which blksim refuses up front.
@@ -1613,29 +1612,28 @@ public final class ScenarioLoader {
         }
       }
       if (need > have) {
-        throw j.error(j.fileSizeLow() > 0 ? "filesize" : "size", "job '" + j.name()
-            + "' needs " + (need >> 20) + " MiB of files, more than the " + (have >> 20)
+        String sizeKey = j.fileSizeLow() > 0 ? "filesize" : "size";
+        throw j.error(sizeKey, sizeKey + " makes " + (need >> 20) + " MiB of files, more than the " + (have >> 20)
             + " MiB of " + (fs.devices().size() == 1 ? "device" : "devices") + " under "
             + fs.mountPoint() + " (fio would fail with ENOSPC)");
       }
       if (fs.type().equals("btrfs") && (!j.direct() || j.ioengine() != FioEngine.LIBAIO
           || j.rw().reads())) {
-        throw j.error(!j.direct() ? "direct" : j.ioengine() != FioEngine.LIBAIO ? "ioengine"
-            : "rw", "job '" + j.name() + "': on btrfs (" + fs.mountPoint() + ") blksim models"
-            + " direct writes with libaio only (direct=1, ioengine=libaio, rw=write or"
-            + " randwrite); buffered I/O, reads and the synchronous engines on btrfs files are"
-            + " not modelled");
+        String bad = !j.direct() ? "direct=0" : j.ioengine() != FioEngine.LIBAIO
+            ? "ioengine=" + j.ioengine().fioName() : "rw=" + j.rw().fioName();
+        throw j.error(bad.substring(0, bad.indexOf('=')), bad + " on btrfs (" + fs.mountPoint()
+            + ") is not modelled: blksim models O_DIRECT writes (write or randwrite) with the"
+            + " libaio engine only; buffered I/O, reads and the synchronous engines on btrfs"
+            + " files are not");
       }
       if (!j.ioengine().isSync() && j.ioengine() != FioEngine.LIBAIO
           && j.ioengine() != FioEngine.IO_URING && j.ioengine() != FioEngine.POSIXAIO) {
-        throw j.error("ioengine", "job '" + j.name() + "': files are modelled with the"
-            + " synchronous engines (psync/sync/pvsync/pvsync2), libaio, io_uring and posixaio"
-            + " so far;"
-            + " ioengine=" + j.ioengine().fioName() + " on files is not; use filename= on a"
-            + " device for it");
+        throw j.error("ioengine", "ioengine=" + j.ioengine().fioName() + " on files is not"
+            + " modelled; files are, with the synchronous engines (psync/sync/pvsync/pvsync2), libaio,"
+            + " io_uring and posixaio so far; use filename= on a device for it");
       }
       if (j.ioengine() == FioEngine.IO_URING && j.hipri()) {
-        throw j.error("hipri", "job '" + j.name() + "': hipri (IORING_SETUP_IOPOLL) on files"
+        throw j.error("hipri", "hipri (IORING_SETUP_IOPOLL) on files"
             + " is not modelled by blksim; io_uring on files completes by interrupt");
       }
       if (j.hipri()) {
@@ -1646,8 +1644,8 @@ public final class ScenarioLoader {
           || j.ioengine() == FioEngine.FTRUNCATE)) {
         // Files: the verify reads (do_verify(), verify_backlog, verify_only) are pread()s or
         // iocbs (FileFioThread); these engines make no data I/O to read back.
-        throw j.error("verify", "job '" + j.name() + "': verify reads back data, which"
-            + " ioengine=" + j.ioengine().fioName() + " does not write; blksim models the verify"
+        throw j.error("verify", "verify reads back data, which the job's"
+            + " engine " + j.ioengine().fioName() + " does not write; blksim models that"
             + " read phase on files with the synchronous engines and libaio");
       }
       if (j.direct()) {
@@ -1655,32 +1653,32 @@ public final class ScenarioLoader {
         // EINVAL (xfs_file_dio_write(), iomap_dio_bio_iter()); fio would end the job there.
         // (bs is a multiple of 512 for every job already.)
         if (j.offsetBytes() % 512 != 0 || j.offsetIncrementBytes() % 512 != 0) {
-          throw j.error("offset", "job '" + j.name() + "': direct=1 on files needs offsets in"
-              + " multiples of 512 bytes (the kernel fails misaligned O_DIRECT I/O with"
+          throw j.error("offset", "offset must be a multiple of 512 bytes"
+              + " with direct=1 on files (the kernel fails misaligned O_DIRECT I/O with"
               + " EINVAL)");
         }
       }
       // A percentage alone is no size: fio's o->size stays 0 (str_size_cb()), so files that do
       // not exist yet fail in setup_files() as without size=.
       if (j.sizeBytes() <= 0 && j.fileSizeLow() == 0) {
-        throw j.error("size", "job '" + j.name() + "' works on files in " + where
-            + ": give it size= (all its files together) or filesize= (each file); fio fails the"
-            + " same way on files that do not exist yet (setup_files(): you need to specify"
-            + " size=)");
+        throw j.error("size", "size is needed (all files together, or filesize= for each"
+            + " file): the job works on files in " + where + ", and fio fails the same way on"
+            + " files that do not exist yet (setup_files())");
       }
       if (j.sizePercent() > 0) {
-        throw j.error("size", "job '" + j.name() + "': size as a percentage of its files is not"
+        throw j.error("size", "size as a percentage of the job's files is not"
             + " modelled by blksim; give it in bytes");
       }
       refuseLowWater(j, "files");
       if (j.offsetInPercent()) {
-        throw j.error(j.offsetPercent() > 0 ? "offset" : "offset_increment", "job '" + j.name()
-            + "': an offset as a percentage of its files is not modelled by blksim (only of a"
-            + " block device); give it in bytes");
+        throw j.error(j.offsetPercent() > 0 ? "offset" : "offset_increment",
+            (j.offsetPercent() > 0 ? "offset" : "offset_increment") + " as a percentage of the"
+            + " job's files is not modelled by blksim (only of a block device); give it in"
+            + " bytes");
       }
       long start = j.offsetBytes() + j.jobIndex() * j.offsetIncrementBytes();
       if (j.fileSizeLow() > 0 && start >= j.fileSizeLow()) {
-        throw j.error("offset", "job '" + j.name() + "': its start offset " + start
+        throw j.error("offset", "offset " + start
             + " is not below filesize " + j.fileSizeLow() + " (fio: offset extends end)");
       }
       if (j.overwrite() && !j.createOnOpen()) {
@@ -1737,12 +1735,12 @@ public final class ScenarioLoader {
           && !(d instanceof blksim.kernel.device.NvmeParams)) {
         throw j.error("ioscheduler", "ioscheduler=" + sched + ": " + dev + " is a bio-based"
             + " device (brd, zram and dm queues have no I/O scheduler to switch; fio: unable"
-            + " to set io scheduler to " + sched + ")");
+            + " to set the I/O scheduler)");
       }
       String prev = want.putIfAbsent(idx, norm);
       if (prev != null && !prev.equals(norm)) {
-        throw j.error("ioscheduler", "job '" + j.name() + "' switches " + dev + " to " + norm
-            + " and job '" + by.get(idx).name() + "' to " + prev + ": blksim keeps one"
+        throw j.error("ioscheduler", "ioscheduler=" + norm + " switches " + dev + ", which job '"
+            + by.get(idx).name() + "' switches to " + prev + ": blksim keeps one"
             + " scheduler per device for the whole run");
       }
       by.putIfAbsent(idx, j);
@@ -2386,16 +2384,16 @@ public final class ScenarioLoader {
     }
     FioEngine e = j.ioengine();
     if (e != FioEngine.LIBAIO && e != FioEngine.IO_URING && e != FioEngine.PVSYNC2) {
-      throw j.error("atomic", "job '" + j.name() + "': atomic=1 needs ioengine=libaio, io_uring"
-          + " or pvsync2 (fio refuses it too: engine does not support atomic writes), was "
+      throw j.error("atomic", "atomic=1 needs ioengine=libaio, io_uring"
+          + " or pvsync2 (fio refuses it too: the engine does not support RWF_ATOMIC), was "
           + e.fioName());
     }
     if (j.filename() == null || regularFiles(j, devices, fss)) {
-      throw j.error("atomic", "job '" + j.name() + "': atomic writes on regular files are not"
+      throw j.error("atomic", "atomic=1 on regular files is not"
           + " modelled by blksim; name a device with filename=");
     }
     if (!j.direct()) {
-      throw j.error("atomic", "job '" + j.name() + "': atomic=1 needs direct=1: the kernel"
+      throw j.error("atomic", "atomic=1 needs direct=1: the kernel"
           + " fails a buffered RWF_ATOMIC write with EOPNOTSUPP (generic_atomic_write_valid())");
     }
     for (DeviceParams dev : devices) {
@@ -2408,25 +2406,25 @@ public final class ScenarioLoader {
       }
       long max = atomicUnitMax.getOrDefault(dev.name(), 0L);
       if (max == 0) {
-        throw j.error("atomic", "job '" + j.name() + "': " + dev.name() + " has no atomic"
+        throw j.error("atomic", "atomic=1 on " + dev.name() + ", which has no atomic"
             + " writes (atomic_write_unit_max_bytes 0; an ssd's atomic-write-unit-max key sets"
             + " it): the kernel fails RWF_ATOMIC writes to it with EOPNOTSUPP");
       }
       long bs = j.bs()[1];
       if (j.minBs()[1] != j.maxBs()[1] || !j.bssplit(1).isEmpty()) {
-        throw j.error("atomic", "job '" + j.name() + "': atomic=1 with several write block"
+        throw j.error("atomic", "atomic=1 with several write block"
             + " sizes (bsrange/bssplit) is not modelled by blksim; give one bs");
       }
       if (Long.bitCount(bs) != 1 || bs < dev.blockSize() || bs > max) {
-        throw j.error("atomic", "job '" + j.name() + "': atomic writes of bs=" + bs + " to "
-            + dev.name() + " fail with EINVAL: the length must be a power of two from the"
+        throw j.error("atomic", "atomic=1 with bs=" + bs + " on "
+            + dev.name() + ": the writes fail with EINVAL: the length must be a power of two from the"
             + " logical block size " + dev.blockSize() + " to atomic_write_unit_max_bytes "
             + max + " (blkdev_atomic_write_valid())");
       }
       long start = j.startOffset(dev.sizeBytes());
       if (start % bs != 0 || (j.rw().isRandom() && j.blockAlign()[1] % bs != 0)) {
-        throw j.error("atomic", "job '" + j.name() + "': atomic writes of " + bs + " bytes at"
-            + " offsets that are not multiples of " + bs + " fail with EINVAL (the kernel"
+        throw j.error("atomic", "atomic=1 with writes of " + bs + " bytes at"
+            + " offsets that are not multiples of " + bs + ": they fail with EINVAL (the kernel"
             + " wants the offset aligned to the length; check offset, offset_increment and"
             + " blockalign)");
       }
@@ -2513,8 +2511,8 @@ public final class ScenarioLoader {
     String key = j.prioOption();
     if (key != null && (j.filename() == null || j.directory() != null
         || regularFiles(j, devices, fss))) {
-      throw j.error(key, "I/O priorities are modelled by blksim on block devices only (the"
-          + " filesystem direct I/O path builds bios without an ioprio yet), not on files");
+      throw j.error(key, key + " on files is not modelled: blksim models I/O priorities on block"
+          + " devices only (the filesystem direct I/O path builds bios without an ioprio yet)");
     }
   }
 
@@ -2524,7 +2522,7 @@ public final class ScenarioLoader {
    */
   private static void refuseLowWater(FioJob j, String where) {
     if (j.iodepthLow() < j.iodepth() && !j.ioengine().isSync()) {
-      throw j.error("iodepth_low", "job '" + j.name() + "': iodepth_low below iodepth with "
+      throw j.error("iodepth_low", "iodepth_low below iodepth with "
           + where + " is not modelled by blksim (only with io_uring or libaio on a block"
           + " device)");
     }
@@ -2538,46 +2536,48 @@ public final class ScenarioLoader {
     if (j.ioengine() == FioEngine.CPUIO) {
       // engines/cpu.c is FIO_DISKLESSIO | FIO_NOIO: no file, no size; only time ends it.
       if (!bounded && j.runtimeNs() == 0 && !j.exitOnIoDone()) {
-        throw j.error("ioengine", "job '" + j.name() + "' uses ioengine=cpuio, which does no"
-            + " I/O and so never runs out of data: give it runtime= (fio would burn CPU until"
-            + " killed)");
+        throw j.error("ioengine", "ioengine=cpuio does no"
+            + " I/O and so never runs out of data: give the job runtime= (fio would burn CPU"
+            + " until killed)");
       }
       return;
     }
     if (j.ioengine().filesOnly() && j.filename() != null) {
       // fileoperations.c, falloc.c: "if (f->filetype != FIO_TYPE_FILE) ... only files are
       // supported".
-      throw j.error("filename", "job '" + j.name() + "': ioengine=" + j.ioengine().fioName()
-          + " works on regular files only (fio: only files are supported); '" + j.filename()
-          + "' is a device");
+      throw j.error("filename", "filename=" + j.filename() + " is a device, and"
+          + " ioengine=" + j.ioengine().fioName() + " works on regular files only (fio: only"
+          + " files are supported)");
     }
     if (j.ioengine() == FioEngine.PAGE_FAULT) {
       // engines/page_fault.c, fio_page_fault_init(): one anonymous mapping of size=.
       if (j.sizeBytes() <= 0) {
-        throw j.error("size", "job '" + j.name() + "' uses ioengine=page_fault, which maps"
-            + " size= bytes of anonymous memory: give it size=");
+        throw j.error("size", "size is needed: ioengine=page_fault maps that many"
+            + " bytes of anonymous memory");
       }
       if (j.nrFiles() > 1) {
-        throw j.error("nrfiles", "fio: page_fault ioengine does not support multiple files");
+        throw j.error("nrfiles", "nrfiles above 1 with ioengine=page_fault: fio: page_fault"
+            + " ioengine does not support multiple files");
       }
       if (j.offsetBytes() != 0 || j.offsetIncrementBytes() != 0 || j.offsetInPercent()) {
-        throw j.error("offset", "fio: page_fault engine does not support start_offset");
+        throw j.error("offset", "offset with ioengine=page_fault: fio: page_fault engine"
+            + " does not support start_offset");
       }
       return;
     }
     if (j.ioengine() == FioEngine.MMAP && j.filename() != null) {
       // def_blk_fops' mmap is generic_file_mmap(): the faults would go through the block
       // device's page cache, which blksim's block devices do not keep for reads.
-      throw j.error("ioengine", "job '" + j.name() + "': ioengine=mmap on the block device '"
+      throw j.error("ioengine", "ioengine=mmap on the block device '"
           + j.filename() + "' maps the device's page cache, which blksim does not keep for"
-          + " reads of a block device (buffered device reads miss every time); ioengine=mmap is"
-          + " modelled on files of a filesystem");
+          + " reads of a block device (buffered device reads miss every time); the mmap engine"
+          + " is modelled on files of a filesystem");
     }
     if (j.ioengine() == FioEngine.NULL) {
       // engines/null.c is FIO_DISKLESSIO: filename= names nothing; the size is the job's.
       if (j.sizeBytes() <= 0 && j.replay() == null) { // a replay issues its log's I/Os
-        throw j.error("size", "job '" + j.name() + "' uses ioengine=null, which has no file to"
-            + " take a size from: give it size=");
+        throw j.error("size", "size is needed: ioengine=null has no file to"
+            + " take one from");
       }
       refuseLowWater(j, "ioengine=null");
       return;
@@ -2590,7 +2590,7 @@ public final class ScenarioLoader {
     }
     if (j.filename() == null) {
       throw new InputException(j.file(), j.line(), "filename",
-          "job '" + j.name() + "' needs filename= naming a simulated device ("
+          "job '" + j.name() + "': filename is needed, naming a simulated device ("
               + names(devices) + ")");
     }
     String n = DmTable.deviceName(j.filename());
@@ -2601,28 +2601,27 @@ public final class ScenarioLoader {
       }
     }
     if (dev == null) {
-      throw j.error("filename", "job '" + j.name()
-          + "' names '" + j.filename() + "', which is not a simulated device; devices: "
-          + names(devices));
+      throw j.error("filename", "filename=" + j.filename()
+          + " is not a simulated device; devices: " + names(devices));
     }
     if (j.hipri() && j.ioengine() != FioEngine.IO_URING) {
       warnSyncHipri(j);
     }
     if (j.hipri() && j.ioengine() == FioEngine.IO_URING && !j.direct()) {
       // io_rw_init_file(): an IOPOLL ring takes only O_DIRECT I/O.
-      throw j.error(List.of("hipri", "direct"), "job '" + j.name() + "': hipri"
-          + " (IORING_SETUP_IOPOLL) needs direct=1: the kernel fails buffered I/O on a polled"
-          + " ring with -EOPNOTSUPP (io_rw_init_file())");
+      throw j.error(List.of("hipri", "direct"), "hipri"
+          + " (IORING_SETUP_IOPOLL) with buffered I/O: the kernel fails buffered I/O on a polled"
+          + " ring with -EOPNOTSUPP (io_rw_init_file()); use O_DIRECT");
     }
     if (!j.direct() && !j.ioengine().isSync() && j.offload()) {
-      throw j.error("io_submit_mode", "job '" + j.name() + "': io_submit_mode=offload with"
-          + " buffered I/O (direct=0) on a block device is not modelled yet; use direct=1");
+      throw j.error("io_submit_mode", "io_submit_mode=offload with"
+          + " buffered I/O (direct=0) on a block device is not modelled yet");
     }
     if (!j.direct() && !j.ioengine().isSync() && j.ioengine() != FioEngine.LIBAIO
         && j.ioengine() != FioEngine.IO_URING) {
-      throw j.error(List.of("ioengine", "direct"), "job '" + j.name()
-          + "': buffered I/O with ioengine=" + j.ioengine().fioName() + " is not modelled yet;"
-          + " use direct=1, or a psync engine, libaio or io_uring");
+      throw j.error(List.of("ioengine", "direct"), "buffered I/O (direct=0)"
+          + " with the " + j.ioengine().fioName() + " engine is not modelled yet;"
+          + " use O_DIRECT, or a psync engine, libaio or io_uring");
     }
     for (int d = 0; d < 2; d++) {
       if (j.bs()[d] % dev.blockSize() != 0) {
@@ -2642,9 +2641,9 @@ public final class ScenarioLoader {
     if (!bounded && j.replay() == null && !j.timeBased() && j.runtimeNs() == 0
         && j.sizeBytes() == 0 && j.sizePercent() == 0 && j.numberIos() == 0
         && j.ioSizeBytes() == 0 && dev.sizeBytes() > (64L << 30)) {
-      throw j.error("size", "job '" + j.name()
-          + "' would read or write all of " + dev.name() + " (" + (dev.sizeBytes() >> 30)
-          + " GiB); give it size=, io_size=, number_ios= or runtime=");
+      throw j.error("size", "size, io_size, number_ios or runtime is needed: the job"
+          + " would read or write all of " + dev.name() + " (" + (dev.sizeBytes() >> 30)
+          + " GiB)");
     }
   }
 
@@ -2675,13 +2674,13 @@ public final class ScenarioLoader {
       return;
     }
     if (!(dev instanceof ZonedDiskParams z)) {
-      throw j.error("zonemode", "job '" + j.name() + "': zonemode=zbd needs a zoned block device;"
+      throw j.error("zonemode", "zonemode=zbd needs a zoned block device;"
           + " " + dev.name() + " is not one (fio's zone emulation on regular devices is not"
           + " modelled): declare it with type = zoned-disk");
     }
     if (!j.direct()) {
-      throw j.error("direct", "job '" + j.name() + "': zonemode=zbd needs direct=1 (fio: \"Using"
-          + " direct I/O is mandatory for writing to ZBD drives\")");
+      throw j.error("direct", "direct=1 is needed with zonemode=zbd (fio: \"Using"
+          + " O_DIRECT is mandatory for writing to ZBD drives\")");
     }
     ZonedLayout layout = z.layout();
     if (j.zoneSizeBytes() > 0 && j.zoneSizeBytes() != layout.zoneSizeBytes()) {
@@ -2698,7 +2697,7 @@ public final class ScenarioLoader {
     }
     for (int d = 0; d < 2; d++) {
       if (j.maxBs()[d] > layout.zoneSizeBytes()) {
-        throw j.error("bs", "with zonemode=zbd a block size cannot exceed the zone size ("
+        throw j.error("bs", "bs cannot exceed the zone size with zonemode=zbd ("
             + layout.zoneSizeBytes() + "), was " + j.maxBs()[d]);
       }
     }

@@ -124,10 +124,10 @@ public final class ZramBufferMix {
             : zeroMix(j.scrambledZeros());
         if (chosen != null && (m[0] != chosen[0] || m[1] != chosen[1])) {
           throw j.error(j.bufferCompressPercentage() >= 0 ? "buffer_compress_percentage"
-              : "zero_buffers", "job '" + j.name() + "' writes "
-              + z.name() + " with a different page mix than job '" + first.name() + "'"
-              + " (blksim keeps one mix per zram device): give the jobs the same"
-              + " buffer_compress_percentage, buffer_compress_chunk and zero_buffers");
+              : "zero_buffers", (j.bufferCompressPercentage() >= 0 ? "buffer_compress_percentage"
+              : "zero_buffers") + " gives the writes to " + z.name() + " a different page"
+              + " mix than job '" + first.name() + "' gives them (blksim keeps one mix per zram"
+              + " device): give the jobs the same buffer options");
         }
         chosen = m;
         first = j;

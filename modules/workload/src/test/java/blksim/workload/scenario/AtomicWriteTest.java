@@ -54,7 +54,7 @@ class AtomicWriteTest {
   @Test
   void fioRefusesOtherEngines_andAJobThatDoesNotWriteIgnoresIt() throws IOException {
     InputException e = refused(UNIT, "rw=write\ndirect=1\nioengine=psync\natomic=1",
-        "engine does not support atomic writes");
+        "the engine does not support RWF_ATOMIC");
     assertEquals("atomic", e.key());
     // fixup_options(): oatomic = 0 when the job does not write, whatever the device.
     load("", "rw=randread\ndirect=1\nioengine=psync\natomic=1");

@@ -49,7 +49,7 @@ class ExistingFileSizeTest {
     // fio lays those files out itself and needs a size: "you need to specify size=".
     InputException e = assertThrows(InputException.class,
         () -> load("[j]\ndirectory=/mnt/t\nrw=read\n"));
-    assertTrue(e.getMessage().contains("give it size="), e.getMessage());
+    assertTrue(e.getMessage().contains("job 'j': size is needed"), e.getMessage());
   }
 
   @Test

@@ -55,8 +55,8 @@ class FilesystemScenarioTest {
     Files.writeString(dir.resolve("job.fio"), "[w]\nrw=write\nsize=1m\n");
     InputException e = assertThrows(InputException.class,
         () -> ScenarioLoader.load(none, List.of(), Map.of()));
-    assertTrue(e.getMessage().contains("job 'w' names no filename= or directory=: as fio, its"
-        + " files (w.0.0, ...) go in the working directory /, which is in no filesystem"),
+    assertTrue(e.getMessage().contains("job 'w': filename is needed (or directory=): as fio, the"
+        + " job's files (w.0.0, ...) go in the working directory /, which is in no filesystem"),
         e.getMessage());
   }
 

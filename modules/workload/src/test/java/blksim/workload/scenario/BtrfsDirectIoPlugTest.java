@@ -25,16 +25,20 @@ import org.junit.jupiter.api.io.TempDir;
  * element ({@code Raid0Map}, the same for {@code single}), so a 256 KiB write to a one-device
  * btrfs is four contiguous bios; on an ssd without a scheduler they merge in the plug
  * ({@code blk_attempt_plug_merge()}) into one request. Without the plug each bio goes to the
- * queue alone: four requests per write and no merge.
+ * queue alone: four requests per write and no merge. The plug is off by default
+ * ({@code kernel.btrfs-dio-plug}, which thread 2's calibration needs off).
  */
 @Timeout(120)
 class BtrfsDirectIoPlugTest {
   @TempDir Path dir;
 
+  String plug = "on";
+
   RunResult run(String fsLine, String devices, String job) throws IOException {
     Path p = dir.resolve("s.conf");
     Files.writeString(p, "blksim {\n"
         + "  machine { cores-per-llc = 2, threads-per-core = 1, memory = 512M }\n"
+        + (plug == null ? "" : "  kernel.btrfs-dio-plug = " + plug + "\n")
         + "  devices = [ " + devices + " ]\n"
         + "  filesystems = [ " + fsLine + " ]\n"
         + "  fio.jobs = [\"\"\"\n" + job + "\n\"\"\"]\n}\n");
@@ -69,6 +73,16 @@ class BtrfsDirectIoPlugTest {
     // One request per 256 KiB write (max_sectors 512 KiB): its three later bios plug-merged.
     assertEquals(64, d.writeIos(), "requests");
     assertEquals(192, d.writeMerges(), "plug merges");
+  }
+
+  @Test
+  void offByDefault_eachBioIsARequest() throws IOException {
+    plug = null;
+    RunResult r = run("{ type = btrfs, devices = [sdb], mount = /mnt/b, data-profile = single }",
+        "{ type = ssd, name = sdb, size = 1G, scheduler = none }", JOB);
+    assertEquals(64, writes(r));
+    assertEquals(256, disk(r, "sdb").writeIos(), "requests");
+    assertEquals(0, disk(r, "sdb").writeMerges());
   }
 
   @Test

@@ -41,7 +41,10 @@ import java.util.List;
  *     requests go to their queues at {@code blk_finish_plug()}, before {@code i_rwsem} is
  *     released. Simplified: the kernel starts the plug before {@code btrfs_dio_iomap_begin()},
  *     the model at the first bio; a plug of its own is empty until then, so a sleep on the tree
- *     lock flushes nothing in either;
+ *     lock flushes nothing in either. Off by default ({@link BtrfsParams#dioPlug},
+ *     {@code kernel.btrfs-dio-plug = on}): the bios then go to their queues unplugged, which on
+ *     a queue with mq-deadline runs the queue through kblockd, not in the submitter; thread 2's
+ *     costs were calibrated that way, and with the plug its numa-off baseline leaves tolerance;
  * <li>{@code i_rwsem} released: {@code -EIOCBQUEUED}, {@code io_submit()} goes on.
  * </ol>
  * At each bio's end ({@code btrfs_dio_end_io()}): its bytes leave the ordered extent and the
@@ -193,7 +196,7 @@ final class BtrfsDirectWrite implements AsyncDio {
         }
         case ISSUE: {
           DioPlug plug = calls.plug;
-          if (!plugged && bioIdx < bios.size()) {
+          if (!plugged && bioIdx < bios.size() && fs.params().dioPlug()) {
             // __iomap_dio_rw(): blk_start_plug() (nested under the task's plug if it holds one).
             plugged = true;
             plug.start();
@@ -203,7 +206,7 @@ final class BtrfsDirectWrite implements AsyncDio {
             Bio b = bios.get(bioIdx);
             BlockQueue q = fs.queue(bioDevices.get(bioIdx), cpuId);
             ref++;
-            if (!q.issue(b, this::endIo, wakeTask, plug.held())) {
+            if (!q.issue(b, this::endIo, wakeTask, plugged ? plug.held() : null)) {
               // No request: the sleep flushes the plug from schedule; retried under it.
               ref--;
               cpu.sleep();

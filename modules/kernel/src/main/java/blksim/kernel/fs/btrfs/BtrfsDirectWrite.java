@@ -206,7 +206,9 @@ final class BtrfsDirectWrite implements AsyncDio {
             Bio b = bios.get(bioIdx);
             BlockQueue q = fs.queue(bioDevices.get(bioIdx), cpuId);
             ref++;
-            if (!q.issue(b, this::endIo, wakeTask, plugged ? plug.held() : null)) {
+            // Unplugged here, a bio still goes through the plug the task holds (current->plug,
+            // io_submit()'s batch plug).
+            if (!q.issue(b, this::endIo, wakeTask, plugged ? plug.held() : calls.task.plug())) {
               // No request: the sleep flushes the plug from schedule; retried under it.
               ref--;
               cpu.sleep();

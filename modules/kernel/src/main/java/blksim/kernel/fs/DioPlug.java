@@ -8,8 +8,10 @@ import blksim.kernel.sched.Task;
  * The {@code struct blk_plug} a direct I/O holds on its submitter's stack around its bios:
  * {@code blk_start_plug()} before the first, {@code blk_finish_plug()} after the last, as
  * {@code __blkdev_direct_IO()} ({@code block/fops.c}, {@link BlkdevDio}) and
- * {@code __iomap_dio_rw()} ({@code fs/iomap/direct-io.c}, around the {@code iomap_iter()} loop,
- * {@link DirectIo}) do. One per submitting task.
+ * {@code __iomap_dio_rw()} ({@code fs/iomap/direct-io.c}, around the {@code iomap_iter()} loop:
+ * XFS's {@link DirectIo}, and btrfs's direct I/O, whose {@code btrfs_dio_write()} and
+ * {@code btrfs_dio_read()} call {@code __iomap_dio_rw()} too, {@code blksim.kernel.fs.btrfs}) do.
+ * One per submitting task and path; public for the filesystems of other packages.
  *
  * <ul>
  * <li>{@link #start}: the task's own plug if it holds one ({@code current->plug} already set, as
@@ -22,19 +24,20 @@ import blksim.kernel.sched.Task;
  *
  * <p>Simplified: 6.x plug rules ({@link BlkMqRules#V6}) in every kernel mode.
  */
-final class DioPlug {
+public final class DioPlug {
   private final Task task;
   /** The plug on the submitter's stack. */
   private final Plug own = new Plug(BlkMqRules.V6);
   /** The plug the bios go through while held: {@link #own} or the task's; null when not. */
   private Plug held;
 
-  DioPlug(Task task) {
+  /** The plug of direct I/Os submitted by {@code task}, one at a time. */
+  public DioPlug(Task task) {
     this.task = task;
   }
 
   /** {@code blk_start_plug()}; returns the plug the bios are to be submitted with. */
-  Plug start() {
+  public Plug start() {
     if (held != null) {
       throw new IllegalStateException("blk_start_plug() twice for one direct I/O");
     }
@@ -48,12 +51,12 @@ final class DioPlug {
   }
 
   /** The plug held since {@link #start}, or null. */
-  Plug held() {
+  public Plug held() {
     return held;
   }
 
   /** {@code blk_finish_plug()}: the outermost flushes, here, in the caller's context. */
-  void finish() {
+  public void finish() {
     Plug p = held;
     held = null;
     if (p == own) {

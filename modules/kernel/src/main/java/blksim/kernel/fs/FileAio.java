@@ -5,6 +5,7 @@ import blksim.kernel.block.ReqOp;
 import blksim.kernel.iouring.CompletionRing;
 import blksim.kernel.iouring.IoRequest;
 import blksim.kernel.iouring.IoUringParams;
+import blksim.kernel.iouring.SubmitPlug;
 import blksim.kernel.iouring.WaitCall;
 import blksim.kernel.sched.CpuComponent;
 import blksim.kernel.sched.CpuMode;
@@ -35,8 +36,17 @@ import java.util.List;
  *     iocb.
  * </ul>
  *
+ * <p>A batch of more than {@link SubmitPlug#THRESHOLD} iocbs is submitted under
+ * {@code io_submit()}'s plug ({@link SubmitPlug}, as {@code SubmitCall} holds it on a block
+ * device): the task's {@code current->plug}, in which each direct I/O's own
+ * {@code blk_start_plug()} only nests, so contiguous direct I/Os of one batch merge there and
+ * their requests go to the queue when the call finishes the plug, before it returns (or when it
+ * sleeps). io_uring on files goes through this class too, with the same threshold
+ * ({@code io_submit_state_start()}: {@code max_ios > 2}).
+ *
  * <p>Simplified: one file per submitted batch; the nested buffered call pays its own entry
- * cost, which stands for {@code aio_read()}'s set-up; {@code io_setup()} costs nothing.
+ * cost, which stands for {@code aio_read()}'s set-up; {@code io_setup()} costs nothing; the
+ * buffered path's bios (readahead, {@code FilemapRead}) do not go through the plug.
  */
 public final class FileAio {
   private final Task task;
@@ -45,6 +55,8 @@ public final class FileAio {
   private final CompletionRing ring;
   private final WaitCall wait;
   private final Submit submit = new Submit();
+  /** {@code io_submit()}'s plug ({@code struct blk_plug} on the call's stack). */
+  private final SubmitPlug plug;
 
   /**
    * {@code io_setup()} by {@code task} on {@code cpu}, whose file calls are {@code calls}.
@@ -55,6 +67,7 @@ public final class FileAio {
     this.calls = calls;
     this.costs = costs;
     this.ring = new CompletionRing(task, cpu);
+    this.plug = new SubmitPlug(task);
     this.wait = new WaitCall(task, ring, costs, syscalls.wakeReturnNs(), true);
   }
 
@@ -103,10 +116,14 @@ public final class FileAio {
         switch (phase) {
           case ENTER:
             phase = NEXT;
+            // if (nr > AIO_PLUG_THRESHOLD) blk_start_plug(&plug);
+            plug.start(batch.size());
             cpu.runFor(CpuMode.SYSTEM, costs.enterNs());
             return false;
           case NEXT: {
             if (idx == batch.size()) {
+              // blk_finish_plug(): the plugged requests go to their queues, which run here.
+              plug.finish(cpu.cpu());
               return returned(batch.size());
             }
             req = batch.get(idx++);

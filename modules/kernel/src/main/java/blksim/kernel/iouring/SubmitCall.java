@@ -4,7 +4,6 @@ import blksim.kernel.block.Bio;
 import blksim.kernel.block.BlkMqRules;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.Errno;
-import blksim.kernel.block.Plug;
 import blksim.kernel.fs.BlkdevDio;
 import blksim.kernel.sched.CpuMode;
 import blksim.kernel.sched.Task;
@@ -46,7 +45,7 @@ import java.util.function.IntFunction;
  * submission latency.
  *
  * <p>Plugging: a call that submits more than {@link #PLUG_THRESHOLD} requests holds a block plug
- * ({@link Plug}, {@code current->plug}) around its issue loop, as the kernel does: libaio's
+ * ({@link SubmitPlug}, {@code current->plug}) around its issue loop, as the kernel does: libaio's
  * {@code io_submit()} ({@code fs/aio.c}: {@code if (nr > AIO_PLUG_THRESHOLD) blk_start_plug()},
  * {@code AIO_PLUG_THRESHOLD} 2, since 5.0) and io_uring's {@code io_submit_sqes()}
  * ({@code io_submit_state_start()}: {@code state->need_plug = max_ios > 2}; the plug is started
@@ -76,7 +75,7 @@ public final class SubmitCall extends SystemCall {
    * A call plugs when it submits more than this many requests: {@code AIO_PLUG_THRESHOLD} in
    * {@code fs/aio.c} (2), and io_uring's {@code max_ios > 2} in {@code io_submit_state_start()}.
    */
-  public static final int PLUG_THRESHOLD = 2;
+  public static final int PLUG_THRESHOLD = SubmitPlug.THRESHOLD;
 
   private final Task task;
   private final IntFunction<BlockQueue> queues;
@@ -101,9 +100,7 @@ public final class SubmitCall extends SystemCall {
   /** The O_DIRECT bios of each request ({@code blkdev_direct_IO()}). */
   private final BlkdevDio dio;
   /** The call's block plug ({@code struct blk_plug} on the kernel stack of the call). */
-  private final Plug plug = new Plug(BlkMqRules.V6);
-  /** The plug is held by this call (it was armed with more than the threshold). */
-  private boolean plugged;
+  private final SubmitPlug plug;
   /** This call is running its plug's flush ({@code blk_finish_plug()}). */
   private boolean inFlush;
   /**
@@ -136,6 +133,7 @@ public final class SubmitCall extends SystemCall {
     this.ioWq = ioWq;
     this.direct = direct;
     this.dio = new BlkdevDio(task);
+    this.plug = new SubmitPlug(task);
   }
 
   /**
@@ -168,10 +166,7 @@ public final class SubmitCall extends SystemCall {
       switch (phase) {
         case ENTER:
           phase = NEXT;
-          if (batch.size() > PLUG_THRESHOLD && task.plug() == null && plug.start()) {
-            plugged = true;
-            task.setPlug(plug);
-          }
+          plug.start(batch.size());
           cpu.runFor(CpuMode.SYSTEM, costs.enterNs());
           return false;
         case NEXT:
@@ -183,14 +178,11 @@ public final class SubmitCall extends SystemCall {
             return false;
           }
           if (idx == batch.size()) {
-            if (plugged) {
+            if (plug.held()) {
               // blk_finish_plug(): the plugged requests go to their queues, which run here.
-              plugged = false;
-              task.setPlug(null);
               inFlush = true;
-              plug.flush(cpu.cpu(), false);
+              plug.finish(cpu.cpu());
               inFlush = false;
-              plug.finish();
               if (postedUncharged > 0) {
                 continue;
               }
@@ -292,7 +284,7 @@ public final class SubmitCall extends SystemCall {
       wakeTask = () -> cpu.cpu().wake(task); // the same waker for every request from this cpu
     }
     boolean issued = dio.issue(queue(cpu), issuedBio, (b, err) -> ended(r, err), wakeTask,
-        plugged ? plug : null);
+        plug.plug());
     inIssue = false;
     if (!issued) {
       // No free tag and the bio may block: the call sleeps in the block layer.

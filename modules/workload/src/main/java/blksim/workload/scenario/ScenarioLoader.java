@@ -635,6 +635,7 @@ public final class ScenarioLoader {
     // Read here so that a bad value fails at load (ScenarioModelFactory applies them).
     v.getString("kernel.spinlock-contention");
     v.getString("kernel.rwsem-wait-lock");
+    v.getString("kernel.btrfs-dio-plug");
     v.getString("kernel.cpuidle");
     v.getDuration("costs.rwsem.wait-lock-hold");
     v.getDuration("costs.rwsem.wait-list-entry");
@@ -2008,7 +2009,8 @@ public final class ScenarioLoader {
           v.getDuration("costs.btrfs.tree-transfer"),
           v.getDuration("costs.btrfs.tree-transfer-remote"),
           v.getDuration("costs.btrfs.finish-leaf-hold"),
-          v.getDuration("costs.btrfs.submit-leaf-hold"));
+          v.getDuration("costs.btrfs.submit-leaf-hold"),
+          v.getString("kernel.btrfs-dio-plug").equals("on"));
     } catch (IllegalArgumentException e) {
       throw fsv.error("data-profile", e.getMessage());
     }

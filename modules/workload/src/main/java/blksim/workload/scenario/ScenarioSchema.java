@@ -512,6 +512,13 @@ public final class ScenarioSchema {
       cost("costs.btrfs.submit-leaf-hold", "btrfs", 0,
           "with coupling, the submitter's shared hold of its file's leaf (btrfs_get_extent),"
               + " taken under the tree lock [A]"),
+      Param.choice("kernel.btrfs-dio-plug", "btrfs", "off", List.of("off", "on"),
+          "on: a btrfs direct write submits its bios under __iomap_dio_rw()'s plug, as the"
+              + " kernel does (XFS direct I/O always does): one write's contiguous bios merge"
+              + " there and the submitter runs the queue at blk_finish_plug() instead of"
+              + " kblockd; off (the default) issues them unplugged, as thread 2's costs were"
+              + " calibrated (on moves numa-off-baseline's write MiB/s from 1168 to 1382, out"
+              + " of tolerance)"),
       Param.of("kernel.wq-node-bound-pools", "workqueue", BOOLEAN, "true",
           "whether an unbound pool whose pod lies inside one NUMA node is tied to that node, as"
               + " the kernel does; false makes every unbound pool node-less (NUMA_NO_NODE), so in"

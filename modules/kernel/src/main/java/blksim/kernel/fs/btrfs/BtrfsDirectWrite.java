@@ -4,6 +4,7 @@ import blksim.kernel.block.Bio;
 import blksim.kernel.block.BlockQueue;
 import blksim.kernel.block.ReqOp;
 import blksim.kernel.fs.AsyncDio;
+import blksim.kernel.fs.DioPlug;
 import blksim.kernel.fs.Filesystem;
 import blksim.kernel.fs.VfsCalls;
 import blksim.kernel.iouring.CompletionRing;
@@ -33,7 +34,17 @@ import java.util.List;
  * <li>release, then the checksums ({@link BtrfsParams#csumNs}) and the bios' submission cost;
  * <li>the bios, one per stripe element touched ({@code btrfs_submit_chunk()} splitting at
  *     {@code btrfs_map_block()}'s element ends), each to its device's queue on this CPU (a bio
- *     that finds no driver tag waits, as in {@code blk_mq_get_tag()});
+ *     that finds no driver tag waits, as in {@code blk_mq_get_tag()}), under the plug
+ *     {@code __iomap_dio_rw()} holds around its {@code iomap_iter()} loop ({@link DioPlug}, the
+ *     task's own nested if it holds one, as under {@code io_submit()} of more than 2 iocbs): on
+ *     a request-based queue the contiguous bios of one write to one device merge there, and the
+ *     requests go to their queues at {@code blk_finish_plug()}, before {@code i_rwsem} is
+ *     released. Simplified: the kernel starts the plug before {@code btrfs_dio_iomap_begin()},
+ *     the model at the first bio; a plug of its own is empty until then, so a sleep on the tree
+ *     lock flushes nothing in either. Off by default ({@link BtrfsParams#dioPlug},
+ *     {@code kernel.btrfs-dio-plug = on}): the bios then go to their queues unplugged, which on
+ *     a queue with mq-deadline runs the queue through kblockd, not in the submitter; thread 2's
+ *     costs were calibrated that way, and with the plug its numa-off baseline leaves tolerance;
  * <li>{@code i_rwsem} released: {@code -EIOCBQUEUED}, {@code io_submit()} goes on.
  * </ol>
  * At each bio's end ({@code btrfs_dio_end_io()}): its bytes leave the ordered extent and the
@@ -69,6 +80,8 @@ final class BtrfsDirectWrite implements AsyncDio {
   private final List<Bio> bios = new ArrayList<>();
   private final List<Integer> bioDevices = new ArrayList<>();
   private int bioIdx;
+  /** The bios are being submitted under the task's {@link DioPlug} (started, not finished). */
+  private boolean plugged;
   /** References: one per bio in flight plus the submission's ({@code dio->ref}). */
   private int ref;
   private int error;
@@ -94,6 +107,7 @@ final class BtrfsDirectWrite implements AsyncDio {
     this.bios.clear();
     this.bioDevices.clear();
     this.bioIdx = 0;
+    this.plugged = false;
     this.ref = 1;
     this.error = 0;
   }
@@ -181,17 +195,31 @@ final class BtrfsDirectWrite implements AsyncDio {
           continue;
         }
         case ISSUE: {
+          DioPlug plug = calls.plug;
+          if (!plugged && bioIdx < bios.size() && fs.params().dioPlug()) {
+            // __iomap_dio_rw(): blk_start_plug() (nested under the task's plug if it holds one).
+            plugged = true;
+            plug.start();
+          }
           int cpuId = cpu.cpu().cpu().id();
           while (bioIdx < bios.size()) {
             Bio b = bios.get(bioIdx);
             BlockQueue q = fs.queue(bioDevices.get(bioIdx), cpuId);
             ref++;
-            if (!q.issue(b, this::endIo, wakeTask)) {
+            // Unplugged here, a bio still goes through the plug the task holds (current->plug,
+            // io_submit()'s batch plug).
+            if (!q.issue(b, this::endIo, wakeTask, plugged ? plug.held() : calls.task.plug())) {
+              // No request: the sleep flushes the plug from schedule; retried under it.
               ref--;
               cpu.sleep();
               return true;
             }
             bioIdx++;
+          }
+          if (plugged) {
+            // blk_finish_plug(): the plugged requests go to their queues, run here.
+            plugged = false;
+            plug.finish();
           }
           phase = UNLOCK;
           continue;

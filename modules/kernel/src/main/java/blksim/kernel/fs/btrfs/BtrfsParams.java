@@ -48,18 +48,21 @@ package blksim.kernel.fs.btrfs;
  *     lock for h_w, releases it and then the leaf after this time [A]
  * @param submitLeafHoldNs with coupling on, the submitter's shared hold of its file's leaf in
  *     {@code btrfs_get_extent()}'s lookup, taken while holding the tree lock shared [A]
+ * @param dioPlug a direct write submits its bios under {@code __iomap_dio_rw()}'s plug, as the
+ *     kernel does ({@code kernel.btrfs-dio-plug}); off by default because thread 2's calibration
+ *     was fitted without it (see {@code BtrfsDirectWrite})
  */
 public record BtrfsParams(String dataProfile, int threadPool, long submitNs,
     long submitTreeHoldNs, long csumNsPerKib, long finishNs, long finishTreeHoldNs,
     long finishTailNs, long fsyncLogNs, long createNs, long unlinkNs, long treeTransferNs,
-    long treeTransferRemoteNs, long finishLeafHoldNs, long submitLeafHoldNs) {
+    long treeTransferRemoteNs, long finishLeafHoldNs, long submitLeafHoldNs, boolean dioPlug) {
 
   /** The costs without the tree nodes' cache-line transfers (both 0). */
   public BtrfsParams(String dataProfile, int threadPool, long submitNs, long submitTreeHoldNs,
       long csumNsPerKib, long finishNs, long finishTreeHoldNs, long finishTailNs,
       long fsyncLogNs, long createNs, long unlinkNs) {
     this(dataProfile, threadPool, submitNs, submitTreeHoldNs, csumNsPerKib, finishNs,
-        finishTreeHoldNs, finishTailNs, fsyncLogNs, createNs, unlinkNs, 0, 0, 0, 0);
+        finishTreeHoldNs, finishTailNs, fsyncLogNs, createNs, unlinkNs, 0, 0, 0, 0, false);
   }
 
   /** c_s, §15.5 T2. */

@@ -1,6 +1,7 @@
 package blksim.kernel.fs.btrfs;
 
 import blksim.kernel.fs.AsyncDio;
+import blksim.kernel.fs.DioPlug;
 import blksim.kernel.fs.OwnDirectIo;
 import blksim.kernel.fs.VfsCalls;
 import blksim.kernel.iouring.CompletionRing;
@@ -18,11 +19,14 @@ final class BtrfsTaskCalls implements OwnDirectIo.TaskCalls {
   final BtrfsFilesystem fs;
   final Task task;
   final ArrayList<BtrfsDirectWrite> free = new ArrayList<>();
+  /** {@code __iomap_dio_rw()}'s plug, held by one write's submission at a time. */
+  final DioPlug plug;
   private final BtrfsFsync fsync;
 
   BtrfsTaskCalls(BtrfsFilesystem fs, Task task) {
     this.fs = fs;
     this.task = task;
+    this.plug = new DioPlug(task);
     this.fsync = new BtrfsFsync(fs, task);
   }
 

@@ -201,15 +201,7 @@ public final class Partition implements Context {
     long events = 0;
     EventQueue q = queue;
     while (q.peekTime() < end) {
-      Message m = q.pollNext();
-      int t = q.polledTarget();
-      now = q.polledTime();
-      current = t;
-      try {
-        all[t].handle(m, this);
-      } catch (RuntimeException ex) {
-        throw failure(t, ex);
-      }
+      runNext(q);
       events++;
       if (liveCount == 0 && maxDoneTime >= 0 && partitionCount == 1) {
         // Alone, the partition knows the global live count: apply the stop rule at once.
@@ -245,15 +237,7 @@ public final class Partition implements Context {
       long stepEnd = start + lookahead < start ? end : Math.min(end, start + lookahead);
       for (EventQueue q : queues) {
         while (q.peekTime() < stepEnd) {
-          Message m = q.pollNext();
-          int t = q.polledTarget();
-          now = q.polledTime();
-          current = t;
-          try {
-            all[t].handle(m, this);
-          } catch (RuntimeException ex) {
-            throw failure(t, ex);
-          }
+          runNext(q);
           events++;
           if (now > last) {
             last = now;
@@ -275,6 +259,19 @@ public final class Partition implements Context {
     current = -1;
     eventsTotal += events;
     return endWindow(events);
+  }
+
+  /** Runs the earliest event of {@code q} (whose time is below the window's end). */
+  private void runNext(EventQueue q) {
+    Message m = q.pollNext();
+    int t = q.polledTarget();
+    now = q.polledTime();
+    current = t;
+    try {
+      all[t].handle(m, this);
+    } catch (RuntimeException ex) {
+      throw failure(t, ex);
+    }
   }
 
   private RuntimeException failure(int component, RuntimeException e) {

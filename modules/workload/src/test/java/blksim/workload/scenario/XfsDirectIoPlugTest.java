@@ -32,6 +32,11 @@ class XfsDirectIoPlugTest {
   @TempDir Path dir;
 
   RunResult run(String device, String job) throws IOException {
+    return run(dir, device, job);
+  }
+
+  /** One fio job on an XFS file system on {@code device} (named sdb), in one partition. */
+  static RunResult run(Path dir, String device, String job) throws IOException {
     Path p = dir.resolve("s.conf");
     Files.writeString(p, "blksim {\n"
         + "  machine { cores-per-llc = 2, threads-per-core = 1, memory = 512M }\n"
@@ -61,8 +66,8 @@ class XfsDirectIoPlugTest {
 
   @Test
   void theBiosOfOneDirectWriteMergeInItsPlug() throws IOException {
-    // Synchronous and libaio (FileAio): the dio's own plug either way (io_submit()'s batch plug
-    // is not modelled for files).
+    // Synchronous and libaio (FileAio) at one iocb per io_submit(): the dio's own plug either
+    // way (io_submit()'s batch plug takes more than two iocbs, FileAioPlugTest).
     for (String engine : List.of("psync", "libaio\niodepth=4")) {
       RunResult r = run(BIG_REQUESTS, "[w]\nfilename=/mnt/t/f\nrw=write\nbs=4m\nsize=64m\n"
           + "direct=1\nioengine=" + engine + "\n");

@@ -94,9 +94,10 @@ final class RunCommand implements Callable<Integer> {
           + " current directory as fio writes them")
   Path output;
 
-  @Option(names = "--partitions", paramLabel = "one|node|llc|cpu|N",
-      description = "partitioning (overrides the scenario's blksim.partitions, whose default"
-          + " is one; results never depend on it)")
+  @Option(names = "--partitions", paramLabel = "auto|one|node|llc|cpu|N",
+      description = "partitioning, the partitions run in parallel (overrides the scenario's"
+          + " blksim.partitions, whose default is auto: 2 partitions for a machine of 256 CPUs"
+          + " or more where the scenario allows it, else one; results never depend on it)")
   String partitions;
 
   @Option(names = "--check-determinism",

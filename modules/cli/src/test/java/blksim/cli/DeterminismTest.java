@@ -78,6 +78,11 @@ class DeterminismTest {
     RunOutcome o = ClusterRunner.run(ScenarioModelFactory.class.getName(), s.spec(),
         Partitioning.ONE, ProgressListener.NONE);
     assertEquals(reference, json(o), "cluster host, locality groups 4");
+    // Several partitions, each running the groups of its own CPUs.
+    o = ClusterRunner.run(ScenarioModelFactory.class.getName(), s.spec(),
+        Partitioning.parse("node"), ProgressListener.NONE);
+    assertEquals(reference, json(o), "cluster host, partitions node, locality groups 4");
+    assertEquals(reference, json(local(s, "2", 2)), "local host, 2 partitions, groups 4");
   }
 
   @Test

@@ -472,7 +472,7 @@ class MainTest {
     // picocli wraps at any space or dot: compare without whitespace
     String run = cli("run", "--help").out().replaceAll("\\s+", "");
     assertTrue(run.contains("blksim.seed,whosedefaultis1"), run);
-    assertTrue(run.contains("blksim.partitions,whosedefaultisone"), run);
+    assertTrue(run.contains("blksim.partitions,whosedefaultisauto:2partitions"), run);
     String bench = cli("bench", "--help").out().replaceAll("\\s+", "");
     assertTrue(bench.contains("--repeat=Nrunsperfigure,ofwhichthemedianisreported(default3)"),
         bench);

@@ -17,8 +17,8 @@ import java.util.Map;
  * @param maxTimeNs events at or after this virtual time are not run ({@link Long#MAX_VALUE}: none)
  * @param expectedEndNs an estimate of the run's end, for progress display only (0: unknown)
  * @param seed the run seed; every random stream derives from it and the component id
- * @param localityGroups locality groups of a one-partition run (1: none): the partition runs
- *     the CPUs' components as {@link Partitioning} {@code N} would place them in
+ * @param localityGroups locality groups (1: none): each partition runs its share of the CPUs'
+ *     components as {@link Partitioning} {@code N} would place them in
  *     {@code localityGroups} partitions, one group after the other in each window of one
  *     lookahead, so that one group's state stays in the processor's caches while it runs (see
  *     {@link Partition}). Only a model that gives identical results in {@code localityGroups}

@@ -12,9 +12,10 @@ import java.util.SplittableRandom;
  * lookahead and collected into one outgoing batch per destination, which the host ships before the
  * next window. Not thread-safe: one host thread drives a partition at a time.
  *
- * <p>Locality groups ({@link Model#localityGroups()}, in a one-partition run only): the partition
- * keeps one event queue per group, the groups being where {@link Partitioning} {@code N} would put
- * the components, and runs its window in steps of one lookahead, each group after group: first
+ * <p>Locality groups ({@link Model#localityGroups()}): the partition keeps one event queue per
+ * group, the groups being where {@link Partitioning} {@code N} would put its components (with
+ * several partitions, each has the groups of its own components), and runs its window in steps
+ * of one lookahead, each group after group: first
  * every event of group 0 before the step's end, then group 1's, and so on. A send to another group
  * is what a send to another partition would be: at least one lookahead (checked), so it lands at
  * or after the step's end, and the groups of one step never see each other's events; the order is
@@ -97,11 +98,22 @@ public final class Partition implements Context {
     this.outgoing = new List[partitionCount];
     int groups = 1;
     int[] g = null;
-    if (partitionCount == 1 && model.localityGroups() > 1) {
+    if (model.localityGroups() > 1) {
+      // Where partitioning N would put each component, renumbered densely over the groups that
+      // hold a local component (with several partitions, each runs its share of the groups).
       g = new Partitioning(Partitioning.Kind.COUNT, model.localityGroups())
           .place(model.components());
-      for (int x : g) {
-        groups = Math.max(groups, x + 1);
+      int[] dense = new int[n];
+      java.util.Arrays.fill(dense, -1);
+      int next = 0;
+      for (int i : local) {
+        if (dense[g[i]] < 0) {
+          dense[g[i]] = next++;
+        }
+      }
+      groups = Math.max(1, next);
+      for (int i = 0; i < n; i++) {
+        g[i] = dense[g[i]];
       }
     }
     this.groupOf = groups > 1 ? g : null;
@@ -244,7 +256,7 @@ public final class Partition implements Context {
           }
         }
       }
-      if (liveCount == 0 && maxDoneTime >= 0) {
+      if (liveCount == 0 && maxDoneTime >= 0 && partitionCount == 1) {
         // Alone, the partition knows the global live count (as in runWindow).
         long stop = maxDoneTime + lookahead;
         if (stop < end) {

@@ -42,11 +42,15 @@ class LocalRunnerTest {
       assertEquals(reference.stats().events(), o.stats().events(), "groups " + groups);
       // The lone partition steps through its windows itself: the host sees the same windows.
       assertEquals(reference.stats().windows(), o.stats().windows(), "groups " + groups);
-      // Groups are for a lone partition: with several, the partitions are the groups.
-      assertEquals(1, new Partition(0, m, Partitioning.parse("node").place(m.components()))
-          .localityGroups());
-      assertSameOutcome(reference, LocalRunner.run(ping(PING_SPEC + " groups=" + groups),
-          Partitioning.parse("node"), 2, ProgressListener.NONE), false);
+      // With several partitions each runs the groups of its own components (8 CPUs, 2 nodes:
+      // node 0 holds CPUs 0 to 3, so groups of 8 give it 4, of 3 it holds 2, of 2 one).
+      assertEquals(groups == 8 ? 4 : groups == 3 ? 2 : 1,
+          new Partition(0, m, Partitioning.parse("node").place(m.components()))
+              .localityGroups(), "groups " + groups + " in node 0's partition");
+      RunOutcome node = LocalRunner.run(ping(PING_SPEC + " groups=" + groups),
+          Partitioning.parse("node"), 2, ProgressListener.NONE);
+      assertSameOutcome(reference, node, false);
+      assertEquals(reference.stats().events(), node.stats().events(), "node, groups " + groups);
     }
   }
 
@@ -76,7 +80,7 @@ class LocalRunnerTest {
 
   @Test
   void stopRule_runEndsOneLookaheadAfterTheLastDone_forEveryPartitioning() {
-    for (String p : List.of("one", "node", "cpu", "3", "one/groups")) {
+    for (String p : List.of("one", "node", "cpu", "3", "one/groups", "node/groups", "2/groups")) {
       RunOutcome o = LocalRunner.run(ping(PING_SPEC + (p.endsWith("groups") ? " groups=4" : "")),
           Partitioning.parse(p.replace("/groups", "")), 2, ProgressListener.NONE);
       long lastDone = -1;

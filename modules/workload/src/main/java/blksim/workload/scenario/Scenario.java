@@ -23,7 +23,7 @@ import java.util.List;
  *
  * @param spec the self-contained resolved scenario text every partition builds the model from
  * @param seed run seed
- * @param partitions partitioning choice ({@code one|node|llc|cpu|N})
+ * @param partitions partitioning choice ({@code one|node|llc|cpu|N}; {@code auto} resolved)
  * @param maxTimeNs virtual-time limit, 0 for none
  * @param description what the scenario is for
  * @param topology the machine's shape

@@ -526,10 +526,14 @@ public final class ScenarioLoader {
     Values v = new Values(cfg, "blksim", ScenarioSchema.KEYS);
     long seed = v.getLong("seed");
     String partitions = v.getString("partitions");
+    boolean partitionsAuto = partitions.trim().equalsIgnoreCase("auto");
     try {
-      Partitioning.parse(partitions);
+      if (!partitionsAuto) {
+        Partitioning.parse(partitions);
+      }
     } catch (IllegalArgumentException e) {
-      throw v.error("partitions", e.getMessage());
+      throw v.error("partitions", "partitions must be auto, one, node, llc, cpu or a number"
+          + " N >= 1, was '" + partitions + "'");
     }
     TopologyParams topo;
     try {
@@ -538,6 +542,9 @@ public final class ScenarioLoader {
           v.getInt("machine.threads-per-core"));
     } catch (IllegalArgumentException e) {
       throw v.error("machine.sockets", e.getMessage());
+    }
+    if (partitionsAuto) {
+      partitions = autoPartitions(cfg, spec, dir, topo);
     }
     Partitioning part = Partitioning.parse(partitions);
     if (part.kind() == Partitioning.Kind.COUNT && part.count() > topo.cpuCount()) {
@@ -786,7 +793,7 @@ public final class ScenarioLoader {
     v.getDuration("costs.null-blk.memory-write-page");
     blksim.workload.umount.DirtyFiles dirtyFiles = dirtyFiles(v, fss, partitions, topo);
     checkOverwriteAlone(v, dirtyFiles, jobs, fsMark, devices, fss);
-    int localityGroups = localityGroups(v, cfg, spec, dir, partitions, topo);
+    int localityGroups = localityGroups(v, cfg, spec, dir, topo);
     return new Scenario(spec, seed, partitions, v.getDuration("max-time"),
         v.getString("description"), topo, v.getSize("machine.memory"), hz,
         v.getString("kernel.preempt"), v.getString("kernel.mode"),
@@ -820,17 +827,54 @@ public final class ScenarioLoader {
   static final int CPUS_PER_LOCALITY_GROUP = 64;
 
   /** {@code locality-groups = auto} groups machines of at least this many CPUs. */
-  static final int LOCALITY_GROUPS_FROM_CPUS = 2048;
+  static final int LOCALITY_GROUPS_FROM_CPUS = 1024;
+
+  /** {@code partitions = auto} splits machines of at least this many CPUs. */
+  static final int AUTO_PARTITIONS_FROM_CPUS = 256;
+
+  /**
+   * {@code partitions = auto} uses at most this many partitions: the threads of
+   * {@code blksim-dispatcher} (engine reference.conf), which run the partitions of one JVM.
+   */
+  static final int AUTO_PARTITIONS_MAX = 2;
+
+  /**
+   * {@code partitions = auto} resolved: from {@link #AUTO_PARTITIONS_FROM_CPUS} CPUs, as many
+   * partitions as the JVM has processors (at most {@link #AUTO_PARTITIONS_MAX}), where the
+   * scenario accepts that partitioning (loaded once more with it: any partitioning rule of this
+   * loader that refuses it, or {@code sharesKernelState}, leaves {@code one}). Below that size a
+   * window of one lookahead holds too few events to pay for the partitions' synchronisation
+   * (measured: 64 and 128 CPUs ran slower in 2 partitions, 256 and more faster; DEVELOPERS.md).
+   * Results never depend on it; only the run's wall time and its {@code partitions} field do.
+   */
+  private static String autoPartitions(Config cfg, String spec, Path dir, TopologyParams topo) {
+    int n = Math.min(AUTO_PARTITIONS_MAX, Runtime.getRuntime().availableProcessors());
+    if (topo.cpuCount() < AUTO_PARTITIONS_FROM_CPUS || n < 2) {
+      return "one";
+    }
+    Config trial = cfg
+        .withValue("blksim.partitions", ConfigValueFactory.fromAnyRef(Integer.toString(n)))
+        .withValue("blksim.locality-groups", ConfigValueFactory.fromAnyRef("1"));
+    try {
+      if (build(trial, spec, dir).sharesKernelState()) {
+        return "one";
+      }
+    } catch (InputException e) {
+      return "one";
+    }
+    return Integer.toString(n);
+  }
 
   /**
    * {@code locality-groups} resolved (see {@link blksim.engine.Model#localityGroups()}): N groups
-   * run a one-partition model as N partitions would, so they are allowed where partitions = N is
+   * run a partition's CPUs as N partitions would, so they are allowed where partitions = N is
    * (the scenario is loaded once more with it, and any of this loader's partitioning rules that
-   * refuses it refuses the groups). {@code auto}: one group per 64 CPUs from 2,048 CPUs, 1 where
-   * partitions = N is refused; an explicit N that is refused is an error naming the rule.
+   * refuses it refuses the groups); with several partitions each runs the groups of its own
+   * components. {@code auto}: one group per 64 CPUs from 1,024 CPUs, 1 where partitions = N is
+   * refused; an explicit N that is refused is an error naming the rule.
    */
   private static int localityGroups(Values v, Config cfg, String spec, Path dir,
-      String partitions, TopologyParams topo) {
+      TopologyParams topo) {
     String raw = v.getString("locality-groups").trim().toLowerCase(java.util.Locale.ROOT);
     int cpus = topo.cpuCount();
     int n;
@@ -851,14 +895,6 @@ public final class ScenarioLoader {
     }
     if (n <= 1) {
       return 1;
-    }
-    if (!onePartition(partitions, topo)) {
-      if (auto) {
-        return 1;
-      }
-      throw v.error("locality-groups", "locality groups are for a one-partition run; with"
-          + " partitions = " + partitions + " the partitions are the groups: leave"
-          + " locality-groups at auto or 1");
     }
     Config trial = cfg
         .withValue("blksim.partitions", ConfigValueFactory.fromAnyRef(Integer.toString(n)))

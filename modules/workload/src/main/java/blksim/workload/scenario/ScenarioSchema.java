@@ -55,13 +55,14 @@ public final class ScenarioSchema {
   public static final List<Param> KEYS = List.of(
       Param.num("seed", "run", LONG, "", "1", Long.MIN_VALUE, Long.MAX_VALUE,
           "run seed; every random stream derives from it and the component id"),
-      Param.of("partitions", "run", STRING, "one",
-          "how components are split into partitions: one|node|llc|cpu|N (results never depend"
-              + " on it)"),
+      Param.of("partitions", "run", STRING, "auto",
+          "how components are split into partitions, run in parallel: auto|one|node|llc|cpu|N"
+              + " (auto: 2 from 256 CPUs when the scenario may be split and the JVM has 2"
+              + " processors, else one; results never depend on it)"),
       Param.of("locality-groups", "run", STRING, "auto",
-          "a one-partition run's CPUs in N groups run one after the other per lookahead, as N"
+          "a partition's CPUs in N groups run one after the other per lookahead, as N"
               + " partitions would be, so each group's state stays in the processor caches:"
-              + " auto (one group per 64 CPUs from 2,048 CPUs, when the scenario may be split so)"
+              + " auto (one group per 64 CPUs from 1,024 CPUs, when the scenario may be split so)"
               + " or N (1: none; results never depend on it)"),
       Param.num("max-time", "run", DURATION, "ns", "0", 0, Long.MAX_VALUE,
           "stop the run at this virtual time even if jobs are still running (0: no limit)"),

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code locality-groups}: auto groups large machines one group per 64 CPUs where the scenario may
- * be split into that many partitions; an explicit N is checked against the same rules.
+ * be split into that many partitions; an explicit N is checked against the same rules. And
+ * {@code partitions = auto}, resolved by the same kind of trial.
  */
 class LocalityGroupsScenarioTest {
   @TempDir Path dir;
@@ -53,8 +54,8 @@ class LocalityGroupsScenarioTest {
         List.of(), Map.of()).spec()).localityGroups(), "every partition resolves it alike");
     // Buffered reads go through the page cache every CPU shares: one partition, no groups.
     assertEquals(1, groups(from, 0, ""));
-    // With several partitions the partitions are the groups.
-    assertEquals(1, groups(from, 1, "partitions = 2"));
+    // With several partitions each runs the groups of its own CPUs.
+    assertEquals(from / 64, groups(from, 1, "partitions = 2"));
     assertEquals(1, groups(from, 1, "locality-groups = 1"));
   }
 
@@ -70,7 +71,28 @@ class LocalityGroupsScenarioTest {
     assertTrue(e.getMessage().contains("from 1 to the CPU count (8), was 9"), e.getMessage());
     e = fails(8, 1, "locality-groups = many");
     assertTrue(e.getMessage().contains("auto or a whole number"), e.getMessage());
-    e = fails(8, 1, "partitions = 2\nlocality-groups = 4");
-    assertTrue(e.getMessage().contains("one-partition run"), e.getMessage());
+    assertEquals(4, groups(8, 1, "partitions = 2\nlocality-groups = 4"));
+  }
+
+  Scenario load(int cores, int direct, String body) throws IOException {
+    return ScenarioLoader.load(scenario(cores, direct, body), List.of(), Map.of());
+  }
+
+  @Test
+  void partitionsAuto_splitsLargeMachinesInTwo_onlyWhereTheyMayBeSplit() throws IOException {
+    int from = ScenarioLoader.AUTO_PARTITIONS_FROM_CPUS;
+    String two = Runtime.getRuntime().availableProcessors() >= 2 ? "2" : "one";
+    Scenario s = load(from, 1, "");
+    assertEquals(two, s.partitions(), "the default is auto");
+    assertEquals("one", load(from - 1, 1, "").partitions(), "below");
+    assertEquals("one", load(8, 1, "partitions = auto").partitions());
+    // Buffered reads go through the page cache every CPU shares: one partition.
+    assertEquals("one", load(from, 0, "").partitions());
+    // An explicit choice is kept as it is.
+    assertEquals("one", load(from, 1, "partitions = one").partitions());
+    assertEquals("node", load(8, 1, "partitions = node").partitions());
+    InputException e = fails(8, 1, "partitions = halves");
+    assertEquals("blksim.partitions", e.key());
+    assertTrue(e.getMessage().contains("auto, one, node, llc, cpu or a number"), e.getMessage());
   }
 }

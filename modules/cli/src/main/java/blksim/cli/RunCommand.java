@@ -409,17 +409,23 @@ final class RunCommand implements Callable<Integer> {
     FioTextReporter.errorLines(r).forEach(spec.commandLine().getErr()::println); // io_u errors
     // --wq-monitor, or a scenario that samples its workqueues (kernel.wq-monitor-interval)
     boolean wq = wqMonitor != null || !o.wqSamples().isEmpty();
-    String fioJson = Metrics.json(o, formats.jsonPlus());
-    String json = wq ? WqReport.addToJson(fioJson, o) : fioJson;
-    if (timehist != null) {
-      json = TimehistReport.addToJson(json, o);
-    }
-    if (!clusterNodes.isEmpty()) {
-      json = withClusterNodes(json, clusterNodes);
+    // Each form only where it is printed or written (with a job per CPU on thousands of CPUs,
+    // either takes seconds).
+    boolean kept = output != null || report != null;
+    String json = "";
+    if (kept || formats.json() || formats.jsonPlus()) {
+      String fioJson = Metrics.json(o, formats.jsonPlus());
+      json = wq ? WqReport.addToJson(fioJson, o) : fioJson;
+      if (timehist != null) {
+        json = TimehistReport.addToJson(json, o);
+      }
+      if (!clusterNodes.isEmpty()) {
+        json = withClusterNodes(json, clusterNodes);
+      }
     }
     // fio's lines before the run, then the blank line its run statistics start with
     String preRun = s.jobs().isEmpty() ? "" : FioPreamble.render(s.jobs(), s.seed());
-    String normal = (s.jobs().isEmpty() ? "" : "\n")
+    String normal = !kept && !formats.normal() ? "" : (s.jobs().isEmpty() ? "" : "\n")
         + (o.fsMark().isEmpty() ? "" : FsMarkOutput.text(o.fsMark()))
         + FioTextReporter.render(r)
         + (ReplayOutput.any(r) ? ReplayOutput.text(r) : "")

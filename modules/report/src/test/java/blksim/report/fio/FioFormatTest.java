@@ -61,6 +61,34 @@ class FioFormatTest {
     }
 
     @Test
+    void fixed_fastPathGivesTheExactRoundingEverywhere() {
+        // Against BigDecimal's rounding of the exact binary value (glibc's %.Nf), on values
+        // of every magnitude, near ties, exact ties, integers and the edges of the fast path.
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        java.util.List<Double> values = new java.util.ArrayList<>(java.util.List.of(0.0, -0.0,
+            0.5, 1.5, 2.5, 0.125, 0.375, 2.675, 1.005, 999_999_999.5, 1e9, 1e9 - 0.25, 123456.785,
+            0.045, 1e-7, 5e-7, 99.995, 100.0, -2.5, -0.001));
+        for (int i = 0; i < 40_000; i++) {
+            double magnitude = Math.pow(10, r.nextInt(-6, 12));
+            values.add((r.nextBoolean() ? -1 : 1) * r.nextDouble() * magnitude);
+            // a decimal with a 5 just past the printed digits, as fio's ratios often give
+            values.add((r.nextLong(1_000_000_000L) + 0.5) / POW10_TEST[r.nextInt(7)]);
+        }
+        for (double v : values) {
+            for (int prec = 0; prec <= 8; prec++) {
+                String exact = new java.math.BigDecimal(v)
+                    .setScale(prec, java.math.RoundingMode.HALF_EVEN).toPlainString();
+                if (v < 0 || (v == 0.0 && 1.0 / v < 0)) {
+                    exact = exact.startsWith("-") ? exact : "-" + exact;
+                }
+                assertEquals(exact, FioFormat.fixed(v, prec), v + " at " + prec + " digits");
+            }
+        }
+    }
+
+    private static final double[] POW10_TEST = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+
+    @Test
     void scaleLatency_switchesUnitsOnFioThresholds() {
         assertEquals("nsec", FioFormat.scaleLatency(1500, 2500, 2000, 500).unit());
         ScaledLat us = FioFormat.scaleLatency(50_000, 150_000, 100_000, 50_004.17);

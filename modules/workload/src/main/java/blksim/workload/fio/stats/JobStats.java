@@ -1228,10 +1228,9 @@ public final class JobStats {
         if (c == null || c.totalCount() == 0) {
             return 0;
         }
-        Histogram h = c.histogram();
         StatSummary s = latency(kind, ddir);
         // fio reports the middle of the bucket (plat_idx_to_val()); HdrHistogram returns its top
-        long v = h.medianEquivalentValue(h.getValueAtPercentile(percentile));
+        long v = LatencyCounts.medianEquivalentValue(c.valueAtPercentile(percentile));
         return Math.max(s.min(), Math.min(s.max(), v));
     }
 

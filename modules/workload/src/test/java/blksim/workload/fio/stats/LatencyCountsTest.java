@@ -93,6 +93,31 @@ class LatencyCountsTest {
   }
 
   @Test
+  void valueAtPercentile_isHdrHistogramsGetValueAtPercentile() {
+    double[] ps = {0, 1e-9, 0.5, 1, 5, 10, 20, 25, 30, 33.333, 40, 50, 60, 66.667, 70, 75, 80, 90,
+        95, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100 - 1e-9, 100, 150, -5};
+    // Many samples over every power of two; few, where the rank rounding decides; one; repeats.
+    long[][] sets = {samples(3, 20_000), samples(4, 7), samples(5, 1), {5, 5, 5, 2047, 2048,
+        2049, 1L << 40}, {0, 0, 0, 1}};
+    for (long[] v : sets) {
+      Histogram direct = new Histogram(3);
+      LatencyCounts c = new LatencyCounts();
+      for (long x : v) {
+        direct.recordValue(x);
+        c.record(x);
+      }
+      for (double p : ps) {
+        assertEquals(direct.getValueAtPercentile(p), c.valueAtPercentile(p),
+            v.length + " samples, p" + p);
+        assertEquals(direct.medianEquivalentValue(direct.getValueAtPercentile(p)),
+            LatencyCounts.medianEquivalentValue(c.valueAtPercentile(p)), "median, p" + p);
+      }
+    }
+    assertEquals(new Histogram(3).getValueAtPercentile(50), new LatencyCounts()
+        .valueAtPercentile(50), "empty");
+  }
+
+  @Test
   void emptyCountsEncodeAsNoBuckets_andReadBackAsNull() throws IOException {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(b)) {

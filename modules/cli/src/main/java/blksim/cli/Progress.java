@@ -26,9 +26,9 @@ final class Progress implements ProgressListener {
   }
 
   /** A listener that prints only on a terminal. */
-  static ProgressListener forTerminal(long expectedEndNs) {
+  static ProgressListener forTerminal(java.util.function.LongSupplier expectedEndNs) {
     return System.console() == null ? ProgressListener.NONE : new Progress(System.err,
-        expectedEndNs);
+        expectedEndNs.getAsLong());
   }
 
   @Override

@@ -347,9 +347,12 @@ final class RunCommand implements Callable<Integer> {
     if (perfettoBlktrace != null) {
       BlktraceFiles.prepare(perfettoBlktrace, s);
     }
-    long expected = new blksim.workload.scenario.ScenarioModelFactory().build(s).expectedEndNs();
     blksim.workload.replay.ReplayProgress.reset();
-    ProgressListener progress = Progress.forTerminal(expected);
+    // The expected end takes a model build (a few hundred ms with thousands of CPUs): only for a
+    // terminal, where the progress line shows it.
+    Scenario loaded = s;
+    ProgressListener progress = Progress.forTerminal(
+        () -> new blksim.workload.scenario.ScenarioModelFactory().build(loaded).expectedEndNs());
     Simulator.Outcome o;
     AutoCloseable node = () -> { };
     List<String> clusterNodes = new ArrayList<>();

@@ -36,6 +36,57 @@ final class Outputs {
    * Refuses, before a run, an output directory that cannot be made: a path that is a file, or one
    * whose nearest existing ancestor is not a writable directory.
    */
+  /** Extensions that make a new {@code --output} path a file ({@link #isFile}). */
+  static final List<String> FILE_EXTENSIONS = List.of("json", "txt", "log", "out", "csv",
+      "terse");
+
+  /**
+   * Whether {@code --output PATH} names a file, as fio's {@code --output} always does, rather
+   * than blksim's directory: an existing regular file, or a path that does not exist and whose
+   * name ends in one of {@link #FILE_EXTENSIONS} ({@code res.json}, {@code out.txt}; a new
+   * {@code run-1.5} or {@code job.fio} is still a directory).
+   */
+  static boolean isFile(Path path) {
+    if (Files.isRegularFile(path)) {
+      return true;
+    }
+    if (Files.exists(path) || path.getFileName() == null) {
+      return false;
+    }
+    String name = path.getFileName().toString();
+    int dot = name.lastIndexOf('.');
+    return dot > 0 && FILE_EXTENSIONS.contains(
+        name.substring(dot + 1).toLowerCase(java.util.Locale.ROOT));
+  }
+
+  /** Refuses, before anything runs, an output file whose directory is missing or read-only. */
+  static void checkFile(Path file, String option) {
+    Path parent = file.toAbsolutePath().normalize().getParent();
+    if (parent == null || !Files.isDirectory(parent)) {
+      throw new InputException(null, 0, option, "cannot write " + file + ": " + parent
+          + " is not a directory");
+    }
+    checkDir(parent, option);
+  }
+
+  /** Writes {@code text} into {@code file} atomically (a temporary file moved over it). */
+  static void writeFile(Path file, String text) throws IOException {
+    Path parent = file.toAbsolutePath().normalize().getParent();
+    Path tmp = Files.createTempFile(parent, "." + file.getFileName(), ".tmp");
+    try {
+      Files.writeString(tmp, text, StandardCharsets.UTF_8);
+      readableByAll(tmp);
+      try {
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE,
+            StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
   static void checkDir(Path dir, String option) {
     Path abs = dir.toAbsolutePath().normalize();
     if (Files.exists(abs) && !Files.isDirectory(abs)) {

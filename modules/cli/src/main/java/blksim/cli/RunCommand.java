@@ -88,10 +88,12 @@ final class RunCommand implements Callable<Integer> {
           + " (fio's --parse-only)")
   boolean parseOnly;
 
-  @Option(names = "--output", paramLabel = "DIR",
-      description = "also write fio.json, fio.txt and the resolved scenario.conf into DIR"
+  @Option(names = "--output", paramLabel = "DIR|FILE",
+      description = "a DIR: also write fio.json, fio.txt and the resolved scenario.conf into it"
           + " (atomically); fio's log files (write_lat_log etc.) go there too, else into the"
-          + " current directory as fio writes them")
+          + " current directory as fio writes them. A FILE (an existing file, or a new name"
+          + " ending in .json, .txt, .log, .out, .csv or .terse): write what would go to stdout"
+          + " into it instead, as fio's --output does")
   Path output;
 
   @Option(names = "--partitions", paramLabel = "auto|one|node|llc|cpu|N",
@@ -253,8 +255,13 @@ final class RunCommand implements Callable<Integer> {
   private Integer runFile() throws IOException {
     OutputFormats formats = OutputFormats.parse(format);
     Simulator.Host h = parseHost(host);
-    if (output != null) {
-      Outputs.checkDir(output, "--output");
+    // fio's --output FILE, or blksim's --output DIR
+    Path outputFile = output != null && Outputs.isFile(output) ? output : null;
+    Path outputDir = outputFile == null ? output : null;
+    if (outputFile != null) {
+      Outputs.checkFile(outputFile, "--output");
+    } else if (outputDir != null) {
+      Outputs.checkDir(outputDir, "--output");
     }
     List<String> overrides = new ArrayList<>(sets);
     // Overrides made from an option: an error in one names the option the user typed.
@@ -342,8 +349,8 @@ final class RunCommand implements Callable<Integer> {
     if (checkDeterminism && join.isEmpty()) {
       return checkDeterminism(s, p, h);
     }
-    Path logBase = output != null ? output : Path.of("");
-    FioLogFiles.check(s.jobs(), logBase, output);
+    Path logBase = outputDir != null ? outputDir : Path.of("");
+    FioLogFiles.check(s.jobs(), logBase, outputDir);
     if (perfettoBlktrace != null) {
       BlktraceFiles.prepare(perfettoBlktrace, s);
     }
@@ -414,7 +421,7 @@ final class RunCommand implements Callable<Integer> {
     boolean wq = wqMonitor != null || !o.wqSamples().isEmpty();
     // Each form only where it is printed or written (with a job per CPU on thousands of CPUs,
     // either takes seconds).
-    boolean kept = output != null || report != null;
+    boolean kept = outputDir != null || report != null;
     String json = "";
     if (kept || formats.json() || formats.jsonPlus()) {
       String fioJson = Metrics.json(o, formats.jsonPlus());
@@ -442,8 +449,10 @@ final class RunCommand implements Callable<Integer> {
       ReplayOutput.notices(r, spec.commandLine().getErr());
     }
     String text = formats.compose(preRun, normal, json, r);
-    if (output != null) {
-      Outputs.writeAll(output, List.of(
+    if (outputFile != null) {
+      Outputs.writeFile(outputFile, text);
+    } else if (outputDir != null) {
+      Outputs.writeAll(outputDir, List.of(
           new Outputs.File("fio.json", json),
           new Outputs.File("fio.txt", preRun + normal),
           new Outputs.File("scenario.conf", s.spec())));
@@ -480,7 +489,7 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     PrintWriter out = spec.commandLine().getOut();
-    out.print(text);
+    out.print(outputFile != null ? "" : text);
     out.flush();
     return 0;
   }

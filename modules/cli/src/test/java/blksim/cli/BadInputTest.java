@@ -97,11 +97,13 @@ class BadInputTest {
 
   @Test
   void outputNamingAFileOrAnUnwritablePlace_isRefusedBeforeTheRun() throws IOException {
+    // (An existing file is fio's --output FILE: MainTest.)
     Path file = write("afile", "x");
-    refused(cli("run", resource("nullblk-psync.conf").toString(), "--output", file.toString()),
-        "--output", "not a directory");
     refused(cli("run", resource("nullblk-psync.conf").toString(), "--output",
         file.resolve("sub").toString()), "--output", "not a directory");
+    refused(cli("run", resource("nullblk-psync.conf").toString(), "--output",
+        file.resolve("res.json").toString()), "--output", "not a directory");
+    assertEquals("x", Files.readString(file));
     refused(cli("sweep", resource("nullblk-psync.conf").toString(), "--vary", "seed=1,2",
         "--output", tmp.toString()), "--output", "is a directory");
   }

@@ -158,6 +158,38 @@ class MainTest {
   }
 
   @Test
+  void runWithOutputFile_writesWhatStdoutWouldGet_asFiosOutputDoes() throws IOException {
+    String scen = resource("selfcheck/small.conf").toString();
+    Result plain = cli("run", scen, "--host", "local", "--output-format=json");
+    Path file = tmp.resolve("res.json");
+    Result r = cli("run", scen, "--host", "local", "--output=" + file, "--output-format=json");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("", r.out(), "nothing on stdout");
+    assertTrue(Files.isRegularFile(file));
+    assertEquals(blksim.report.fio.FioJsonReporter.withoutWallClock(plain.out()),
+        blksim.report.fio.FioJsonReporter.withoutWallClock(Files.readString(file)));
+    // An existing file without an extension is a file too, and is replaced.
+    Path existing = tmp.resolve("results");
+    Files.writeString(existing, "old");
+    r = cli("run", scen, "--host", "local", "--output", existing.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(Files.readString(existing).contains("Run status group 0"));
+    try (Stream<Path> s = Files.list(tmp)) {
+      assertTrue(s.noneMatch(p -> p.getFileName().toString().endsWith(".tmp")),
+          "no temporary files left");
+    }
+    // A new name with another extension is a directory, as before.
+    Path dir = tmp.resolve("run-1.5");
+    r = cli("run", scen, "--host", "local", "--output", dir.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(Files.isRegularFile(dir.resolve("fio.json")));
+    // A file in a directory that does not exist: refused before the run.
+    r = cli("run", scen, "--host", "local", "--output", tmp.resolve("no/such/res.json").toString());
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("--output") && r.err().contains("not a directory"), r.err());
+  }
+
+  @Test
   void failedRun_leavesNoOutputBehind() {
     Path dir = tmp.resolve("never");
     Result r = cli("run", resource("selfcheck/small.conf").toString(), "--host", "local",

@@ -76,14 +76,18 @@ final class Outputs {
     try {
       Files.writeString(tmp, text, StandardCharsets.UTF_8);
       readableByAll(tmp);
-      try {
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE,
-            StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
+      moveOver(tmp, file);
     } finally {
       Files.deleteIfExists(tmp);
+    }
+  }
+
+  /** Moves {@code tmp} over {@code target}, atomically where the file system can. */
+  private static void moveOver(Path tmp, Path target) throws IOException {
+    try {
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
     }
   }
 
@@ -131,13 +135,7 @@ final class Outputs {
         readableByAll(tmp);
       }
       for (int i = 0; i < files.size(); i++) {
-        Path target = dir.resolve(files.get(i).name());
-        try {
-          Files.move(temps.get(i), target, StandardCopyOption.ATOMIC_MOVE,
-              StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(temps.get(i), target, StandardCopyOption.REPLACE_EXISTING);
-        }
+        moveOver(temps.get(i), dir.resolve(files.get(i).name()));
       }
     } finally {
       for (Path t : temps) {

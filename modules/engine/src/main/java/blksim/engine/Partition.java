@@ -215,17 +215,29 @@ public final class Partition implements Context {
     while (q.peekTime() < end) {
       runNext(q);
       events++;
-      if (liveCount == 0 && maxDoneTime >= 0 && partitionCount == 1) {
-        // Alone, the partition knows the global live count: apply the stop rule at once.
-        long stop = maxDoneTime + lookahead;
-        if (stop < end) {
-          end = stop;
-          stopAt = Math.min(stopAt, stop);
-        }
+      end = soloStop(end);
+    }
+    return finishWindow(events, now);
+  }
+
+  /**
+   * The window's end after the stop rule: alone, the partition knows the global live count, so
+   * once every live component is done the run stops one lookahead after the last of them.
+   */
+  private long soloStop(long end) {
+    if (liveCount == 0 && maxDoneTime >= 0 && partitionCount == 1) {
+      long stop = maxDoneTime + lookahead;
+      if (stop < end) {
+        stopAt = Math.min(stopAt, stop);
+        return stop;
       }
     }
+    return end;
+  }
+
+  private WindowResult finishWindow(long events, long last) {
     if (events > 0) {
-      lastEventTime = now;
+      lastEventTime = last;
     }
     current = -1;
     eventsTotal += events;
@@ -256,21 +268,9 @@ public final class Partition implements Context {
           }
         }
       }
-      if (liveCount == 0 && maxDoneTime >= 0 && partitionCount == 1) {
-        // Alone, the partition knows the global live count (as in runWindow).
-        long stop = maxDoneTime + lookahead;
-        if (stop < end) {
-          end = stop;
-          stopAt = Math.min(stopAt, stop);
-        }
-      }
+      end = soloStop(end);
     }
-    if (events > 0) {
-      lastEventTime = last;
-    }
-    current = -1;
-    eventsTotal += events;
-    return endWindow(events);
+    return finishWindow(events, last);
   }
 
   /** Runs the earliest event of {@code q} (whose time is below the window's end). */

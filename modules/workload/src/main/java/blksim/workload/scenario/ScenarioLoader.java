@@ -852,17 +852,23 @@ public final class ScenarioLoader {
     if (topo.cpuCount() < AUTO_PARTITIONS_FROM_CPUS || n < 2) {
       return "one";
     }
+    return splitRefusal(cfg, spec, dir, n) == null ? Integer.toString(n) : "one";
+  }
+
+  /**
+   * Why the scenario may not run in {@code n} partitions (it is loaded once more with {@code
+   * partitions = n} and no locality groups): the refusing rule, or null if it may.
+   */
+  private static String splitRefusal(Config cfg, String spec, Path dir, int n) {
     Config trial = cfg
         .withValue("blksim.partitions", ConfigValueFactory.fromAnyRef(Integer.toString(n)))
         .withValue("blksim.locality-groups", ConfigValueFactory.fromAnyRef("1"));
     try {
-      if (build(trial, spec, dir).sharesKernelState()) {
-        return "one";
-      }
+      return build(trial, spec, dir).sharesKernelState() ? "the scenario has a page cache, a"
+          + " filesystem or a shared request queue, which every CPU touches" : null;
     } catch (InputException e) {
-      return "one";
+      return e.rule();
     }
-    return Integer.toString(n);
   }
 
   /**
@@ -896,22 +902,15 @@ public final class ScenarioLoader {
     if (n <= 1) {
       return 1;
     }
-    Config trial = cfg
-        .withValue("blksim.partitions", ConfigValueFactory.fromAnyRef(Integer.toString(n)))
-        .withValue("blksim.locality-groups", ConfigValueFactory.fromAnyRef("1"));
-    try {
-      if (build(trial, spec, dir).sharesKernelState()) {
-        throw new InputException(null, 0, "partitions", "the scenario has a page cache, a"
-            + " filesystem or a shared request queue, which every CPU touches");
-      }
-    } catch (InputException e) {
-      if (auto) {
-        return 1;
-      }
-      throw v.error("locality-groups", "locality-groups = " + n + " runs the CPUs as " + n
-          + " partitions would, which this scenario refuses: " + e.rule());
+    String refusal = splitRefusal(cfg, spec, dir, n);
+    if (refusal == null) {
+      return n;
     }
-    return n;
+    if (auto) {
+      return 1;
+    }
+    throw v.error("locality-groups", "locality-groups = " + n + " runs the CPUs as " + n
+        + " partitions would, which this scenario refuses: " + refusal);
   }
 
   /**

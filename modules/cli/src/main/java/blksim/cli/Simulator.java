@@ -97,10 +97,21 @@ public final class Simulator {
     long wallStart = System.currentTimeMillis();
     // Built here too on the cluster host: the machine's structure reads the reports back, and
     // the cluster runner places its components (without building it once more).
-    ScenarioModelFactory.Machine machine = new ScenarioModelFactory().machine(s);
-    ScenarioModelFactory.checkPartitioning(s, machine.model(), partitioning);
-    if (host != Host.LOCAL) {
-      ScenarioModelFactory.checkClusterPartitioning(s, machine.model(), partitioning);
+    // An embedded node takes about a second to start: it starts while the model is built.
+    java.util.concurrent.CompletableFuture<ActorSystem<Void>> starting =
+        host == Host.CLUSTER && node == null ? ClusterRunner.startEmbeddedNodeAsync() : null;
+    ScenarioModelFactory.Machine machine;
+    try {
+      machine = new ScenarioModelFactory().machine(s);
+      ScenarioModelFactory.checkPartitioning(s, machine.model(), partitioning);
+      if (host != Host.LOCAL) {
+        ScenarioModelFactory.checkClusterPartitioning(s, machine.model(), partitioning);
+      }
+    } catch (RuntimeException | Error e) {
+      if (starting != null) {
+        ClusterRunner.abandon(starting);
+      }
+      throw e;
     }
     RunOutcome outcome;
     if (host == Host.LOCAL) {
@@ -110,7 +121,7 @@ public final class Simulator {
       outcome = ClusterRunner.run(List.of(node), ScenarioModelFactory.class.getName(),
           s.spec(), machine.model(), partitioning, progress);
     } else {
-      outcome = ClusterRunner.run(ScenarioModelFactory.class.getName(), s.spec(),
+      outcome = ClusterRunner.run(starting, ScenarioModelFactory.class.getName(), s.spec(),
           machine.model(), partitioning, progress);
     }
     List<ComponentReport> reports = new ArrayList<>();

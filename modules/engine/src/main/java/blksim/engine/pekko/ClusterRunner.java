@@ -88,6 +88,73 @@ public final class ClusterRunner {
   }
 
   /**
+   * Starts an embedded node as {@link #startEmbeddedNode()} does, with its partition shard
+   * region, on a thread of its own: the actor system takes about a second to create, which a
+   * caller spends building its model meanwhile (then {@link #run(CompletableFuture, String,
+   * String, Model, Partitioning, ProgressListener)}). A caller that fails before it runs must
+   * hand the future to {@link #abandon(CompletableFuture)}.
+   */
+  public static CompletableFuture<ActorSystem<Void>> startEmbeddedNodeAsync() {
+    CompletableFuture<ActorSystem<Void>> node = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        ActorSystem<Void> system = startEmbeddedNode();
+        try {
+          PartitionSharding.init(system);
+        } catch (RuntimeException e) {
+          shutdown(system);
+          throw e;
+        }
+        node.complete(system);
+      } catch (Throwable e) {
+        node.completeExceptionally(e);
+      }
+    }, "blksim-node-start");
+    t.setDaemon(true);
+    t.start();
+    return node;
+  }
+
+  /**
+   * {@link #run(String, String, Model, Partitioning, ProgressListener)} on the node
+   * {@link #startEmbeddedNodeAsync()} is starting, which it shuts down after the run.
+   */
+  public static RunOutcome run(CompletableFuture<ActorSystem<Void>> starting,
+      String factoryClass, String spec, Model model, Partitioning partitioning,
+      ProgressListener progress) {
+    ActorSystem<Void> system = started(starting);
+    try {
+      return run(List.of(system), factoryClass, spec, model, partitioning, progress,
+          PartitionSharding.TYPE_NAME, UnaryOperator.identity(), null);
+    } finally {
+      shutdown(system);
+    }
+  }
+
+  /** Shuts down the node {@code starting} brings up, once it is up (or its start has failed). */
+  public static void abandon(CompletableFuture<ActorSystem<Void>> starting) {
+    try {
+      shutdown(started(starting));
+    } catch (RuntimeException e) {
+      // it never came up: nothing to stop
+    }
+  }
+
+  private static ActorSystem<Void> started(CompletableFuture<ActorSystem<Void>> starting) {
+    try {
+      return starting.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SimulationException("interrupted while the embedded cluster node started", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new SimulationException("the embedded cluster node did not start", e.getCause());
+    }
+  }
+
+  /**
    * Runs the model on an already formed cluster: {@code systems.get(0)} hosts the coordinator;
    * every Up member of the cluster hosts partitions (shard regions are started on each system of
    * the list; other JVMs must have called {@link PartitionSharding#init}).

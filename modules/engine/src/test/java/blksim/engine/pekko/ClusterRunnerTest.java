@@ -69,6 +69,27 @@ class ClusterRunnerTest {
   }
 
   @Test
+  void nodeStartedWhileTheModelIsBuilt_givesTheSameOutcome_andIsShutDownAfter() throws Exception {
+    Partitioning partitioning = Partitioning.parse("cpu");
+    RunOutcome local = LocalRunner.run(ping(PING_SPEC), partitioning, 1, ProgressListener.NONE);
+    java.util.concurrent.CompletableFuture<org.apache.pekko.actor.typed.ActorSystem<Void>>
+        starting = ClusterRunner.startEmbeddedNodeAsync();
+    blksim.engine.Model mine = ping(PING_SPEC);
+    RunOutcome cluster = ClusterRunner.run(starting, PingModelFactory.class.getName(), PING_SPEC,
+        mine, partitioning, ProgressListener.NONE);
+    assertSameOutcome(local, cluster, true);
+    assertTrue(starting.get().whenTerminated().isCompleted(), "the run shut its node down");
+  }
+
+  @Test
+  void abandonedNode_isShutDownOnceUp() throws Exception {
+    java.util.concurrent.CompletableFuture<org.apache.pekko.actor.typed.ActorSystem<Void>>
+        starting = ClusterRunner.startEmbeddedNodeAsync();
+    ClusterRunner.abandon(starting);
+    assertTrue(starting.get().whenTerminated().isCompleted());
+  }
+
+  @Test
   void lookaheadViolation_failsTheRunWithBothComponentNames() {
     LookaheadViolation e = assertThrows(LookaheadViolation.class,
         () -> ClusterRunner.run(TestModels.ViolationModelFactory.class.getName(), "",

@@ -100,6 +100,10 @@ public final class Simulator {
     // An embedded node takes about a second to start: it starts while the model is built.
     java.util.concurrent.CompletableFuture<ActorSystem<Void>> starting =
         host == Host.CLUSTER && node == null ? ClusterRunner.startEmbeddedNodeAsync() : null;
+    // So do the models of this JVM's other partitions (each would build its own after this one).
+    List<java.util.concurrent.CompletableFuture<blksim.engine.Model>> spares =
+        host == Host.CLUSTER ? ClusterRunner.buildSpares(ScenarioModelFactory.class.getName(),
+            s.spec(), ClusterRunner.sparesFor(partitioning, node)) : List.of();
     ScenarioModelFactory.Machine machine;
     try {
       machine = new ScenarioModelFactory().machine(s);
@@ -119,10 +123,10 @@ public final class Simulator {
           Runtime.getRuntime().availableProcessors(), progress);
     } else if (node != null) {
       outcome = ClusterRunner.run(List.of(node), ScenarioModelFactory.class.getName(),
-          s.spec(), machine.model(), partitioning, progress);
+          s.spec(), machine.model(), spares, partitioning, progress);
     } else {
       outcome = ClusterRunner.run(starting, ScenarioModelFactory.class.getName(), s.spec(),
-          machine.model(), partitioning, progress);
+          machine.model(), spares, partitioning, progress);
     }
     List<ComponentReport> reports = new ArrayList<>();
     outcome.reports().forEach(r -> reports.add(r.report()));

@@ -80,7 +80,7 @@ public final class ClusterRunner {
       Partitioning partitioning, ProgressListener progress) {
     ActorSystem<Void> system = startEmbeddedNode();
     try {
-      return run(List.of(system), factoryClass, spec, model, partitioning, progress,
+      return run(List.of(system), factoryClass, spec, model, List.of(), partitioning, progress,
           PartitionSharding.TYPE_NAME, UnaryOperator.identity(), null);
     } finally {
       shutdown(system);
@@ -117,14 +117,15 @@ public final class ClusterRunner {
 
   /**
    * {@link #run(String, String, Model, Partitioning, ProgressListener)} on the node
-   * {@link #startEmbeddedNodeAsync()} is starting, which it shuts down after the run.
+   * {@link #startEmbeddedNodeAsync()} is starting, which it shuts down after the run, with the
+   * {@code spares} of {@link #buildSpares} for its partitions after the first.
    */
   public static RunOutcome run(CompletableFuture<ActorSystem<Void>> starting,
-      String factoryClass, String spec, Model model, Partitioning partitioning,
-      ProgressListener progress) {
+      String factoryClass, String spec, Model model, List<CompletableFuture<Model>> spares,
+      Partitioning partitioning, ProgressListener progress) {
     ActorSystem<Void> system = started(starting);
     try {
-      return run(List.of(system), factoryClass, spec, model, partitioning, progress,
+      return run(List.of(system), factoryClass, spec, model, spares, partitioning, progress,
           PartitionSharding.TYPE_NAME, UnaryOperator.identity(), null);
     } finally {
       shutdown(system);
@@ -172,8 +173,69 @@ public final class ClusterRunner {
    */
   public static RunOutcome run(List<? extends ActorSystem<?>> systems, String factoryClass,
       String spec, Model model, Partitioning partitioning, ProgressListener progress) {
-    return run(systems, factoryClass, spec, model, partitioning, progress,
+    return run(systems, factoryClass, spec, model, List.of(), partitioning, progress,
         PartitionSharding.TYPE_NAME, UnaryOperator.identity(), null);
+  }
+
+  /**
+   * {@link #run(List, String, String, Model, Partitioning, ProgressListener)} with the
+   * {@code spares} of {@link #buildSpares} for the partitions after the first that start in this
+   * JVM.
+   */
+  public static RunOutcome run(List<? extends ActorSystem<?>> systems, String factoryClass,
+      String spec, Model model, List<CompletableFuture<Model>> spares, Partitioning partitioning,
+      ProgressListener progress) {
+    return run(systems, factoryClass, spec, model, spares, partitioning, progress,
+        PartitionSharding.TYPE_NAME, UnaryOperator.identity(), null);
+  }
+
+  /**
+   * How many spare models a run with {@code partitioning} on {@code node} ({@code null}: an
+   * embedded node of its own) can use: with N partitions ({@code partitions = N}, what
+   * {@code auto} resolves to) all in this JVM (the node is its cluster's only member), one per
+   * partition after the first, up to the JVM's processors less one (the launcher's own build);
+   * none otherwise.
+   */
+  public static int sparesFor(Partitioning partitioning, ActorSystem<?> node) {
+    if (partitioning.kind() != Partitioning.Kind.COUNT) {
+      return 0;
+    }
+    if (node != null) {
+      int members = 0;
+      for (Member m : Cluster.get(node).state().getMembers()) {
+        members++;
+      }
+      if (members != 1) {
+        return 0;
+      }
+    }
+    return Math.max(0, Math.min(partitioning.count(),
+        Runtime.getRuntime().availableProcessors()) - 1);
+  }
+
+  /**
+   * Starts {@code count} builds of the model {@code factoryClass} builds from {@code spec}, each
+   * on a thread of its own, for the partitions of the run after the first in this JVM: each would
+   * build the same model on {@code Init}, inside the run's wall time and after the launcher's
+   * build; built meanwhile, they cost no wall time where the machine has a core for them.
+   */
+  public static List<CompletableFuture<Model>> buildSpares(String factoryClass, String spec,
+      int count) {
+    List<CompletableFuture<Model>> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      CompletableFuture<Model> f = new CompletableFuture<>();
+      Thread t = new Thread(() -> {
+        try {
+          f.complete(ModelFactory.byName(factoryClass).build(spec));
+        } catch (Throwable e) {
+          f.completeExceptionally(e);
+        }
+      }, "blksim-spare-model-" + i);
+      t.setDaemon(true);
+      t.start();
+      out.add(f);
+    }
+    return out;
   }
 
   /**
@@ -184,11 +246,12 @@ public final class ClusterRunner {
       Partitioning partitioning, ProgressListener progress, String typeName,
       UnaryOperator<Behavior<PartitionEntity.Command>> wrap, Duration watchdog) {
     return run(systems, factoryClass, spec, ModelFactory.byName(factoryClass).build(spec),
-        partitioning, progress, typeName, wrap, watchdog);
+        List.of(), partitioning, progress, typeName, wrap, watchdog);
   }
 
   private static RunOutcome run(List<? extends ActorSystem<?>> systems, String factoryClass,
-      String spec, Model model, Partitioning partitioning, ProgressListener progress,
+      String spec, Model model, List<CompletableFuture<Model>> spares, Partitioning partitioning,
+      ProgressListener progress,
       String typeName, UnaryOperator<Behavior<PartitionEntity.Command>> wrap, Duration watchdog) {
     if (systems.isEmpty()) {
       throw new IllegalArgumentException("at least one actor system is needed");
@@ -221,7 +284,7 @@ public final class ClusterRunner {
         PartitionSharding.typeKey(typeName), settings.watchdog(), progress,
         settings.peerWindows(partitions));
     CompletableFuture<RunOutcome> result = new CompletableFuture<>();
-    ModelHandOff.offer(runId, model);
+    ModelHandOff.offer(runId, model, spares);
     launcher.systemActorOf(RunCoordinator.create(plan, result), "blksim-" + runId,
         DispatcherSelector.fromConfig(PartitionSharding.DISPATCHER));
     try {

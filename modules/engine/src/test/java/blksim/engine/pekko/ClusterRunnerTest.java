@@ -76,9 +76,42 @@ class ClusterRunnerTest {
         starting = ClusterRunner.startEmbeddedNodeAsync();
     blksim.engine.Model mine = ping(PING_SPEC);
     RunOutcome cluster = ClusterRunner.run(starting, PingModelFactory.class.getName(), PING_SPEC,
-        mine, partitioning, ProgressListener.NONE);
+        mine, java.util.List.of(), partitioning, ProgressListener.NONE);
     assertSameOutcome(local, cluster, true);
     assertTrue(starting.get().whenTerminated().isCompleted(), "the run shut its node down");
+  }
+
+  @Test
+  void spareModels_eachRunOneOtherPartition() throws Exception {
+    Partitioning partitioning = Partitioning.parse("3");
+    RunOutcome local = LocalRunner.run(ping(PING_SPEC), partitioning, 1, ProgressListener.NONE);
+    blksim.engine.Model mine = ping(PING_SPEC);
+    java.util.List<java.util.concurrent.CompletableFuture<blksim.engine.Model>> spares =
+        ClusterRunner.buildSpares(PingModelFactory.class.getName(), PING_SPEC, 2);
+    RunOutcome cluster = ClusterRunner.run(ClusterRunner.startEmbeddedNodeAsync(),
+        PingModelFactory.class.getName(), PING_SPEC, mine, spares, partitioning,
+        ProgressListener.NONE);
+    assertSameOutcome(local, cluster, true);
+    int[] placement = partitioning.place(mine.components());
+    java.util.List<blksim.engine.Model> models = new java.util.ArrayList<>();
+    models.add(mine);
+    for (java.util.concurrent.CompletableFuture<blksim.engine.Model> f : spares) {
+      models.add(f.get());
+    }
+    java.util.TreeSet<Integer> all = new java.util.TreeSet<>();
+    for (blksim.engine.Model m : models) {
+      java.util.TreeSet<Integer> ran = new java.util.TreeSet<>();
+      for (blksim.engine.IndexedReport r : cluster.reports()) {
+        byte[] after = m.components().get(r.index()).report(cluster.stats().simulatedTimeNs())
+            .payload();
+        if (java.util.Arrays.equals(after, r.report().payload())) {
+          ran.add(placement[r.index()]);
+        }
+      }
+      assertEquals(1, ran.size(), "each model ran one partition: " + ran);
+      all.addAll(ran);
+    }
+    assertEquals(java.util.Set.of(0, 1, 2), all, "no partition built its own");
   }
 
   @Test

@@ -299,11 +299,13 @@ final class RunCommand implements Callable<Integer> {
       optionOf.put(overrides.get(overrides.size() - 1), "--map");
     }
     Scenario s;
+    SweepTrace.mark("run: loading " + file);
     try {
       s = ScenarioLoader.load(file, overrides);
     } catch (InputException e) {
       throw windowError(asOption(e, optionOf), e);
     }
+    SweepTrace.mark("run: scenario loaded");
     boolean reload = false;
     boolean reportChoseInterval = false;
     if (report != null) {
@@ -415,6 +417,7 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     RunResult r = o.fio();
+    SweepTrace.mark("run: results read");
     o.warnings().forEach(spec.commandLine().getErr()::println);
     FioTextReporter.errorLines(r).forEach(spec.commandLine().getErr()::println); // io_u errors
     // --wq-monitor, or a scenario that samples its workqueues (kernel.wq-monitor-interval)

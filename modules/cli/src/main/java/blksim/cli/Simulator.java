@@ -111,6 +111,7 @@ public final class Simulator {
       if (host != Host.LOCAL) {
         ScenarioModelFactory.checkClusterPartitioning(s, machine.model(), partitioning);
       }
+      SweepTrace.mark("run: model built");
     } catch (RuntimeException | Error e) {
       if (starting != null) {
         ClusterRunner.abandon(starting);
@@ -128,6 +129,8 @@ public final class Simulator {
       outcome = ClusterRunner.run(starting, ScenarioModelFactory.class.getName(), s.spec(),
           machine.model(), spares, partitioning, progress);
     }
+    SweepTrace.mark("run: simulation done (" + outcome.stats().wallTimeNs() / 1_000_000
+        + " ms of wall time in the run's figure)");
     List<ComponentReport> reports = new ArrayList<>();
     outcome.reports().forEach(r -> reports.add(r.report()));
     List<String> warnings = new ArrayList<>();

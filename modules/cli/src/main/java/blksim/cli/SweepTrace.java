@@ -1,9 +1,10 @@
 package blksim.cli;
 
 /**
- * Phase timestamps of a sweep on stderr, with {@code -Dblksim.sweep.trace=true} (in
+ * Phase timestamps of a sweep or a run on stderr, with {@code -Dblksim.sweep.trace=true} (in
  * {@code BLKSIM_JAVA_OPTS}): JVM start to main, loading, joining the cluster, each run's start and
- * end on each worker, the last result, leaving and exit. Each line gives the seconds since this
+ * end on each worker, the last result, leaving and exit; for {@code run}: loading, the model
+ * built, the simulation done, the results read, exit. Each line gives the seconds since this
  * JVM started and the wall clock (epoch ms), so the lines of a node and of the sweep's JVM can be
  * put side by side. Off by default; never part of the table or CSV.
  */

@@ -151,20 +151,7 @@ final class FioCommandLine {
             .normalize())) {
       return e;
     }
-    int i = e.line() - 1;
-    String opt = i >= 0 && i < origin.size() ? origin.get(i) : null;
-    if (opt == null) {
-      return new InputException("fio command line", 0, e.key(), e.rule());
-    }
-    String scope = InputException.scope(e.rule());
-    String rule = scope == null ? e.rule() : e.rule().substring(scope.length());
-    String k = e.key();
-    if (k != null && rule.startsWith(k + " ")) {
-      rule = rule.substring(k.length() + 1);
-    } else if (k != null && rule.startsWith(k + "=") && ("--" + rule).startsWith(opt + " ")) {
-      rule = "--" + rule;
-    }
-    return new InputException("fio command line", 0, opt, scope == null ? rule : scope + rule);
+    return blksim.workload.fio.FioCommandLineText.restate(e, origin);
   }
 
   /** Removes the written job file and its directory. */

@@ -124,6 +124,16 @@ final class JobFileRun {
    */
   static Path scenarioFor(Path jobFile, List<String> sections, List<String> maps,
       PrintWriter err, String what) throws IOException {
+    return scenarioFor(jobFile, sections, maps, err, what, List.of());
+  }
+
+  /**
+   * {@link #scenarioFor(Path, List, List, PrintWriter, String)} for a job file run with fio's
+   * job options on the command line ({@code commandLine}, as typed: the file's defaults and jobs
+   * of their own, {@link FioJobFile#parseAfterCommandLine}), whose devices and files count too.
+   */
+  static Path scenarioFor(Path jobFile, List<String> sections, List<String> maps,
+      PrintWriter err, String what, List<String> commandLine) throws IOException {
     Path abs = jobFile.toAbsolutePath().normalize();
     Map<String, String> types = new LinkedHashMap<>();
     List<String> pathMaps = new ArrayList<>();
@@ -148,10 +158,23 @@ final class JobFileRun {
       throw new InputException(null, 0, "--map", e.getMessage());
     }
     FioEnvironment env = new FioEnvironment(CPUS, MEMORY_MB, 4096).withPaths(pathMap::map);
-    List<FioJob> jobs = sections.isEmpty() && pathMap.isEmpty() ? FioJobFile.parse(abs, env)
-        : FioJobFile.parse(abs.toString(), pathMap.apply(Files.readString(abs)),
-            abs.getParent(), env, System.getenv(),
-            sections.isEmpty() ? null : java.util.Set.copyOf(sections));
+    java.util.Set<String> only = sections.isEmpty() ? null : java.util.Set.copyOf(sections);
+    List<FioJob> jobs;
+    if (!commandLine.isEmpty()) {
+      blksim.workload.fio.FioCommandLineText cl =
+          blksim.workload.fio.FioCommandLineText.of(commandLine);
+      try {
+        jobs = FioJobFile.parseAfterCommandLine(blksim.workload.fio.FioCommandLineText.NAME,
+            pathMap.apply(cl.text()), abs.toString(), pathMap.apply(Files.readString(abs)),
+            abs.getParent(), env, System.getenv(), only);
+      } catch (InputException e) {
+        throw cl.restate(e);
+      }
+    } else {
+      jobs = sections.isEmpty() && pathMap.isEmpty() ? FioJobFile.parse(abs, env)
+          : FioJobFile.parse(abs.toString(), pathMap.apply(Files.readString(abs)),
+              abs.getParent(), env, System.getenv(), only);
+    }
     Map<String, String> devices = new LinkedHashMap<>();
     List<String> implicit = new ArrayList<>();
     boolean needFs = false;

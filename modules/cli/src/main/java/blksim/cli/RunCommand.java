@@ -59,10 +59,15 @@ final class RunCommand implements Callable<Integer> {
       + " /dev/zramN a zram, other /dev/NAME an SSD, directory= an XFS-like filesystem on an SSD"
       + " mounted at /, where a job with no filename= or directory= gets fio's"
       + " jobname.jobnum.filenum files; or none, with fio's job options on the command line"
-      + " as fio takes them (--name=JOB --rw=randread --bs=4k ...)")
+      + " as fio takes them (--name=JOB --rw=randread --bs=4k ...). fio's job options given"
+      + " with a job file are its defaults, as fio takes them (run JOB.fio --runtime=5s: the"
+      + " file's [global] and jobs override them; each --name=JOB a job run before the file's)")
   Path scenario;
 
-  /** fio's job options on the command line ({@link FioCommandLine}), when no file is given. */
+  /**
+   * fio's job options on the command line: a job file of their own ({@link FioCommandLine}) when
+   * no file is given, the job file's defaults ({@link #jobFileOptions}) with one.
+   */
   @picocli.CommandLine.Unmatched List<String> fioArgs = new ArrayList<>();
 
   @Option(names = "--output-format", paramLabel = "FORMAT[,FORMAT...]", defaultValue = "normal",
@@ -208,9 +213,23 @@ final class RunCommand implements Callable<Integer> {
             + spaced + "=" + scenario + "); '" + scenario + "' was taken for the"
             + " SCENARIO|JOBFILE");
       }
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Unknown option: '"
-          + fioArgs.get(0) + "' (fio's job options are read from the command line only when"
-          + " no SCENARIO|JOBFILE is given)");
+      if (!java.nio.file.Files.isRegularFile(scenario) || JobFileRun.isScenario(scenario)) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Unknown option: '"
+            + fioArgs.get(0) + "' (fio's job options go with a fio JOBFILE, whose defaults they"
+            + " set as fio's do, or alone as a job of their own; a scenario's jobs are in its"
+            + " job files)");
+      }
+      // fio --runtime=5s JOB.fio: the options are the job file's defaults (the loader's
+      // blksim.fio.command-line, fio's parse_cmd_line() before parse_jobs_ini()).
+      jobFileOptions = List.copyOf(fioArgs);
+    }
+    if (scenario != null && !jobFileOptions.isEmpty()) {
+      try {
+        return runFile();
+      } catch (InputException e) {
+        // an error about a line of the command line's text names the option typed
+        throw blksim.workload.fio.FioCommandLineText.of(jobFileOptions).restate(e);
+      }
     }
     if (scenario != null) {
       return runFile();
@@ -237,6 +256,9 @@ final class RunCommand implements Callable<Integer> {
 
   /** The job file was written from fio's options on the command line. */
   private boolean commandLine;
+
+  /** fio's job options given with a JOBFILE (its defaults, as fio takes them), else empty. */
+  private List<String> jobFileOptions = List.of();
 
   /**
    * The fio option given as {@code --opt value} just before the argument picocli took for the
@@ -293,10 +315,13 @@ final class RunCommand implements Callable<Integer> {
     Path file = scenario;
     if (Files.isRegularFile(scenario) && !JobFileRun.isScenario(scenario)) {
       file = JobFileRun.scenarioFor(scenario, sections, maps, spec.commandLine().getErr(),
-          commandLine ? "fio's options on the command line are" : null);
+          commandLine ? "fio's options on the command line are" : null, jobFileOptions);
     } else if (!maps.isEmpty()) {
       overrides.add(mapOverride(scenario, maps));
       optionOf.put(overrides.get(overrides.size() - 1), "--map");
+    }
+    if (!jobFileOptions.isEmpty()) {
+      overrides.add(listOverride("blksim.fio.command-line", jobFileOptions));
     }
     Scenario s;
     SweepTrace.mark("run: loading " + file);

@@ -122,11 +122,41 @@ class FioCommandLineTest {
   }
 
   @Test
+  void aJobFileWithFioOptions_takesThemAsItsDefaults_asFioDoes(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path job = dir.resolve("a.fio");
+    java.nio.file.Files.writeString(job, "[global]\nioengine=psync\ndirect=1\n"
+        + "filename=/dev/nullb0\nbs=4k\n\n[r]\nrw=randread\n");
+    MainTest.Result shortRun = MainTest.cli("run", job.toString(), "--time_based",
+        "--runtime=2ms", "--output-format=terse");
+    assertEquals(0, shortRun.code(), shortRun.err());
+    MainTest.Result longRun = MainTest.cli("run", "--time_based", "--runtime=6ms",
+        job.toString(), "--output-format=terse");
+    assertEquals(0, longRun.code(), longRun.err());
+    // terse v3: field 5 is the KiB read, so the longer runtime read about three times more
+    long shortKb = Long.parseLong(shortRun.out().trim().split(";")[5]);
+    long longKb = Long.parseLong(longRun.out().trim().split(";")[5]);
+    assertTrue(longKb > 2 * shortKb, shortKb + " KiB against " + longKb + " KiB");
+    // an option of the file wins over the command line's default
+    java.nio.file.Files.writeString(job, "[global]\nioengine=psync\ndirect=1\n"
+        + "filename=/dev/nullb0\nbs=4k\ntime_based\nruntime=2ms\n\n[r]\nrw=randread\n");
+    MainTest.Result fileWins = MainTest.cli("run", job.toString(), "--runtime=6ms",
+        "--output-format=terse");
+    assertEquals(0, fileWins.code(), fileWins.err());
+    assertEquals(shortKb, Long.parseLong(fileWins.out().trim().split(";")[5]));
+    MainTest.Result bad = MainTest.cli("run", job.toString(), "--bs=100");
+    assertEquals(2, bad.code(), bad.err());
+    assertTrue(bad.err().contains("blksim: fio command line: --bs=100: must be a positive"
+        + " multiple of 512"), bad.err());
+  }
+
+  @Test
   void aFileAndFioOptions_orNothing_areUsageErrors() {
     MainTest.Result both = MainTest.cli("run", "scenarios/quickstart/nullblk-psync.conf",
         "--bs=4k");
     assertEquals(2, both.code(), both.err());
-    assertTrue(both.err().contains("Unknown option: '--bs=4k'"), both.err());
+    assertTrue(both.err().contains("Unknown option: '--bs=4k' (fio's job options go with a fio"
+        + " JOBFILE"), both.err());
     MainTest.Result none = MainTest.cli("run");
     assertEquals(2, none.code(), none.err());
     assertTrue(none.err().contains("Missing required parameter"), none.err());

@@ -195,6 +195,26 @@ public final class FioJobFile {
     return names;
   }
 
+  /**
+   * Parses job-file text after fio's job options from the command line, as {@code fio
+   * --opt=value ... JOBFILE} does with its first job file ({@code parse_cmd_line()} then
+   * {@code parse_options()} in fio's init.c): the command line's {@code [global]} options are the
+   * defaults the file's {@code [global]} sections and jobs start from, its {@code --name} jobs
+   * come first, and the file's first job gets no implicit stonewall ({@code stonewall_flag} is
+   * the file's index, 0). A later job file starts from fio's defaults again
+   * ({@code fill_def_thread()}), so only the first file is parsed this way.
+   *
+   * @param commandLineName the name of the command line's text in errors
+   * @param commandLineText the command line as job-file text ({@code [global]}, {@code [JOB]})
+   */
+  public static List<FioJob> parseAfterCommandLine(String commandLineName,
+      String commandLineText, String displayName, String text, Path baseDir, FioEnvironment env,
+      Map<String, String> envVars, java.util.Set<String> sections) {
+    Path base = baseDir == null ? Path.of("") : baseDir;
+    return parseSources(List.of(new Source(commandLineName, commandLineText, base),
+        new Source(displayName, text, base)), env, envVars, sections, true);
+  }
+
   private static List<FioJob> parseSources(List<Source> sources, FioEnvironment env,
       Map<String, String> envVars) {
     return parseSources(sources, env, envVars, null);
@@ -202,6 +222,15 @@ public final class FioJobFile {
 
   private static List<FioJob> parseSources(List<Source> sources, FioEnvironment env,
       Map<String, String> envVars, java.util.Set<String> only) {
+    return parseSources(sources, env, envVars, only, false);
+  }
+
+  /**
+   * {@code carry}: the second source continues the first's defaults and global options with no
+   * implicit stonewall (the command line before the first job file).
+   */
+  private static List<FioJob> parseSources(List<Source> sources, FioEnvironment env,
+      Map<String, String> envVars, java.util.Set<String> only, boolean carry) {
     Objects.requireNonNull(env, "env");
     Objects.requireNonNull(envVars, "envVars");
     if (sources.isEmpty()) {
@@ -210,12 +239,17 @@ public final class FioJobFile {
     List<FioJob> jobs = new ArrayList<>();
     int groupId = 0;
     int groupJobs = 0;
+    FioJobSettings defaults = null;
+    LinkedHashMap<String, String> globalOptions = null;
     for (int f = 0; f < sources.size(); f++) {
-      boolean implicitStonewall = f > 0;
-      FioJobSettings defaults = new FioJobSettings();
-      defaults.ncpus = env.ncpus();
-      defaults.tracePaths = env.paths();
-      LinkedHashMap<String, String> globalOptions = new LinkedHashMap<>();
+      boolean carried = carry && f == 1;
+      boolean implicitStonewall = f > 0 && !carried;
+      if (!carried) {
+        defaults = new FioJobSettings();
+        defaults.ncpus = env.ncpus();
+        defaults.tracePaths = env.paths();
+        globalOptions = new LinkedHashMap<>();
+      }
       for (Section sec : readSections(sources.get(f), only)) {
         if (sec.global()) {
           applySection(sec, defaults, globalOptions, env, envVars);

@@ -41,6 +41,7 @@ import blksim.kernel.topology.TopologyParams;
 import blksim.workload.fio.FioEngine;
 import blksim.workload.fio.FioEnvironment;
 import blksim.workload.fio.FioJob;
+import blksim.workload.fio.FioCommandLineText;
 import blksim.workload.fio.FioJobFile;
 import blksim.kernel.fs.Mounts;
 import blksim.kernel.mm.DirtyParams;
@@ -172,6 +173,27 @@ public final class ScenarioLoader {
     }
     String text = spec.root().render(ConfigRenderOptions.concise().setFormatted(true));
     return build(spec, text, dir);
+  }
+
+  /**
+   * {@code blksim.fio.command-line}: fio's job options given with the job files, as job-file
+   * text, or {@code null} for none; they need a job file to apply to (without one, {@code run}
+   * writes them as a job file of their own).
+   */
+  private static FioCommandLineText fioCommandLine(Values v, List<String> texts) {
+    List<String> options = v.getStringList("fio.command-line");
+    if (options.isEmpty()) {
+      return null;
+    }
+    if (texts.isEmpty()) {
+      throw v.error("fio.command-line", "fio's options on the command line apply to a job file"
+          + " (as fio's first job file's defaults): the scenario has none (blksim.fio.job-files)");
+    }
+    try {
+      return FioCommandLineText.of(options);
+    } catch (InputException e) {
+      throw new InputException(FioCommandLineText.NAME, 0, e.key(), e.rule());
+    }
   }
 
   /**
@@ -683,10 +705,22 @@ public final class ScenarioLoader {
     List<FioJob> jobs = new ArrayList<>();
     int groupBase = 0;
     java.util.Set<String> sections = fioSections(v, texts);
+    FioCommandLineText commandLine = fioCommandLine(v, texts);
     for (int i = 0; i < texts.size(); i++) {
       String name = i < names.size() ? names.get(i) : "job file " + i;
-      List<FioJob> parsed = FioJobFile.parse(name, texts.get(i), includeDir(name, dir), env,
-          Map.of(), sections);
+      List<FioJob> parsed;
+      if (i == 0 && commandLine != null) {
+        try {
+          parsed = FioJobFile.parseAfterCommandLine(FioCommandLineText.NAME,
+              pathMap.apply(commandLine.text()), name, texts.get(i), includeDir(name, dir), env,
+              Map.of(), sections);
+        } catch (InputException e) {
+          throw commandLine.restate(e);
+        }
+      } else {
+        parsed = FioJobFile.parse(name, texts.get(i), includeDir(name, dir), env, Map.of(),
+            sections);
+      }
       int maxGroup = -1;
       for (FioJob j : parsed) {
         jobs.add(joined(j, groupBase, i > 0 && j == parsed.get(0)));

@@ -401,6 +401,11 @@ public final class ScenarioSchema {
           "fio job files, relative to the scenario file; run as fio would run them together"),
       Param.of("fio.jobs", "fio", STRING_LIST, "[]",
           "inline fio job files, as text (the loader also stores job-files here)"),
+      Param.of("fio.command-line", "fio", STRING_LIST, "[]",
+          "fio's job options from the command line, as typed (\"--runtime=5s\"; run JOBFILE"
+              + " --opt=value adds them): as fio takes them with its first job file, options"
+              + " before the first --name are that file's defaults (its own [global] and jobs"
+              + " override them), each --name=JOB a job run before the file's"),
       Param.of("fio.map", "fio", STRING_LIST, "[]",
           "paths of the job files mapped to the scenario's, as \"PATH=TARGET\": a device name"
               + " (\"/dev/sdb=nullb0\") or a path (\"/mnt/test=/data\", and what lies under"

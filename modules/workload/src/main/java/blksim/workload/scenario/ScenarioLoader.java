@@ -704,8 +704,12 @@ public final class ScenarioLoader {
     }
     List<FioJob> jobs = new ArrayList<>();
     int groupBase = 0;
-    java.util.Set<String> sections = fioSections(v, texts);
     FioCommandLineText commandLine = fioCommandLine(v, texts);
+    List<String> withCommandLine = new ArrayList<>(texts);
+    if (commandLine != null) {
+      withCommandLine.add(commandLine.text()); // fio's --section picks its --name jobs too
+    }
+    java.util.Set<String> sections = fioSections(v, withCommandLine);
     for (int i = 0; i < texts.size(); i++) {
       String name = i < names.size() ? names.get(i) : "job file " + i;
       List<FioJob> parsed;

@@ -42,6 +42,16 @@ class FioCommandLineTextTest {
   }
 
   @Test
+  void sections_pickCommandLineJobsToo() {
+    FioCommandLineText cl = FioCommandLineText.of(List.of("--name=first",
+        "--filename=/dev/nullb1"));
+    List<FioJob> jobs = FioJobFile.parseAfterCommandLine(FioCommandLineText.NAME, cl.text(),
+        "a.fio", FILE, null, FioJobFileTest.ENV, Map.of(), java.util.Set.of("first"));
+    assertEquals(List.of("first"), jobs.stream().map(FioJob::name).toList());
+    assertEquals(List.of("first"), FioJobFile.sectionNames(cl.text()));
+  }
+
+  @Test
   void anErrorOnALine_namesTheOptionTyped() {
     FioCommandLineText cl = FioCommandLineText.of(List.of("--bs=100"));
     InputException e = assertThrows(InputException.class, () -> {

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import blksim.workload.fio.FioCommandLineText;
 
 /**
  * fio's job options given on the command line, as {@code fio --name=a --rw=randread ...} takes
@@ -26,9 +26,8 @@ final class FioCommandLine {
   /** fio program options dropped: they change only fio's progress display. */
   private static final List<String> DROPPED = List.of("eta", "eta-newline", "eta-interval");
 
-  private final List<String> lines = new ArrayList<>();
-  /** The option each line of {@link #lines} came from (null for a section header). */
-  private final List<String> origin = new ArrayList<>();
+  /** The job options as job-file text, each line with the option it came from. */
+  private FioCommandLineText text;
   private boolean minimal;
   private Path dir;
   private Path file;
@@ -42,7 +41,7 @@ final class FioCommandLine {
    */
   static FioCommandLine parse(List<String> args) {
     FioCommandLine c = new FioCommandLine();
-    boolean inJob = false;
+    List<String> jobOptions = new ArrayList<>();
     for (String a : args) {
       if (!a.startsWith("--") || a.length() == 2 || a.charAt(2) == '=') {
         throw new InputException(null, 0, a, "not an option: give a SCENARIO or fio JOBFILE, or"
@@ -50,11 +49,10 @@ final class FioCommandLine {
       }
       int eq = a.indexOf('=');
       String key = (eq < 0 ? a.substring(2) : a.substring(2, eq)).trim();
-      String value = eq < 0 ? null : a.substring(eq + 1);
       if (DROPPED.contains(key)) {
         continue;
       }
-      if (key.equals("terse-version") && value != null) {
+      if (key.equals("terse-version") && eq >= 0) {
         checkTerseVersion(a);
         continue;
       }
@@ -62,30 +60,10 @@ final class FioCommandLine {
         c.minimal = true;
         continue;
       }
-      if (key.equals("name")) {
-        if (value == null || value.isBlank()) {
-          throw new InputException(null, 0, a, "fio: option name requires an argument");
-        }
-        c.lines.add("[" + value.trim() + "]");
-        c.origin.add(a);
-        inJob = true;
-        continue;
-      }
-      if (!inJob && c.lines.isEmpty()) {
-        c.lines.add("[global]");
-        c.origin.add(null);
-      }
-      if (value != null && (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0)) {
-        throw new InputException(null, 0, a, "a value on the command line holds no line break");
-      }
-      c.lines.add(value == null ? key : key + "=" + value);
-      c.origin.add(a);
+      jobOptions.add(a);
     }
-    boolean anyJob = false;
-    for (String l : c.lines) {
-      anyJob |= l.startsWith("[") && !l.toLowerCase(Locale.ROOT).equals("[global]");
-    }
-    if (!anyJob) {
+    c.text = FioCommandLineText.of(jobOptions);
+    if (!c.text.hasJob()) {
       throw new InputException(null, 0, "--name", "fio's options on the command line need a"
           + " job: add --name=JOB (fio: \"No job(s) defined\")");
     }
@@ -135,7 +113,7 @@ final class FioCommandLine {
 
   /** The job file's text (for tests). */
   String text() {
-    return String.join("\n", lines) + "\n";
+    return text.text();
   }
 
   /**
@@ -151,7 +129,7 @@ final class FioCommandLine {
             .normalize())) {
       return e;
     }
-    return blksim.workload.fio.FioCommandLineText.restate(e, origin);
+    return text.restateLine(e);
   }
 
   /** Removes the written job file and its directory. */

@@ -161,15 +161,11 @@ final class JobFileRun {
     java.util.Set<String> only = sections.isEmpty() ? null : java.util.Set.copyOf(sections);
     List<FioJob> jobs;
     if (!commandLine.isEmpty()) {
-      blksim.workload.fio.FioCommandLineText cl =
-          blksim.workload.fio.FioCommandLineText.of(commandLine);
-      try {
-        jobs = FioJobFile.parseAfterCommandLine(blksim.workload.fio.FioCommandLineText.NAME,
-            pathMap.apply(cl.text()), abs.toString(), pathMap.apply(Files.readString(abs)),
-            abs.getParent(), env, System.getenv(), only);
-      } catch (InputException e) {
-        throw cl.restate(e);
-      }
+      // (an error names the command line's text: RunCommand restates it as the option typed)
+      jobs = FioJobFile.parseAfterCommandLine(blksim.workload.fio.FioCommandLineText.NAME,
+          pathMap.apply(blksim.workload.fio.FioCommandLineText.of(commandLine).text()),
+          abs.toString(), pathMap.apply(Files.readString(abs)), abs.getParent(), env,
+          System.getenv(), only);
     } else {
       jobs = sections.isEmpty() && pathMap.isEmpty() ? FioJobFile.parse(abs, env)
           : FioJobFile.parse(abs.toString(), pathMap.apply(Files.readString(abs)),

@@ -74,19 +74,19 @@ public final class FioCommandLineText {
     return false;
   }
 
-  /** {@code e} restated as {@link #restate(InputException, List)} does with these lines. */
+  /** {@code e} restated by {@link #restateLine} if it is about this text ({@link #NAME}). */
   public InputException restate(InputException e) {
-    return NAME.equals(e.file()) ? restate(e, origin) : e;
+    return NAME.equals(e.file()) ? restateLine(e) : e;
   }
 
   /**
-   * {@code e}, an error about line {@code e.line()} of a command line's text whose lines came
-   * from {@code origin}, restated as the option typed: the option stands for the key; a rule
-   * that starts with the key loses it ("--bs=100: must be a positive multiple of 512"), one that
-   * starts with {@code KEY=VALUE} starts with the option instead ("--bsx=1 is an unknown fio
-   * option"), so that the message names the option once.
+   * {@code e}, an error about line {@code e.line()} of this text (under whatever name it was
+   * parsed), restated as the option typed: the option stands for the key; a rule that starts
+   * with the key loses it ("--bs=100: must be a positive multiple of 512"), one that starts with
+   * {@code KEY=VALUE} starts with the option instead ("--bsx=1 is an unknown fio option"), so
+   * that the message names the option once.
    */
-  public static InputException restate(InputException e, List<String> origin) {
+  public InputException restateLine(InputException e) {
     int i = e.line() - 1;
     String opt = i >= 0 && i < origin.size() ? origin.get(i) : null;
     if (opt == null || opt.startsWith("--name=") && !"name".equals(e.key())) {

@@ -1055,6 +1055,14 @@ public final class FioJob {
   }
 
   /**
+   * {@code rate_ignore_thinktime}: after a thinktime, the job does not catch up the I/O its
+   * rate would have issued meanwhile (fio's {@code handle_thinktime()} counts it as issued).
+   */
+  public boolean rateIgnoreThinktime() {
+    return s.rateIgnoreThinktime;
+  }
+
+  /**
    * {@code latency_target} in ns (a bare number is µs; 0: none): fio probes the deepest queue
    * depth up to {@code iodepth} whose I/Os meet it ({@code lat_target_*()} in {@code io_u.c}).
    */

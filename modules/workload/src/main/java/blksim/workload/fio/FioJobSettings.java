@@ -162,6 +162,8 @@ final class FioJobSettings implements Cloneable {
   List<CmdPrio.Entry>[] cmdprioBssplit;
   long[] rateIops = new long[3];
   boolean ratePoisson;
+  /** {@code rate_ignore_thinktime}: a thinktime's time counts as rated I/O done. */
+  boolean rateIgnoreThinktime;
   /** {@code rate_min} in bytes/s and {@code rate_iops_min} per direction (0: none). */
   long[] rateMinBytes = new long[3];
   long[] rateMinIops = new long[3];
@@ -608,6 +610,7 @@ final class FioJobSettings implements Cloneable {
       case "log_prio" -> logPrio = bool(value);
       case "log_issue_time" -> logIssueTime = bool(value);
       case "per_job_logs" -> perJobLogs = bool(value);
+      case "rate_ignore_thinktime" -> rateIgnoreThinktime = bool(value);
       case "rate_process" -> ratePoisson = onlyValue(value, "linear", "poisson").equals("poisson");
       case "thinktime" -> thinktimeNs = FioValues.timeNs(string(value), false);
       case "thinktime_blocks" -> thinktimeBlocks = integer(value, 1, Integer.MAX_VALUE);

@@ -137,6 +137,34 @@ class ThinktimeTest {
   }
 
   @Test
+  void rateIgnoreThinktime_doesNotCatchUpOnTheStall() throws IOException {
+    // 1,000 IOPS, a 5 ms stall after every 5 I/Os. Without the option the rate catches up after
+    // each stall (the I/Os due meanwhile go back to back): about 20 I/Os in 20 ms. With it, the
+    // stall counts as rated I/O done (handle_thinktime() adds its bytes, less a block), so each
+    // cycle is 5 I/Os a millisecond apart and then the stall: about 2 cycles.
+    String job = "rate_iops=1000\nthinktime=5ms\nthinktime_blocks=5\n";
+    long catchUp = run(job, "").totalIos(0);
+    long ignore = run(job + "rate_ignore_thinktime=1\n", "").totalIos(0);
+    assertTrue(catchUp >= 18 && catchUp <= 22, "catching up: " + catchUp);
+    assertTrue(ignore >= 9 && ignore <= 13, "ignoring the thinktime: " + ignore);
+    // Poisson: the stall's time goes to last_usec instead, with the same effect.
+    long poissonCatchUp = run(job + "rate_process=poisson\n", "").totalIos(0);
+    long poissonIgnore = run(job + "rate_process=poisson\nrate_ignore_thinktime=1\n", "")
+        .totalIos(0);
+    assertTrue(poissonIgnore < poissonCatchUp * 0.75,
+        "poisson: " + poissonIgnore + " vs " + poissonCatchUp);
+  }
+
+  @Test
+  void rateIgnoreThinktime_withoutRate_changesNothing() throws IOException {
+    String job = "thinktime=1ms\nthinktime_blocks=10\n";
+    JobStats plain = run(job, "");
+    JobStats ignoring = run(job + "rate_ignore_thinktime=1\n", "");
+    assertEquals(plain.totalIos(0), ignoring.totalIos(0));
+    assertEquals(plain.clat(0).mean(), ignoring.clat(0).mean());
+  }
+
+  @Test
   void sameSeed_sameResult() throws IOException {
     JobStats a = run("ioengine=io_uring\niodepth=4\nthinktime=300us\nthinktime_blocks=3", "");
     JobStats b = run("ioengine=io_uring\niodepth=4\nthinktime=300us\nthinktime_blocks=3", "");

@@ -42,7 +42,7 @@ import java.util.function.IntFunction;
  * by the timer slack, which the next I/Os then catch up. Each direction has its own schedule: in a
  * mixed job a direction ahead of its rate hands the I/O to the other when that one is due (or
  * has no rate), and with both ahead the one due first goes ({@link #rateDdir}, before the
- * offset and size are drawn). {@code rate_ignore_thinktime} is not modelled. {@code rate_min}/{@code rate_iops_min}
+ * offset and size are drawn). {@code rate_ignore_thinktime}: see {@link #rateIgnoreThink}. {@code rate_min}/{@code rate_iops_min}
  * with {@code rate_cycle}: {@link #checkMinRate}.
  *
  * <p>{@code thinktime} is fio's {@code handle_thinktime()} (backend.c): once
@@ -54,8 +54,7 @@ import java.util.function.IntFunction;
  * expiry, request plus slack (see {@link HrtimerSleep}); fio's loop around a nanosleep that
  * returns early is not needed, as the model's never does. {@code thinktime_blocks_type=issue}
  * counts issued I/Os instead of completed ones, and {@code thinktime_iotime} stalls once that
- * much time has passed since the last stall (or since the start). {@code rate_ignore_thinktime}
- * is not modelled.
+ * much time has passed since the last stall (or since the start).
  *
  * <p>{@code read_iolog}: the job issues its trace's records instead of its pattern
  * ({@link ReplayFeed}, timed by {@link #replayStep}); it ends at the end of the trace (or its
@@ -114,6 +113,9 @@ public abstract class FioJobThread extends Task {
   private long lastThinkNs;
   /** A stall's sleep is running; its end sets {@link #lastThinkNs}. */
   private boolean thinkSleeping;
+  /** When the current stall's spin and its sleep began (for {@code rate_ignore_thinktime}). */
+  private long thinkStartNs;
+  private long thinkSleepStartNs;
   /** {@code read_iolog}: the trace this job replays instead of its pattern, or null. */
   private final ReplayFeed replay;
   /** {@code write_iolog}: the log of the I/Os this job queues, or null. */
@@ -128,6 +130,14 @@ public abstract class FioJobThread extends Task {
   private final long[] rateBps = new long[2];
   private final long[] rateIssueBytes = new long[2];
   private final long[] rateNextNs = new long[2];
+  /**
+   * fio's {@code td->last_usec} of {@code rate_process=poisson}: the sum of the drawn gaps (plus
+   * the thinktimes {@code rate_ignore_thinktime} adds), which {@link #rateNextNs} takes at each
+   * issue.
+   */
+  private final long[] poissonLastNs = new long[2];
+  /** The direction of the last I/O issued (read or write), fio's {@code ddir} in {@code do_io()}. */
+  private int lastIssuedDdir = -1;
   private long rateEpochNs;
   private final SplittableRandom poisson;
   /** fio's {@code should_check_rate()}: some direction has a rate; then {@link #rateDdir}. */
@@ -440,6 +450,7 @@ public abstract class FioJobThread extends Task {
     java.util.Arrays.fill(lastRateCheckIos, 0);
     java.util.Arrays.fill(rateIssueBytes, 0);
     java.util.Arrays.fill(rateNextNs, 0);
+    java.util.Arrays.fill(poissonLastNs, 0);
     measuring = true;
     long[] h = helperCpu();
     usr0 = utimeNs() + h[0];
@@ -916,6 +927,7 @@ public abstract class FioJobThread extends Task {
   protected final boolean think(TaskCpu cpu) {
     if (!thinkSpun) {
       thinkSpun = true;
+      thinkStartNs = cpu.now();
       if (job.thinktimeSpinNs() > 0) {
         cpu.runFor(CpuMode.USER, job.thinktimeSpinNs());
         return true;
@@ -927,8 +939,10 @@ public abstract class FioJobThread extends Task {
     if (stopNs != Long.MAX_VALUE) {
       left = Math.min(left, Math.max(0, stopNs - cpu.now()));
     }
+    thinkSleepStartNs = cpu.now();
     if (left <= 0) {
       lastThinkNs = cpu.now();
+      rateIgnoreThink(cpu.now());
       return false;
     }
     if (sleeper == null) {
@@ -937,6 +951,33 @@ public abstract class FioJobThread extends Task {
     sleeper.hrtimerSleepNs(cpu, left + timerSlackNs);
     thinkSleeping = true;
     return true;
+  }
+
+  /**
+   * The end of a stall with {@code rate_ignore_thinktime}: fio's {@code handle_thinktime()} adds
+   * the rate's bytes for the time the stall took ({@code total}: the spin and the sleep as
+   * {@code usec_spin()} and {@code usec_sleep()} measured them, whole microseconds each), less one
+   * block when that time covers one I/O, to {@code rate_io_issue_bytes} of the last I/O's
+   * direction (with {@code rate_process=poisson}, the time to {@code last_usec}), so the rate does
+   * not catch up on the stall. As in fio, the next I/O's due time moves only when that I/O is
+   * issued ({@link #rateIssued}).
+   */
+  private void rateIgnoreThink(long endNs) {
+    int d = lastIssuedDdir;
+    if (!job.rateIgnoreThinktime() || d < 0 || rateBps[d] == 0) {
+      return;
+    }
+    long totalUs = (thinkSleepStartNs - thinkStartNs) / 1000 + (endNs - thinkSleepStartNs) / 1000;
+    if (totalUs == 0) {
+      return;
+    }
+    long bps = rateBps[d];
+    long missed = bps * totalUs / 1_000_000L;
+    long bs = job.minBs()[d];
+    long usPerOp = bs * 1_000_000L / bps;
+    long over = usPerOp <= totalUs ? bs : 0;
+    rateIssueBytes[d] += missed - over;
+    poissonLastNs[d] += totalUs * 1000;
   }
 
   /**
@@ -999,6 +1040,9 @@ public abstract class FioJobThread extends Task {
   /** {@code usec_for_io()}: an I/O of {@code len} bytes of direction {@code op} was issued. */
   protected final void rateIssued(ReqOp op, long len) {
     int d = ddir(op);
+    if (d < rateBps.length) {
+      lastIssuedDdir = d;
+    }
     long bps = rateBps[d];
     if (bps == 0) {
       return;
@@ -1008,7 +1052,8 @@ public abstract class FioJobThread extends Task {
       // iops = bps / bs; the gap is 1/iops scaled by -ln(U), U uniform in (0, 1].
       double iops = (double) bps / job.bs()[d];
       double u = 1.0 - poisson.nextDouble();
-      rateNextNs[d] += (long) (1e9 / iops * -Math.log(u));
+      poissonLastNs[d] += (long) (1e9 / iops * -Math.log(u));
+      rateNextNs[d] = poissonLastNs[d];
     } else {
       long b = rateIssueBytes[d];
       rateNextNs[d] = b / bps * 1_000_000_000L + (long) ((double) (b % bps) * 1e9 / bps);
@@ -1041,6 +1086,7 @@ public abstract class FioJobThread extends Task {
     if (!asleep && thinkSleeping) {
       thinkSleeping = false;
       lastThinkNs = cpu.now(); // handle_thinktime(): last_thinktime = now, after the sleep
+      rateIgnoreThink(cpu.now());
     }
     return asleep;
   }

@@ -801,6 +801,15 @@ public final class FioJob {
     return s.rateIops[ddir] * minBs()[ddir];
   }
 
+  /**
+   * Whether direction {@code ddir} is paced by I/Os rather than bytes: {@code rate_iops} without
+   * {@code rate}, with a {@code bssplit} (fio's {@code usec_for_io()} then adds 10^6 / iops us per
+   * I/O whatever its size).
+   */
+  public boolean ratePacedByIos(int ddir) {
+    return s.rateBytes[ddir] == 0 && s.rateIops[ddir] > 0 && !s.bssplit[ddir].isEmpty();
+  }
+
   /** {@code flow}: the job's weight in its flow (0: no flow control). */
   public int flow() {
     return s.flow;

@@ -51,6 +51,18 @@ class RateTest {
   }
 
   @Test
+  void rateIops_withBssplit_pacesIos_notBytes() throws IOException {
+    // usec_for_io(): with a bssplit and rate_iops (no rate), fio adds 10^6 / iops us per I/O
+    // whatever its size: 5,000 IOPS of 4k and 64k I/Os, not 5,000 x 4 KiB per second in bytes
+    // (which would be ~590 IOPS at the mean size of 34 KiB).
+    long n = run("20ms", "bssplit=4k/50:64k/50\nrate_iops=5000").totalIos(0);
+    assertTrue(n >= 98 && n <= 102, "I/Os " + n + " at 5000 IOPS for 20 ms");
+    // With rate (bytes) the bssplit job is paced by bytes: 20 MiB/s of ~34 KiB I/Os.
+    long bytesPaced = run("20ms", "bssplit=4k/50:64k/50\nrate=20m").totalIos(0);
+    assertTrue(bytesPaced >= 8 && bytesPaced <= 16, "I/Os " + bytesPaced + " at 20 MiB/s");
+  }
+
+  @Test
   void rateInBytes_isBytesPerSecond_atTheBlockSize() throws IOException {
     long n = run("50ms", "rate=8m").totalIos(0);
     // 8 MiB/s in 4 KiB I/Os: 2048 IOPS, about 102 I/Os in 50 ms.

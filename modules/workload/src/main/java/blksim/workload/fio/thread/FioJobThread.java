@@ -42,7 +42,8 @@ import java.util.function.IntFunction;
  * by the timer slack, which the next I/Os then catch up. Each direction has its own schedule: in a
  * mixed job a direction ahead of its rate hands the I/O to the other when that one is due (or
  * has no rate), and with both ahead the one due first goes ({@link #rateDdir}, before the
- * offset and size are drawn). {@code rate_ignore_thinktime}: see {@link #rateIgnoreThink}. {@code rate_min}/{@code rate_iops_min}
+ * offset and size are drawn). {@code rate_ignore_thinktime}: see {@link #rateIgnoreThink}; {@code rate_iops} with a
+ * {@code bssplit} paces by I/Os, not bytes ({@link FioJob#ratePacedByIos}). {@code rate_min}/{@code rate_iops_min}
  * with {@code rate_cycle}: {@link #checkMinRate}.
  *
  * <p>{@code thinktime} is fio's {@code handle_thinktime()} (backend.c): once
@@ -131,11 +132,11 @@ public abstract class FioJobThread extends Task {
   private final long[] rateIssueBytes = new long[2];
   private final long[] rateNextNs = new long[2];
   /**
-   * fio's {@code td->last_usec} of {@code rate_process=poisson}: the sum of the drawn gaps (plus
-   * the thinktimes {@code rate_ignore_thinktime} adds), which {@link #rateNextNs} takes at each
-   * issue.
+   * fio's {@code td->last_usec}, for {@code rate_process=poisson} and for a direction paced by
+   * I/Os ({@link FioJob#ratePacedByIos}): the sum of the gaps (plus the thinktimes
+   * {@code rate_ignore_thinktime} adds), which {@link #rateNextNs} takes at each issue.
    */
-  private final long[] poissonLastNs = new long[2];
+  private final long[] lastUsecNs = new long[2];
   /** The direction of the last I/O issued (read or write), fio's {@code ddir} in {@code do_io()}. */
   private int lastIssuedDdir = -1;
   private long rateEpochNs;
@@ -450,7 +451,7 @@ public abstract class FioJobThread extends Task {
     java.util.Arrays.fill(lastRateCheckIos, 0);
     java.util.Arrays.fill(rateIssueBytes, 0);
     java.util.Arrays.fill(rateNextNs, 0);
-    java.util.Arrays.fill(poissonLastNs, 0);
+    java.util.Arrays.fill(lastUsecNs, 0);
     measuring = true;
     long[] h = helperCpu();
     usr0 = utimeNs() + h[0];
@@ -977,7 +978,7 @@ public abstract class FioJobThread extends Task {
     long usPerOp = bs * 1_000_000L / bps;
     long over = usPerOp <= totalUs ? bs : 0;
     rateIssueBytes[d] += missed - over;
-    poissonLastNs[d] += totalUs * 1000;
+    lastUsecNs[d] += totalUs * 1000;
   }
 
   /**
@@ -1052,8 +1053,15 @@ public abstract class FioJobThread extends Task {
       // iops = bps / bs; the gap is 1/iops scaled by -ln(U), U uniform in (0, 1].
       double iops = (double) bps / job.bs()[d];
       double u = 1.0 - poisson.nextDouble();
-      poissonLastNs[d] += (long) (1e9 / iops * -Math.log(u));
-      rateNextNs[d] = poissonLastNs[d];
+      lastUsecNs[d] += (long) (1e9 / iops * -Math.log(u));
+      rateNextNs[d] = lastUsecNs[d];
+    } else if (job.ratePacedByIos(d)) {
+      // usec_for_io(): rate_iops with bssplit counts I/Os, in whole microseconds each.
+      long iops = bps / job.minBs()[d];
+      if (iops > 0) {
+        lastUsecNs[d] += 1_000_000L / iops * 1000;
+      }
+      rateNextNs[d] = lastUsecNs[d];
     } else {
       long b = rateIssueBytes[d];
       rateNextNs[d] = b / bps * 1_000_000_000L + (long) ((double) (b % bps) * 1e9 / bps);

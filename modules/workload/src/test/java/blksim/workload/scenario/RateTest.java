@@ -60,6 +60,10 @@ class RateTest {
     // With rate (bytes) the bssplit job is paced by bytes: 20 MiB/s of ~34 KiB I/Os.
     long bytesPaced = run("20ms", "bssplit=4k/50:64k/50\nrate=20m").totalIos(0);
     assertTrue(bytesPaced >= 8 && bytesPaced <= 16, "I/Os " + bytesPaced + " at 20 MiB/s");
+    // Poisson: the mean gap is 10^6 / (bps / min_bs) us, so 5,000 IOPS again (500 +- 22).
+    long poisson = run("100ms", "bssplit=4k/50:64k/50\nrate_iops=5000\nrate_process=poisson")
+        .totalIos(0);
+    assertTrue(poisson > 420 && poisson < 580, "poisson I/Os " + poisson);
   }
 
   @Test

@@ -1050,10 +1050,14 @@ public abstract class FioJobThread extends Task {
     }
     rateIssueBytes[d] += len;
     if (poisson != null) {
-      // iops = bps / bs; the gap is 1/iops scaled by -ln(U), U uniform in (0, 1].
-      double iops = (double) bps / job.bs()[d];
+      // usec_for_io(): iops = bps / min_bs, the gap (10^6 / iops) us, a whole number, scaled by
+      // -logf(U) in float and cut to whole us; U uniform in (0, 1].
+      long iops = bps / job.minBs()[d];
       double u = 1.0 - poisson.nextDouble();
-      lastUsecNs[d] += (long) (1e9 / iops * -Math.log(u));
+      if (iops > 0) {
+        float gapUs = (float) (1_000_000L / iops) * -(float) Math.log(u);
+        lastUsecNs[d] += (long) gapUs * 1000;
+      }
       rateNextNs[d] = lastUsecNs[d];
     } else if (job.ratePacedByIos(d)) {
       // usec_for_io(): rate_iops with bssplit counts I/Os, in whole microseconds each.

@@ -64,6 +64,11 @@ class RateTest {
     long poisson = run("100ms", "bssplit=4k/50:64k/50\nrate_iops=5000\nrate_process=poisson")
         .totalIos(0);
     assertTrue(poisson > 420 && poisson < 580, "poisson I/Os " + poisson);
+    // The same with a bsrange whose smallest size is not bs's default (the gaps came from 4k
+    // and gave twice the rate: about 1,000).
+    long range = run("100ms", "bsrange=8k-64k\nrate_iops=5000\nrate_process=poisson")
+        .totalIos(0);
+    assertTrue(range > 420 && range < 580, "poisson I/Os with bsrange " + range);
   }
 
   @Test

@@ -137,6 +137,15 @@ class ThinktimeTest {
   }
 
   @Test
+  void thinktimeSpin_isCutToTheRuntimeLeft() throws IOException {
+    // 15 ms spins after every I/O in a 20 ms job: the second spin starts near 15 ms and is cut
+    // at 20 ms, as handle_thinktime() cuts it to the runtime left (it ran to ~30 ms before).
+    JobStats j = run("thinktime=15ms\nthinktime_spin=15ms\nthinktime_blocks=1", "");
+    assertTrue(j.runtimeMs(0) <= 21, "runtime " + j.runtimeMs(0) + " ms");
+    assertTrue(j.usrNs() >= 19_000_000 && j.usrNs() <= 20_500_000, "usr " + j.usrNs());
+  }
+
+  @Test
   void rateIgnoreThinktime_doesNotCatchUpOnTheStall() throws IOException {
     // 1,000 IOPS, a 5 ms stall after every 5 I/Os. Without the option the rate catches up after
     // each stall (the I/Os due meanwhile go back to back): about 20 I/Os in 20 ms. With it, the

@@ -50,8 +50,8 @@ import java.util.function.IntFunction;
  * {@code thinktime_blocks} more I/Os have completed (fio's default
  * {@code thinktime_blocks_type=complete}), the job waits for every I/O in flight
  * ({@code io_u_quiesce()}, the engine's part), spins {@code thinktime_spin} in user space, then
- * sleeps the rest of {@code thinktime} with {@code nanosleep()} (fio's {@code usec_sleep()}), cut
- * to the runtime left. The sleep is an hrtimer with the task's timer slack, woken at its hard
+ * sleeps the rest of {@code thinktime} with {@code nanosleep()} (fio's {@code usec_sleep()}), each
+ * cut to the runtime left. The sleep is an hrtimer with the task's timer slack, woken at its hard
  * expiry, request plus slack (see {@link HrtimerSleep}); fio's loop around a nanosleep that
  * returns early is not needed, as the model's never does. {@code thinktime_blocks_type=issue}
  * counts issued I/Os instead of completed ones, and {@code thinktime_iotime} stalls once that
@@ -117,6 +117,8 @@ public abstract class FioJobThread extends Task {
   /** When the current stall's spin and its sleep began (for {@code rate_ignore_thinktime}). */
   private long thinkStartNs;
   private long thinkSleepStartNs;
+  /** What the current stall spun: {@code thinktime_spin}, cut to the runtime left. */
+  private long thinkSpunNs;
   /** {@code read_iolog}: the trace this job replays instead of its pattern, or null. */
   private final ReplayFeed replay;
   /** {@code write_iolog}: the log of the I/Os this job queues, or null. */
@@ -929,14 +931,21 @@ public abstract class FioJobThread extends Task {
     if (!thinkSpun) {
       thinkSpun = true;
       thinkStartNs = cpu.now();
-      if (job.thinktimeSpinNs() > 0) {
-        cpu.runFor(CpuMode.USER, job.thinktimeSpinNs());
+      // handle_thinktime(): the spin is cut to the runtime left, as the sleep is.
+      long spin = job.thinktimeSpinNs();
+      if (stopNs != Long.MAX_VALUE) {
+        spin = Math.min(spin, Math.max(0, stopNs - cpu.now()));
+      }
+      thinkSpunNs = spin;
+      if (spin > 0) {
+        cpu.runFor(CpuMode.USER, spin);
         return true;
       }
     }
     thinkSpun = false;
     lastThinkIos = thinkBlocks();
-    long left = thinktimeNs() - job.thinktimeSpinNs();
+    // The sleep is the thinktime less what was spun (fio's "total").
+    long left = thinktimeNs() - thinkSpunNs;
     if (stopNs != Long.MAX_VALUE) {
       left = Math.min(left, Math.max(0, stopNs - cpu.now()));
     }

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * fio's {@code thinktime} (backend.c handle_thinktime()): after every {@code thinktime_blocks}
- * completions the job quiesces, spins {@code thinktime_spin} and sleeps the rest with
- * {@code nanosleep()}, which the timer slack makes late.
+ * completions the job quiesces, spins {@code thinktime_spin} and waits the rest with
+ * {@code usec_sleep()} (time.c), which makes up for the timer slack.
  */
 @Timeout(60)
 class ThinktimeTest {
@@ -45,12 +45,13 @@ class ThinktimeTest {
   }
 
   @Test
-  void psync_sleepsThinktimePlusSlack_afterEveryThinktimeBlocks() throws IOException {
+  void psync_sleepsThinktime_afterEveryThinktimeBlocks() throws IOException {
     JobStats free = run("", "");
     double perIoNs = (double) RUNTIME_NS / free.totalIos(0);
     JobStats thinking = run("thinktime=1ms\nthinktime_blocks=10", "");
-    // A cycle: 10 I/Os, then 1 ms + 50 us of slack (and an hrtimer interrupt, a wakeup).
-    double cycleNs = 10 * perIoNs + 1_050_000;
+    // A cycle: 10 I/Os, then 1 ms (usec_sleep(): a sleep of 1 ms less ns_granularity, which
+    // the slack and the wakeup make up, and a spin of what is left).
+    double cycleNs = 10 * perIoNs + 1_000_000;
     double expected = 10 * RUNTIME_NS / cycleNs;
     long n = thinking.totalIos(0);
     assertTrue(n < free.totalIos(0) / 4, "thinktime slows the job: " + n + " vs "
@@ -60,12 +61,25 @@ class ThinktimeTest {
   }
 
   @Test
-  void timerSlack_makesEverySleepLater() throws IOException {
+  void usecSleep_makesUpForTheTimerSlack() throws IOException {
+    // fio's usec_sleep() sleeps the thinktime less its ns_granularity (the longest 1 us
+    // nanosleep, about the slack) and spins what is left, so a 100 us thinktime lasts about
+    // 100 us whatever the slack (the sleep alone would take 150 us with the default 50 us).
     long slack50 = run("thinktime=100us", "").totalIos(0);
     long slack0 = run("thinktime=100us", "kernel.timer-slack = 0").totalIos(0);
-    // Per I/O a sleep of 150 us vs 100 us (plus a few us of I/O).
     double ratio = (double) slack0 / slack50;
-    assertTrue(ratio > 1.35 && ratio < 1.55, slack0 + " vs " + slack50 + ": " + ratio);
+    assertTrue(ratio > 0.97 && ratio < 1.03, slack0 + " vs " + slack50 + ": " + ratio);
+    // 20 ms / (100 us + an I/O of a few us): about 190 cycles, not 20 ms / 150 us = 133.
+    assertTrue(slack50 > 170 && slack50 < 200, "I/Os " + slack50);
+  }
+
+  @Test
+  void usecSleep_belowTheGranularity_spins() throws IOException {
+    // 20 us is below ns_granularity (~53 us here): fio spins it in user space (usec_spin()),
+    // no sleep, no context switch.
+    JobStats j = run("thinktime=20us", "");
+    assertTrue(j.usrNs() > 0.7 * RUNTIME_NS, "usr " + j.usrNs());
+    assertEquals(0, j.ctx(), "context switches");
   }
 
   @Test

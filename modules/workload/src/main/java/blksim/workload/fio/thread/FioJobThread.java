@@ -50,10 +50,11 @@ import java.util.function.IntFunction;
  * {@code thinktime_blocks} more I/Os have completed (fio's default
  * {@code thinktime_blocks_type=complete}), the job waits for every I/O in flight
  * ({@code io_u_quiesce()}, the engine's part), spins {@code thinktime_spin} in user space, then
- * sleeps the rest of {@code thinktime} with {@code nanosleep()} (fio's {@code usec_sleep()}), each
- * cut to the runtime left. The sleep is an hrtimer with the task's timer slack, woken at its hard
- * expiry, request plus slack (see {@link HrtimerSleep}); fio's loop around a nanosleep that
- * returns early is not needed, as the model's never does. {@code thinktime_blocks_type=issue}
+ * waits the rest of {@code thinktime} with fio's {@code usec_sleep()} ({@link #startUsecSleep}:
+ * a {@code nanosleep()} of the time less fio's {@code ns_granularity}, an hrtimer with the task's
+ * timer slack woken at its hard expiry, request plus slack, see {@link HrtimerSleep}; then a spin
+ * or another sleep for what is left; a spin alone below the granularity), each cut to the
+ * runtime left. Rate waits use {@code usec_sleep()} too. {@code thinktime_blocks_type=issue}
  * counts issued I/Os instead of completed ones, and {@code thinktime_iotime} stalls once that
  * much time has passed since the last stall (or since the start).
  *
@@ -119,6 +120,12 @@ public abstract class FioJobThread extends Task {
   private long thinkSleepStartNs;
   /** What the current stall spun: {@code thinktime_spin}, cut to the runtime left. */
   private long thinkSpunNs;
+  /** fio's {@code ns_granularity}, in ns (whole microseconds); see {@link #granularity}. */
+  private long granularityNs;
+  /** {@link #startUsecSleep}: 0 none, 1 sleeping, 2 spinning; what is left; the sleep's start. */
+  private int usecState;
+  private long usecLeftNs;
+  private long usecSleepStartNs;
   /** {@code read_iolog}: the trace this job replays instead of its pattern, or null. */
   private final ReplayFeed replay;
   /** {@code write_iolog}: the log of the I/Os this job queues, or null. */
@@ -766,7 +773,7 @@ public abstract class FioJobThread extends Task {
    */
   protected final void flowWait(TaskCpu cpu) {
     if (job.flowSleepNs() > 0 && !outOfTime(cpu.now())) {
-      rateSleep(cpu, job.flowSleepNs());
+      usleep(cpu, job.flowSleepNs());
     } else {
       cpu.runFor(CpuMode.USER, FLOW_SPIN_SLICE_NS);
     }
@@ -880,6 +887,18 @@ public abstract class FioJobThread extends Task {
   public void setTimers(TimerParams timers, long slackNs) {
     this.sleeper = new HrtimerSleep(timers);
     this.timerSlackNs = slackNs;
+    this.granularityNs = granularity(timers, slackNs, 0);
+  }
+
+  /**
+   * fio's {@code ns_granularity} (time.c {@code fio_time_init()}): the longest of ten
+   * {@code nanosleep()}s of 1 us, in whole microseconds. Simplified: computed, not slept: the
+   * 1 us, the timer slack, the hrtimer's expiry latency (its mean) and interrupt, and 1 us for the
+   * wake-up and the switch back, cut to whole microseconds.
+   */
+  private static long granularity(TimerParams timers, long slackNs, double expiryMeanNs) {
+    long ns = 1_000 + slackNs + (long) expiryMeanNs + timers.hrtimerLatencyNs() + 1_000;
+    return ns / 1_000 * 1_000;
   }
 
   /**
@@ -890,6 +909,59 @@ public abstract class FioJobThread extends Task {
       long expirySeed) {
     setTimers(timers, slackNs);
     sleeper.expiry(expiry, new SplittableRandom(expirySeed));
+    this.granularityNs = granularity(timers, slackNs, expiry.meanNs());
+  }
+
+  /**
+   * Starts fio's {@code usec_sleep(td, usec)} (time.c) for {@code ns} (cut to whole
+   * microseconds, fio's unit): below {@code ns_granularity} it spins in user space
+   * ({@code usec_spin()}); otherwise it sleeps {@code usec - ns_granularity} with
+   * {@code nanosleep()} (the slack then makes up most of the difference) and, if that came back
+   * short, spins or sleeps again for the rest ({@link #continueUsecSleep}). True when an action
+   * was taken (false: nothing to wait).
+   */
+  private boolean startUsecSleep(TaskCpu cpu, long ns) {
+    usecLeftNs = ns / 1_000 * 1_000;
+    return usecStep(cpu);
+  }
+
+  private boolean usecStep(TaskCpu cpu) {
+    long left = usecLeftNs;
+    if (left < granularityNs) {
+      if (left <= 0) {
+        usecState = 0;
+        return false;
+      }
+      cpu.runFor(CpuMode.USER, left);
+      usecState = 2;
+      return true;
+    }
+    usecSleepStartNs = cpu.now();
+    usecState = 1;
+    sleeper.hrtimerSleepNs(cpu, left - granularityNs + timerSlackNs);
+    return true;
+  }
+
+  /**
+   * First in a step during a {@link #startUsecSleep}: true while it still sleeps or took another
+   * action; false when it is over. Each sleep's length is measured in whole microseconds
+   * ({@code utime_since_now()}) and taken off what is left, as fio's loop does.
+   */
+  private boolean continueUsecSleep(TaskCpu cpu) {
+    if (usecState == 2) {
+      usecState = 0;
+      return false;
+    }
+    if (sleeper.continueSleep(cpu)) {
+      return true;
+    }
+    long ts = (cpu.now() - usecSleepStartNs) / 1_000 * 1_000;
+    if (ts >= usecLeftNs) {
+      usecState = 0;
+      return false;
+    }
+    usecLeftNs -= ts;
+    return usecStep(cpu);
   }
 
   /** The engine reports {@code n} completed I/Os (fio's {@code io_blocks}, for thinktime). */
@@ -958,7 +1030,11 @@ public abstract class FioJobThread extends Task {
     if (sleeper == null) {
       throw new IllegalStateException(job.name() + ": thinktime without the machine's timers");
     }
-    sleeper.hrtimerSleepNs(cpu, left + timerSlackNs);
+    if (!startUsecSleep(cpu, left)) {
+      lastThinkNs = cpu.now();
+      rateIgnoreThink(cpu.now());
+      return false;
+    }
     thinkSleeping = true;
     return true;
   }
@@ -1082,18 +1158,36 @@ public abstract class FioJobThread extends Task {
   }
 
   /**
-   * Sleeps {@code waitNs} for the rate with {@code nanosleep()} (cut to the runtime left), after
-   * the caller quiesced. Always takes an action.
+   * Waits {@code waitNs} for the rate (cut to the runtime left) with fio's {@code usec_sleep()}
+   * ({@link #startUsecSleep}), after the caller quiesced. Always takes an action: a wait below
+   * a microsecond, which fio's {@code usec_spin(0)} would not wait at all, spins it.
    */
   protected final void rateSleep(TaskCpu cpu, long waitNs) {
-    long ns = waitNs + timerSlackNs;
+    long ns = waitNs;
     if (stopNs != Long.MAX_VALUE) {
       ns = Math.min(ns, Math.max(0, stopNs - cpu.now()));
     }
     if (sleeper == null) {
       throw new IllegalStateException(job.name() + ": rate without the machine's timers");
     }
-    sleeper.hrtimerSleepNs(cpu, ns);
+    if (!startUsecSleep(cpu, ns)) {
+      cpu.runFor(CpuMode.USER, Math.max(1, ns));
+    }
+  }
+
+  /**
+   * libc's {@code usleep()} as fio's flow.c calls it: one {@code nanosleep()} of {@code ns} with
+   * the timer slack, cut to the runtime left (no {@code usec_sleep()} compensation).
+   */
+  private void usleep(TaskCpu cpu, long ns) {
+    long t = ns + timerSlackNs;
+    if (stopNs != Long.MAX_VALUE) {
+      t = Math.min(t, Math.max(0, stopNs - cpu.now()));
+    }
+    if (sleeper == null) {
+      throw new IllegalStateException(job.name() + ": flow_sleep without the machine's timers");
+    }
+    sleeper.hrtimerSleepNs(cpu, t);
   }
 
   /** Whether the job's runtime is over. */
@@ -1103,7 +1197,8 @@ public abstract class FioJobThread extends Task {
 
   /** First in a step: true if a thinktime sleep is still running (the task blocked again). */
   protected final boolean continueThink(TaskCpu cpu) {
-    boolean asleep = sleeper != null && sleeper.continueSleep(cpu);
+    boolean asleep = usecState != 0 ? continueUsecSleep(cpu)
+        : sleeper != null && sleeper.continueSleep(cpu);
     if (!asleep && thinkSleeping) {
       thinkSleeping = false;
       lastThinkNs = cpu.now(); // handle_thinktime(): last_thinktime = now, after the sleep

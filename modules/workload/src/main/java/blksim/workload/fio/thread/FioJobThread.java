@@ -804,8 +804,10 @@ public abstract class FioJobThread extends Task {
    * ({@code td->time_offset}) is taken off the next one. A v2 wait sleeps until its value in ms
    * after the job's start (fio's code compares it with {@code mtime_since_genesis()}; the HOWTO's
    * "µs relative to the previous wait" is not what fio does). Sleeps are nanosleep()s with the
-   * task's timer slack, cut to the runtime left. Simplified: fio sleeps in chunks of at most
-   * 500 ms; here one sleep.
+   * task's timer slack, cut to the runtime left. Simplified: this is fio-3.35's
+   * {@code iolog_delay()} (chunks of at most 500 ms, here one sleep); fio-3.36 and later poll
+   * for completions through the gap ({@code io_u_queued_complete(td, 0)} until it has passed),
+   * not modelled yet.
    */
   protected final int replayStep(TaskCpu cpu) {
     while (true) {

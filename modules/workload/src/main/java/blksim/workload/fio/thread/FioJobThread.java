@@ -117,13 +117,21 @@ public abstract class FioJobThread extends Task {
   private boolean thinkSleeping;
   /** When the current stall's spin and its sleep began (for {@code rate_ignore_thinktime}). */
   private long thinkStartNs;
+  /**
+   * The direction of the I/O after which the current stall began (fio's {@code ddir} in
+   * {@code do_io()}), -1 if none or a trim.
+   */
+  private int thinkDdir = -1;
   private long thinkSleepStartNs;
   /** What the current stall spun: {@code thinktime_spin}, cut to the runtime left. */
   private long thinkSpunNs;
   /** fio's {@code ns_granularity}, in ns (whole microseconds); see {@link #granularity}. */
   private long granularityNs;
-  /** {@link #startUsecSleep}: 0 none, 1 sleeping, 2 spinning; what is left; the sleep's start. */
-  private int usecState;
+  /** {@link #startUsecSleep}: none, sleeping or spinning; what is left; the sleep's start. */
+  private int usecState = USEC_NONE;
+  private static final int USEC_NONE = 0;
+  private static final int USEC_SLEEPING = 1;
+  private static final int USEC_SPINNING = 2;
   private long usecLeftNs;
   private long usecSleepStartNs;
   /** {@code read_iolog}: the trace this job replays instead of its pattern, or null. */
@@ -146,8 +154,9 @@ public abstract class FioJobThread extends Task {
    * {@code rate_ignore_thinktime} adds), which {@link #rateNextNs} takes at each issue.
    */
   private final long[] lastUsecNs = new long[2];
-  /** The direction of the last I/O issued (read or write), fio's {@code ddir} in {@code do_io()}. */
-  private int lastIssuedDdir = -1;
+  /** Per direction: {@code min_bs}, and whether the rate counts I/Os ({@link FioJob#ratePacedByIos}). */
+  private final long[] rateMinBs = new long[2];
+  private final boolean[] ratePacedByIos = new boolean[2];
   private long rateEpochNs;
   private final SplittableRandom poisson;
   /** fio's {@code should_check_rate()}: some direction has a rate; then {@link #rateDdir}. */
@@ -246,8 +255,11 @@ public abstract class FioJobThread extends Task {
     this.regionBytes = region;
     long budget = job.ioSizeBytes() > 0 ? job.ioSizeBytes() : regionBytes;
     this.ioBudgetBytes = budget * Math.max(1, job.loops());
+    long[] minBs = job.minBs();
     for (int d = 0; d < 2; d++) {
       rateBps[d] = job.rateBytesPerSec(d);
+      rateMinBs[d] = minBs[d];
+      ratePacedByIos[d] = job.ratePacedByIos(d);
     }
     this.rateOn = rateBps[0] > 0 || rateBps[1] > 0;
     this.cmdPrio = job.cmdPrio();
@@ -865,10 +877,7 @@ public abstract class FioJobThread extends Task {
   }
 
   private boolean replaySleep(TaskCpu cpu, long ns, long origDelayNs) {
-    long left = ns;
-    if (stopNs != Long.MAX_VALUE) {
-      left = Math.min(left, Math.max(0, stopNs - cpu.now()));
-    }
+    long left = runtimeLeftCap(cpu.now(), ns);
     if (left <= 0) {
       return false;
     }
@@ -931,15 +940,15 @@ public abstract class FioJobThread extends Task {
     long left = usecLeftNs;
     if (left < granularityNs) {
       if (left <= 0) {
-        usecState = 0;
+        usecState = USEC_NONE;
         return false;
       }
       cpu.runFor(CpuMode.USER, left);
-      usecState = 2;
+      usecState = USEC_SPINNING;
       return true;
     }
     usecSleepStartNs = cpu.now();
-    usecState = 1;
+    usecState = USEC_SLEEPING;
     sleeper.hrtimerSleepNs(cpu, left - granularityNs + timerSlackNs);
     return true;
   }
@@ -950,8 +959,8 @@ public abstract class FioJobThread extends Task {
    * ({@code utime_since_now()}) and taken off what is left, as fio's loop does.
    */
   private boolean continueUsecSleep(TaskCpu cpu) {
-    if (usecState == 2) {
-      usecState = 0;
+    if (usecState == USEC_SPINNING) {
+      usecState = USEC_NONE;
       return false;
     }
     if (sleeper.continueSleep(cpu)) {
@@ -959,7 +968,7 @@ public abstract class FioJobThread extends Task {
     }
     long ts = (cpu.now() - usecSleepStartNs) / 1_000 * 1_000;
     if (ts >= usecLeftNs) {
-      usecState = 0;
+      usecState = USEC_NONE;
       return false;
     }
     usecLeftNs -= ts;
@@ -1005,11 +1014,9 @@ public abstract class FioJobThread extends Task {
     if (!thinkSpun) {
       thinkSpun = true;
       thinkStartNs = cpu.now();
+      thinkDdir = ioOp == null || ioOp == ReqOp.DISCARD ? -1 : ddir(ioOp);
       // handle_thinktime(): the spin is cut to the runtime left, as the sleep is.
-      long spin = job.thinktimeSpinNs();
-      if (stopNs != Long.MAX_VALUE) {
-        spin = Math.min(spin, Math.max(0, stopNs - cpu.now()));
-      }
+      long spin = runtimeLeftCap(cpu.now(), job.thinktimeSpinNs());
       thinkSpunNs = spin;
       if (spin > 0) {
         cpu.runFor(CpuMode.USER, spin);
@@ -1019,26 +1026,28 @@ public abstract class FioJobThread extends Task {
     thinkSpun = false;
     lastThinkIos = thinkBlocks();
     // The sleep is the thinktime less what was spun (fio's "total").
-    long left = thinktimeNs() - thinkSpunNs;
-    if (stopNs != Long.MAX_VALUE) {
-      left = Math.min(left, Math.max(0, stopNs - cpu.now()));
-    }
+    long left = runtimeLeftCap(cpu.now(), thinktimeNs() - thinkSpunNs);
     thinkSleepStartNs = cpu.now();
-    if (left <= 0) {
-      lastThinkNs = cpu.now();
-      rateIgnoreThink(cpu.now());
-      return false;
-    }
-    if (sleeper == null) {
+    if (left > 0 && sleeper == null) {
       throw new IllegalStateException(job.name() + ": thinktime without the machine's timers");
     }
     if (!startUsecSleep(cpu, left)) {
-      lastThinkNs = cpu.now();
-      rateIgnoreThink(cpu.now());
+      stallOver(cpu.now());
       return false;
     }
     thinkSleeping = true;
     return true;
+  }
+
+  /** The end of a stall: handle_thinktime()'s last_thinktime, and rate_ignore_thinktime. */
+  private void stallOver(long now) {
+    lastThinkNs = now;
+    rateIgnoreThink(now);
+  }
+
+  /** {@code ns}, cut to the job's runtime left at {@code now} (fio's {@code runtime_left}). */
+  private long runtimeLeftCap(long now, long ns) {
+    return stopNs == Long.MAX_VALUE ? ns : Math.min(ns, Math.max(0, stopNs - now));
   }
 
   /**
@@ -1051,7 +1060,7 @@ public abstract class FioJobThread extends Task {
    * issued ({@link #rateIssued}).
    */
   private void rateIgnoreThink(long endNs) {
-    int d = lastIssuedDdir;
+    int d = thinkDdir;
     if (!job.rateIgnoreThinktime() || d < 0 || rateBps[d] == 0) {
       return;
     }
@@ -1061,7 +1070,7 @@ public abstract class FioJobThread extends Task {
     }
     long bps = rateBps[d];
     long missed = bps * totalUs / 1_000_000L;
-    long bs = job.minBs()[d];
+    long bs = rateMinBs[d];
     long usPerOp = bs * 1_000_000L / bps;
     long over = usPerOp <= totalUs ? bs : 0;
     rateIssueBytes[d] += missed - over;
@@ -1128,9 +1137,6 @@ public abstract class FioJobThread extends Task {
   /** {@code usec_for_io()}: an I/O of {@code len} bytes of direction {@code op} was issued. */
   protected final void rateIssued(ReqOp op, long len) {
     int d = ddir(op);
-    if (d < rateBps.length) {
-      lastIssuedDdir = d;
-    }
     long bps = rateBps[d];
     if (bps == 0) {
       return;
@@ -1139,16 +1145,16 @@ public abstract class FioJobThread extends Task {
     if (poisson != null) {
       // usec_for_io(): iops = bps / min_bs, the gap (10^6 / iops) us, a whole number, scaled by
       // -logf(U) in float and cut to whole us; U uniform in (0, 1].
-      long iops = bps / job.minBs()[d];
+      long iops = bps / rateMinBs[d];
       double u = 1.0 - poisson.nextDouble();
       if (iops > 0) {
         float gapUs = (float) (1_000_000L / iops) * -(float) Math.log(u);
         lastUsecNs[d] += (long) gapUs * 1000;
       }
       rateNextNs[d] = lastUsecNs[d];
-    } else if (job.ratePacedByIos(d)) {
+    } else if (ratePacedByIos[d]) {
       // usec_for_io(): rate_iops with bssplit counts I/Os, in whole microseconds each.
-      long iops = bps / job.minBs()[d];
+      long iops = bps / rateMinBs[d];
       if (iops > 0) {
         lastUsecNs[d] += 1_000_000L / iops * 1000;
       }
@@ -1165,10 +1171,7 @@ public abstract class FioJobThread extends Task {
    * a microsecond, which fio's {@code usec_spin(0)} would not wait at all, spins it.
    */
   protected final void rateSleep(TaskCpu cpu, long waitNs) {
-    long ns = waitNs;
-    if (stopNs != Long.MAX_VALUE) {
-      ns = Math.min(ns, Math.max(0, stopNs - cpu.now()));
-    }
+    long ns = runtimeLeftCap(cpu.now(), waitNs);
     if (sleeper == null) {
       throw new IllegalStateException(job.name() + ": rate without the machine's timers");
     }
@@ -1182,10 +1185,7 @@ public abstract class FioJobThread extends Task {
    * the timer slack, cut to the runtime left (no {@code usec_sleep()} compensation).
    */
   private void usleep(TaskCpu cpu, long ns) {
-    long t = ns + timerSlackNs;
-    if (stopNs != Long.MAX_VALUE) {
-      t = Math.min(t, Math.max(0, stopNs - cpu.now()));
-    }
+    long t = runtimeLeftCap(cpu.now(), ns + timerSlackNs);
     if (sleeper == null) {
       throw new IllegalStateException(job.name() + ": flow_sleep without the machine's timers");
     }
@@ -1199,12 +1199,11 @@ public abstract class FioJobThread extends Task {
 
   /** First in a step: true if a thinktime sleep is still running (the task blocked again). */
   protected final boolean continueThink(TaskCpu cpu) {
-    boolean asleep = usecState != 0 ? continueUsecSleep(cpu)
+    boolean asleep = usecState != USEC_NONE ? continueUsecSleep(cpu)
         : sleeper != null && sleeper.continueSleep(cpu);
     if (!asleep && thinkSleeping) {
       thinkSleeping = false;
-      lastThinkNs = cpu.now(); // handle_thinktime(): last_thinktime = now, after the sleep
-      rateIgnoreThink(cpu.now());
+      stallOver(cpu.now()); // handle_thinktime(): last_thinktime = now, after the sleep
     }
     return asleep;
   }

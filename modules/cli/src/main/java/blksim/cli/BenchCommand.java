@@ -347,6 +347,7 @@ final class BenchCommand implements Callable<Integer> {
       throw new InputException(null, 0, "scaling", "cannot make a temporary directory: " + e);
     }
     Path file = Home.scenarios().resolve("bench/scaling.conf");
+    memoryLatency(out, "before");
     try {
       for (String engine : engines) {
         double base = 0;
@@ -400,6 +401,7 @@ final class BenchCommand implements Callable<Integer> {
           out.flush();
         }
       }
+      memoryLatency(out, "after");
     } finally {
       try (java.util.stream.Stream<Path> w = java.nio.file.Files.list(dir)) {
         for (Path p : (Iterable<Path>) w::iterator) {
@@ -410,6 +412,24 @@ final class BenchCommand implements Callable<Integer> {
         // a temporary directory left behind is not worth failing the benchmark for
       }
     }
+  }
+
+  /**
+   * The host's cost of a dependent load at four working-set sizes ({@link MemoryLatency}), printed
+   * before and after the scaling runs: the model's live state grows by about 13 KiB per simulated
+   * CPU, so 64 CPUs run from the L2 and 1,024 or 4,096 from wherever the host leaves the rest, and
+   * the ratios against 64 CPUs follow the step this line shows (about 4 s).
+   */
+  private static void memoryLatency(PrintWriter out, String when) {
+    double[] mib = {1, 4, 16, 64};
+    StringBuilder ns = new StringBuilder();
+    for (double m : mib) {
+      double v = MemoryLatency.nsPerLoad((long) (m * (1 << 20)), 2_000_000L, 3);
+      ns.append(ns.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%.0f", v));
+    }
+    out.printf(Locale.ROOT, "memory   dependent load (%s the runs) at 1 / 4 / 16 / 64 MiB of"
+        + " working set: %s ns%n", when, ns);
+    out.flush();
   }
 
   /** Milliseconds the collectors have spent so far (their pauses and concurrent phases). */

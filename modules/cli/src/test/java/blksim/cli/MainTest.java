@@ -233,10 +233,6 @@ class MainTest {
   }
 
   /**
-   * The scaling benchmark on tiny machines: a line per size with the same number of simulated
-   * I/Os (within the rounding of the runtime) and the ratio to the first size; bad sizes exit 2.
-   */
-  /**
    * The scenario part runs one partition and one per NUMA node: a machine whose profile has an
    * SMT slowdown refuses a plain count of partitions, which used to end the benchmark there.
    */
@@ -250,6 +246,11 @@ class MainTest {
         r.out());
   }
 
+  /**
+   * The scaling benchmark on tiny machines: a line per size with the same number of simulated
+   * I/Os (within the rounding of the runtime) and the ratio to the first size; the host's
+   * memory latency before and after the runs; bad sizes exit 2.
+   */
   @Test
   void benchScaling_printsALinePerSizeWithItsRatio() {
     String home = System.getProperty("blksim.home");
@@ -280,6 +281,19 @@ class MainTest {
       }
     }
     assertEquals(List.of("4/500", "8/250"), sizes, r.out());
+    java.util.regex.Matcher mem = java.util.regex.Pattern.compile("memory   dependent load \\((before"
+        + "|after) the runs\\) at 1 / 4 / 16 / 64 MiB of working set: (\\d+) / (\\d+) / (\\d+) /"
+        + " (\\d+) ns\n").matcher(r.out());
+    List<String> when = new java.util.ArrayList<>();
+    while (mem.find()) {
+      when.add(mem.group(1));
+      for (int g = 2; g <= 5; g++) {
+        assertTrue(Integer.parseInt(mem.group(g)) > 0, mem.group());
+      }
+    }
+    assertEquals(List.of("before", "after"), when, r.out());
+    assertTrue(r.out().indexOf("(before") < r.out().indexOf("scaling psync")
+        && r.out().indexOf("(after") > r.out().lastIndexOf("scaling psync"), r.out());
     assertTrue(ios.get(0) > 0 && Math.abs(ios.get(0) - ios.get(1)) <= ios.get(0) / 3,
         "about the same I/Os at both sizes: " + ios);
     r = cli("bench", "--only=scaling", "--scaling-cpus=6");

@@ -83,6 +83,45 @@ class ReplayTest {
         "replay_time_scale=200: " + twice.runtimeNs() + " vs " + span / 2);
   }
 
+  /**
+   * fio's iolog_delay() (since fio-3.36) polls the gap away instead of sleeping: a sync engine
+   * has nothing in flight, so the job spins in user time without a context switch, and each
+   * record issues within a microsecond or two of its time (no timer slack to make up).
+   */
+  @Test
+  void psync_pollsEachGapInUserTime_withoutSleeping() throws IOException {
+    Path log = log("p.log", "read");
+    JobStats j = one(job(log, "ioengine=psync"));
+    assertEquals(N, j.totalIos(0));
+    long span = (N - 1) * GAP_NS; // the first record issues at once
+    assertTrue(j.runtimeNs() >= span && j.runtimeNs() < span + N * 3_000L,
+        "runtime " + j.runtimeNs() + " against the records' " + span);
+    assertTrue(j.usrNs() > 0.95 * span, "usr " + j.usrNs() + " of " + j.runtimeNs());
+    assertEquals(0, j.ctx(), "context switches");
+  }
+
+  /**
+   * With I/Os in flight the poll reaps them as they complete (io_u_queued_complete(td, 0) in
+   * iolog_delay()'s loop): on a device that takes 200 us, a record's completion latency is the
+   * device's, not the 2 ms gap to the next record as when fio-3.35 slept through it.
+   */
+  @Test
+  void asyncEngines_reapDuringTheGap() throws IOException {
+    Path log = log("n.log", "read");
+    for (String engine : List.of("io_uring", "libaio")) {
+      JobStats j = run(job(log, "ioengine=" + engine + "\niodepth=8").replace(
+          "replay_redirect=/dev/ram0", "replay_redirect=/dev/nullb0"), Partitioning.ONE,
+          "{ type = null_blk, name = nullb0, size = 1G, irqmode = timer,"
+              + " completion-nsec = 200us }").jobs().get(0);
+      assertEquals(N, j.totalIos(0), engine);
+      double clat = j.clat(JobStats.DDIR_READ).mean();
+      assertTrue(clat >= 200_000 && clat < 260_000, engine + ": clat mean " + clat);
+      long span = (N - 1) * GAP_NS;
+      assertTrue(j.runtimeNs() >= span && j.runtimeNs() < span + 400_000, engine + ": "
+          + j.runtimeNs());
+    }
+  }
+
   @Test
   void asyncEngines_replayWithTheSameTiming() throws IOException {
     Path log = log("w.log", "write");

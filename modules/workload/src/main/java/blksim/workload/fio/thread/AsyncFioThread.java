@@ -391,13 +391,19 @@ public final class AsyncFioThread extends FioJobThread {
       return true;
     }
     if (more && inFlight + batch.size() < depth && replaying()) {
-      // read_iolog: the next record's delay is slept here, I/Os in flight or not (fio sleeps
-      // in get_io_u()). A sync record is libaio's do_io_u_sync(): what is queued is committed,
+      // read_iolog: the next record's delay is polled away here (fio's iolog_delay() in
+      // get_io_u()), reaping the I/Os in flight meanwhile. Simplified: each reap is the wait for
+      // one completion (io_uring's getevents at min 0 does loop in io_uring_enter() until a CQE
+      // comes, but spinning; libaio's io_getevents() with a zero timeout returns at once).
+      // A sync record is libaio's do_io_u_sync(): what is queued is committed,
       // then fsync(2)/fdatasync(2) runs synchronously while the I/Os in flight go on.
       // Simplified: io_uring's IORING_OP_FSYNC is modelled the same way.
-      int r = replayStep(cpu);
+      int r = replayStep(cpu, inFlight > 0 && pool == null);
       if (r == REPLAY_SLEPT) {
         return true;
+      }
+      if (r == REPLAY_POLL) {
+        return waitFor(cpu, 1);
       }
       more = r == REPLAY_READY;
       if (more && replay().kind() == blksim.workload.replay.ReplayFeed.Kind.SYNC) {

@@ -143,6 +143,10 @@ public abstract class FioJobThread extends Task {
   private boolean replaySleeping;
   private long replaySleepStartNs;
   private long replayOrigDelayNs;
+  /** {@link #iologDelay}'s poll loop: running; its start ({@code ts}); the delay it polls. */
+  private boolean replayPolling;
+  private long replayPollStartNs;
+  private long replayPollNs;
   /** The recorded latency of the I/O {@link #nextIo} prepared, or -1. */
   protected long ioRecordedLatNs = -1;
   private final long[] rateBps = new long[2];
@@ -797,6 +801,11 @@ public abstract class FioJobThread extends Task {
   protected static final int REPLAY_SLEPT = 1;
   /** {@link #replayStep}: the trace is over. */
   protected static final int REPLAY_END = 2;
+  /**
+   * {@link #replayStep}: the record's delay is being polled away with I/Os in flight: the
+   * engine reaps (fio's {@code io_u_queued_complete(td, 0)}), then calls again.
+   */
+  protected static final int REPLAY_POLL = 3;
 
   /** Whether this job replays a trace ({@code read_iolog}). */
   protected final boolean replaying() {
@@ -808,22 +817,37 @@ public abstract class FioJobThread extends Task {
     return replay;
   }
 
+  /** {@link #replayStep} for an engine with nothing in flight between records (sync, null). */
+  protected final int replayStep(TaskCpu cpu) {
+    return replayStep(cpu, false);
+  }
+
   /**
    * Brings the replay to its next I/O or sync, as fio's {@code read_iolog_get()}: file actions
-   * and v2 waits are handled here, and each entry's delay is slept with fio's
-   * {@code iolog_delay()}: the delay counts from the previous issue ({@code td->last_issue}), so
-   * time spent in the previous I/O is not slept again, and an oversleep beyond the delay
-   * ({@code td->time_offset}) is taken off the next one. A v2 wait sleeps until its value in ms
-   * after the job's start (fio's code compares it with {@code mtime_since_genesis()}; the HOWTO's
-   * "µs relative to the previous wait" is not what fio does). Sleeps are nanosleep()s with the
-   * task's timer slack, cut to the runtime left. Simplified: this is fio-3.35's
-   * {@code iolog_delay()} (chunks of at most 500 ms, here one sleep); fio-3.36 and later poll
-   * for completions through the gap ({@code io_u_queued_complete(td, 0)} until it has passed),
-   * not modelled yet.
+   * and v2 waits are handled here, and each entry's delay is waited with fio's
+   * {@code iolog_delay()} (iolog.c of the pinned fio, as since fio-3.36): the delay counts from
+   * the previous issue ({@code td->last_issue}), less the previous delay's overrun
+   * ({@code td->time_offset}), and is polled away, not slept: {@code io_u_queued_complete(td,
+   * 0)} in a loop until more whole microseconds than the delay have passed
+   * ({@link #iologDelay}). With nothing in flight that loop is user time only (fio's
+   * {@code td_io_getevents()} calls no engine at {@code cur_depth} 0), a spin here; with I/Os in
+   * flight ({@code inFlight}) the engine reaps ({@link #REPLAY_POLL}) and calls again. A v2 wait
+   * sleeps until its value in ms after the job's start (fio's code compares it with
+   * {@code mtime_since_genesis()}; the HOWTO's "µs relative to the previous wait" is not what fio
+   * does), a nanosleep() with the task's timer slack. All are cut to the runtime left.
+   * Simplified: a spin is CPU time (a preempted spin ends later than fio's wall-clock check
+   * would end it); the v2 wait is one nanosleep, not fio's {@code usec_sleep()}.
    */
-  protected final int replayStep(TaskCpu cpu) {
+  protected final int replayStep(TaskCpu cpu, boolean inFlight) {
     while (true) {
       long now = cpu.now();
+      if (replayPolling) {
+        int r = replayPoll(cpu, inFlight);
+        if (r >= 0) {
+          return r;
+        }
+        now = cpu.now();
+      }
       if (replaySleeping) {
         replaySleeping = false;
         long slept = now - replaySleepStartNs;
@@ -849,7 +873,10 @@ public abstract class FioJobThread extends Task {
       if (!replay.delayDone()) {
         replay.markDelayDone();
         if (iologDelay(cpu, replay.delayNs())) {
-          return REPLAY_SLEPT;
+          int r = replayPoll(cpu, inFlight);
+          if (r >= 0) {
+            return r;
+          }
         }
       }
       if (replay.kind() == ReplayFeed.Kind.ACTION) {
@@ -861,7 +888,12 @@ public abstract class FioJobThread extends Task {
     }
   }
 
-  /** fio's {@code iolog_delay()}; true when the thread went to sleep. */
+  /**
+   * fio's {@code iolog_delay()} up to its loop: true when there is a delay to poll (the loop
+   * started, {@link #replayPoll} runs it), false when the delay has already passed. The
+   * microseconds are fio's: the time since the last issue and the loop's elapsed time are whole
+   * microseconds ({@code utime_since_now()}).
+   */
   private boolean iologDelay(TaskCpu cpu, long delayNs) {
     long since = (cpu.now() - lastIssueNs) / 1000 * 1000;
     if (delayNs < timeOffsetNs) {
@@ -873,7 +905,39 @@ public abstract class FioJobThread extends Task {
       return false;
     }
     d -= since;
-    return d > 0 && replaySleep(cpu, d, delayNs);
+    if (d <= 0 || runtimeLeftCap(cpu.now(), 1) <= 0) {
+      timeOffsetNs = 0; // the loop does not run: utime_since_now(&ts) is 0, within the delay
+      return false;
+    }
+    replayPolling = true;
+    replayPollStartNs = cpu.now();
+    replayPollNs = d;
+    replayOrigDelayNs = delayNs;
+    return true;
+  }
+
+  /**
+   * One turn of {@code iolog_delay()}'s loop: {@code io_u_queued_complete(td, 0)}, then
+   * {@code if (utime_since_now(&ts) > delay) break}. Returns {@link #REPLAY_POLL} (the engine
+   * reaps its I/Os in flight and calls again), {@link #REPLAY_SLEPT} (nothing in flight: the rest
+   * of the loop is spun in user time) or -1 when the loop is over ({@code td->time_offset} is
+   * then what it ran beyond the record's own delay).
+   */
+  private int replayPoll(TaskCpu cpu, boolean inFlight) {
+    long now = cpu.now();
+    long elapsed = (now - replayPollStartNs) / 1000 * 1000;
+    if (elapsed > replayPollNs || outOfTime(now)) {
+      replayPolling = false;
+      timeOffsetNs = elapsed > replayOrigDelayNs ? elapsed - replayOrigDelayNs : 0;
+      return -1;
+    }
+    if (inFlight) {
+      return REPLAY_POLL;
+    }
+    // The first whole microsecond past the delay ends the loop.
+    long spin = runtimeLeftCap(now, replayPollStartNs + replayPollNs + 1000 - now);
+    cpu.runFor(CpuMode.USER, Math.max(1, spin));
+    return REPLAY_SLEPT;
   }
 
   private boolean replaySleep(TaskCpu cpu, long ns, long origDelayNs) {

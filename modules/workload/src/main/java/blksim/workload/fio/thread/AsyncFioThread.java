@@ -614,6 +614,7 @@ public final class AsyncFioThread extends FioJobThread {
   /** fio takes the issue time of the committed batch: slat ends, clat starts. */
   private void returned() {
     long now = cpu().now();
+    replayIssued(now);
     for (IoRequest r : batch) {
       r.issueNs(now);
       inFlight++;

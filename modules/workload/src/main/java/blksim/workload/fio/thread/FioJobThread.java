@@ -807,6 +807,18 @@ public abstract class FioJobThread extends Task {
    */
   protected static final int REPLAY_POLL = 3;
 
+  /**
+   * An I/O's issue time, which a replay's next delay counts from ({@code td->last_issue}, "only
+   * used for iolog"): stamped where fio stamps {@code io_u->issue_time}, in {@code td_io_queue()}
+   * before a sync engine's call, after the submit call for io_uring and libaio
+   * ({@code fio_ioring_queued()}, {@code fio_libaio_queued()}), after the queue hook otherwise.
+   */
+  protected final void replayIssued(long now) {
+    if (replay != null) {
+      lastIssueNs = now;
+    }
+  }
+
   /** Whether this job replays a trace ({@code read_iolog}). */
   protected final boolean replaying() {
     return replay != null;
@@ -1289,6 +1301,7 @@ public abstract class FioJobThread extends Task {
   /** An offload worker submitted {@code r}: one I/O per submit call, at the job's depth. */
   protected final void offloadIssued(IoRequest r, long now, int inFlight) {
     r.issueNs(now);
+    replayIssued(now);
     if (measuring()) {
       stats.recordIssue(inFlight);
       stats.recordSubmitBatch(1);
@@ -1309,9 +1322,8 @@ public abstract class FioJobThread extends Task {
       replay.consume();
       issuedBytes += replay.lengthLong();
       issuedIos++;
-      lastIssueNs = cpu().now();
       if (iolog != null) {
-        iolog.io(lastIssueNs, ioOp, ioOffset, ioLen);
+        iolog.io(cpu().now(), ioOp, ioOffset, ioLen);
       }
       return;
     }

@@ -94,6 +94,7 @@ public final class NullThread extends FioJobThread {
       // The user time of the I/O just prepared has run: it is queued (and, at depth 1, done).
       preparing = false;
       issueNs[queued] = cpu.now();
+      replayIssued(issueNs[queued]);
       lens[queued] = prepLen;
       ops[queued] = ioOp;
       queued++;

@@ -105,6 +105,7 @@ public final class PsyncThread extends FioJobThread {
           rateIssued(op, len);
         }
         issueNs = cpu.now();
+        replayIssued(issueNs);
         long coldNs = bufferColdNs(cpu, 1, len);
         if (coldNs > 0) {
           phase = Phase.COLD_COPY;

@@ -140,8 +140,6 @@ public abstract class FioJobThread extends Task {
   private blksim.workload.replay.IologWriter iolog;
   private long lastIssueNs;
   private long timeOffsetNs;
-  private boolean replaySleeping;
-  private long replaySleepStartNs;
   private long replayOrigDelayNs;
   /** {@link #iologDelay}'s poll loop: running; its start ({@code ts}); the delay it polls. */
   private boolean replayPolling;
@@ -846,9 +844,8 @@ public abstract class FioJobThread extends Task {
    * flight ({@code inFlight}) the engine reaps ({@link #REPLAY_POLL}) and calls again. A v2 wait
    * sleeps until its value in ms after the job's start (fio's code compares it with
    * {@code mtime_since_genesis()}; the HOWTO's "µs relative to the previous wait" is not what fio
-   * does), a nanosleep() with the task's timer slack. All are cut to the runtime left.
-   * Simplified: a spin is CPU time (a preempted spin ends later than fio's wall-clock check
-   * would end it); the v2 wait is one nanosleep, not fio's {@code usec_sleep()}.
+   * does), with fio's {@code usec_sleep()}. All are cut to the runtime left. Simplified: a spin
+   * is CPU time (a preempted spin ends later than fio's wall-clock check would end it).
    */
   protected final int replayStep(TaskCpu cpu, boolean inFlight) {
     while (true) {
@@ -860,22 +857,14 @@ public abstract class FioJobThread extends Task {
         }
         now = cpu.now();
       }
-      if (replaySleeping) {
-        replaySleeping = false;
-        long slept = now - replaySleepStartNs;
-        if (replayOrigDelayNs >= 0) {
-          timeOffsetNs = slept > replayOrigDelayNs ? slept - replayOrigDelayNs : 0;
-        }
-      }
       if (!replay.peek() || now >= stopNs) {
         return REPLAY_END;
       }
       if (replay.kind() == ReplayFeed.Kind.WAIT) {
-        long target = startNs + replay.waitMs() * 1_000_000L;
         long elapsedMs = (now - startNs) / 1_000_000L;
         if (replay.waitMs() > elapsedMs && !replay.delayDone()) {
           replay.markDelayDone();
-          if (replaySleep(cpu, (replay.waitMs() - elapsedMs) * 1_000_000L, -1)) {
+          if (replayWait(cpu, (replay.waitMs() - elapsedMs) * 1_000_000L)) {
             return REPLAY_SLEPT;
           }
         }
@@ -952,7 +941,11 @@ public abstract class FioJobThread extends Task {
     return REPLAY_SLEPT;
   }
 
-  private boolean replaySleep(TaskCpu cpu, long ns, long origDelayNs) {
+  /**
+   * A v2 wait of {@code ns}: fio's {@code usec_sleep()} ({@link #startUsecSleep}; the step after
+   * it ends is {@link #continueThink}'s), cut to the runtime left. True when it took an action.
+   */
+  private boolean replayWait(TaskCpu cpu, long ns) {
     long left = runtimeLeftCap(cpu.now(), ns);
     if (left <= 0) {
       return false;
@@ -960,11 +953,7 @@ public abstract class FioJobThread extends Task {
     if (sleeper == null) {
       throw new IllegalStateException(job.name() + ": replay without the machine's timers");
     }
-    replaySleeping = true;
-    replaySleepStartNs = cpu.now();
-    replayOrigDelayNs = origDelayNs;
-    sleeper.hrtimerSleepNs(cpu, left + timerSlackNs);
-    return true;
+    return startUsecSleep(cpu, left);
   }
 
   /**

@@ -62,6 +62,15 @@ public final class KioCtx {
     return wait.arm(minNr);
   }
 
+  /**
+   * fio's getevents at {@code min} 0 in a loop until {@code deadlineNs}: {@code io_getevents()}
+   * with a zero timeout, again and again, until an event is there or the deadline has passed
+   * (spinning, {@link WaitCall#armPoll}).
+   */
+  public WaitCall ioGeteventsPoll(long deadlineNs) {
+    return wait.armPoll(deadlineNs);
+  }
+
   /** The event ring. */
   public CompletionRing ring() {
     return ring;

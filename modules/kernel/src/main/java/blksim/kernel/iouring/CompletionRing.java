@@ -58,6 +58,7 @@ public final class CompletionRing {
     }
     entries.add(req);
     cqWait.wakeUp(cpu);
+    stopSpin(); // an owner polling with a WaitCall armed by armPoll()
   }
 
   // ---- IORING_SETUP_IOPOLL --------------------------------------------------------------------
@@ -69,7 +70,10 @@ public final class CompletionRing {
   /** The queues REQ_POLLED bios went to, in first-use order ({@code bio_poll()} targets). */
   private final java.util.ArrayList<blksim.kernel.block.BlockQueue> polledQueues =
       new java.util.ArrayList<>();
-  /** The owner spins in {@link WaitCall}'s poll loop; a completion ends the spin. */
+  /**
+   * The owner spins in {@link WaitCall}'s poll loop (IOPOLL, or a call armed by
+   * {@link WaitCall#armPoll}); a completion ends the spin.
+   */
   private boolean ownerSpinning;
 
   /** Sets the ring up with IORING_SETUP_IOPOLL (before its first request). */

@@ -85,6 +85,14 @@ public final class IoRing {
   }
 
   /**
+   * fio's getevents at {@code min} 0 (fio-3.41 and later): {@code io_uring_enter()} with
+   * {@code min_complete} 0 in a loop until a CQE is there, spinning ({@link WaitCall#armPoll}).
+   */
+  public WaitCall pollForOne() {
+    return wait.armPoll(Long.MAX_VALUE);
+  }
+
+  /**
    * Sets the ring up with IORING_SETUP_IOPOLL (fio's {@code hipri}; before the first request):
    * its bios are REQ_POLLED on queues with poll queues, and {@link #waitFor} polls instead of
    * sleeping ({@link WaitCall}). The kernel takes it only for O_DIRECT files

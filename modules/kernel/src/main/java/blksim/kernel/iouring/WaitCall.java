@@ -37,6 +37,15 @@ import blksim.kernel.syscall.SystemCall;
  * charged, their count is not modelled); a need-resched ends the spin and the task gives way
  * with {@code cond_resched()} and polls again (the kernel returns to user space, where fio
  * enters again); io-wq's completions are task work as without IOPOLL.
+ *
+ * <p>{@link #armPoll}: fio's getevents at {@code min} 0 while it polls a replay's delay away
+ * ({@code iolog_delay()}), calls in a loop that never sleep: io_uring's
+ * {@code fio_ioring_getevents()} (fio-3.41 and later) enters with {@code min_complete} 0 again
+ * and again, each entry running the task work, until a CQE is there; libaio's
+ * {@code io_getevents()} with a zero timeout returns at once, and fio's loop calls it until the
+ * delay has passed. Both are modelled as one entry, then a spin in system time until a posting
+ * ends it (or the deadline); simplified as the IOPOLL spin is (the calls' count is not
+ * modelled, their time is charged as system time). An IOPOLL ring polls as above.
  */
 public final class WaitCall extends SystemCall {
   private static final int ENTER = 0;
@@ -46,6 +55,8 @@ public final class WaitCall extends SystemCall {
   private static final int POLL = 4;
   private static final int POLLED = 5;
   private static final int SPUN = 6;
+  private static final int POLL_CHECK = 7;
+  private static final int POLL_SPUN = 8;
 
   private final Task task;
   private final CompletionRing ring;
@@ -55,6 +66,8 @@ public final class WaitCall extends SystemCall {
   private int phase;
   private int min;
   private boolean wokeUp;
+  /** {@link #armPoll}'s deadline ({@code Long.MAX_VALUE}: none), or -1 for a waiting call. */
+  private long pollDeadlineNs = -1;
 
   /**
    * @param wakeReturnNs the return cost after a wakeup
@@ -73,6 +86,20 @@ public final class WaitCall extends SystemCall {
   public WaitCall arm(int minComplete) {
     min = minComplete;
     wokeUp = false;
+    pollDeadlineNs = -1;
+    phase = ENTER;
+    return this;
+  }
+
+  /**
+   * Arms the call as fio's polling getevents at {@code min} 0 (class comment): it spins until a
+   * completion is ready, or until {@code deadlineNs} ({@code Long.MAX_VALUE}: none), and returns
+   * what is ready then (possibly nothing). Returns it.
+   */
+  public WaitCall armPoll(long deadlineNs) {
+    min = 1;
+    wokeUp = false;
+    pollDeadlineNs = deadlineNs;
     phase = ENTER;
     return this;
   }
@@ -96,6 +123,10 @@ public final class WaitCall extends SystemCall {
         case CHECK:
           if (ring.iopoll()) {
             phase = POLL;
+            continue;
+          }
+          if (pollDeadlineNs >= 0) {
+            phase = POLL_CHECK;
             continue;
           }
           if (runTaskWork(cpu)) {
@@ -160,6 +191,36 @@ public final class WaitCall extends SystemCall {
         case SPUN:
           ring.ownerSpinning(false);
           phase = POLL;
+          continue;
+        case POLL_CHECK: {
+          if (runTaskWork(cpu)) {
+            return false;
+          }
+          if (ring.ready() >= 1) {
+            return returned(ring.ready());
+          }
+          if (ring.taskWorkPending() > 0 || ring.reissuesPending() > 0) {
+            continue;
+          }
+          long now = cpu.now();
+          if (now >= pollDeadlineNs) {
+            return returned(0);
+          }
+          if (cpu.needResched()) {
+            cpu.condResched();
+            return false;
+          }
+          phase = POLL_SPUN;
+          ring.ownerSpinning(true);
+          cpu.spin();
+          if (pollDeadlineNs != Long.MAX_VALUE) {
+            cpu.cpu().stopSpin(task, pollDeadlineNs - now);
+          }
+          return false;
+        }
+        case POLL_SPUN:
+          ring.ownerSpinning(false);
+          phase = POLL_CHECK;
           continue;
         default:
           throw new IllegalStateException(task.comm() + ": wait in phase " + phase);

@@ -119,6 +119,12 @@ class ReplayTest {
       long span = (N - 1) * GAP_NS;
       assertTrue(j.runtimeNs() >= span && j.runtimeNs() < span + 400_000, engine + ": "
           + j.runtimeNs());
+      // The poll never sleeps: the 200 us in flight of each record are spun in system time
+      // (getevents in a loop), the rest of the gap in user time; only the wait for the last
+      // I/O, after the trace's end, sleeps.
+      assertTrue(j.ctx() <= 1, engine + ": context switches " + j.ctx());
+      assertTrue(j.sysNs() > N * 150_000L && j.usrNs() > span / 2, engine + ": sys " + j.sysNs()
+          + ", usr " + j.usrNs());
     }
   }
 

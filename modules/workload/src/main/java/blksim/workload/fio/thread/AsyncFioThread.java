@@ -392,9 +392,7 @@ public final class AsyncFioThread extends FioJobThread {
     }
     if (more && inFlight + batch.size() < depth && replaying()) {
       // read_iolog: the next record's delay is polled away here (fio's iolog_delay() in
-      // get_io_u()), reaping the I/Os in flight meanwhile. Simplified: each reap is the wait for
-      // one completion (io_uring's getevents at min 0 does loop in io_uring_enter() until a CQE
-      // comes, but spinning; libaio's io_getevents() with a zero timeout returns at once).
+      // get_io_u()), reaping the I/Os in flight meanwhile (pollReap()).
       // A sync record is libaio's do_io_u_sync(): what is queued is committed,
       // then fsync(2)/fdatasync(2) runs synchronously while the I/Os in flight go on.
       // Simplified: io_uring's IORING_OP_FSYNC is modelled the same way.
@@ -403,7 +401,7 @@ public final class AsyncFioThread extends FioJobThread {
         return true;
       }
       if (r == REPLAY_POLL) {
-        return waitFor(cpu, 1);
+        return pollReap(cpu);
       }
       more = r == REPLAY_READY;
       if (more && replay().kind() == blksim.workload.replay.ReplayFeed.Kind.SYNC) {
@@ -591,6 +589,28 @@ public final class AsyncFioThread extends FioJobThread {
       return true;
     }
     throw new IllegalStateException(job.name() + ": a wait call returned without its entry");
+  }
+
+  /**
+   * {@code io_u_queued_complete(td, 0)} in {@code iolog_delay()}'s loop with I/Os in flight:
+   * io_uring's getevents (the pinned fio's {@code fio_ioring_getevents()}) reaps what the CQ ring
+   * holds in user space, else loops in {@code io_uring_enter()} until a CQE comes, whatever the
+   * delay; libaio's {@code io_getevents()} with a zero timeout is called until an event comes or
+   * the delay has passed. Both spin ({@link blksim.kernel.iouring.WaitCall#armPoll}). Always
+   * takes an action or reaps.
+   */
+  private boolean pollReap(TaskCpu cpu) {
+    if (engine == Engine.IO_URING && ring.ready() >= 1) {
+      reap(cpu);
+      return false;
+    }
+    waitCall = engine == Engine.IO_URING ? ioRing.pollForOne()
+        : kioCtx.ioGeteventsPoll(replayPollEndNs());
+    phase = Phase.REAP;
+    if (!waitCall.step(cpu)) {
+      return true;
+    }
+    throw new IllegalStateException(job.name() + ": a poll call returned without its entry");
   }
 
   /** One submit system call for the queued batch ({@code td_io_commit()}). */

@@ -936,9 +936,14 @@ public abstract class FioJobThread extends Task {
       return REPLAY_POLL;
     }
     // The first whole microsecond past the delay ends the loop.
-    long spin = runtimeLeftCap(now, replayPollStartNs + replayPollNs + 1000 - now);
+    long spin = runtimeLeftCap(now, replayPollEndNs() - now);
     cpu.runFor(CpuMode.USER, Math.max(1, spin));
     return REPLAY_SLEPT;
+  }
+
+  /** When the running {@link #replayPoll} loop ends: the first whole microsecond past its delay. */
+  protected final long replayPollEndNs() {
+    return replayPollStartNs + replayPollNs + 1000;
   }
 
   /**

@@ -623,20 +623,26 @@ public final class AsyncFioThread extends FioJobThread {
   }
 
   /**
-   * The submit call returns to user space, a preemption point, where fio's engine finishes the
-   * commit (the second half of fio's per-I/O user time).
+   * The submit call returns to user space, a preemption point: fio takes the issue time of the
+   * committed batch there ({@code fio_ioring_queued()} / {@code fio_libaio_queued()} right after
+   * {@code io_uring_enter()} / {@code io_submit()}: slat ends, clat starts), then its engine
+   * finishes the commit (the second half of fio's per-I/O user time, so it falls in clat).
+   * Simplified: the stamp is the call's return, before a preemption there, which fio's would
+   * follow.
    */
   private void submitted(TaskCpu cpu) {
+    long now = cpu.now();
+    replayIssued(now);
+    for (IoRequest r : batch) {
+      r.issueNs(now);
+    }
     phase = Phase.RETURNED;
     cpu.runFor(CpuMode.USER, costs.userNsPerIo() - costs.userNsPerIo() / 2);
   }
 
-  /** fio takes the issue time of the committed batch: slat ends, clat starts. */
+  /** The commit's second user half has run: the batch is in flight. */
   private void returned() {
-    long now = cpu().now();
-    replayIssued(now);
     for (IoRequest r : batch) {
-      r.issueNs(now);
       inFlight++;
       if (measuring()) {
         stats.recordIssue(inFlight);

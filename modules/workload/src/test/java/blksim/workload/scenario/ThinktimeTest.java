@@ -178,6 +178,21 @@ class ThinktimeTest {
         "poisson: " + poissonIgnore + " vs " + poissonCatchUp);
   }
 
+  /**
+   * fio's handle_thinktime(td, ddir) credits the rate of the direction of the I/O the stall
+   * followed: with only reads rated (1,000 IOPS binds: 20 reads in 20 ms) and nine writes in
+   * ten, most stalls follow an unrated write and credit nothing, so ignoring the thinktime keeps
+   * the reads (19 against 20); crediting the read rate after every stall, as the model did until
+   * 2026-12-03, cut them to 7.
+   */
+  @Test
+  void rateIgnoreThinktime_creditsTheDirectionTheStallFollowed() throws IOException {
+    String job = "rw=randrw\nrwmixread=10\nrate_iops=1000,\nthinktime=200us\nthinktime_blocks=5\n";
+    long catchUp = run(job, "").totalIos(0);
+    long ignore = run(job + "rate_ignore_thinktime=1\n", "").totalIos(0);
+    assertTrue(catchUp > 0 && ignore >= catchUp * 0.8, "reads " + ignore + " vs " + catchUp);
+  }
+
   @Test
   void rateIgnoreThinktime_withoutRate_changesNothing() throws IOException {
     String job = "thinktime=1ms\nthinktime_blocks=10\n";

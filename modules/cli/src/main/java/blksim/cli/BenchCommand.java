@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
  *       and the heap peaks at a tenth of the records and at all of them;
  *   <li>scaling (only with {@code --only=scaling}): wall ns per simulated I/O and heap per CPU
  *       from 64 to 4,096 CPUs, one job per CPU, the same number of I/Os at every size
- *       ({@link #scaling}).
+ *       ({@link #scaling}), and the host's memory latency before and after the runs.
  * </ol>
  * The engine figures are the median of {@code --repeat} runs after two warm-up runs (as the
  * reference loop's), the scenario figures after one.
@@ -67,7 +67,8 @@ final class BenchCommand implements Callable<Integer> {
           + " 1.12e7 files, about 1.5 minutes; replay: a written 10-million-record iolog"
           + " replayed as fast as possible, scenarios/bench/replay-nullb-qd32.conf; scaling:"
           + " wall ns per simulated I/O from 64 to 4,096 CPUs, scenarios/bench/scaling.conf,"
-          + " only when asked for, about 10 minutes, --quick about one)")
+          + " with the host's memory latency by working-set size before and after, only when"
+          + " asked for, about 10 minutes, --quick about one)")
   String only;
 
   @Option(names = "--scaling-cpus", split = ",", paramLabel = "N[,N...]",

@@ -18,6 +18,8 @@ import java.util.SplittableRandom;
  */
 public final class MemoryLatency {
   private static final int LINE_INTS = 16;
+  /** Where each chase's last index goes, so the JIT cannot drop the loads. */
+  private static volatile int sink;
 
   private MemoryLatency() {}
 
@@ -54,15 +56,11 @@ public final class MemoryLatency {
     }
     long loads = Math.max(minLoads, 4L * lines);
     double[] times = new double[passes];
-    int p = 0;
-    chase(next, loads / 4); // warm-up
+    sink = chase(next, loads / 4); // warm-up
     for (int r = 0; r < passes; r++) {
       long t0 = System.nanoTime();
-      p += chase(next, loads);
+      sink = chase(next, loads);
       times[r] = (System.nanoTime() - t0) / (double) loads;
-    }
-    if (p == 42) {
-      System.out.print(""); // keeps the chase's result live
     }
     Arrays.sort(times);
     return times[times.length / 2];

@@ -583,7 +583,13 @@ public final class AsyncFioThread extends FioJobThread {
       reap(cpu);
       return false;
     }
-    waitCall = engine == Engine.IO_URING ? ioRing.waitFor(want) : kioCtx.ioGetevents(want);
+    return enterWait(cpu, engine == Engine.IO_URING ? ioRing.waitFor(want)
+        : kioCtx.ioGetevents(want));
+  }
+
+  /** Starts {@code w}, a reaping call, in phase REAP; true (it always takes an action). */
+  private boolean enterWait(TaskCpu cpu, WaitCall w) {
+    waitCall = w;
     phase = Phase.REAP;
     if (!waitCall.step(cpu)) {
       return true;
@@ -604,13 +610,8 @@ public final class AsyncFioThread extends FioJobThread {
       reap(cpu);
       return false;
     }
-    waitCall = engine == Engine.IO_URING ? ioRing.pollForOne()
-        : kioCtx.ioGeteventsPoll(replayPollEndNs());
-    phase = Phase.REAP;
-    if (!waitCall.step(cpu)) {
-      return true;
-    }
-    throw new IllegalStateException(job.name() + ": a poll call returned without its entry");
+    return enterWait(cpu, engine == Engine.IO_URING ? ioRing.pollForOne()
+        : kioCtx.ioGeteventsPoll(replayPollEndNs()));
   }
 
   /** One submit system call for the queued batch ({@code td_io_commit()}). */

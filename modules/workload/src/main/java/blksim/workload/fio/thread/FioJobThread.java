@@ -955,9 +955,7 @@ public abstract class FioJobThread extends Task {
     if (left <= 0) {
       return false;
     }
-    if (sleeper == null) {
-      throw new IllegalStateException(job.name() + ": replay without the machine's timers");
-    }
+    requireTimers("replay");
     return startUsecSleep(cpu, left);
   }
 
@@ -1098,8 +1096,8 @@ public abstract class FioJobThread extends Task {
     // The sleep is the thinktime less what was spun (fio's "total").
     long left = runtimeLeftCap(cpu.now(), thinktimeNs() - thinkSpunNs);
     thinkSleepStartNs = cpu.now();
-    if (left > 0 && sleeper == null) {
-      throw new IllegalStateException(job.name() + ": thinktime without the machine's timers");
+    if (left > 0) {
+      requireTimers("thinktime");
     }
     if (!startUsecSleep(cpu, left)) {
       stallOver(cpu.now());
@@ -1242,9 +1240,7 @@ public abstract class FioJobThread extends Task {
    */
   protected final void rateSleep(TaskCpu cpu, long waitNs) {
     long ns = runtimeLeftCap(cpu.now(), waitNs);
-    if (sleeper == null) {
-      throw new IllegalStateException(job.name() + ": rate without the machine's timers");
-    }
+    requireTimers("rate");
     if (!startUsecSleep(cpu, ns)) {
       cpu.runFor(CpuMode.USER, Math.max(1, ns));
     }
@@ -1256,10 +1252,15 @@ public abstract class FioJobThread extends Task {
    */
   private void usleep(TaskCpu cpu, long ns) {
     long t = runtimeLeftCap(cpu.now(), ns + timerSlackNs);
-    if (sleeper == null) {
-      throw new IllegalStateException(job.name() + ": flow_sleep without the machine's timers");
-    }
+    requireTimers("flow_sleep");
     sleeper.hrtimerSleepNs(cpu, t);
+  }
+
+  /** The sleeps of {@code what} need the machine's timers ({@link #setTimers}). */
+  private void requireTimers(String what) {
+    if (sleeper == null) {
+      throw new IllegalStateException(job.name() + ": " + what + " without the machine's timers");
+    }
   }
 
   /** Whether the job's runtime is over. */
@@ -1267,7 +1268,10 @@ public abstract class FioJobThread extends Task {
     return now >= stopNs;
   }
 
-  /** First in a step: true if a thinktime sleep is still running (the task blocked again). */
+  /**
+   * First in a step: true if a wait is still running (a thinktime, a rate wait or a v2 replay
+   * wait: the task blocked again or spins the rest).
+   */
   protected final boolean continueThink(TaskCpu cpu) {
     boolean asleep = usecState != USEC_NONE ? continueUsecSleep(cpu)
         : sleeper != null && sleeper.continueSleep(cpu);
